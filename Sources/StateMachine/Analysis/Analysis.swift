@@ -1,0 +1,76 @@
+/// What static analysis found in a table: reachability, dead ends, final states, unhandled pairs.
+///
+/// Guards are not evaluated: a guarded row counts as a possible way from its source to its target.
+public struct Analysis<StateCase: Hashable & Sendable, EventCase: Hashable & Sendable>: Sendable {
+  /// A (state, event) pair.
+  public struct Pair: Hashable, Sendable {
+    public let state: StateCase
+    public let event: EventCase
+  }
+
+  /// The initial state's case.
+  public let initial: StateCase
+  /// States reachable from the initial state, in breadth-first order.
+  public let reachable: [StateCase]
+  /// States of the table that no sequence of events reaches.
+  public let unreachable: [StateCase]
+  /// States declared final.
+  public let finalStates: [StateCase]
+  /// Non-final states with no row to any other state: once there, the machine is stuck.
+  public let deadEnds: [StateCase]
+  /// (state, event) pairs of reachable, non-final states that no row handles (not even an
+  /// ignore row), in state then event order.
+  public let unhandled: [Pair]
+  /// Whether the state and event cases are enumerable (`CaseIterable`), so ``unhandled`` and
+  /// ``unreachable`` are complete; otherwise they cover the cases the table names.
+  public let isComplete: Bool
+}
+
+extension TransitionTable {
+  /// Analyses the table: reachable and unreachable states, dead ends, final states and
+  /// unhandled (state, event) pairs.
+  public func analyze() -> Analysis<State.Discriminant, Event.Discriminant> {
+    let layout = storage.layout
+    let n = layout.cases.count
+    var successors = [[Int]](repeating: [], count: n)
+    var handled = [Set<Event.Discriminant>](repeating: [], count: n)
+    for s in 0..<n {
+      for c in storage.start[s]..<storage.start[s + 1] {
+        handled[s].insert(storage.event[c])
+        let row = rows[storage.row[c]]
+        if let target = row.targetCase, let t = layout.index[target], !successors[s].contains(t) {
+          successors[s].append(t)
+        }
+      }
+    }
+    let start = layout.index[initial.discriminant] ?? 0
+    var seen = [Bool](repeating: false, count: n)
+    var order = [start]
+    seen[start] = true
+    var head = 0
+    while head < order.count {
+      for t in successors[order[head]] where !seen[t] {
+        seen[t] = true
+        order.append(t)
+      }
+      head += 1
+    }
+    let cases = layout.cases
+    let deadEnds = (0..<n).filter { s in !layout.isFinal[s] && !successors[s].contains { $0 != s } }
+    var unhandled: [Analysis<State.Discriminant, Event.Discriminant>.Pair] = []
+    for s in order where !layout.isFinal[s] {
+      for event in storage.eventCases where !handled[s].contains(event) {
+        unhandled.append(.init(state: cases[s], event: event))
+      }
+    }
+    return Analysis(
+      initial: cases[start],
+      reachable: order.map { cases[$0] },
+      unreachable: (0..<n).filter { !seen[$0] }.map { cases[$0] },
+      finalStates: (0..<n).filter { layout.isFinal[$0] }.map { cases[$0] },
+      deadEnds: deadEnds.map { cases[$0] },
+      unhandled: unhandled,
+      isComplete: storage.layout.isEnumerable && storage.eventsAreEnumerable
+    )
+  }
+}

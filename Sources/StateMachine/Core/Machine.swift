@@ -1,0 +1,83 @@
+/// One running instance of a ``TransitionTable``: its current state and context.
+///
+/// A machine is a small value; the table it runs is shared. `send(_:)` applies the pure step and
+/// returns what happened, so all I/O stays with the caller.
+///
+/// ```swift
+/// var player = Machine(cdPlayer)
+/// let startEffects = player.start()        // entry effects of the initial state
+/// switch player.send(.openClose) {
+/// case .transitioned(_, _, let effects): perform(effects)
+/// case .stayed(let effects): perform(effects)
+/// case .ignored, .rejected: break
+/// }
+/// ```
+public struct Machine<State: Discriminated, Event: Discriminated, Context, Effect: Sendable> {
+  public typealias Table = TransitionTable<State, Event, Context, Effect>
+
+  /// The table this machine runs.
+  public let table: Table
+  /// The current state.
+  @inlinable
+  public var state: State { _state }
+  @usableFromInline
+  var _state: State
+  /// The current extended state.
+  public var context: Context
+  @usableFromInline
+  var index: Int
+
+  /// A machine in the table's initial state.
+  @inlinable
+  public init(_ table: Table, context: Context) {
+    self.table = table
+    self._state = table.initial
+    self.context = context
+    self.index = table.stateIndex(of: table.initial.discriminant) ?? 0
+  }
+
+  /// A machine in `state`, for example one restored from a log.
+  ///
+  /// - Throws: ``TableProblem/unknownInitialState(_:)`` wrapped in a ``TableValidationError``
+  ///   when the table does not know the state's case.
+  public init(_ table: Table, state: State, context: Context) throws(TableValidationError) {
+    guard let index = table.stateIndex(of: state.discriminant) else {
+      throw TableValidationError(table: table.name, problems: [.unknownInitialState(String(describing: state.discriminant))])
+    }
+    self.table = table
+    self._state = state
+    self.context = context
+    self.index = index
+  }
+
+  /// The entry effects of the current state: what a runtime performs when the machine starts.
+  public func start() -> [Effect] {
+    table.entryEffects(of: state.discriminant)
+  }
+
+  /// Applies `event`: updates the state and context and returns what happened.
+  @inlinable @inline(__always)
+  @discardableResult
+  public mutating func send(_ event: Event) -> StepOutcome<State, Effect> {
+    var row = 0
+    return table.apply(event, index: &index, state: &_state, context: &context, row: &row)
+  }
+
+  /// Applies `event` and also returns the index of the row that handled it (`nil` when none did).
+  @inlinable
+  public mutating func sendReportingRow(_ event: Event) -> (outcome: StepOutcome<State, Effect>, row: Int?) {
+    var row = -1
+    let outcome = table.apply(event, index: &index, state: &_state, context: &context, row: &row)
+    return (outcome, row < 0 ? nil : row)
+  }
+}
+
+extension Machine where Context == NoContext {
+  /// A machine with no extended state, in the table's initial state.
+  @inlinable
+  public init(_ table: Table) {
+    self.init(table, context: NoContext())
+  }
+}
+
+extension Machine: Sendable where State: Sendable, Context: Sendable {}

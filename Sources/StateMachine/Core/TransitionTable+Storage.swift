@@ -1,0 +1,245 @@
+extension TransitionTable {
+  /// The compiled form of a table, shared by every copy of it and every machine running it.
+  ///
+  /// Rows are specialised per source state (wildcards expanded, targets resolved to dense
+  /// indices, exit + row + entry effects concatenated once) and laid out as parallel arrays,
+  /// so the step scans a few contiguous event cases and copies no row.
+  ///
+  /// The hot fields live in unsafe buffers (no bounds checks, no array headers on the hot
+  /// path). They are written once in `init` and freed in `deinit`, never mutated in between,
+  /// which is why sharing the storage across tasks is safe (`@unchecked Sendable`).
+  @usableFromInline
+  final class Storage: @unchecked Sendable {
+    /// The per-row fields every step reads, packed together.
+    @usableFromInline
+    struct Hot: Sendable {
+      /// Target state index, or ``stay``, ``ignore``, ``make``.
+      @usableFromInline var target: Int32
+      /// Next candidate with the same event in the same state, or -1 (dense dispatch).
+      @usableFromInline var next: Int32
+      /// Index of the declared row.
+      @usableFromInline var row: Int32
+      /// Index of the compiled row (its cold fields), or -1 for an empty dense slot.
+      @usableFromInline var compiled: Int32
+      /// ``hasGuard``, ``hasUpdate``, ``hasMadeEffects``, ``hasFixedEffects``.
+      @usableFromInline var flags: UInt8
+      /// The fixed target state (the initial state where the row has none), kept here so
+      /// one load brings everything a transition needs.
+      @usableFromInline var targetState: State
+    }
+    @usableFromInline static var hasGuard: UInt8 { 1 }
+    @usableFromInline static var hasUpdate: UInt8 { 2 }
+    @usableFromInline static var hasMadeEffects: UInt8 { 4 }
+    @usableFromInline static var hasFixedEffects: UInt8 { 8 }
+    static func emptySlot(_ initial: State) -> Hot {
+      Hot(target: 0, next: -1, row: -1, compiled: -1, flags: 0, targetState: initial)
+    }
+
+    /// `target` codes for rows that do not go to a fixed state.
+    @usableFromInline static var stay: Int { -1 }
+    @usableFromInline static var ignore: Int { -2 }
+    @usableFromInline static var make: Int { -3 }
+
+    let name: String
+    let initial: State
+    let declaredStates: [StateDeclaration]
+    let rows: [Row]
+    @usableFromInline let policy: InvalidTransitionPolicy
+    let problems: [TableProblem]
+    let layout: StateLayout<State, Effect>
+    let eventCases: [Event.Discriminant]
+    let eventsAreEnumerable: Bool
+    /// Candidate rows of state `i` are `start[i]..<start[i + 1]`: its own rows, then wildcards.
+    @usableFromInline let start: [Int]
+    @usableFromInline let event: [Event.Discriminant]
+    @usableFromInline let condition: [(@Sendable (Context, Event) -> Bool)?]
+    @usableFromInline let update: [Row.Update?]
+    /// Set when some effect is made at step time: the whole list, in order.
+    @usableFromInline let items: [[EffectItem<Context, Event, Effect>]?]
+    /// For ``make`` rows: the declared target index, its case, and the maker.
+    @usableFromInline let maker: [(Int, State.Discriminant, @Sendable (Context, Event) -> State)?]
+    /// Index of the declared row each compiled row comes from.
+    @usableFromInline let row: [Int]
+    /// State cases for the linear lookup of small tables (faster than hashing).
+    @usableFromInline let cases: [State.Discriminant]
+    /// Dense dispatch, when every event case has an ``Discriminated/ordinal(of:)``:
+    /// `dense[state * span + ordinal]` is the first candidate row for that pair (or -1), and
+    /// `next[row]` the next candidate with the same event in the same state (or -1).
+    @usableFromInline let span: Int
+    /// Where ordinals come from: ``Discriminated/ordinal(of:)``, or the one-byte tag of a
+    /// `CaseIterable` enum (checked against `allCases` when the table is built).
+    @usableFromInline let ordinalsFromTag: Bool
+    /// `dense[state * span + ordinal]`: the hot fields of the first candidate row for that
+    /// pair, or ``emptySlot``.
+    @usableFromInline let dense: UnsafeMutablePointer<Hot>
+    @usableFromInline let denseCount: Int
+    @usableFromInline let hot: UnsafeMutablePointer<Hot>
+    @usableFromInline let fixedEffects: UnsafeMutablePointer<[Effect]>
+    @usableFromInline let count: Int
+
+    init(
+      name: String, initial: State, declaredStates: [StateDeclaration], rows declared: [Row],
+      policy: InvalidTransitionPolicy, problems: [TableProblem], layout: StateLayout<State, Effect>
+    ) {
+      self.name = name
+      self.initial = initial
+      self.declaredStates = declaredStates
+      self.rows = declared
+      self.policy = policy
+      self.problems = problems
+      self.layout = layout
+      self.cases = layout.cases
+      let allEvents = allCasesIfEnumerable(Event.Discriminant.self)
+      eventsAreEnumerable = allEvents != nil
+      var events = allEvents ?? []
+      var seenEvents = Set(events)
+      for row in declared where seenEvents.insert(row.event).inserted { events.append(row.event) }
+      eventCases = events
+
+      var start = [0]
+      var event: [Event.Discriminant] = []
+      var condition: [(@Sendable (Context, Event) -> Bool)?] = []
+      var target: [Int] = []
+      var targetState: [State] = []
+      var update: [Row.Update?] = []
+      var effects: [[Effect]] = []
+      var items: [[EffectItem<Context, Event, Effect>]?] = []
+      var maker: [(Int, State.Discriminant, @Sendable (Context, Event) -> State)?] = []
+      var rowIndex: [Int] = []
+
+      let wildcards = declared.indices.filter { declared[$0].isWildcard }
+      var own = [[Int]](repeating: [], count: layout.cases.count)
+      for (r, row) in declared.enumerated() {
+        for source in uniqued(row.sourceStates) { own[layout.index[source]!].append(r) }
+      }
+      for s in layout.cases.indices {
+        for r in own[s] + wildcards {
+          let row = declared[r]
+          var before: [Effect] = []
+          var after: [Effect] = []
+          var made: (Int, State.Discriminant, @Sendable (Context, Event) -> State)?
+          switch row.target {
+          case .state(let state):
+            let t = layout.index[state.discriminant]!
+            target.append(t)
+            targetState.append(state)
+            (before, after) = (layout.exit[s], layout.entry[t])
+          case .make(let discriminant, _, let make):
+            let t = layout.index[discriminant]!
+            target.append(Self.make)
+            targetState.append(initial)
+            made = (t, discriminant, make)
+            (before, after) = (layout.exit[s], layout.entry[t])
+          case .stay:
+            target.append(Self.stay)
+            targetState.append(initial)
+          case .ignore:
+            target.append(Self.ignore)
+            targetState.append(initial)
+          }
+          let fixed = row.effects.compactMap(\.fixedValue)
+          let allFixed = fixed.count == row.effects.count
+          event.append(row.event)
+          condition.append(row.guardCondition?.predicate)
+          update.append(row.update)
+          effects.append(allFixed ? before + fixed + after : [])
+          items.append(allFixed ? nil : before.map { .value($0) } + row.effects + after.map { .value($0) })
+          maker.append(made)
+          rowIndex.append(r)
+        }
+        start.append(event.count)
+      }
+      self.start = start
+      self.event = event
+      self.condition = condition
+      self.update = update
+      self.items = items
+      self.maker = maker
+      self.row = rowIndex
+      let (span, fromTag, first, next) = Self.denseDispatch(start: start, event: event)
+      self.ordinalsFromTag = fromTag
+      let hot = event.indices.map { i in
+        var flags: UInt8 = 0
+        if condition[i] != nil { flags |= Self.hasGuard }
+        if update[i] != nil { flags |= Self.hasUpdate }
+        if items[i] != nil { flags |= Self.hasMadeEffects }
+        if !effects[i].isEmpty { flags |= Self.hasFixedEffects }
+        return Hot(
+          target: Int32(target[i]), next: next.isEmpty ? -1 : next[i], row: Int32(rowIndex[i]),
+          compiled: Int32(i), flags: flags, targetState: targetState[i])
+      }
+      self.span = span
+      self.denseCount = first.count
+      self.dense = .copy(first.map { $0 < 0 ? Self.emptySlot(initial) : hot[Int($0)] })
+      self.count = event.count
+      self.hot = .copy(hot)
+      self.fixedEffects = .copy(effects)
+    }
+
+    deinit {
+      dense.deinitialize(count: denseCount).deallocate()
+      hot.deinitialize(count: count).deallocate()
+      fixedEffects.deinitialize(count: count).deallocate()
+    }
+
+    /// Builds the dense dispatch arrays, or none (span 0) when some event case has no ordinal
+    /// or the ordinals are too sparse to be worth an array.
+    private static func denseDispatch(
+      start: [Int], event: [Event.Discriminant]
+    ) -> (span: Int, fromTag: Bool, first: [Int32], next: [Int32]) {
+      let none = (span: 0, fromTag: false, first: [Int32](), next: [Int32]())
+      var ordinals: [Int] = []
+      var fromTag = false
+      if event.allSatisfy({ Event.ordinal(of: $0) != nil }) {
+        ordinals = event.map { Event.ordinal(of: $0)! }
+      } else if let tags = oneByteTags() {
+        fromTag = true
+        _ = tags
+        ordinals = event.map { Int(unsafeBitCast($0, to: UInt8.self)) }
+      } else {
+        return none
+      }
+      guard ordinals.allSatisfy({ $0 >= 0 && $0 < 4096 }) else { return none }
+      let span = (ordinals.max() ?? -1) + 1
+      let states = start.count - 1
+      guard span > 0, states * span <= 1 << 20, event.count < Int(Int32.max) else { return none }
+      var dense = [Int32](repeating: -1, count: states * span)
+      var next = [Int32](repeating: -1, count: event.count)
+      for s in 0..<states {
+        var last = [Int: Int](minimumCapacity: 8)
+        for i in start[s]..<start[s + 1] {
+          let slot = s * span + ordinals[i]
+          if let previous = last[slot] { next[previous] = Int32(i) } else { dense[slot] = Int32(i) }
+          last[slot] = i
+        }
+      }
+      return (span, fromTag, dense, next)
+    }
+
+    /// When the event discriminant is a one-byte `CaseIterable` type whose bytes tell its cases
+    /// apart exactly (a plain enum), the byte of each case; otherwise `nil`.
+    private static func oneByteTags() -> [Event.Discriminant]? {
+      guard MemoryLayout<Event.Discriminant>.size == 1,
+        let all = allCasesIfEnumerable(Event.Discriminant.self), !all.isEmpty
+      else { return nil }
+      var byTag = [Event.Discriminant?](repeating: nil, count: 256)
+      for value in all {
+        let tag = Int(unsafeBitCast(value, to: UInt8.self))
+        if let other = byTag[tag], other != value { return nil }
+        byTag[tag] = value
+      }
+      // Equal cases must share a byte, or the dense array would miss rows.
+      for a in all { for b in all where a == b && unsafeBitCast(a, to: UInt8.self) != unsafeBitCast(b, to: UInt8.self) { return nil } }
+      return all
+    }
+  }
+}
+
+extension UnsafeMutablePointer {
+  /// A new buffer holding a copy of `values` (at least one slot, so it is never empty).
+  static func copy(_ values: [Pointee]) -> UnsafeMutablePointer {
+    let buffer = UnsafeMutablePointer.allocate(capacity: Swift.max(values.count, 1))
+    buffer.initialize(from: values, count: values.count)
+    return buffer
+  }
+}

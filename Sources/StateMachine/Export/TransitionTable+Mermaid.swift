@@ -1,0 +1,75 @@
+extension TransitionTable {
+  /// The table as a Mermaid `stateDiagram-v2`.
+  ///
+  /// Each row is an arrow labelled `event [guard] / effects`; wildcard rows are drawn from
+  /// every state, internal (stay) rows as self-loops marked `(stay)`, and ignore rows are left
+  /// out. Entry and exit effects are state descriptions; final states point to `[*]`.
+  public func mermaid() -> String {
+    let states = renderedStates
+    var lines = ["stateDiagram-v2"]
+    let ids = DiagramIDs(states.map(\.name))
+    for state in states where ids[state.name] != state.name {
+      lines.append("    state \"\(state.name)\" as \(ids[state.name])")
+    }
+    if let initial = states.first(where: \.isInitial) { lines.append("    [*] --> \(ids[initial.name])") }
+    for state in states {
+      if !state.entry.isEmpty { lines.append("    \(ids[state.name]) : entry / \(state.entry.joined(separator: ", "))") }
+      if !state.exit.isEmpty { lines.append("    \(ids[state.name]) : exit / \(state.exit.joined(separator: ", "))") }
+    }
+    for edge in diagramEdges(states) {
+      lines.append("    \(ids[edge.from]) --> \(ids[edge.to]) : \(mermaidLabel(edge.label))")
+    }
+    for state in states where state.isFinal { lines.append("    \(ids[state.name]) --> [*]") }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// Mermaid ends a label at `:`, `;` and `#`: replace them with look-alikes.
+  private func mermaidLabel(_ label: String) -> String {
+    String(label.map { c -> Character in
+      switch c {
+      case ":": "∶"
+      case ";": "；"
+      case "#": "＃"
+      default: c
+      }
+    })
+  }
+
+  /// One arrow per (source, row), in row order, wildcards expanded, ignore rows left out.
+  func diagramEdges(_ states: [RenderedState]) -> [(from: String, to: String, label: String)] {
+    renderedRows.flatMap { row -> [(from: String, to: String, label: String)] in
+      guard row.target != Rendering.ignore else { return [] }
+      var label = row.event
+      if let guardName = row.guardName { label += " [\(guardName)]" }
+      if !row.effects.isEmpty { label += " / " + row.effects.joined(separator: ", ") }
+      if row.target == Rendering.stay { label += " " + Rendering.stay }
+      let sources = row.isWildcard ? states.map(\.name) : row.sources
+      return sources.map { source in
+        (from: source, to: row.target == Rendering.stay ? source : row.target, label: label)
+      }
+    }
+  }
+}
+
+/// Identifiers that diagram languages accept, made from state names: letters, digits and `_`,
+/// kept unique.
+struct DiagramIDs {
+  private var ids: [String: String] = [:]
+
+  init(_ names: [String]) {
+    var used = Set<String>()
+    for name in names {
+      var id = String(name.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
+      if id.isEmpty || id.first!.isNumber { id = "s_" + id }
+      var candidate = id
+      var n = 2
+      while !used.insert(candidate).inserted {
+        candidate = "\(id)_\(n)"
+        n += 1
+      }
+      ids[name] = candidate
+    }
+  }
+
+  subscript(name: String) -> String { ids[name] ?? name }
+}

@@ -1,0 +1,9 @@
+import FSMCommand
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+exit(FSM.main(Array(CommandLine.arguments.dropFirst())))
