@@ -74,24 +74,28 @@ public struct TransitionTable<State: Discriminated, Event: Discriminated, Contex
     policy: InvalidTransitionPolicy = .reject,
     validation: Validation = .strict
   ) throws(TableValidationError) {
-    try self.init(name: name, initial: Optional(initial), states: states, rows: rows, policy: policy, validation: validation)
+    try self.init(
+      name: name, initial: initial, states: states, rows: rows, policy: policy, validation: validation,
+      missingInitial: false)
   }
 
+  /// `missingInitial`: the document had no initial state and `initial` only stands in for one,
+  /// so analysis can still run; the problem is reported.
   init(
     name: String,
-    initial: State?,
+    initial: State,
     states: [StateDeclaration],
     rows: [Row],
     policy: InvalidTransitionPolicy,
-    validation: Validation
+    validation: Validation,
+    missingInitial: Bool
   ) throws(TableValidationError) {
-    let layout = StateLayout<State, Effect>(initial: initial?.discriminant, declared: states, rows: rows)
-    var problems = Self.problems(initial: initial, layout: layout, rows: rows)
-    if initial == nil { problems.insert(.noInitialState, at: 0) }
+    let layout = StateLayout<State, Effect>(initial: initial.discriminant, declared: states, rows: rows)
+    var problems = Self.problems(initial: missingInitial ? nil : initial, layout: layout, rows: rows)
+    if missingInitial { problems.insert(.noInitialState, at: 0) }
     if validation == .strict, !problems.isEmpty {
       throw TableValidationError(table: name, problems: problems)
     }
-    guard let initial else { throw TableValidationError(table: name, problems: problems) }
     self.storage = Storage(
       name: name, initial: initial, declaredStates: states, rows: rows, policy: policy, problems: problems,
       layout: layout)

@@ -1,0 +1,53 @@
+import Foundation
+
+/// Prints benchmark results as a readable table or as JSON.
+enum BenchReport {
+  static func table(_ results: [BenchResult]) -> String {
+    var lines = [
+      "workload   variant                          ns/event   x switch   events      reps",
+      String(repeating: "-", count: 86),
+    ]
+    for r in results {
+      lines.append(
+        r.workload.padding(10) + " " + r.variant.padding(32) + " " + format(r.nsPerEvent, width: 8) + "   "
+          + format(r.ratioToSwitch, width: 7) + "   " + String(r.events).padding(11) + " " + String(r.repetitions))
+    }
+    var notes: [String] = []
+    for r in results where r.variant.contains("switch") {
+      for (key, value) in r.notes.sorted(by: { $0.key < $1.key }) { notes.append("\(r.workload): \(key) = \(format(value, width: 0))") }
+    }
+    if !notes.isEmpty { lines += [""] + notes }
+    lines.append("")
+    lines.append("median of interleaved repetitions; x switch = ns/event / the switch's ns/event in the same run")
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  struct Entry: Encodable {
+    var workload: String
+    var variant: String
+    var ns_per_event: Double
+    var ratio_to_switch: Double
+    var events: Int
+    var repetitions: Int
+    var samples_ns_per_event: [Double]
+    var notes: [String: Double]
+  }
+
+  static func json(_ results: [BenchResult]) -> String {
+    let entries = results.map {
+      Entry(
+        workload: $0.workload, variant: $0.variant, ns_per_event: $0.nsPerEvent, ratio_to_switch: $0.ratioToSwitch,
+        events: $0.events, repetitions: $0.repetitions, samples_ns_per_event: $0.samples, notes: $0.notes)
+    }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    let data = (try? encoder.encode(entries)) ?? Data("[]".utf8)
+    return String(decoding: data, as: UTF8.self) + "\n"
+  }
+
+  static func format(_ value: Double, width: Int) -> String {
+    let rounded = (value * 100).rounded() / 100
+    let text = String(format: "%.2f", rounded)
+    return String(repeating: " ", count: max(0, width - text.count)) + text
+  }
+}

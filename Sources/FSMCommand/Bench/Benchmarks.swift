@@ -1,0 +1,20 @@
+/// The benchmark workloads `fsm bench` knows, built on demand so only the selected ones
+/// allocate their event sequences.
+enum Benchmarks {
+  struct Factory {
+    var name: String
+    var make: () -> BenchWorkload
+    func callAsFunction() -> BenchWorkload { make() }
+  }
+
+  static let names = ["loader", "cd-player", "complex"]
+
+  static func all(scale: Double) -> [Factory] {
+    let count = { (n: Int) in max(1, Int((Double(n) * scale).rounded())) }
+    return [
+      Factory(name: "loader") { LoaderBench.workload(count: count(10_000_000)) },
+      Factory(name: "cd-player") { CDPlayerBench.workload(cycles: count(1_000_000)) },
+      Factory(name: "complex") { ComplexBench.workload(count: count(1_000_000)) },
+    ]
+  }
+}

@@ -1,0 +1,16 @@
+/// What a command printed and how it ended.
+public struct CommandResult: Sendable, Equatable {
+  /// 0 success; 1 findings or a divergence; 2 bad usage or unreadable input.
+  public var code: Int32
+  public var output: String
+  public var errorOutput: String
+
+  static func success(_ output: String) -> CommandResult { CommandResult(code: 0, output: output, errorOutput: "") }
+  static func findings(_ output: String) -> CommandResult { CommandResult(code: 1, output: output, errorOutput: "") }
+  static func usage(_ message: String, help: String) -> CommandResult {
+    CommandResult(code: 2, output: "", errorOutput: "error: \(message)\n\n\(help)")
+  }
+  static func failure(_ message: String) -> CommandResult {
+    CommandResult(code: 2, output: "", errorOutput: "error: \(message)\n")
+  }
+}

@@ -1,0 +1,27 @@
+import StateMachine
+
+enum ShowCommand {
+  static let help = """
+    usage: fsm show <machine|spec.md> [--format table|mermaid|dot]
+
+    Prints the machine's transition table (the default: Markdown, the format spec files use),
+    its Mermaid stateDiagram-v2, or its Graphviz DOT graph.
+    """
+
+  static func run(_ words: [String]) -> CommandResult {
+    let arguments: Arguments
+    do { arguments = try Arguments(words, options: ["--format"], flags: ["--help"]) } catch { return .usage(error.description, help: help) }
+    if arguments.flags.contains("--help") { return .success(help + "\n") }
+    guard let name = arguments.positionals.first else { return .usage("missing argument <machine>", help: help) }
+    if arguments.positionals.count > 1 { return .usage("unexpected argument '\(arguments.positionals[1])'", help: help) }
+    let formatName = arguments.options["--format"] ?? "table"
+    guard let format = MachineDescription.Format(rawValue: formatName) else {
+      return .usage("option '--format': '\(formatName)'; expected table, mermaid or dot", help: help)
+    }
+    switch MachineSource.resolve(name) {
+    case .failure(.unknownMachine(let message)): return .usage(message, help: help)
+    case .failure(let error): return .failure(error.message)
+    case .success(let source): return .success(source.description.render(format))
+    }
+  }
+}

@@ -1,0 +1,192 @@
+extension SpecDocument {
+  /// Reads a spec. Everything outside the two tables and the two header lines is prose and
+  /// is skipped, as are fenced code blocks (a Mermaid diagram, for example).
+  ///
+  /// - Throws: ``SpecError`` naming the line and field of the first thing it cannot read.
+  public static func parse(_ text: String, file: String) throws(SpecError) -> SpecDocument {
+    var parser = SpecParser(file: file)
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    for (n, line) in lines.enumerated() { try parser.read(String(line), at: n + 1) }
+    return try parser.finish(lineCount: lines.count)
+  }
+}
+
+/// The line-by-line reader behind ``SpecDocument/parse(_:file:)``.
+struct SpecParser {
+  static let stateColumns = ["state", "role", "entry", "exit"]
+  static let transitionColumns = ["from", "event", "guard", "to", "effects"]
+  static let maxLineLength = 10_000
+
+  enum Place { case prose, code, stateHeader, states, transitionHeader, transitions, otherTable }
+
+  let file: String
+  var place = Place.prose
+  var name: String?
+  var policy = InvalidTransitionPolicy.reject
+  var states: [SpecDocument.State] = []
+  var transitions: [SpecDocument.Transition] = []
+  var sawStates = false
+  var sawTransitions = false
+
+  init(file: String) { self.file = file }
+
+  func error(_ line: Int, _ field: String?, _ message: String) -> SpecError {
+    SpecError(file: file, line: line, field: field, message: message)
+  }
+
+  mutating func read(_ raw: String, at n: Int) throws(SpecError) {
+    guard raw.utf8.count <= Self.maxLineLength else {
+      throw error(n, nil, "line is \(raw.utf8.count) bytes long; expected at most \(Self.maxLineLength)")
+    }
+    let line = raw.trimmingSpaces()
+    if line.hasPrefix("```") {
+      place = place == .code ? .prose : .code
+      return
+    }
+    if place == .code { return }
+    guard line.hasPrefix("|") else {
+      if [.stateHeader, .transitionHeader].contains(place) {
+        throw error(n, nil, "expected the separator row (| --- | --- | ...) under the table header")
+      }
+      place = .prose
+      try readHeaderLine(line, at: n)
+      return
+    }
+    let cells = try Self.cells(of: line, at: n, file: file)
+    switch place {
+    case .prose, .code: try startTable(cells, at: n)
+    case .stateHeader, .transitionHeader:
+      guard cells.allSatisfy({ $0.allSatisfy { "-: ".contains($0) } && $0.contains("-") }) else {
+        throw error(n, nil, "expected the separator row (| --- | --- | ...) under the table header")
+      }
+      let expected = place == .stateHeader ? Self.stateColumns.count : Self.transitionColumns.count
+      guard cells.count == expected else { throw error(n, nil, "separator has \(cells.count) cells; expected \(expected)") }
+      place = place == .stateHeader ? .states : .transitions
+    case .states: try readState(cells, at: n)
+    case .transitions: try readTransition(cells, at: n)
+    case .otherTable: return
+    }
+  }
+
+  mutating func readHeaderLine(_ line: String, at n: Int) throws(SpecError) {
+    if let value = Self.value(of: "- machine:", in: line) {
+      guard !value.isEmpty else { throw error(n, "machine", "empty name; expected `name`") }
+      name = value
+    } else if let value = Self.value(of: "- unhandled events:", in: line) {
+      guard let parsed = InvalidTransitionPolicy(rawValue: value) else {
+        throw error(n, "unhandled events", "'\(value)'; expected `reject` or `ignore`")
+      }
+      policy = parsed
+    }
+  }
+
+  mutating func startTable(_ header: [String], at n: Int) throws(SpecError) {
+    let lowered = header.map { $0.lowercased() }
+    switch lowered.first {
+    case "state":
+      guard lowered == Self.stateColumns else {
+        throw error(n, nil, "state table columns are \(header.joined(separator: ", ")); expected \(Self.stateColumns.joined(separator: ", "))")
+      }
+      guard !sawStates else { throw error(n, nil, "a second state table; expected one") }
+      sawStates = true
+      place = .stateHeader
+    case "from":
+      guard lowered == Self.transitionColumns else {
+        throw error(n, nil, "transition table columns are \(header.joined(separator: ", ")); expected \(Self.transitionColumns.joined(separator: ", "))")
+      }
+      guard !sawTransitions else { throw error(n, nil, "a second transition table; expected one") }
+      sawTransitions = true
+      place = .transitionHeader
+    default:
+      place = .otherTable  // a table of the prose: not ours
+    }
+  }
+
+  mutating func readState(_ cells: [String], at n: Int) throws(SpecError) {
+    guard cells.count == Self.stateColumns.count else {
+      throw error(n, nil, "\(cells.count) cells; expected \(Self.stateColumns.count) (state, role, entry, exit)")
+    }
+    let name = cells[0]
+    guard !name.isEmpty else { throw error(n, "state", "empty cell; expected a state name") }
+    guard name != Rendering.any, name != Rendering.stay, name != Rendering.ignore else {
+      throw error(n, "state", "'\(name)' is reserved; expected a state name")
+    }
+    var isInitial = false
+    var isFinal = false
+    for role in Rendering.splitList(cells[1]) {
+      switch role {
+      case "initial": isInitial = true
+      case "final": isFinal = true
+      default: throw error(n, "role", "'\(role)'; expected initial, final, both, or nothing")
+      }
+    }
+    if isInitial, let other = states.first(where: \.isInitial) {
+      throw error(n, "role", "a second initial state (the first is '\(other.name)' on line \(other.line)); expected one")
+    }
+    states.append(.init(
+      name: name, isInitial: isInitial, isFinal: isFinal, entry: Rendering.splitList(cells[2]),
+      exit: Rendering.splitList(cells[3]), line: n))
+  }
+
+  mutating func readTransition(_ cells: [String], at n: Int) throws(SpecError) {
+    guard cells.count == Self.transitionColumns.count else {
+      throw error(n, nil, "\(cells.count) cells; expected \(Self.transitionColumns.count) (from, event, guard, to, effects)")
+    }
+    let from = cells[0] == Rendering.any ? [] : Rendering.splitList(cells[0])
+    guard cells[0] == Rendering.any || (!from.isEmpty && !from.contains("")) else {
+      throw error(n, "from", "empty state name; expected a state, a comma-separated list of states, or *")
+    }
+    guard !cells[1].isEmpty else { throw error(n, "event", "empty cell; expected an event name") }
+    guard !cells[3].isEmpty else { throw error(n, "to", "empty cell; expected a state name, (stay) or (ignore)") }
+    let effects = Rendering.splitList(cells[4])
+    guard !effects.contains("") else { throw error(n, "effects", "empty effect name in '\(cells[4])'; expected names separated by commas") }
+    transitions.append(.init(
+      from: from, event: cells[1], guardName: cells[2].isEmpty ? nil : cells[2], to: cells[3], effects: effects,
+      line: n))
+  }
+
+  func finish(lineCount: Int) throws(SpecError) -> SpecDocument {
+    if place == .code { throw error(lineCount, nil, "a code block (```) is not closed") }
+    if [.stateHeader, .transitionHeader].contains(place) {
+      throw error(lineCount, nil, "the table ends after its header; expected the separator row")
+    }
+    guard sawTransitions else {
+      throw error(0, nil, "no transition table; expected a table with the columns \(Self.transitionColumns.joined(separator: ", "))")
+    }
+    let fallback = file.split(separator: "/").last.map { String($0.split(separator: ".").first ?? $0) } ?? "spec"
+    return SpecDocument(file: file, name: name ?? fallback, policy: policy, states: states, transitions: transitions)
+  }
+
+  /// `value` in a line `<key> `value``, or `nil` when the line is not that header.
+  static func value(of key: String, in line: String) -> String? {
+    guard line.hasPrefix(key) else { return nil }
+    var value = String(line.dropFirst(key.count)).trimmingSpaces()
+    if value.hasPrefix("`"), value.hasSuffix("`"), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+    return value.trimmingSpaces()
+  }
+
+  /// The cells of a table line, `\|` read as a literal bar.
+  static func cells(of line: String, at n: Int, file: String) throws(SpecError) -> [String] {
+    guard line.hasSuffix("|"), line.count >= 2 else {
+      throw SpecError(file: file, line: n, message: "table row does not end with '|'")
+    }
+    var cells: [String] = []
+    var current = ""
+    var escaped = false
+    for c in line.dropFirst() {
+      if escaped {
+        if c != "|" { current.append("\\") }
+        current.append(c)
+        escaped = false
+      } else if c == "\\" {
+        escaped = true
+      } else if c == "|" {
+        cells.append(current.trimmingSpaces())
+        current = ""
+      } else {
+        current.append(c)
+      }
+    }
+    return cells
+  }
+}

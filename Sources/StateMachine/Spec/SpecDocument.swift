@@ -1,0 +1,100 @@
+/// A machine read from a Markdown spec: the format ``TransitionTable/markdown()`` prints.
+///
+/// A spec holds, anywhere among prose and code blocks:
+/// - optionally `- machine: `name`` and `- unhandled events: `reject`` (or `ignore`);
+/// - a table with the columns `state | role | entry | exit` (role: `initial`, `final`, both, or empty);
+/// - a table with the columns `from | event | guard | to | effects`, where `from` is a state,
+///   a comma-separated list of states or `*`, and `to` is a state, `(stay)` or `(ignore)`.
+///
+/// ```swift
+/// let spec = try SpecDocument.parse(text, file: "Specs/door.md")
+/// let table = spec.table          // TransitionTable<String, String, NoContext, String>
+/// for finding in spec.check() { print(finding) }
+/// ```
+///
+/// Guards of a spec are names only: they never hold when the run-time table steps
+/// (``Guard/opaque(_:holds:)``); analysis treats them as possibly true.
+public struct SpecDocument: Sendable {
+  /// A state line of the spec.
+  public struct State: Hashable, Sendable {
+    public var name: String
+    public var isInitial: Bool
+    public var isFinal: Bool
+    public var entry: [String]
+    public var exit: [String]
+    /// The line it was read from.
+    public var line: Int
+  }
+
+  /// A transition line of the spec.
+  public struct Transition: Hashable, Sendable {
+    /// Source states; empty for `*`.
+    public var from: [String]
+    public var event: String
+    public var guardName: String?
+    /// A state name, `(stay)` or `(ignore)`.
+    public var to: String
+    public var effects: [String]
+    /// The line it was read from.
+    public var line: Int
+  }
+
+  /// The file the spec came from.
+  public let file: String
+  /// The machine's name (`- machine:`), or the file name without extension.
+  public let name: String
+  /// `- unhandled events:`, `reject` when absent.
+  public let policy: InvalidTransitionPolicy
+  /// The states, in the order of the states table.
+  public let states: [State]
+  /// The transitions, in the order of the transitions table.
+  public let transitions: [Transition]
+
+  /// The run-time table. Built leniently: its ``TransitionTable/problems`` list what is wrong.
+  public private(set) var table: TransitionTable<String, String, NoContext, String>
+
+  init(file: String, name: String, policy: InvalidTransitionPolicy, states: [State], transitions: [Transition]) {
+    self.file = file
+    self.name = name
+    self.policy = policy
+    self.states = states
+    self.transitions = transitions
+    self.table = Self.makeTable(name: name, policy: policy, states: states, transitions: transitions)
+  }
+
+  static func makeTable(
+    name: String, policy: InvalidTransitionPolicy, states: [State], transitions: [Transition]
+  ) -> TransitionTable<String, String, NoContext, String> {
+    let initial = states.first(where: \.isInitial)?.name
+    let stand = initial ?? states.first?.name ?? transitions.first?.from.first ?? "initial"
+    let declarations = states.map { state in
+      state.isFinal
+        ? StateDeclaration<String, String>.final(state.name, entry: state.entry, exit: state.exit)
+        : .state(state.name, entry: state.entry, exit: state.exit)
+    }
+    let rows = transitions.map { t -> Row<String, String, NoContext, String> in
+      let target: Row<String, String, NoContext, String>.Target =
+        switch t.to {
+        case Rendering.stay: .stay
+        case Rendering.ignore: .ignore
+        default: .state(t.to)
+        }
+      var row = Row<String, String, NoContext, String>(
+        source: t.from.isEmpty ? .any : .states(t.from), event: t.event, target: target, effects: t.effects)
+      if let guardName = t.guardName { row = row.when(.opaque(guardName)) }
+      return row
+    }
+    // Lenient tables never throw; the fallback keeps this property total all the same.
+    return (try? TransitionTable(
+      name: name, initial: stand, states: declarations, rows: rows, policy: policy, validation: .lenient,
+      missingInitial: initial == nil))
+      ?? (try! TransitionTable(name: name, initial: stand, rows: [], validation: .lenient))
+  }
+
+  /// Every finding about the spec, each with the spec lines it is about.
+  public func check() -> [(finding: Finding, lines: [Int])] {
+    table.check().map { finding in
+      (finding, finding.rows.compactMap { transitions.indices.contains($0 - 1) ? transitions[$0 - 1].line : nil })
+    }
+  }
+}

@@ -1,0 +1,69 @@
+/// A table with its types erased, for tools that handle many machines at once (the `fsm`
+/// command, documentation generators, editors).
+///
+/// ```swift
+/// let description = MachineDescription(CDPlayer.table, summary: "Boost.SML's CD player")
+/// print(description.render(.mermaid))
+/// ```
+public struct MachineDescription: Sendable {
+  /// A rendering of a table.
+  public enum Format: String, Sendable, CaseIterable {
+    /// ``TransitionTable/markdown()``.
+    case table
+    /// ``TransitionTable/mermaid()``.
+    case mermaid
+    /// ``TransitionTable/dot()``.
+    case dot
+  }
+
+  /// The machine's name.
+  public let name: String
+  /// One line saying what the machine is.
+  public let summary: String
+  private let renderings: @Sendable (Format) -> String
+  private let findings: @Sendable () -> [Finding]
+  private let overview: @Sendable () -> [String]
+
+  /// Describes `table`.
+  public init<State, Event, Context, Effect>(
+    _ table: TransitionTable<State, Event, Context, Effect>, summary: String
+  ) {
+    name = table.name
+    self.summary = summary
+    renderings = { format in
+      switch format {
+      case .table: table.markdown()
+      case .mermaid: table.mermaid()
+      case .dot: table.dot()
+      }
+    }
+    findings = { table.check() }
+    overview = { table.overview() }
+  }
+
+  /// The table in `format`.
+  public func render(_ format: Format) -> String { renderings(format) }
+
+  /// The findings of ``TransitionTable/check()``.
+  public func check() -> [Finding] { findings() }
+
+  /// A few lines about the table: size, reachable and final states, unhandled pairs.
+  public func overviewLines() -> [String] { overview() }
+}
+
+extension TransitionTable {
+  /// A few lines about the table, as `fsm check` prints them above its findings.
+  func overview() -> [String] {
+    let analysis = analyze()
+    let names = { (cases: [State.Discriminant]) in cases.isEmpty ? "(none)" : cases.map { "\($0)" }.joined(separator: ", ") }
+    let unhandledNote = policy == .ignore ? " (ignored by policy)" : ""
+    return [
+      "\(name): \(stateCases.count) states, \(eventCases.count) events, \(rows.count) rows, unhandled events: \(policy.rawValue)",
+      "initial: \(analysis.initial)",
+      "reachable: \(names(analysis.reachable))",
+      "final: \(names(analysis.finalStates))",
+      "unhandled (state, event) pairs: \(analysis.unhandled.count)\(unhandledNote)"
+        + (analysis.isComplete ? "" : " among the events the table names"),
+    ]
+  }
+}
