@@ -3,9 +3,9 @@ public enum StepOutcome<State, Effect> {
   /// The machine left `from` and entered `to` (which may be the same state: an external
   /// self-transition runs exit and entry effects). `effects` are, in order: exit effects of
   /// `from`, the row's effects, entry effects of `to`.
-  case transitioned(from: State, to: State, effects: [Effect])
+  case transitioned(from: State, to: State, effects: Effects<Effect>)
   /// An internal transition: the state is unchanged, no exit or entry effects ran.
-  case stayed(effects: [Effect])
+  case stayed(effects: Effects<Effect>)
   /// A row declared that this event does nothing here (or the table's policy is
   /// ``InvalidTransitionPolicy/ignore`` and no row handled it).
   case ignored
@@ -14,10 +14,10 @@ public enum StepOutcome<State, Effect> {
 
   /// The effects to perform, empty unless the machine transitioned or stayed.
   @inlinable
-  public var effects: [Effect] {
+  public var effects: Effects<Effect> {
     switch self {
     case .transitioned(_, _, let effects), .stayed(let effects): effects
-    case .ignored, .rejected: []
+    case .ignored, .rejected: Effects()
     }
   }
 

@@ -141,7 +141,7 @@ extension TransitionTable.Storage {
     if target >= 0 {
       if hot.flags & Self.hasUpdate != 0 { update[i]!(&context, event) }
       let from = state
-      state = hot.targetState
+      state = targetStates[i]
       index = target
       return .transitioned(from: from, to: state, effects: effects(hot, context, event))
     }
@@ -172,15 +172,14 @@ extension TransitionTable.Storage {
   }
 
   @inlinable @inline(__always)
-  func effects(_ hot: Hot, _ context: Context, _ event: Event) -> [Effect] {
-    if hot.flags & (Self.hasMadeEffects | Self.hasFixedEffects) == 0 { return [] }
+  func effects(_ hot: Hot, _ context: Context, _ event: Event) -> Effects<Effect> {
     if hot.flags & Self.hasMadeEffects == 0 { return fixedEffects[Int(hot.compiled)] }
     return makeEffects(hot, context, event)
   }
 
   /// Effects of a row that makes some of them at step time: off the hot path.
   @usableFromInline @inline(never)
-  func makeEffects(_ hot: Hot, _ context: Context, _ event: Event) -> [Effect] {
+  func makeEffects(_ hot: Hot, _ context: Context, _ event: Event) -> Effects<Effect> {
     let items = items[Int(hot.compiled)] ?? []
     var effects: [Effect] = []
     effects.reserveCapacity(items.count)
@@ -190,7 +189,7 @@ extension TransitionTable.Storage {
       case .make(_, let build): if let effect = build(context, event) { effects.append(effect) }
       }
     }
-    return effects
+    return Effects(effects)
   }
 
   @usableFromInline

@@ -21,19 +21,14 @@ extension TransitionTable {
       @usableFromInline var row: Int32
       /// Index of the compiled row (its cold fields), or -1 for an empty dense slot.
       @usableFromInline var compiled: Int32
-      /// ``hasGuard``, ``hasUpdate``, ``hasMadeEffects``, ``hasFixedEffects``.
+      /// ``hasGuard``, ``hasUpdate``, ``hasMadeEffects``.
       @usableFromInline var flags: UInt8
-      /// The fixed target state (the initial state where the row has none), kept here so
-      /// one load brings everything a transition needs.
-      @usableFromInline var targetState: State
     }
     @usableFromInline static var hasGuard: UInt8 { 1 }
     @usableFromInline static var hasUpdate: UInt8 { 2 }
     @usableFromInline static var hasMadeEffects: UInt8 { 4 }
-    @usableFromInline static var hasFixedEffects: UInt8 { 8 }
-    static func emptySlot(_ initial: State) -> Hot {
-      Hot(target: 0, next: -1, row: -1, compiled: -1, flags: 0, targetState: initial)
-    }
+    @usableFromInline static var hasFixedEffectsUnused: UInt8 { 8 }
+    static var emptySlot: Hot { Hot(target: 0, next: -1, row: -1, compiled: -1, flags: 0) }
 
     /// `target` codes for rows that do not go to a fixed state.
     @usableFromInline static var stay: Int { -1 }
@@ -74,7 +69,10 @@ extension TransitionTable {
     @usableFromInline let dense: UnsafeMutablePointer<Hot>
     @usableFromInline let denseCount: Int
     @usableFromInline let hot: UnsafeMutablePointer<Hot>
-    @usableFromInline let fixedEffects: UnsafeMutablePointer<[Effect]>
+    /// The fixed target state of each compiled row (the initial state where it has none).
+    @usableFromInline let targetStates: UnsafeMutablePointer<State>
+    /// Exit + row + entry effects of each compiled row, when all are fixed values.
+    @usableFromInline let fixedEffects: UnsafeMutablePointer<Effects<Effect>>
     @usableFromInline let count: Int
 
     init(
@@ -163,22 +161,23 @@ extension TransitionTable {
         if condition[i] != nil { flags |= Self.hasGuard }
         if update[i] != nil { flags |= Self.hasUpdate }
         if items[i] != nil { flags |= Self.hasMadeEffects }
-        if !effects[i].isEmpty { flags |= Self.hasFixedEffects }
         return Hot(
           target: Int32(target[i]), next: next.isEmpty ? -1 : next[i], row: Int32(rowIndex[i]),
-          compiled: Int32(i), flags: flags, targetState: targetState[i])
+          compiled: Int32(i), flags: flags)
       }
       self.span = span
       self.denseCount = first.count
-      self.dense = .copy(first.map { $0 < 0 ? Self.emptySlot(initial) : hot[Int($0)] })
+      self.dense = .copy(first.map { $0 < 0 ? Self.emptySlot : hot[Int($0)] })
       self.count = event.count
       self.hot = .copy(hot)
-      self.fixedEffects = .copy(effects)
+      self.targetStates = .copy(targetState)
+      self.fixedEffects = .copy(effects.map(Effects.init))
     }
 
     deinit {
       dense.deinitialize(count: denseCount).deallocate()
       hot.deinitialize(count: count).deallocate()
+      targetStates.deinitialize(count: count).deallocate()
       fixedEffects.deinitialize(count: count).deallocate()
     }
 
