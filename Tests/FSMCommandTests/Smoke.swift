@@ -1,9 +1,0 @@
-import Testing
-import StateMachine
-@testable import FSMCommand
-import StateMachineExamples
-
-@Test func smoke() {
-  var m = Machine(CDPlayer.table)
-  #expect(m.send(.openClose) == .transitioned(from: .empty, to: .open, effects: [.openDrawer]))
-}
