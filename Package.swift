@@ -19,7 +19,9 @@ let package = Package(
     .target(name: "FSMCommand", dependencies: ["StateMachine", "StateMachineExamples"], swiftSettings: strict),
     .executableTarget(name: "fsm", dependencies: ["FSMCommand"], swiftSettings: strict),
     .testTarget(name: "StateMachineTests", dependencies: ["StateMachine", "StateMachineExamples"], swiftSettings: strict),
-    .testTarget(name: "FSMCommandTests", dependencies: ["FSMCommand", "StateMachine"], swiftSettings: strict),
+    .testTarget(
+      name: "FSMCommandTests", dependencies: ["FSMCommand", "StateMachine", "StateMachineExamples"], exclude: ["Fixtures"],
+      swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]
 )

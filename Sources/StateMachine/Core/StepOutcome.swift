@@ -63,3 +63,16 @@ public enum InvalidTransitionPolicy: String, Hashable, Sendable, Codable {
 extension StepOutcome: Sendable where State: Sendable, Effect: Sendable {}
 extension StepOutcome: Equatable where State: Equatable, Effect: Equatable {}
 extension StepOutcome: Hashable where State: Hashable, Effect: Hashable {}
+
+extension StepOutcome: CustomStringConvertible {
+  /// `red -> green / flash`, `stayed / tick`, `ignored`, `rejected: <reason>`.
+  public var description: String {
+    let list = { (effects: Effects<Effect>) in effects.isEmpty ? "" : " / " + effects.map { "\($0)" }.joined(separator: ", ") }
+    switch self {
+    case .transitioned(let from, let to, let effects): return "\(from) -> \(to)" + list(effects)
+    case .stayed(let effects): return "stayed" + list(effects)
+    case .ignored: return "ignored"
+    case .rejected(let reason): return "rejected: \(reason)"
+    }
+  }
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Rewrites the generated part of Specs/<machine>.md from `fsm show` for every shipped machine,
+# keeping the prose above the "<!-- generated -->" marker.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build --product fsm >/dev/null
+fsm=.build/debug/fsm
+for name in $($fsm list | awk '{print $1}'); do
+  file="Specs/$name.md"
+  prose=""
+  if [ -f "$file" ]; then prose=$(sed '/<!-- generated -->/,$d' "$file"); fi
+  [ -n "$prose" ] || prose="# $name"
+  {
+    printf '%s\n<!-- generated -->\n\n' "$prose"
+    $fsm show "$name" --format table
+    printf '\n```mermaid\n'
+    $fsm show "$name" --format mermaid
+    printf '```\n'
+  } >"$file.tmp"
+  mv "$file.tmp" "$file"
+  echo "wrote $file"
+done

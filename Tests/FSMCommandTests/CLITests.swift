@@ -1,0 +1,121 @@
+import Foundation
+import FSMCommand
+import StateMachine
+import StateMachineExamples
+import Testing
+
+@Suite("The fsm command")
+struct CLITests {
+  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+  static let planted = fixtures.appendingPathComponent("planted-bugs.md").path
+
+  struct Case: Sendable, CustomTestStringConvertible {
+    let label: String
+    let arguments: [String]
+    let code: Int32
+    /// Text the standard output must contain (empty: must be empty).
+    let output: String
+    /// Text the standard error must contain (empty: must be empty).
+    let error: String
+    var testDescription: String { label }
+  }
+
+  static let cases: [Case] = [
+    .init(label: "no command", arguments: [], code: 2, output: "", error: "error: no command given"),
+    .init(label: "unknown command", arguments: ["frobnicate"], code: 2, output: "", error: "error: unknown command 'frobnicate'"),
+    .init(label: "help", arguments: ["--help"], code: 0, output: "usage: fsm <command>", error: ""),
+    .init(label: "help for a command", arguments: ["help", "check"], code: 0, output: "usage: fsm check", error: ""),
+    .init(label: "help for an unknown command", arguments: ["help", "nope"], code: 2, output: "", error: "unknown command 'nope'"),
+    .init(label: "list", arguments: ["list"], code: 0, output: "cd-player  Boost.SML", error: ""),
+    .init(label: "list --help", arguments: ["list", "--help"], code: 0, output: "usage: fsm list", error: ""),
+    .init(label: "list with an extra argument", arguments: ["list", "x"], code: 2, output: "", error: "unexpected argument 'x'"),
+    .init(label: "show --help", arguments: ["show", "--help"], code: 0, output: "usage: fsm show", error: ""),
+    .init(label: "show, default table", arguments: ["show", "cd-player"], code: 0, output: "| from | event | guard | to | effects |", error: ""),
+    .init(label: "show mermaid", arguments: ["show", "cd-player", "--format", "mermaid"], code: 0, output: "stateDiagram-v2\n    [*] --> empty", error: ""),
+    .init(label: "show dot, inline value", arguments: ["show", "cd-player", "--format=dot"], code: 0, output: "digraph \"cd-player\" {", error: ""),
+    .init(label: "show with a bad format", arguments: ["show", "cd-player", "--format", "svg"], code: 2, output: "",
+          error: "option '--format': 'svg'; expected table, mermaid or dot"),
+    .init(label: "show without a machine", arguments: ["show"], code: 2, output: "", error: "missing argument <machine>"),
+    .init(label: "show an unknown machine", arguments: ["show", "jukebox"], code: 2, output: "",
+          error: "unknown machine 'jukebox'; expected one of: cd-player"),
+    .init(label: "show with an unknown option", arguments: ["show", "cd-player", "--colour"], code: 2, output: "", error: "unknown option '--colour'"),
+    .init(label: "show a spec file", arguments: ["show", planted, "--format", "mermaid"], code: 0, output: "idle --> busy : go / start", error: ""),
+    .init(label: "show a missing file", arguments: ["show", "/nonexistent/x.md"], code: 2, output: "", error: "/nonexistent/x.md: cannot read the file"),
+    .init(label: "check --help", arguments: ["check", "--help"], code: 0, output: "usage: fsm check", error: ""),
+    .init(label: "check a clean machine", arguments: ["check", "cd-player"], code: 0, output: "clean: no findings", error: ""),
+    .init(label: "check planted nondeterminism", arguments: ["check", planted], code: 1,
+          output: "planted-bugs.md:18,19: problem: nondeterminism: rows 1, 2 all handle 'go' in 'idle'", error: ""),
+    .init(label: "check planted unreachable state", arguments: ["check", planted], code: 1,
+          output: "planted-bugs.md: unreachable: state 'ghost' is not reachable from 'idle'", error: ""),
+    .init(label: "check counts the findings", arguments: ["check", planted], code: 1, output: "\n2 findings\n", error: ""),
+    .init(label: "bench --help", arguments: ["bench", "--help"], code: 0, output: "usage: fsm bench", error: ""),
+    .init(label: "bench with a bad scale", arguments: ["bench", "--scale", "zero"], code: 2, output: "",
+          error: "option '--scale': 'zero'; expected a number"),
+    .init(label: "bench with an unknown workload", arguments: ["bench", "--workload", "nope"], code: 2, output: "",
+          error: "expected one of loader, cd-player, complex"),
+    .init(label: "bench option without a value", arguments: ["bench", "--repetitions"], code: 2, output: "",
+          error: "option '--repetitions' needs a value"),
+  ]
+
+  @Test("exit codes and messages", arguments: cases)
+  func command(_ c: Case) {
+    let result = FSM.run(c.arguments)
+    #expect(result.code == c.code, "stdout: \(result.output)\nstderr: \(result.errorOutput)")
+    if c.output.isEmpty { #expect(result.output.isEmpty) } else { #expect(result.output.contains(c.output), "\(result.output)") }
+    if c.error.isEmpty { #expect(result.errorOutput.isEmpty) } else { #expect(result.errorOutput.contains(c.error), "\(result.errorOutput)") }
+  }
+
+  @Test("fsm list prints one machine per line, name first")
+  func listLines() {
+    let lines = FSM.run(["list"]).output.split(separator: "\n")
+    #expect(lines.map { String($0.split(separator: " ")[0]) } == MachineCatalog.all.map(\.name))
+  }
+
+  @Test("show --format table of a shipped machine is the spec format: it reads back to the same text")
+  func showRoundTrip() throws {
+    let text = FSM.run(["show", "cd-player"]).output
+    let spec = try SpecDocument.parse(text, file: "cd-player.md")
+    #expect(spec.table.markdown() == text)
+  }
+
+  @Test("A malformed spec fails with its line number, exit 2")
+  func malformedSpec() throws {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("fsm-bad-\(UInt32.random(in: 0...UInt32.max)).md")
+    try "| from | event | guard | to | effects |\n| --- | --- | --- | --- | --- |\n| a | go |\n".write(to: url, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: url) }
+    let result = FSM.run(["check", url.path])
+    #expect(result.code == 2)
+    #expect(result.errorOutput == "error: \(url.path):3: 2 cells; expected 5 (from, event, guard, to, effects)\n")
+  }
+
+  @Test("bench --json prints every workload with its ratio to the switch")
+  func benchJSON() throws {
+    let result = FSM.run(["bench", "--json", "--scale", "0.0005", "--repetitions", "1"])
+    #expect(result.code == 0, "\(result.errorOutput)")
+    let entries = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
+    #expect(Set(entries.compactMap { $0["workload"] as? String }) == ["loader", "cd-player", "complex"])
+    for entry in entries {
+      let variant = try #require(entry["variant"] as? String)
+      let ratio = try #require(entry["ratio_to_switch"] as? Double)
+      #expect((entry["ns_per_event"] as? Double).map { $0 > 0 } == true)
+      if variant == "switch" || variant.hasPrefix("switch ") { #expect(ratio == 1) }
+      #expect(ratio > 0)
+    }
+    let frameworkVariants = entries.compactMap { $0["variant"] as? String }.filter { !$0.contains("switch") && !$0.contains("dictionary") }
+    #expect(frameworkVariants.contains("machine.send"))
+  }
+
+  @Test("Specs/ files are what fsm show prints for the shipped machines")
+  func specsMatch() throws {
+    let specs = Self.fixtures.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Specs")
+    for machine in MachineCatalog.all {
+      let url = specs.appendingPathComponent("\(machine.name).md")
+      let text = try String(contentsOf: url, encoding: .utf8)
+      let table = machine.render(.table)
+      let mermaid = "```mermaid\n" + machine.render(.mermaid) + "```\n"
+      #expect(text.contains(table), "\(url.path) differs from `fsm show \(machine.name)`; regenerate it with Scripts/regenerate-specs.sh")
+      #expect(text.contains(mermaid), "\(url.path) differs from `fsm show \(machine.name) --format mermaid`; regenerate it with Scripts/regenerate-specs.sh")
+    }
+  }
+}
