@@ -83,14 +83,14 @@ extension TransitionTable.Storage {
       // Dense dispatch: one array load finds the first candidate row.
       if let ordinal = ordinal(of: key), ordinal >= 0, ordinal < span {
         // One load finds the first candidate (a copy of its hot fields) for this pair.
-        var candidate = dense[index &* span &+ ordinal]
+        var candidate = dense[index &<< shift | ordinal]
         while candidate.compiled >= 0 {
           if candidate.flags & Self.hasGuard != 0, !condition[Int(candidate.compiled)]!(context, event) {
             guardFailed = true
             if candidate.next < 0 { break }
             candidate = hot[Int(candidate.next)]
           } else {
-            row = Int(candidate.row)
+            row = Int(rowOf[Int(candidate.compiled)])
             return fire(candidate, event, index: &index, state: &state, context: &context)
           }
         }
@@ -105,7 +105,7 @@ extension TransitionTable.Storage {
         if candidate.flags & Self.hasGuard != 0, !condition[i]!(context, event) {
           guardFailed = true
         } else {
-          row = Int(candidate.row)
+          row = Int(rowOf[Int(candidate.compiled)])
           return fire(candidate, event, index: &index, state: &state, context: &context)
         }
       }

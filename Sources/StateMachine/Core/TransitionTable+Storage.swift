@@ -17,8 +17,6 @@ extension TransitionTable {
       @usableFromInline var target: Int32
       /// Next candidate with the same event in the same state, or -1 (dense dispatch).
       @usableFromInline var next: Int32
-      /// Index of the declared row.
-      @usableFromInline var row: Int32
       /// Index of the compiled row (its cold fields), or -1 for an empty dense slot.
       @usableFromInline var compiled: Int32
       /// ``hasGuard``, ``hasUpdate``, ``hasMadeEffects``.
@@ -28,7 +26,7 @@ extension TransitionTable {
     @usableFromInline static var hasUpdate: UInt8 { 2 }
     @usableFromInline static var hasMadeEffects: UInt8 { 4 }
     @usableFromInline static var hasFixedEffectsUnused: UInt8 { 8 }
-    static var emptySlot: Hot { Hot(target: 0, next: -1, row: -1, compiled: -1, flags: 0) }
+    static var emptySlot: Hot { Hot(target: 0, next: -1, compiled: -1, flags: 0) }
 
     /// `target` codes for rows that do not go to a fixed state.
     @usableFromInline static var stay: Int { -1 }
@@ -58,13 +56,16 @@ extension TransitionTable {
     /// State cases for the linear lookup of small tables (faster than hashing).
     @usableFromInline let cases: [State.Discriminant]
     /// Dense dispatch, when every event case has an ``Discriminated/ordinal(of:)``:
-    /// `dense[state * span + ordinal]` is the first candidate row for that pair (or -1), and
+    /// `dense[state << shift | ordinal]` is the first candidate row for that pair (or -1), and
     /// `next[row]` the next candidate with the same event in the same state (or -1).
+    /// Ordinals below `span` (a power of two, 0 without dense dispatch) have a slot per state.
     @usableFromInline let span: Int
+    /// `log2(span)`: a shift, not a multiply, on the step's critical path.
+    @usableFromInline let shift: Int
     /// Where ordinals come from: ``Discriminated/ordinal(of:)``, or the one-byte tag of a
     /// `CaseIterable` enum (checked against `allCases` when the table is built).
     @usableFromInline let ordinalsFromTag: Bool
-    /// `dense[state * span + ordinal]`: the hot fields of the first candidate row for that
+    /// `dense[state << shift | ordinal]`: the hot fields of the first candidate row for that
     /// pair, or ``emptySlot``.
     @usableFromInline let dense: UnsafeMutablePointer<Hot>
     @usableFromInline let denseCount: Int
@@ -73,6 +74,8 @@ extension TransitionTable {
     @usableFromInline let targetStates: UnsafeMutablePointer<State>
     /// Exit + row + entry effects of each compiled row, when all are fixed values.
     @usableFromInline let fixedEffects: UnsafeMutablePointer<Effects<Effect>>
+    /// The declared row of each compiled row.
+    @usableFromInline let rowOf: UnsafeMutablePointer<Int32>
     @usableFromInline let count: Int
 
     init(
@@ -162,10 +165,12 @@ extension TransitionTable {
         if update[i] != nil { flags |= Self.hasUpdate }
         if items[i] != nil { flags |= Self.hasMadeEffects }
         return Hot(
-          target: Int32(target[i]), next: next.isEmpty ? -1 : next[i], row: Int32(rowIndex[i]),
+          target: Int32(target[i]), next: next.isEmpty ? -1 : next[i],
           compiled: Int32(i), flags: flags)
       }
       self.span = span
+      self.shift = span.trailingZeroBitCount
+      self.rowOf = .copy(rowIndex.map { Int32($0) })
       self.denseCount = first.count
       self.dense = .copy(first.map { $0 < 0 ? Self.emptySlot : hot[Int($0)] })
       self.count = event.count
@@ -177,6 +182,7 @@ extension TransitionTable {
     deinit {
       dense.deinitialize(count: denseCount).deallocate()
       hot.deinitialize(count: count).deallocate()
+      rowOf.deinitialize(count: count).deallocate()
       targetStates.deinitialize(count: count).deallocate()
       fixedEffects.deinitialize(count: count).deallocate()
     }
@@ -199,9 +205,10 @@ extension TransitionTable {
         return none
       }
       guard ordinals.allSatisfy({ $0 >= 0 && $0 < 4096 }) else { return none }
-      let span = (ordinals.max() ?? -1) + 1
+      var span = 1
+      while span <= (ordinals.max() ?? 0) { span <<= 1 }
       let states = start.count - 1
-      guard span > 0, states * span <= 1 << 20, event.count < Int(Int32.max) else { return none }
+      guard states * span <= 1 << 20, event.count < Int(Int32.max) else { return none }
       var dense = [Int32](repeating: -1, count: states * span)
       var next = [Int32](repeating: -1, count: event.count)
       for s in 0..<states {
