@@ -45,7 +45,9 @@ enum CDPlayerBench {
   }
 
   static func workload(cycles: Int) -> BenchWorkload {
-    let events = Array((0..<cycles).lazy.flatMap { _ in CDPlayer.benchmarkCycle })
+    var events: [Event] = []
+    events.reserveCapacity(cycles * CDPlayer.benchmarkCycle.count)
+    for _ in 0..<cycles { events += CDPlayer.benchmarkCycle }
     let table = CDPlayer.table
     var lookup: [Pair: (State, CDPlayer.Action)] = [:]
     for s in State.allCases {
