@@ -22,26 +22,10 @@ enum BenchReport {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  struct Entry: Encodable {
-    var workload: String
-    var variant: String
-    var ns_per_event: Double
-    var ratio_to_switch: Double
-    var events: Int
-    var repetitions: Int
-    var samples_ns_per_event: [Double]
-    var notes: [String: Double]
-  }
-
   static func json(_ results: [BenchResult]) -> String {
-    let entries = results.map {
-      Entry(
-        workload: $0.workload, variant: $0.variant, ns_per_event: $0.nsPerEvent, ratio_to_switch: $0.ratioToSwitch,
-        events: $0.events, repetitions: $0.repetitions, samples_ns_per_event: $0.samples, notes: $0.notes)
-    }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    let data = (try? encoder.encode(entries)) ?? Data("[]".utf8)
+    let data = (try? encoder.encode(results)) ?? Data("[]".utf8)
     return String(decoding: data, as: UTF8.self) + "\n"
   }
 

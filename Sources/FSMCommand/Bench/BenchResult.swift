@@ -1,5 +1,5 @@
 /// One measured variant of one workload.
-struct BenchResult: Sendable, Equatable {
+struct BenchResult: Sendable, Equatable, Encodable {
   var workload: String
   var variant: String
   /// Median over the repetitions.
@@ -12,6 +12,14 @@ struct BenchResult: Sendable, Equatable {
   var samples: [Double]
   /// Extra figures (e.g. bytes per machine instance).
   var notes: [String: Double] = [:]
+
+  /// The JSON keys `fsm bench --json` prints.
+  enum CodingKeys: String, CodingKey {
+    case workload, variant, events, repetitions, notes
+    case nsPerEvent = "ns_per_event"
+    case ratioToSwitch = "ratio_to_switch"
+    case samples = "samples_ns_per_event"
+  }
 }
 
 /// A variant: a name and a closure that runs the whole workload once and returns a checksum,
