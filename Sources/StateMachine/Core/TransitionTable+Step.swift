@@ -70,33 +70,62 @@ extension TransitionTable {
 extension TransitionTable.Storage {
   /// The step on dense indices; the hot path of every machine.
   ///
-  /// Scans the candidate rows of the current state (its own, then wildcards) for the event's
-  /// case, takes the first whose guard holds, and applies it. Allocates nothing unless a row
-  /// makes effects at step time.
+  /// With dense dispatch, one load finds the first candidate row for (state, event); the
+  /// common row (no guard, no update, fixed target and effects) is applied right here, with no
+  /// call, so the loop around it keeps its values in registers. Everything else goes through
+  /// ``applyCandidates(_:_:guardFailed:index:state:context:row:)`` or the scan.
   @inlinable @inline(__always)
   func apply(
     _ event: Event, index: inout Int, state: inout State, context: inout Context, row: inout Int
   ) -> StepOutcome<State, Effect> {
+    if span > 0 {
+      if let ordinal = ordinal(of: event.discriminant), ordinal >= 0, ordinal < span {
+        let candidate = dense[index &<< shift | ordinal]
+        if candidate.flags == 0, candidate.target >= 0 {
+          let c = Int(candidate.compiled)
+          row = Int(rowOf[c])
+          let from = state
+          state = targetStates[c]
+          index = Int(candidate.target)
+          return .transitioned(from: from, to: state, effects: fixedEffects[c])
+        }
+        return applyCandidates(candidate, event, guardFailed: false, index: &index, state: &state, context: &context, row: &row)
+      }
+      return unhandled(guardFailed: false)
+    }
+    return applyScan(event, index: &index, state: &state, context: &context, row: &row)
+  }
+
+  /// The candidates of a (state, event) pair from `first` on, following `next`: the first whose
+  /// guard holds fires.
+  @inlinable @inline(never)
+  func applyCandidates(
+    _ first: Hot, _ event: Event, guardFailed: Bool, index: inout Int, state: inout State, context: inout Context,
+    row: inout Int
+  ) -> StepOutcome<State, Effect> {
+    var candidate = first
+    var guardFailed = guardFailed
+    while candidate.compiled >= 0 {
+      if candidate.flags & Self.hasGuard != 0, !condition[Int(candidate.compiled)]!(context, event) {
+        guardFailed = true
+        if candidate.next < 0 { break }
+        candidate = hot[Int(candidate.next)]
+      } else {
+        row = Int(rowOf[Int(candidate.compiled)])
+        return fire(candidate, event, index: &index, state: &state, context: &context)
+      }
+    }
+    return unhandled(guardFailed: guardFailed)
+  }
+
+  /// Dispatch without ordinals: scan the current state's rows (its own, then wildcards) for
+  /// the event's case.
+  @inlinable @inline(never)
+  func applyScan(
+    _ event: Event, index: inout Int, state: inout State, context: inout Context, row: inout Int
+  ) -> StepOutcome<State, Effect> {
     let key = event.discriminant
     var guardFailed = false
-    if span > 0 {
-      // Dense dispatch: one array load finds the first candidate row.
-      if let ordinal = ordinal(of: key), ordinal >= 0, ordinal < span {
-        // One load finds the first candidate (a copy of its hot fields) for this pair.
-        var candidate = dense[index &<< shift | ordinal]
-        while candidate.compiled >= 0 {
-          if candidate.flags & Self.hasGuard != 0, !condition[Int(candidate.compiled)]!(context, event) {
-            guardFailed = true
-            if candidate.next < 0 { break }
-            candidate = hot[Int(candidate.next)]
-          } else {
-            row = Int(rowOf[Int(candidate.compiled)])
-            return fire(candidate, event, index: &index, state: &state, context: &context)
-          }
-        }
-      }
-      return unhandled(guardFailed: guardFailed)
-    }
     var i = start[index]
     let end = start[index &+ 1]
     while i < end {

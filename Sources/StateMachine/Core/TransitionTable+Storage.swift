@@ -26,7 +26,8 @@ extension TransitionTable {
     @usableFromInline static var hasUpdate: UInt8 { 2 }
     @usableFromInline static var hasMadeEffects: UInt8 { 4 }
     @usableFromInline static var hasFixedEffectsUnused: UInt8 { 8 }
-    static var emptySlot: Hot { Hot(target: 0, next: -1, compiled: -1, flags: 0) }
+    /// An empty dense slot: its negative target keeps it off the fast path.
+    static var emptySlot: Hot { Hot(target: Int32(ignore), next: -1, compiled: -1, flags: 0) }
 
     /// `target` codes for rows that do not go to a fixed state.
     @usableFromInline static var stay: Int { -1 }
