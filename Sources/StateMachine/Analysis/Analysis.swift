@@ -37,7 +37,7 @@ extension TransitionTable {
     for s in 0..<n {
       for c in storage.start[s]..<storage.start[s + 1] {
         handled[s].insert(storage.event[c])
-        let row = rows[storage.row[c]]
+        let row = rows[Int(storage.rowOf[c])]
         if let target = row.targetCase, let t = layout.index[target], !successors[s].contains(t) {
           successors[s].append(t)
         }

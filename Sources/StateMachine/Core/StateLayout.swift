@@ -31,12 +31,11 @@ struct StateLayout<State: Discriminated, Effect: Sendable>: Sendable {
       exit[i] += declaration.exit
       isFinal[i] = isFinal[i] || declaration.isFinal
     }
-    known = declared.isEmpty ? Set(cases) : seen
     for row in rows {
       for source in row.sourceStates { add(source) }
       if let target = row.targetCase { add(target) }
     }
-    if declared.isEmpty { known = Set(cases) }
+    known = declared.isEmpty ? Set(cases) : seen
   }
 
   @discardableResult

@@ -52,8 +52,6 @@ extension TransitionTable {
     @usableFromInline let items: [[EffectItem<Context, Event, Effect>]?]
     /// For ``make`` rows: the declared target index, its case, and the maker.
     @usableFromInline let maker: [(Int, State.Discriminant, @Sendable (Context, Event) -> State)?]
-    /// Index of the declared row each compiled row comes from.
-    @usableFromInline let row: [Int]
     /// State cases for the linear lookup of small tables (faster than hashing).
     @usableFromInline let cases: [State.Discriminant]
     /// Dense dispatch, when every event case has an ``Discriminated/ordinal(of:)``:
@@ -157,7 +155,6 @@ extension TransitionTable {
       self.update = update
       self.items = items
       self.maker = maker
-      self.row = rowIndex
       let (span, fromTag, first, next) = Self.denseDispatch(start: start, event: event)
       self.ordinalsFromTag = fromTag
       let hot = event.indices.map { i in
