@@ -25,7 +25,6 @@ extension TransitionTable {
     @usableFromInline static var hasGuard: UInt8 { 1 }
     @usableFromInline static var hasUpdate: UInt8 { 2 }
     @usableFromInline static var hasMadeEffects: UInt8 { 4 }
-    @usableFromInline static var hasFixedEffectsUnused: UInt8 { 8 }
     /// An empty dense slot: its negative target keeps it off the fast path.
     static var emptySlot: Hot { Hot(target: Int32(ignore), next: -1, compiled: -1, flags: 0) }
 
@@ -54,10 +53,8 @@ extension TransitionTable {
     @usableFromInline let maker: [(Int, State.Discriminant, @Sendable (Context, Event) -> State)?]
     /// State cases for the linear lookup of small tables (faster than hashing).
     @usableFromInline let cases: [State.Discriminant]
-    /// Dense dispatch, when every event case has an ``Discriminated/ordinal(of:)``:
-    /// `dense[state << shift | ordinal]` is the first candidate row for that pair (or -1), and
-    /// `next[row]` the next candidate with the same event in the same state (or -1).
-    /// Ordinals below `span` (a power of two, 0 without dense dispatch) have a slot per state.
+    /// Dense dispatch, when every event case has an ordinal (``Discriminated/ordinal(of:)``, or
+    /// the tag of a one-byte `CaseIterable` enum). Ordinals below `span` (a power of two, 0 without dense dispatch) have a slot per state.
     @usableFromInline let span: Int
     /// `log2(span)`: a shift, not a multiply, on the step's critical path.
     @usableFromInline let shift: Int
