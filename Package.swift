@@ -19,6 +19,7 @@ let package = Package(
     .target(name: "FSMCommand", dependencies: ["StateMachine", "StateMachineExamples"], swiftSettings: strict),
     .executableTarget(name: "fsm", dependencies: ["FSMCommand"], swiftSettings: strict),
     .testTarget(name: "StateMachineTests", dependencies: ["StateMachine", "StateMachineExamples"], swiftSettings: strict),
+    .testTarget(name: "StoreTests", dependencies: ["StateMachine"], swiftSettings: strict),
     .testTarget(
       name: "FSMCommandTests", dependencies: ["FSMCommand", "StateMachine", "StateMachineExamples"], exclude: ["Fixtures"],
       swiftSettings: strict),

@@ -1,0 +1,44 @@
+/// An effect a table emits for a ``Store`` to perform: the user's own work, or a built-in
+/// timer or cancellation. Use it as the table's `Effect` type.
+///
+/// ```swift
+/// typealias Effect = Command<LoaderEvent, LoaderWork>
+/// .transition(from: .idle, on: .load, to: .loading, effects: .perform(.fetch, id: "fetch", scope: .state))
+/// .transition(from: .counting, on: .start, to: .counting, effects: .every(.seconds(1), send: .tick, id: "ticker"))
+/// .transition(from: .failure, on: .retry, to: .waiting, effects: .send(.retryNow, after: .seconds(2)))
+/// ```
+public enum Command<Event: Sendable, Work: Sendable>: Sendable {
+  /// Hand `work` to the store's effect handler. Its results come back as events.
+  case perform(Work, id: EffectID? = nil, scope: EffectScope = .global)
+  /// Send `event` to the machine after `delay` of the store's clock.
+  case send(Event, after: Duration, id: EffectID? = nil, scope: EffectScope = .global)
+  /// Send `event` every `interval`, first after one interval, until cancelled.
+  case every(Duration, send: Event, id: EffectID, scope: EffectScope = .global)
+  /// Cancel the running effect or timer named `id`; a result it produces later is dropped.
+  case cancel(EffectID)
+}
+
+extension Command: CustomStringConvertible {
+  /// How tables and diagrams name the command: `fetch`, `after 1 s: timeout`,
+  /// `every 1 s: tick`, `cancel ticker`; a state scope is marked `(in state)`.
+  public var description: String {
+    switch self {
+    case .perform(let work, _, let scope): "\(work)" + Self.mark(scope)
+    case .send(let event, let delay, _, let scope): "after \(Self.format(delay)): \(event)" + Self.mark(scope)
+    case .every(let interval, let event, _, let scope): "every \(Self.format(interval)): \(event)" + Self.mark(scope)
+    case .cancel(let id): "cancel \(id)"
+    }
+  }
+
+  static func mark(_ scope: EffectScope) -> String { scope == .state ? " (in state)" : "" }
+
+  static func format(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    if attoseconds == 0 { return "\(seconds) s" }
+    let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    return milliseconds.rounded() == milliseconds ? "\(Int(milliseconds)) ms" : "\(milliseconds) ms"
+  }
+}
+
+extension Command: Equatable where Event: Equatable, Work: Equatable {}
+extension Command: Hashable where Event: Hashable, Work: Hashable {}

@@ -1,0 +1,144 @@
+import Synchronization
+
+/// Runs a ``TransitionTable`` whose effects are ``Command`` values: it performs them (through
+/// your effect handler, or its built-in timers) and feeds their results back as events.
+///
+/// Events are handled one at a time, to completion, in the order they arrive: an event sent
+/// while a step runs (by another thread, a timer, or an effect) is queued, never handled
+/// re-entrantly. Time comes from the injected clock; with a ``ManualClock`` a test runs timers
+/// and sleeps by advancing it.
+///
+/// ```swift
+/// let store = Store(table, context: LoaderContext(), clock: ContinuousClock()) { work, send in
+///     switch work {
+///     case .fetch(let page): send(.loaded(try await api.users(page: page)))
+///     }
+/// } failure: { _, error in .failed(error.localizedDescription) }
+/// store.start()
+/// store.send(.load)
+/// for await state in store.states { print(state) }
+/// ```
+///
+/// Call ``finish()`` when done: it cancels every effect and timer and waits for them, so no
+/// task outlives the store.
+public final class Store<State: Discriminated, Event: Discriminated, Context: Sendable, Work: Sendable>: Sendable {
+  public typealias Effect = Command<Event, Work>
+  public typealias Table = TransitionTable<State, Event, Context, Effect>
+  /// Performs one piece of work; sends results with `send`. A thrown error goes to `failure`.
+  public typealias Handler = @Sendable (Work, Send<Event>) async throws -> Void
+  /// Turns an effect's error into an event for the machine (`nil`: drop it).
+  public typealias Failure = @Sendable (Work, any Error) -> Event?
+  public typealias Inspector = @Sendable (StoreEvent<State, Event, Work>) -> Void
+
+  let core: Mutex<StoreCore<State, Event, Context, Work>>
+  let handler: Handler
+  let failure: Failure
+  let inspector: Inspector?
+  let clock: any Clock<Duration>
+  let manualClock: ManualClock?
+  let stateBroadcast = Broadcast<State>()
+  let stepBroadcast = Broadcast<StoreStep<State, Event, Effect>>()
+
+  /// A store running `table` from its initial state.
+  ///
+  /// - Parameters:
+  ///   - clock: Where timers and effects get their time; a ``ManualClock`` in tests.
+  ///   - mailbox: ``MailboxPolicy/unbounded`` or a capacity for events sent from outside
+  ///     (events from timers and effects are always queued, never dropped).
+  ///   - handler: Performs ``Command/perform(_:id:scope:)`` work.
+  ///   - failure: Maps an error thrown by `handler` to an event.
+  ///   - inspector: Sees every step, effect start, finish, cancellation and dropped event.
+  public init(
+    _ table: Table,
+    context: Context,
+    clock: any Clock<Duration> = ContinuousClock(),
+    mailbox: MailboxPolicy = .unbounded,
+    handler: @escaping Handler,
+    failure: @escaping Failure = { _, _ in nil },
+    inspector: Inspector? = nil
+  ) {
+    let capacity: Int? = if case .bounded(let c) = mailbox { max(1, c) } else { nil }
+    core = Mutex(StoreCore(machine: Machine(table, context: context), capacity: capacity))
+    self.handler = handler
+    self.failure = failure
+    self.inspector = inspector
+    self.clock = clock
+    manualClock = clock as? ManualClock
+    manualClock?.register(self)
+  }
+
+  /// The current state.
+  public var state: State { core.withLock { $0.machine.state } }
+  /// The current context.
+  public var context: Context { core.withLock { $0.machine.context } }
+  /// Steps taken so far.
+  public var stepCount: Int { core.withLock { $0.steps } }
+  /// Effects and timers running now.
+  public var runningEffectCount: Int { core.withLock { $0.running.count } }
+
+  /// The states the machine enters from now on, starting with the current one. Each access
+  /// is a new subscription; any number may iterate at once. Ends when the store finishes.
+  public var states: AsyncStream<State> { stateBroadcast.subscribe(first: state) }
+
+  /// Every step from now on. Each access is a new subscription. Ends when the store finishes.
+  public var steps: AsyncStream<StoreStep<State, Event, Effect>> { stepBroadcast.subscribe() }
+
+  /// Performs the current state's entry effects. Call it once, before or after the first events.
+  public func start() {
+    let work = core.withLock { core in core.started(core.machine.start()) }
+    if let work { perform(work) }
+  }
+
+  /// Queues `event` and, unless another caller is already handling events, handles the queue
+  /// on this thread until it is empty.
+  @discardableResult
+  public func send(_ event: Event) -> SendResult {
+    enqueue(event, force: false)
+  }
+
+  /// Like ``send(_:)``, but when the bounded mailbox is full it suspends until there is room.
+  @discardableResult
+  public func send(waitingForRoom event: Event) async -> SendResult {
+    while true {
+      let result = enqueue(event, force: false, report: false)
+      guard result == .rejected(.mailboxFull) else { return result }
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let wait = core.withLock { core -> Bool in
+          guard core.isFull, !core.finished else { return false }
+          core.spaceWaiters.append(continuation)
+          return true
+        }
+        if !wait { continuation.resume() }
+      }
+    }
+  }
+
+  /// Waits until no event is queued and every running effect is done or asleep on the
+  /// ``ManualClock``. With another clock, until every effect is done.
+  public func settle() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let idle = core.withLock { core -> Bool in
+        if core.isIdle { return true }
+        core.idleWaiters.append(continuation)
+        return false
+      }
+      if idle { continuation.resume() }
+    }
+  }
+
+  /// Stops the store: no event is accepted any more, every effect and timer is cancelled, and
+  /// this returns when all of their tasks have ended. The observation sequences finish.
+  public func finish() async {
+    let (cancelled, waiters) = core.withLock { core in (core.finish(), core.drainWaiters()) }
+    var tasks: [Task<Void, Never>] = []
+    for effect in cancelled {
+      if case .task(let task) = effect.handle { tasks.append(task) }
+      cancel(effect)
+    }
+    for waiter in waiters { waiter.resume() }
+    for task in tasks { await task.value }
+    manualClock?.unregister(self)
+    stateBroadcast.finish()
+    stepBroadcast.finish()
+  }
+}

@@ -1,0 +1,67 @@
+/// One step a ``Store`` took: the event, the state before and after, the effects, the outcome.
+public struct StoreStep<State: Sendable, Event: Sendable, Effect: Sendable>: Sendable {
+  /// 1 for the store's first step, then 2, 3, ...
+  public let sequence: Int
+  /// The event handled.
+  public let event: Event
+  /// The state before the step.
+  public let from: State
+  /// The state after the step.
+  public let to: State
+  /// What the step did; its effects are the ones the store performs.
+  public let outcome: StepOutcome<State, Effect>
+
+  /// The effects the step emitted.
+  public var effects: Effects<Effect> { outcome.effects }
+}
+
+/// Why a store did not accept an event.
+public enum SendRejection: String, Hashable, Sendable, CustomStringConvertible {
+  /// The bounded mailbox was full and its overflow policy rejects.
+  case mailboxFull
+  /// ``Store/finish()`` was called.
+  case finished
+
+  public var description: String {
+    switch self {
+    case .mailboxFull: "the mailbox is full"
+    case .finished: "the store has finished"
+    }
+  }
+}
+
+/// What ``Store/send(_:)`` did with an event.
+public enum SendResult: Hashable, Sendable {
+  /// Queued; the store handles it in order.
+  case accepted
+  /// Not queued, for this reason; the machine never sees it.
+  case rejected(SendRejection)
+}
+
+/// How many events a store queues.
+public enum MailboxPolicy: Hashable, Sendable {
+  /// No limit (the default).
+  case unbounded
+  /// At most `capacity` queued events; when full, `send(_:)` returns
+  /// ``SendResult/rejected(_:)`` with ``SendRejection/mailboxFull``, and `send(_:) async`
+  /// suspends the sender until there is room.
+  case bounded(capacity: Int)
+}
+
+/// What a store reports to its inspector, for logging and tests.
+public enum StoreEvent<State: Sendable, Event: Sendable, Work: Sendable>: Sendable {
+  /// A step (also delivered on ``Store/steps``).
+  case step(StoreStep<State, Event, Command<Event, Work>>)
+  /// An effect or timer started.
+  case effectStarted(id: EffectID?, description: String)
+  /// An effect finished by itself.
+  case effectFinished(id: EffectID?, description: String)
+  /// An effect or timer was cancelled: by ID, by leaving its state, or by ``Store/finish()``.
+  case effectCancelled(id: EffectID?, description: String)
+  /// An effect threw; `event` is what the error was mapped to (`nil`: none).
+  case effectFailed(description: String, error: String, event: Event?)
+  /// An event from a cancelled or finished effect arrived and was dropped.
+  case lateEventDropped(Event, effect: String)
+  /// An event was not accepted.
+  case eventRejected(Event, SendRejection)
+}
