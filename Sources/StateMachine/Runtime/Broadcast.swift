@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Fans values out to any number of `AsyncStream` subscribers.
 final class Broadcast<Element: Sendable>: Sendable {
@@ -7,7 +6,7 @@ final class Broadcast<Element: Sendable>: Sendable {
     var subscribers: [UInt64: AsyncStream<Element>.Continuation] = [:]
     var finished = false
   }
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// A new subscription; `first`, if given, is its first element.
   func subscribe(first: Element? = nil) -> AsyncStream<Element> {

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A clock that moves only when a test says so: ``advance(by:)`` runs everything that falls
 /// due, in deadline order (and, for the same instant, in the order it was scheduled), and
@@ -46,7 +45,7 @@ public final class ManualClock: Clock, Sendable {
     weak var participant: (any ManualClockParticipant)?
   }
 
-  let state = Mutex(State())
+  let state = Locked(State())
 
   /// A clock at `t+0 s`.
   public init() {}

@@ -13,12 +13,20 @@ extension Store {
   }
 
   /// Handles queued events one at a time until the mailbox is empty. Only one caller drains
-  /// at a time; work is done outside the lock.
+  /// at a time; the step (and the table's guards and updates) and the work it asks for run
+  /// outside the lock, so other threads can queue events meanwhile.
   func drain() {
     while true {
-      let (work, waiters) = core.withLock { core in (core.nextStep(), core.waitersToResume()) }
+      let (next, waiters) = core.withLock { core in (core.takeNext(), core.waitersToResume()) }
       for waiter in waiters { waiter.resume() }
-      guard let work else { return }
+      guard let (event, taken) = next else { return }
+      var machine = taken
+      let from = machine.state
+      let fromIndex = machine.index
+      let outcome = machine.send(event)
+      let work = core.withLock { core in
+        core.stepped(event, machine: machine, from: from, fromIndex: fromIndex, outcome: outcome)
+      }
       perform(work)
     }
   }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Runs a ``TransitionTable`` whose effects are ``Command`` values: it performs them (through
 /// your effect handler, or its built-in timers) and feeds their results back as events.
@@ -30,7 +29,7 @@ public final class Store<State: Discriminated, Event: Discriminated, Context: Se
   public typealias Failure = @Sendable (Work, any Error) -> Event?
   public typealias Inspector = @Sendable (StoreEvent<State, Event, Work>) -> Void
 
-  let core: Mutex<StoreCore<State, Event, Context, Work>>
+  let core: Locked<StoreCore<State, Event, Context, Work>>
   let handler: Handler
   let failure: Failure
   let inspector: Inspector?
@@ -58,7 +57,7 @@ public final class Store<State: Discriminated, Event: Discriminated, Context: Se
     inspector: Inspector? = nil
   ) {
     let capacity: Int? = if case .bounded(let c) = mailbox { max(1, c) } else { nil }
-    core = Mutex(StoreCore(machine: Machine(table, context: context), capacity: capacity))
+    core = Locked(StoreCore(machine: Machine(table, context: context), capacity: capacity))
     self.handler = handler
     self.failure = failure
     self.inspector = inspector

@@ -68,19 +68,28 @@ struct StoreCore<State: Discriminated, Event: Discriminated, Context, Work: Send
     return .drain
   }
 
-  /// The drainer asks for the next step; `nil` when the mailbox is empty (draining stops).
-  mutating func nextStep() -> StepWork? {
+  /// The drainer takes the next event and a copy of the machine to step outside the lock;
+  /// `nil` when the mailbox is empty (draining stops).
+  mutating func takeNext() -> (Event, Machine<State, Event, Context, Effect>)? {
     guard !finished, let event = mailbox.pop() else {
       draining = false
       return nil
     }
-    let from = machine.state
-    let fromIndex = machine.index
-    let outcome = machine.send(event)
+    return (event, machine)
+  }
+
+  /// The drainer stepped `machine` (taken with ``takeNext()``) on `event`: keep it, cancel what
+  /// the step ends, register what it starts.
+  mutating func stepped(
+    _ event: Event, machine stepped: Machine<State, Event, Context, Effect>, from: State, fromIndex: Int,
+    outcome: StepOutcome<State, Effect>
+  ) -> StepWork {
+    machine = stepped
     steps += 1
     var work = StepWork(
       step: StoreStep(sequence: steps, event: event, from: from, to: machine.state, outcome: outcome), starts: [],
       cancelled: [])
+    guard !finished else { return work }
     if case .transitioned = outcome {
       // State-scoped effects of the state left are cancelled before the new ones start.
       for (token, effect) in running where effect.scope == .state && effect.stateIndex == fromIndex {

@@ -1,0 +1,38 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A value behind a `pthread_mutex_t`.
+///
+/// The runtime uses this rather than `Synchronization.Mutex`: on Linux that one waits with raw
+/// futex calls that ThreadSanitizer cannot see, so every access under it is reported as a race,
+/// and the TSan pass would prove nothing. A pthread mutex is intercepted by TSan.
+final class Locked<Value>: @unchecked Sendable {
+  // Safe to share: `value` is only touched inside `withLock`, which holds `mutex`.
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  private var value: Value
+
+  init(_ value: Value) {
+    self.value = value
+    mutex = .allocate(capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    pthread_mutex_init(mutex, nil)
+  }
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deinitialize(count: 1)
+    mutex.deallocate()
+  }
+
+  /// Runs `body` with exclusive access to the value. `body` must not take this lock again.
+  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return try body(&value)
+  }
+}
