@@ -124,3 +124,14 @@ struct ImmediateClock: Clock {
     await Task.yield()
   }
 }
+
+final class ManagedFlag: Sendable {
+  private let state = Mutex(false)
+  func set() { state.withLock { $0 = true } }
+  func get() -> Bool { state.withLock { $0 } }
+}
+
+final class ManagedCounter: Sendable {
+  private let state = Mutex(0)
+  func increment() -> Int { state.withLock { $0 += 1; return $0 } }
+}

@@ -1,4 +1,3 @@
-
 /// Fans values out to any number of `AsyncStream` subscribers.
 final class Broadcast<Element: Sendable>: Sendable {
   private struct State {

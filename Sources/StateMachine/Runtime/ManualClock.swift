@@ -1,4 +1,3 @@
-
 /// A clock that moves only when a test says so: ``advance(by:)`` runs everything that falls
 /// due, in deadline order (and, for the same instant, in the order it was scheduled), and
 /// returns when every store using the clock has settled. No test sleeps for real.

@@ -1,4 +1,3 @@
-
 /// Runs a ``TransitionTable`` whose effects are ``Command`` values: it performs them (through
 /// your effect handler, or its built-in timers) and feeds their results back as events.
 ///
