@@ -121,6 +121,7 @@ enum LoaderBench {
           }
           return sum
         },
+      ] + StoreBench.loaderVariants(events: events) + [
         BenchVariant(name: "table.step (pure)") {
           var state = State.idle
           var sum = 0
@@ -131,6 +132,9 @@ enum LoaderBench {
           return sum
         },
       ],
-      notes: ["machine_bytes": Double(MemoryLayout<Machine<State, Event, NoContext, Never>>.size)])
+      notes: [
+        "machine_bytes": Double(MemoryLayout<Machine<State, Event, NoContext, Never>>.size),
+        "bytes_per_idle_store": StoreBench.bytesPerIdleStore(count: 100_000),
+      ])
   }
 }

@@ -1,11 +1,22 @@
 /// Fans values out to any number of `AsyncStream` subscribers.
+import Synchronization
+
+@usableFromInline
 final class Broadcast<Element: Sendable>: Sendable {
-  private struct State {
-    var next: UInt64 = 0
-    var subscribers: [UInt64: AsyncStream<Element>.Continuation] = [:]
-    var finished = false
+  @usableFromInline
+  struct State {
+    @usableFromInline var next: UInt64 = 0
+    @usableFromInline var subscribers: [UInt64: AsyncStream<Element>.Continuation] = [:]
+    @usableFromInline var finished = false
+    @usableFromInline init() {}
   }
-  private let state = Locked(State())
+  @usableFromInline let state = Locked(State())
+  /// Subscribers now: read without the lock, so a broadcast nobody listens to costs one load.
+  @usableFromInline let subscriberCount = Atomic<Int>(0)
+
+  /// Whether anyone listens.
+  @inlinable var hasSubscribers: Bool { subscriberCount.load(ordering: .acquiring) > 0 }
+  @usableFromInline init() {}
 
   /// A new subscription; `first`, if given, is its first element.
   func subscribe(first: Element? = nil) -> AsyncStream<Element> {
@@ -15,6 +26,7 @@ final class Broadcast<Element: Sendable>: Sendable {
       guard !state.finished else { return nil }
       state.next += 1
       state.subscribers[state.next] = continuation
+      subscriberCount.store(state.subscribers.count, ordering: .releasing)
       return state.next
     }
     guard let id else {
@@ -22,19 +34,26 @@ final class Broadcast<Element: Sendable>: Sendable {
       return stream
     }
     continuation.onTermination = { [weak self] _ in
-      _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+      guard let self else { return }
+      state.withLock { state in
+        state.subscribers.removeValue(forKey: id)
+        subscriberCount.store(state.subscribers.count, ordering: .releasing)
+      }
     }
     return stream
   }
 
+  @inlinable
   func yield(_ element: Element) {
-    let subscribers = state.withLock { Array($0.subscribers.values) }
+    guard hasSubscribers else { return }
+    let subscribers = state.withLock { $0.subscribers.isEmpty ? [] : Array($0.subscribers.values) }
     for subscriber in subscribers { subscriber.yield(element) }
   }
 
   func finish() {
     let subscribers = state.withLock { state -> [AsyncStream<Element>.Continuation] in
       state.finished = true
+      subscriberCount.store(0, ordering: .releasing)
       defer { state.subscribers = [:] }
       return Array(state.subscribers.values)
     }

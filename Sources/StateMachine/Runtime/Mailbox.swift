@@ -1,14 +1,17 @@
 /// A FIFO queue of events: an array with a moving head, compacted when half is consumed.
+@usableFromInline
 struct Mailbox<Event> {
-  private var items: [Event] = []
-  private var head = 0
+  @usableFromInline var items: [Event] = []
+  @usableFromInline var head = 0
 
-  var count: Int { items.count - head }
-  var isEmpty: Bool { head == items.count }
+  @inlinable init() {}
 
-  mutating func append(_ event: Event) { items.append(event) }
+  @inlinable var count: Int { items.count - head }
+  @inlinable var isEmpty: Bool { head == items.count }
 
-  mutating func pop() -> Event? {
+  @inlinable mutating func append(_ event: Event) { items.append(event) }
+
+  @inlinable mutating func pop() -> Event? {
     guard head < items.count else { return nil }
     let event = items[head]
     head += 1

@@ -1,10 +1,11 @@
 extension Store {
   /// Queues an event; drains the mailbox on this thread unless another caller is draining.
+  @inlinable
   func enqueue(_ event: Event, force: Bool, report: Bool = true) -> SendResult {
     switch core.withLock({ $0.eventArrived(event, force: force) }) {
     case .queued: return .accepted
-    case .drain:
-      drain()
+    case .drain(let first, let machine):
+      drain(first, machine)
       return .accepted
     case .rejected(let reason):
       if report { inspector?(.eventRejected(event, reason)) }
@@ -12,36 +13,65 @@ extension Store {
     }
   }
 
-  /// Handles queued events one at a time until the mailbox is empty. Only one caller drains
-  /// at a time; the step (and the table's guards and updates) and the work it asks for run
-  /// outside the lock, so other threads can queue events meanwhile.
-  func drain() {
+  /// Handles `first`, then queued events one at a time until the mailbox is empty. Only one
+  /// caller drains at a time; the step (and the table's guards and updates) and the work it asks
+  /// for run outside the lock, so other threads can queue events meanwhile. One lock per event:
+  /// the step is kept and the next event taken together.
+  @inlinable
+  func drain(_ first: Event, _ machine: Machine<State, Event, Context, Effect>) {
+    var event = first
+    var machine = machine
     while true {
-      let (next, waiters) = core.withLock { core in (core.takeNext(), core.waitersToResume()) }
-      for waiter in waiters { waiter.resume() }
-      guard let (event, taken) = next else { return }
-      var machine = taken
-      let from = machine.state
       let fromIndex = machine.index
+      let from = machine.state
       let outcome = machine.send(event)
-      let work = core.withLock { core in
-        core.stepped(event, machine: machine, from: from, fromIndex: fromIndex, outcome: outcome)
+      var transitioned = false
+      var effects: Effects<Effect>?
+      switch outcome {
+      case .transitioned(_, _, let e):
+        transitioned = true
+        if !e.isEmpty { effects = e }
+      case .stayed(let e):
+        if !e.isEmpty { effects = e }
+      case .ignored, .rejected: break
+      }
+      var work = StoreCore<State, Event, Context, Work>.StepWork(sequence: 0)
+      var next: Event?
+      var waiters: [CheckedContinuation<Void, Never>] = []
+      core.withLock { core in
+        work = core.stepped(machine: machine, fromIndex: fromIndex, transitioned: transitioned, effects: effects)
+        if let (following, taken) = core.takeNext() {
+          next = following
+          machine = taken
+        }
+        waiters = core.waitersToResume()
+      }
+      if !waiters.isEmpty { for waiter in waiters { waiter.resume() } }
+      if transitioned { stateBroadcast.yield(machine.state) }
+      if stepBroadcast.hasSubscribers || inspector != nil {
+        report(StoreStep(sequence: work.sequence, event: event, from: from, to: machine.state, outcome: outcome))
       }
       perform(work)
+      guard let following = next else { return }
+      event = following
     }
   }
 
-  /// Cancels, starts and reports what one step (or ``start()``) asked for.
+  /// Tells the step's subscribers and the inspector.
+  @usableFromInline
+  func report(_ step: StoreStep<State, Event, Effect>) {
+    stepBroadcast.yield(step)
+    inspector?(.step(step))
+  }
+
+  /// Cancels and starts what one step (or ``start()``) asked for.
+  @inlinable
   func perform(_ work: StoreCore<State, Event, Context, Work>.StepWork) {
-    for effect in work.cancelled { cancel(effect) }
-    if let step = work.step {
-      if case .transitioned = step.outcome { stateBroadcast.yield(step.to) }
-      stepBroadcast.yield(step)
-      inspector?(.step(step))
-    }
-    for start in work.starts { self.start(start.command, token: start.token) }
+    if !work.cancelled.isEmpty { for effect in work.cancelled { cancel(effect) } }
+    if !work.starts.isEmpty { for start in work.starts { self.start(start.command, token: start.token) } }
   }
 
+  @usableFromInline
   func cancel(_ effect: StoreCore<State, Event, Context, Work>.Running) {
     switch effect.handle {
     case .task(let task): task.cancel()
@@ -51,7 +81,8 @@ extension Store {
     inspector?(.effectCancelled(id: effect.id, description: effect.description))
   }
 
-  private func start(_ command: Effect, token: UInt64) {
+  @usableFromInline
+  func start(_ command: Effect, token: UInt64) {
     let description = command.description
     switch command {
     case .perform(let work, let id, _):
@@ -114,7 +145,7 @@ extension Store {
       return core.eventArrived(event, force: true)
     }
     guard let enqueued else { return false }
-    if case .drain = enqueued { drain() }
+    if case .drain(let first, let machine) = enqueued { drain(first, machine) }
     return true
   }
 
@@ -126,7 +157,7 @@ extension Store {
     }
     switch enqueued {
     case nil: inspector?(.lateEventDropped(event, effect: effect))
-    case .drain?: drain()
+    case .drain(let first, let machine)?: drain(first, machine)
     case .queued?, .rejected?: break
     }
   }

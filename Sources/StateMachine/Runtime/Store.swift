@@ -28,14 +28,14 @@ public final class Store<State: Discriminated, Event: Discriminated, Context: Se
   public typealias Failure = @Sendable (Work, any Error) -> Event?
   public typealias Inspector = @Sendable (StoreEvent<State, Event, Work>) -> Void
 
-  let core: Locked<StoreCore<State, Event, Context, Work>>
-  let handler: Handler
-  let failure: Failure
-  let inspector: Inspector?
-  let clock: any Clock<Duration>
-  let manualClock: ManualClock?
-  let stateBroadcast = Broadcast<State>()
-  let stepBroadcast = Broadcast<StoreStep<State, Event, Effect>>()
+  @usableFromInline let core: Locked<StoreCore<State, Event, Context, Work>>
+  @usableFromInline let handler: Handler
+  @usableFromInline let failure: Failure
+  @usableFromInline let inspector: Inspector?
+  @usableFromInline let clock: any Clock<Duration>
+  @usableFromInline let manualClock: ManualClock?
+  @usableFromInline let stateBroadcast = Broadcast<State>()
+  @usableFromInline let stepBroadcast = Broadcast<StoreStep<State, Event, Effect>>()
 
   /// A store running `table` from its initial state.
   ///
@@ -66,6 +66,7 @@ public final class Store<State: Discriminated, Event: Discriminated, Context: Se
   }
 
   /// The current state.
+  @inlinable
   public var state: State { core.withLock { $0.machine.state } }
   /// The current context.
   public var context: Context { core.withLock { $0.machine.context } }
@@ -89,6 +90,7 @@ public final class Store<State: Discriminated, Event: Discriminated, Context: Se
 
   /// Queues `event` and, unless another caller is already handling events, handles the queue
   /// on this thread until it is empty.
+  @inlinable
   @discardableResult
   public func send(_ event: Event) -> SendResult {
     enqueue(event, force: false)

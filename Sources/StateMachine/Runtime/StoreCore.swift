@@ -2,74 +2,106 @@
 /// Its mutating methods are named after what happens and return what the caller must do
 /// outside the lock (start or cancel work, notify observers), in the style of swift-nio's
 /// state machines.
+@usableFromInline
 struct StoreCore<State: Discriminated, Event: Discriminated, Context, Work: Sendable> {
-  typealias Effect = Command<Event, Work>
+  @usableFromInline typealias Effect = Command<Event, Work>
 
   /// What is running for a token.
+  @usableFromInline
   enum Handle {
     case pending  // registered, its task or timer not attached yet
     case task(Task<Void, Never>)
     case manualTimer(UInt64)
   }
 
+  @usableFromInline
   struct Running {
-    let id: EffectID?
-    let scope: EffectScope
+    @usableFromInline let id: EffectID?
+    @usableFromInline let scope: EffectScope
     /// The state index the machine was in after the step that started it.
-    let stateIndex: Int
-    let description: String
-    var handle: Handle
-    let isPerform: Bool
+    @usableFromInline let stateIndex: Int
+    @usableFromInline let description: String
+    @usableFromInline var handle: Handle
+    @usableFromInline let isPerform: Bool
+
+    @usableFromInline
+    init(id: EffectID?, scope: EffectScope, stateIndex: Int, description: String, handle: Handle, isPerform: Bool) {
+      (self.id, self.scope, self.stateIndex, self.description, self.handle, self.isPerform) =
+        (id, scope, stateIndex, description, handle, isPerform)
+    }
   }
 
   /// A piece of work to start outside the lock.
+  @usableFromInline
   struct Start {
-    let token: UInt64
-    let command: Effect
+    @usableFromInline let token: UInt64
+    @usableFromInline let command: Effect
+
+    @usableFromInline
+    init(token: UInt64, command: Effect) { (self.token, self.command) = (token, command) }
   }
 
-  /// What the caller does after one step.
+  /// What the caller does after one step: cancel and start effects.
+  @usableFromInline
   struct StepWork {
-    var step: StoreStep<State, Event, Effect>?
-    var starts: [Start]
-    var cancelled: [Running]
+    /// The step's number.
+    @usableFromInline var sequence: Int
+    @usableFromInline var starts: [Start] = []
+    @usableFromInline var cancelled: [Running] = []
+
+    @inlinable
+    init(sequence: Int) { self.sequence = sequence }
   }
 
-  var machine: Machine<State, Event, Context, Effect>
-  var mailbox = Mailbox<Event>()
-  let capacity: Int?
-  var draining = false
-  var finished = false
-  var steps = 0
-  var nextToken: UInt64 = 0
-  var running: [UInt64: Running] = [:]
-  var byID: [EffectID: UInt64] = [:]
+  @usableFromInline var machine: Machine<State, Event, Context, Effect>
+  @usableFromInline var mailbox = Mailbox<Event>()
+  @usableFromInline let capacity: Int?
+  @usableFromInline var draining = false
+  @usableFromInline var finished = false
+  @usableFromInline var steps = 0
+  @usableFromInline var nextToken: UInt64 = 0
+  @usableFromInline var running: [UInt64: Running] = [:]
+  @usableFromInline var byID: [EffectID: UInt64] = [:]
   /// Perform tasks started and not finished, and how many of them sleep on a manual clock.
-  var activeTasks = 0
-  var sleeping = 0
-  var idleWaiters: [CheckedContinuation<Void, Never>] = []
-  var spaceWaiters: [CheckedContinuation<Void, Never>] = []
+  @usableFromInline var activeTasks = 0
+  @usableFromInline var sleeping = 0
+  @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
+  @usableFromInline var spaceWaiters: [CheckedContinuation<Void, Never>] = []
 
-  var isIdle: Bool { !draining && mailbox.isEmpty && activeTasks == sleeping }
-  var isFull: Bool { capacity.map { mailbox.count >= $0 } ?? false }
+  @usableFromInline
+  init(machine: Machine<State, Event, Context, Effect>, capacity: Int?) {
+    self.machine = machine
+    self.capacity = capacity
+  }
 
+  @inlinable var isIdle: Bool { !draining && mailbox.isEmpty && activeTasks == sleeping }
+  @inlinable var isFull: Bool { capacity.map { mailbox.count >= $0 } ?? false }
+
+  @usableFromInline
   enum Enqueued {
-    case drain, queued
+    /// Nobody was draining: the caller drains, starting with this event and machine.
+    case drain(Event, Machine<State, Event, Context, Effect>)
+    case queued
     case rejected(SendRejection)
   }
 
   /// An event arrives from outside (or from a timer or effect).
+  @inlinable
   mutating func eventArrived(_ event: Event, force: Bool = false) -> Enqueued {
     if finished { return .rejected(.finished) }
     if !force, isFull { return .rejected(.mailboxFull) }
-    mailbox.append(event)
-    if draining { return .queued }
+    if draining {
+      mailbox.append(event)
+      return .queued
+    }
+    // Nobody drains, so the mailbox is empty: the event goes straight to the caller.
     draining = true
-    return .drain
+    return .drain(event, machine)
   }
 
   /// The drainer takes the next event and a copy of the machine to step outside the lock;
   /// `nil` when the mailbox is empty (draining stops).
+  @inlinable
   mutating func takeNext() -> (Event, Machine<State, Event, Context, Effect>)? {
     guard !finished, let event = mailbox.pop() else {
       draining = false
@@ -80,35 +112,35 @@ struct StoreCore<State: Discriminated, Event: Discriminated, Context, Work: Send
 
   /// The drainer stepped `machine` (taken with ``takeNext()``) on `event`: keep it, cancel what
   /// the step ends, register what it starts.
+  @inlinable
   mutating func stepped(
-    _ event: Event, machine stepped: Machine<State, Event, Context, Effect>, from: State, fromIndex: Int,
-    outcome: StepOutcome<State, Effect>
+    machine stepped: Machine<State, Event, Context, Effect>, fromIndex: Int, transitioned: Bool,
+    effects: Effects<Effect>?
   ) -> StepWork {
     machine = stepped
     steps += 1
-    var work = StepWork(
-      step: StoreStep(sequence: steps, event: event, from: from, to: machine.state, outcome: outcome), starts: [],
-      cancelled: [])
+    var work = StepWork(sequence: steps)
     guard !finished else { return work }
-    if case .transitioned = outcome {
+    if transitioned, !running.isEmpty {
       // State-scoped effects of the state left are cancelled before the new ones start.
       for (token, effect) in running where effect.scope == .state && effect.stateIndex == fromIndex {
         work.cancelled.append(remove(token))
       }
     }
-    for command in outcome.effects { register(command, into: &work) }
+    if let effects { for command in effects { register(command, into: &work) } }
     return work
   }
 
   /// The initial state's entry effects, registered like a step's.
   mutating func started(_ effects: [Effect]) -> StepWork? {
     guard !finished else { return nil }
-    var work = StepWork(step: nil, starts: [], cancelled: [])
+    var work = StepWork(sequence: 0)
     for command in effects { register(command, into: &work) }
     return work
   }
 
-  private mutating func register(_ command: Effect, into work: inout StepWork) {
+  @usableFromInline
+  mutating func register(_ command: Effect, into work: inout StepWork) {
     let id: EffectID?
     let scope: EffectScope
     switch command {
@@ -131,6 +163,7 @@ struct StoreCore<State: Discriminated, Event: Discriminated, Context, Work: Send
   }
 
   /// Forgets a running effect and returns it, so the caller can cancel its handle.
+  @usableFromInline
   mutating func remove(_ token: UInt64) -> Running {
     let effect = running.removeValue(forKey: token)!
     if let id = effect.id, byID[id] == token { byID[id] = nil }
@@ -154,7 +187,9 @@ struct StoreCore<State: Discriminated, Event: Discriminated, Context, Work: Send
   }
 
   /// Continuations to resume now that the store may be idle or have room.
+  @inlinable
   mutating func waitersToResume() -> [CheckedContinuation<Void, Never>] {
+    if idleWaiters.isEmpty, spaceWaiters.isEmpty { return [] }
     var resume: [CheckedContinuation<Void, Never>] = []
     if isIdle {
       resume += idleWaiters

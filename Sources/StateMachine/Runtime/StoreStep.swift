@@ -13,6 +13,11 @@ public struct StoreStep<State: Sendable, Event: Sendable, Effect: Sendable>: Sen
 
   /// The effects the step emitted.
   public var effects: Effects<Effect> { outcome.effects }
+
+  @inlinable
+  init(sequence: Int, event: Event, from: State, to: State, outcome: StepOutcome<State, Effect>) {
+    (self.sequence, self.event, self.from, self.to, self.outcome) = (sequence, event, from, to, outcome)
+  }
 }
 
 /// Why a store did not accept an event.

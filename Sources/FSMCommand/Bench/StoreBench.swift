@@ -1,0 +1,134 @@
+import Dispatch
+import Foundation
+import StateMachine
+
+
+/// Store variants of the `loader` workload, and the concurrent-producers workload.
+enum StoreBench {
+  typealias State = LoaderBench.State
+  typealias Event = LoaderBench.Event
+  enum Work: Hashable, Sendable { case noop }
+
+  static func table(effects: Bool) -> TransitionTable<State, Event, NoContext, Command<Event, Work>> {
+    typealias R = Row<State, Event, NoContext, Command<Event, Work>>
+    func row(_ from: [State], _ event: Event, _ to: State) -> R {
+      effects ? .transition(from: from, on: event, to: to, effects: .perform(.noop)) : .transition(from: from, on: event, to: to)
+    }
+    return try! TransitionTable(
+      name: effects ? "loader-store-effects" : "loader-store",
+      initial: .idle,
+      rows: [
+        row([.idle, .success, .retry], .load, .loading),
+        row([.loading], .succeeded, .success),
+        row([.loading], .failed, .failure),
+        row([.failure], .retryTapped, .retry),
+        row([.success, .failure, .retry], .reset, .idle),
+      ])
+  }
+
+  /// Variants added to the `loader` workload.
+  static func loaderVariants(events: [Event]) -> [BenchVariant] {
+    let plain = table(effects: false)
+    let withEffects = table(effects: true)
+    return [
+      BenchVariant(name: "store.send, no effects") {
+        let store = Store(plain, context: NoContext()) { _, _ in }
+        var sum = 0
+        for event in events {
+          store.send(event)
+          sum &+= Int(store.state.rawValue)
+        }
+        return sum
+      },
+      BenchVariant(name: "store.send, one effect per event") {
+        let store = Store(withEffects, context: NoContext()) { _, _ in }
+        var sum = 0
+        for event in events {
+          store.send(event)
+          sum &+= Int(store.state.rawValue)
+        }
+        finishSynchronously(store)
+        return sum
+      },
+    ]
+  }
+
+  /// 8 producers send their share of the events into one store at once.
+  static func producersWorkload(perProducer: Int) -> BenchWorkload {
+    let producers = 8
+    let events = LoaderBench.events(count: producers * perProducer, seed: 0x5EED)
+    let plain = table(effects: false)
+    return BenchWorkload(
+      name: "store-8-producers", events: events.count,
+      variants: [
+        BenchVariant(name: "switch, 1 thread (reference)") {
+          var state = State.idle
+          var steps = 0
+          for event in events {
+            state = LoaderBench.next(state, event)
+            steps &+= 1
+          }
+          return steps &+ Int(state.rawValue) * 0
+        },
+        BenchVariant(name: "store.send, 8 producers") {
+          let store = Store(plain, context: NoContext()) { _, _ in }
+          runConcurrently(producers) { p in
+            for i in stride(from: p, to: events.count, by: producers) { store.send(events[i]) }
+          }
+          return store.stepCount
+        },
+      ])
+  }
+
+  /// Bytes per idle store: growth of the resident set over `count` stores, divided by `count`
+  /// (Linux: `/proc/self/statm`; elsewhere not measured).
+  static func bytesPerIdleStore(count: Int) -> Double {
+    let plain = table(effects: false)
+    var stores: [Store<State, Event, NoContext, Work>] = []
+    stores.reserveCapacity(count)
+    guard let before = residentBytes() else { return .nan }
+    for _ in 0..<count { stores.append(Store(plain, context: NoContext()) { _, _ in }) }
+    guard let after = residentBytes() else { return .nan }
+    blackHole(stores)
+    return Double(after - before) / Double(count)
+  }
+
+  static func residentBytes() -> Int? {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+    let fields = text.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+  }
+
+  /// Finishes a store from synchronous code (the benchmark's closures are synchronous).
+  static func finishSynchronously<S, E, C, W>(_ store: Store<S, E, C, W>) {
+    let done = Semaphore()
+    Task {
+      await store.finish()
+      done.signal()
+    }
+    done.wait()
+  }
+}
+
+/// Runs `body(0..<count)` on `count` threads at once and returns when all are done.
+func runConcurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+  let done = Semaphore()
+  for p in 0..<count {
+    let thread = Thread {
+      body(p)
+      done.signal()
+    }
+    thread.stackSize = 1 << 20
+    thread.start()
+  }
+  for _ in 0..<count { done.wait() }
+}
+
+/// A counting semaphore for the benchmark's synchronous code.
+final class Semaphore: @unchecked Sendable {
+  // DispatchSemaphore is thread-safe; the class only wraps it.
+  private let semaphore = DispatchSemaphore(value: 0)
+  func signal() { semaphore.signal() }
+  func wait() { semaphore.wait() }
+}
