@@ -4,12 +4,12 @@ import Foundation
 enum BenchReport {
   static func table(_ results: [BenchResult]) -> String {
     var lines = [
-      "workload   variant                          ns/event   x switch   events      reps",
-      String(repeating: "-", count: 86),
+      "workload           variant                            ns/event   x switch   events      reps",
+      String(repeating: "-", count: 96),
     ]
     for r in results {
       lines.append(
-        r.workload.padding(10) + " " + r.variant.padding(32) + " " + format(r.nsPerEvent, width: 8) + "   "
+        r.workload.padding(18) + " " + r.variant.padding(34) + " " + format(r.nsPerEvent, width: 8) + "   "
           + format(r.ratioToSwitch, width: 7) + "   " + String(r.events).padding(11) + " " + String(r.repetitions))
     }
     var notes: [String] = []

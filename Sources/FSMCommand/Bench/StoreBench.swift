@@ -29,7 +29,6 @@ enum StoreBench {
   /// Variants added to the `loader` workload.
   static func loaderVariants(events: [Event]) -> [BenchVariant] {
     let plain = table(effects: false)
-    let withEffects = table(effects: true)
     return [
       BenchVariant(name: "store.send, no effects") {
         let store = Store(plain, context: NoContext()) { _, _ in }
@@ -40,6 +39,25 @@ enum StoreBench {
         }
         return sum
       },
+    ]
+  }
+
+  /// One `perform` effect per event: each is a task that runs the (empty) handler.
+  static func effectsWorkload(count: Int) -> BenchWorkload {
+    let events = LoaderBench.events(count: count, seed: 0x5EED)
+    let withEffects = table(effects: true)
+    return BenchWorkload(
+      name: "store-effects", events: count,
+      variants: [
+        BenchVariant(name: "switch") {
+          var state = State.idle
+          var sum = 0
+          for event in events {
+            state = LoaderBench.next(state, event)
+            sum &+= Int(state.rawValue)
+          }
+          return sum
+        },
       BenchVariant(name: "store.send, one effect per event") {
         let store = Store(withEffects, context: NoContext()) { _, _ in }
         var sum = 0
@@ -50,7 +68,7 @@ enum StoreBench {
         finishSynchronously(store)
         return sum
       },
-    ]
+      ])
   }
 
   /// 8 producers send their share of the events into one store at once.
@@ -68,7 +86,8 @@ enum StoreBench {
             state = LoaderBench.next(state, event)
             steps &+= 1
           }
-          return steps &+ Int(state.rawValue) * 0
+          blackHole(state)
+          return steps
         },
         BenchVariant(name: "store.send, 8 producers") {
           let store = Store(plain, context: NoContext()) { _, _ in }

@@ -9,8 +9,10 @@ enum BenchCommand {
     same seeded event sequences, interleaved, and reports the median ns/event and the ratio to
     the switch. Build in release mode: `swift run -c release fsm bench`.
 
-    workloads: loader (10 M random valid events), cd-player (Boost.SML's 11-event cycle x 1 M),
-               complex (50 states x 50 events, every row guarded and with an effect)
+    workloads: loader (10 M random valid events; also through a Store), cd-player (Boost.SML's
+               11-event cycle x 1 M), complex (50 states x 50 events, every row guarded and with
+               an effect), store-effects (1 M loader events, one performed effect each),
+               store-8-producers (8 threads x 1 M loader events into one Store)
 
     options:
       --json           print a JSON array of {workload, variant, ns_per_event, ratio_to_switch, ...}

@@ -1,0 +1,37 @@
+import StateMachine
+import Testing
+
+// The README's store example, kept compiling and true.
+@Test("README store example")
+func readmeStoreExample() async throws {
+  enum Phase: Hashable, Discriminated { case idle, requesting, counting }
+  enum Input: Hashable, Discriminated { case tap, codeSent, tick, reset }
+  enum Work: Hashable, Sendable { case requestCode }
+
+  let captcha = try TransitionTable<Phase, Input, Int, Command<Input, Work>>(
+    initial: .idle,
+    states: [
+      .state(.idle),
+      .state(.requesting, entry: [.perform(.requestCode, id: "request", scope: .state)]),
+      .state(.counting, entry: [.every(.seconds(1), send: .tick, id: "ticker", scope: .state)]),
+    ],
+    rows: [
+      .transition(from: .idle, on: .tap, to: .requesting),
+      .transition(from: .requesting, on: .codeSent, to: .counting).update { left, _ in left = 60 },
+      .stay(in: .counting, on: .tick).when("left > 1") { left, _ in left > 1 }.update { left, _ in left -= 1 },
+      .transition(from: .counting, on: .tick, to: .idle),
+      .fromAny(on: .reset, to: .idle),
+    ])
+
+  let clock = ManualClock()
+  let store = Store(captcha, context: 0, clock: clock) { work, send in
+    try await clock.sleep(for: .seconds(1))
+    send(.codeSent)
+  }
+  store.send(.tap)
+  await clock.advance(by: .seconds(31))
+  #expect("\(store.state) \(store.context)" == "counting 30")
+  await clock.advance(by: .seconds(60))
+  #expect(store.state == .idle)
+  await store.finish()
+}
