@@ -45,7 +45,7 @@ public struct RetryPolicy: Hashable, Sendable {
     var seconds = Self.seconds(initialDelay) * pow(multiplier, exponent)
     seconds = min(seconds, Self.seconds(maxDelay))
     if jitter > 0 {
-      var generator = JitterGenerator(seed: seed &+ UInt64(attempt) &* 0x9E37_79B9_7F4A_7C15)
+      var generator = SplitMix64(seed: seed &+ UInt64(attempt) &* 0x9E37_79B9_7F4A_7C15)
       let unit = Double(generator.next() >> 11) / Double(1 << 53)
       seconds *= 1 - jitter * unit
     }
@@ -61,18 +61,5 @@ public struct RetryPolicy: Hashable, Sendable {
     var result = 1.0
     for _ in 0..<Int(exponent) { result *= base }
     return result
-  }
-}
-
-/// SplitMix64: the jitter's generator, the same on every platform.
-struct JitterGenerator: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
