@@ -7,6 +7,8 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
   name: "swift-state-machine",
+  // Synchronization's Atomic and Observation set the floor on Apple platforms; Linux has no floor.
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "StateMachine", targets: ["StateMachine"]),
     .library(name: "StateMachineExamples", targets: ["StateMachineExamples"]),
