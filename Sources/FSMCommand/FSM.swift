@@ -12,13 +12,14 @@ public enum FSM {
       list                     the machines shipped with the package, one per line, name first
       show <machine|spec.md>   print a machine as a table, Mermaid or Graphviz DOT
       check <machine|spec.md>  validate and analyse a machine; exit 1 when there are findings
+      replay <machine> <log>   replay an event log against the machine; exit 1 at a divergence
       bench                    measure the step against hand-written baselines (use -c release)
       help [command]           this text, or a command's
 
     <machine> is a name from `fsm list` or the path of a Markdown spec file in the format
     `fsm show --format table` prints. Every command takes --help.
 
-    exit codes: 0 success, 1 findings, 2 bad usage or unreadable input
+    exit codes: 0 success, 1 findings or a divergence, 2 bad usage or unreadable input
     """
 
   /// Runs the command line `arguments` (without the program name).
@@ -30,6 +31,8 @@ public enum FSM {
     case "show": return ShowCommand.run(rest)
     case "check": return CheckCommand.run(rest)
     case "bench": return BenchCommand.run(rest)
+    case "replay": return ReplayCommand.run(rest)
+    case "__log-writer": return LogWriterCommand.run(rest)
     case "help", "--help", "-h":
       guard let topic = rest.first else { return .success(help + "\n") }
       guard let text = helpText(for: topic) else { return .usage("unknown command '\(topic)'", help: help) }
@@ -45,6 +48,7 @@ public enum FSM {
     case "show": ShowCommand.help
     case "check": CheckCommand.help
     case "bench": BenchCommand.help
+    case "replay": ReplayCommand.help
     default: nil
     }
   }

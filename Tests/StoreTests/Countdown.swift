@@ -69,7 +69,7 @@ enum Countdown {
 /// What an inspector saw, in order.
 final class Recorder: Sendable {
   private let lines = Mutex<[String]>([])
-  func record(_ event: StoreEvent<Countdown.State, Countdown.Event, Countdown.Work>) {
+  func record(_ event: StoreEvent<Countdown.State, Countdown.Event, Countdown.Context, Countdown.Work>) {
     let line: String
     switch event {
     case .step(let step): line = "step \(step.event): \(step.from) -> \(step.to)"

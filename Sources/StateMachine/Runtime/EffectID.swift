@@ -1,6 +1,6 @@
 /// The name of a running effect or timer, so a row can cancel it (``Command/cancel(_:)``) and
 /// a new one with the same name replaces it.
-public struct EffectID: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+public struct EffectID: Hashable, Sendable, Codable, ExpressibleByStringLiteral, CustomStringConvertible {
   /// The name.
   public let name: String
   public init(_ name: String) { self.name = name }
@@ -9,7 +9,7 @@ public struct EffectID: Hashable, Sendable, ExpressibleByStringLiteral, CustomSt
 }
 
 /// How long an effect or timer may run.
-public enum EffectScope: Hashable, Sendable {
+public enum EffectScope: String, Hashable, Sendable, Codable {
   /// Until it finishes or is cancelled by ID or by ``Store/finish()``.
   case global
   /// Also cancelled when the machine leaves the state it was in after the step that started it

@@ -49,7 +49,10 @@ extension Store {
       if !waiters.isEmpty { for waiter in waiters { waiter.resume() } }
       if transitioned { stateBroadcast.yield(machine.state) }
       if stepBroadcast.hasSubscribers || inspector != nil {
-        report(StoreStep(sequence: work.sequence, event: event, from: from, to: machine.state, outcome: outcome))
+        report(
+          StoreStep(
+            sequence: work.sequence, event: event, from: from, to: machine.state, outcome: outcome,
+            context: machine.context))
       }
       perform(work)
       guard let following = next else { return }
@@ -59,7 +62,7 @@ extension Store {
 
   /// Tells the step's subscribers and the inspector.
   @usableFromInline
-  func report(_ step: StoreStep<State, Event, Effect>) {
+  func report(_ step: StoreStep<State, Event, Context, Effect>) {
     stepBroadcast.yield(step)
     inspector?(.step(step))
   }

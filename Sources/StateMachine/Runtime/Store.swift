@@ -26,7 +26,7 @@ public final class Store<State: Discriminated, Event: Discriminated, Context: Se
   public typealias Handler = @Sendable (Work, Send<Event>) async throws -> Void
   /// Turns an effect's error into an event for the machine (`nil`: drop it).
   public typealias Failure = @Sendable (Work, any Error) -> Event?
-  public typealias Inspector = @Sendable (StoreEvent<State, Event, Work>) -> Void
+  public typealias Inspector = @Sendable (StoreEvent<State, Event, Context, Work>) -> Void
 
   @usableFromInline let core: Locked<StoreCore<State, Event, Context, Work>>
   @usableFromInline let handler: Handler
@@ -35,7 +35,7 @@ public final class Store<State: Discriminated, Event: Discriminated, Context: Se
   @usableFromInline let clock: any Clock<Duration>
   @usableFromInline let manualClock: ManualClock?
   @usableFromInline let stateBroadcast = Broadcast<State>()
-  @usableFromInline let stepBroadcast = Broadcast<StoreStep<State, Event, Effect>>()
+  @usableFromInline let stepBroadcast = Broadcast<StoreStep<State, Event, Context, Effect>>()
 
   /// A store running `table` from its initial state.
   ///
@@ -80,7 +80,7 @@ public final class Store<State: Discriminated, Event: Discriminated, Context: Se
   public var states: AsyncStream<State> { stateBroadcast.subscribe(first: state) }
 
   /// Every step from now on. Each access is a new subscription. Ends when the store finishes.
-  public var steps: AsyncStream<StoreStep<State, Event, Effect>> { stepBroadcast.subscribe() }
+  public var steps: AsyncStream<StoreStep<State, Event, Context, Effect>> { stepBroadcast.subscribe() }
 
   /// Performs the current state's entry effects. Call it once, before or after the first events.
   public func start() {

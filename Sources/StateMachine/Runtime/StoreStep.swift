@@ -1,5 +1,5 @@
 /// One step a ``Store`` took: the event, the state before and after, the effects, the outcome.
-public struct StoreStep<State: Sendable, Event: Sendable, Effect: Sendable>: Sendable {
+public struct StoreStep<State: Sendable, Event: Sendable, Context: Sendable, Effect: Sendable>: Sendable {
   /// 1 for the store's first step, then 2, 3, ...
   public let sequence: Int
   /// The event handled.
@@ -10,13 +10,16 @@ public struct StoreStep<State: Sendable, Event: Sendable, Effect: Sendable>: Sen
   public let to: State
   /// What the step did; its effects are the ones the store performs.
   public let outcome: StepOutcome<State, Effect>
+  /// The context after the step.
+  public let context: Context
 
   /// The effects the step emitted.
   public var effects: Effects<Effect> { outcome.effects }
 
   @inlinable
-  init(sequence: Int, event: Event, from: State, to: State, outcome: StepOutcome<State, Effect>) {
+  init(sequence: Int, event: Event, from: State, to: State, outcome: StepOutcome<State, Effect>, context: Context) {
     (self.sequence, self.event, self.from, self.to, self.outcome) = (sequence, event, from, to, outcome)
+    self.context = context
   }
 }
 
@@ -54,9 +57,9 @@ public enum MailboxPolicy: Hashable, Sendable {
 }
 
 /// What a store reports to its inspector, for logging and tests.
-public enum StoreEvent<State: Sendable, Event: Sendable, Work: Sendable>: Sendable {
+public enum StoreEvent<State: Sendable, Event: Sendable, Context: Sendable, Work: Sendable>: Sendable {
   /// A step (also delivered on ``Store/steps``).
-  case step(StoreStep<State, Event, Command<Event, Work>>)
+  case step(StoreStep<State, Event, Context, Command<Event, Work>>)
   /// An effect or timer started.
   case effectStarted(id: EffectID?, description: String)
   /// An effect finished by itself.

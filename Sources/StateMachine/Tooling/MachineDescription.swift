@@ -1,3 +1,5 @@
+import Foundation
+
 /// A table with its types erased, for tools that handle many machines at once (the `fsm`
 /// command, documentation generators, editors).
 ///
@@ -23,6 +25,15 @@ public struct MachineDescription: Sendable {
   private let renderings: @Sendable (Format) -> String
   private let findings: @Sendable () -> [Finding]
   private let overview: @Sendable () -> [String]
+  private let replayer: (@Sendable (Data, Bool) -> ReplayOutcome)?
+
+  /// What ``replay(_:reportingAll:)`` found.
+  public enum ReplayOutcome: Sendable {
+    /// The log was read (entirely) and replayed.
+    case replayed(ReplayReport)
+    /// The log could not be read; `entries` valid entries came before the error.
+    case unreadable(LogError, entries: Int)
+  }
 
   /// Describes `table`.
   public init<State, Event, Context, Effect>(
@@ -39,6 +50,39 @@ public struct MachineDescription: Sendable {
     }
     findings = { table.check() }
     overview = { table.overview() }
+    replayer = nil
+  }
+
+  /// Describes `table`, whose logs can be replayed.
+  public init<State, Event, Context, Effect>(
+    _ table: TransitionTable<State, Event, Context, Effect>, summary: String
+  ) where State: Codable & Equatable, Event: Codable, Context: Codable & Equatable & Sendable, Effect: Codable & Equatable {
+    name = table.name
+    self.summary = summary
+    renderings = { format in
+      switch format {
+      case .table: table.markdown()
+      case .mermaid: table.mermaid()
+      case .dot: table.dot()
+      }
+    }
+    findings = { table.check() }
+    overview = { table.overview() }
+    replayer = { data, all in
+      let result = EventLog<State, Event, Context, Effect>.read(data, for: table)
+      guard let log = result.log, result.error == nil else {
+        return .unreadable(result.error ?? .empty, entries: result.log?.entries.count ?? 0)
+      }
+      return .replayed(table.replay(log, reportingAll: all))
+    }
+  }
+
+  /// Whether logs of this machine can be replayed (its types are `Codable` and `Equatable`).
+  public var canReplay: Bool { replayer != nil }
+
+  /// Reads a log of this machine and replays it; `nil` when the machine cannot replay logs.
+  public func replay(_ data: Data, reportingAll all: Bool = false) -> ReplayOutcome? {
+    replayer?(data, all)
   }
 
   /// The table in `format`.

@@ -1,0 +1,40 @@
+import Foundation
+import StateMachine
+import StateMachineExamples
+
+/// `fsm __log-writer <path> <count>`: a helper for the crash test. Appends `count` CD player
+/// steps to the log at `path` (resuming it when it exists) and prints `durable N` after each
+/// append has returned. Not listed in the help.
+enum LogWriterCommand {
+  static func run(_ words: [String]) -> CommandResult {
+    guard words.count == 2, let count = Int(words[1]) else { return .failure("usage: fsm __log-writer <path> <count>") }
+    let path = words[0]
+    do throws(LogError) {
+      let table = CDPlayer.table
+      let recorder: LogRecorder<CDPlayer.State, CDPlayer.Event, NoContext, CDPlayer.Action>
+      if FileManager.default.fileExists(atPath: path) {
+        recorder = try LogRecorder(resuming: path, table: table, durability: .onDemand)
+        if let recovery = recorder.recovery, recovery.truncatedBytes > 0 {
+          printToStandardError("recovered: kept \(recovery.lines) lines, cut a torn tail of \(recovery.truncatedBytes) bytes\n")
+        }
+      } else {
+        recorder = try LogRecorder(table: table, state: table.initial, context: NoContext(), file: path, durability: .onDemand)
+      }
+      let start = recorder.lastSnapshot
+      guard var machine = try? Machine(table, state: start.state, context: start.context) else {
+        return .failure("the log's last state is not in the table")
+      }
+      var sequence = recorder.log.entries.count
+      for _ in 0..<count {
+        let event = CDPlayer.benchmarkCycle[sequence % CDPlayer.benchmarkCycle.count]
+        try recorder.send(event, to: &machine)
+        FileHandle.standardOutput.write(Data("durable \(sequence + 1)\n".utf8))  // unbuffered
+        sequence += 1
+      }
+      try recorder.close()
+      return .success("")
+    } catch {
+      return .failure(error.description)
+    }
+  }
+}

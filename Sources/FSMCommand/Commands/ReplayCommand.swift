@@ -1,0 +1,42 @@
+import Foundation
+import StateMachine
+import StateMachineExamples
+
+enum ReplayCommand {
+  static let help = """
+    usage: fsm replay <machine> <log.jsonl> [--all]
+
+    Feeds the logged events through the machine's table from the logged initial state and
+    compares every step with the log (outcome, state, context, effects). Effects are not
+    performed: their results are events in the log.
+
+    options:
+      --all   report every divergence, not only the first
+
+    exit codes: 0 identical, 1 divergence (printed), 2 bad usage or unreadable log (the error names the line)
+    """
+
+  static func run(_ words: [String]) -> CommandResult {
+    let arguments: Arguments
+    do { arguments = try Arguments(words, options: [], flags: ["--help", "--all"]) } catch { return .usage(error.description, help: help) }
+    if arguments.flags.contains("--help") { return .success(help + "\n") }
+    guard arguments.positionals.count >= 1 else { return .usage("missing argument <machine>", help: help) }
+    guard arguments.positionals.count >= 2 else { return .usage("missing argument <log.jsonl>", help: help) }
+    if arguments.positionals.count > 2 { return .usage("unexpected argument '\(arguments.positionals[2])'", help: help) }
+    let (name, path) = (arguments.positionals[0], arguments.positionals[1])
+    guard let machine = MachineCatalog.machine(named: name) else {
+      let names = MachineCatalog.all.filter(\.canReplay).map(\.name).joined(separator: ", ")
+      return .usage("unknown machine '\(name)'; expected one of: \(names)", help: help)
+    }
+    guard let data = FileManager.default.contents(atPath: path) else { return .failure("\(path): cannot read the file") }
+    switch machine.replay(data, reportingAll: arguments.flags.contains("--all")) {
+    case nil:
+      return .failure("machine '\(name)' cannot replay logs (its types are not Codable and Equatable)")
+    case .unreadable(let error, let entries)?:
+      return .failure("\(path): \(error.description)\n(\(entries) valid entr\(entries == 1 ? "y" : "ies") before it)")
+    case .replayed(let report)?:
+      let text = "\(path): \(report.description)\n"
+      return report.isIdentical ? .success(text) : .findings(text)
+    }
+  }
+}

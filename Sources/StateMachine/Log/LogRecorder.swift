@@ -1,0 +1,145 @@
+import Foundation
+
+/// Records every step of a machine or a store into an ``EventLog``, and optionally a
+/// ``LogFile`` as it goes.
+///
+/// ```swift
+/// let recorder = try LogRecorder(table: table, state: store.state, context: store.context,
+///                                file: "session.jsonl", clock: clock)
+/// let store = Store(table, context: context, clock: clock, handler: handler,
+///                   inspector: recorder.storeInspector())
+/// ```
+public final class LogRecorder<State: Discriminated & Codable, Event: Discriminated & Codable, Context: Codable & Sendable, Effect: Codable & Sendable>: Sendable {
+  public typealias Log = EventLog<State, Event, Context, Effect>
+
+  struct Recording {
+    var log: Log
+    var started: Duration?
+  }
+
+  let recording: Locked<Recording>
+  let file: LogFile?
+  let now: (@Sendable () -> Duration)?
+
+  /// Starts a recording of `table` from `state` and `context`.
+  ///
+  /// - Parameters:
+  ///   - file: When given, the log is also written there (created anew), line by line.
+  ///   - durability: The file's sync policy.
+  ///   - clock: When given, each entry carries the seconds elapsed on it since now.
+  public init(
+    table: TransitionTable<State, Event, Context, Effect>, state: State, context: Context, file path: String? = nil,
+    durability: LogFile.Durability = .everyEntry, clock: (any Clock<Duration>)? = nil
+  ) throws(LogError) {
+    let header = Log.Header(
+      format: "fsm-log", version: Log.formatVersion, machine: table.name, fingerprint: table.fingerprint, state: state,
+      context: context)
+    if let path {
+      let line: Data
+      do { line = try Log.line(header) } catch { throw .io(path: path, detail: "cannot encode the header: \(error)") }
+      file = try LogFile.create(at: path, header: line, durability: durability)
+    } else {
+      file = nil
+    }
+    now = clock.map { elapsedSinceNow(on: $0) }
+    recovery = nil
+    recording = Locked(Recording(log: Log(header: header), started: nil))
+  }
+
+  /// Continues the log at `path`: keeps every complete entry, truncates a torn last line (the
+  /// writer died mid-write) and reports it, then appends after the last entry.
+  ///
+  /// - Throws: ``LogError`` when the file cannot be read, or its complete part is not a log of
+  ///   `table` (the error names the line).
+  public init(
+    resuming path: String, table: TransitionTable<State, Event, Context, Effect>,
+    durability: LogFile.Durability = .everyEntry, clock: (any Clock<Duration>)? = nil
+  ) throws(LogError) {
+    let (file, recovery) = try LogFile.open(at: path, durability: durability)
+    guard let data = FileManager.default.contents(atPath: path) else { throw .io(path: path, detail: "cannot read") }
+    let result = Log.read(data, for: table)
+    guard let log = result.log else { throw result.error ?? .empty }
+    if let error = result.error { throw error }
+    self.file = file
+    self.recovery = recovery
+    now = clock.map { elapsedSinceNow(on: $0) }
+    recording = Locked(Recording(log: log, started: nil))
+  }
+
+  /// What resuming found: lines kept and bytes of a torn tail cut off (`nil` for a new log).
+  public let recovery: LogFile.Recovery?
+
+  /// The state and context after the last entry (or the header's, when there is none), to
+  /// continue a machine from.
+  public var lastSnapshot: (state: State, context: Context) {
+    recording.withLock { recording in
+      recording.log.entries.last.map { ($0.state, $0.context) } ?? (recording.log.header.state, recording.log.header.context)
+    }
+  }
+
+  /// Everything recorded so far.
+  public var log: Log { recording.withLock { $0.log } }
+
+  /// Records one step; returns its sequence number.
+  @discardableResult
+  public func record(
+    _ event: Event, outcome: StepOutcome<State, Effect>, state: State, context: Context
+  ) throws(LogError) -> Int {
+    let time = now.map { elapsed -> Double in
+      let (seconds, attoseconds) = elapsed().components
+      return Double(seconds) + Double(attoseconds) / 1e18
+    }
+    let result: Result<Int, LogError> = recording.withLock { recording in
+      let entry = Log.Entry(
+        sequence: recording.log.entries.count + 1, time: time, event: event, outcome: LoggedOutcome(outcome),
+        state: state, context: context, effects: Array(outcome.effects))
+      if let file {
+        // Written under the lock, so lines land in sequence order.
+        guard let line = try? Log.line(entry) else {
+          return .failure(.io(path: file.path, detail: "cannot encode entry \(entry.sequence)"))
+        }
+        do throws(LogError) { try file.append(line) } catch { return .failure(error) }
+      }
+      recording.log.entries.append(entry)
+      return .success(entry.sequence)
+    }
+    return try result.get()
+  }
+
+  /// Sends `event` to `machine` and records the step.
+  @discardableResult
+  public func send(_ event: Event, to machine: inout Machine<State, Event, Context, Effect>) throws(LogError) -> StepOutcome<State, Effect> {
+    let outcome = machine.send(event)
+    try record(event, outcome: outcome, state: machine.state, context: machine.context)
+    return outcome
+  }
+
+  /// Syncs and closes the file, if any.
+  public func close() throws(LogError) { try file?.close() }
+}
+
+extension LogRecorder {
+  /// An inspector for a ``Store`` that records every step. Pass `forward` to keep another
+  /// inspector too. A step that cannot be written is reported to `onError`.
+  public func storeInspector<Work: Sendable>(
+    forwardingTo forward: (@Sendable (StoreEvent<State, Event, Context, Work>) -> Void)? = nil,
+    onError: @escaping @Sendable (LogError) -> Void = { _ in }
+  ) -> @Sendable (StoreEvent<State, Event, Context, Work>) -> Void where Effect == Command<Event, Work> {
+    { [self] event in
+      if case .step(let step) = event {
+        do throws(LogError) {
+          try record(step.event, outcome: step.outcome, state: step.to, context: step.context)
+        } catch {
+          onError(error)
+        }
+      }
+      forward?(event)
+    }
+  }
+}
+
+/// A closure giving the time elapsed on `clock` since this call.
+func elapsedSinceNow<C: Clock<Duration>>(on clock: C) -> @Sendable () -> Duration {
+  let start = clock.now
+  return { start.duration(to: clock.now) }
+}

@@ -1,0 +1,84 @@
+/// Where a replay first (or each time) differed from the log.
+public struct Divergence: Hashable, Sendable, CustomStringConvertible {
+  /// The entry's sequence number.
+  public let sequence: Int
+  /// The line of the log file the entry is on (the header is line 1).
+  public var line: Int { sequence + 1 }
+  /// The event, as text.
+  public let event: String
+  /// What the log says, field by field, and what the table does now, for each field that differs.
+  public let differences: [Difference]
+
+  /// One field that differs.
+  public struct Difference: Hashable, Sendable {
+    public let field: String
+    public let expected: String
+    public let actual: String
+  }
+
+  public var description: String {
+    (["entry \(sequence) (line \(line)), event \(event):"]
+      + differences.map { "  \($0.field): expected \($0.expected), got \($0.actual)" }).joined(separator: "\n")
+  }
+}
+
+/// What replaying a log found.
+public struct ReplayReport: Hashable, Sendable, CustomStringConvertible {
+  /// Entries replayed.
+  public let replayed: Int
+  /// The divergences: the first only, or all when asked.
+  public let divergences: [Divergence]
+
+  /// Whether the table did exactly what the log recorded.
+  public var isIdentical: Bool { divergences.isEmpty }
+
+  public var description: String {
+    isIdentical
+      ? "replayed \(replayed) entries: identical"
+      : "replayed \(replayed) entries: \(divergences.count) divergence\(divergences.count == 1 ? "" : "s")\n"
+        + divergences.map(\.description).joined(separator: "\n")
+  }
+}
+
+extension TransitionTable
+where State: Codable & Equatable, Event: Codable, Context: Codable & Equatable, Effect: Codable & Equatable {
+  /// Feeds the logged events through the pure step from the logged initial state and compares
+  /// each step with the log: outcome, state, context and effects. Never performs effects:
+  /// their results are events in the log.
+  ///
+  /// - Parameter all: `false` (the default) stops at the first divergence; `true` reports
+  ///   every one, continuing each time from what the log recorded.
+  public func replay(_ log: EventLog<State, Event, Context, Effect>, reportingAll all: Bool = false) -> ReplayReport {
+    var state = log.header.state
+    var context = log.header.context
+    var divergences: [Divergence] = []
+    var replayed = 0
+    for entry in log.entries {
+      let step = self.step(state, context, entry.event)
+      replayed += 1
+      var differences: [Divergence.Difference] = []
+      let outcome = LoggedOutcome(step.outcome)
+      if outcome != entry.outcome {
+        differences.append(.init(field: "outcome", expected: "\(entry.outcome)", actual: "\(outcome)"))
+      }
+      if step.state != entry.state {
+        differences.append(.init(field: "state", expected: "\(entry.state)", actual: "\(step.state)"))
+      }
+      if step.context != entry.context {
+        differences.append(.init(field: "context", expected: "\(entry.context)", actual: "\(step.context)"))
+      }
+      let effects = Array(step.outcome.effects)
+      if effects != entry.effects {
+        differences.append(.init(field: "effects", expected: "\(entry.effects)", actual: "\(effects)"))
+      }
+      if !differences.isEmpty {
+        divergences.append(Divergence(sequence: entry.sequence, event: "\(entry.event)", differences: differences))
+        if !all { break }
+      }
+      // Continue from what the log recorded, so one divergence does not cascade.
+      state = entry.state
+      context = entry.context
+    }
+    return ReplayReport(replayed: replayed, divergences: divergences)
+  }
+}
