@@ -2,10 +2,10 @@ import StateMachine
 
 /// The `loader` workload: idle/loading/success/failure/retry driven by random valid events.
 enum LoaderBench {
-  enum State: UInt8, Hashable, Sendable, CaseIterable, Discriminated {
+  enum State: UInt8, Hashable, Sendable, CaseIterable, Codable, Discriminated {
     case idle, loading, success, failure, retry
   }
-  enum Event: UInt8, Hashable, Sendable, CaseIterable, Discriminated {
+  enum Event: UInt8, Hashable, Sendable, CaseIterable, Codable, Discriminated {
     case load, succeeded, failed, retryTapped, reset
   }
 

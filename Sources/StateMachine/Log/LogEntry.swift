@@ -12,6 +12,16 @@ public struct LogHeader<State: Codable, Context: Codable>: Codable {
   public var state: State
   /// The context the recording started with.
   public var context: Context
+
+  /// A header for a log of `machine` (whose table has `fingerprint`) starting in `state` and `context`.
+  public init(machine: String, fingerprint: String, state: State, context: Context) {
+    format = "fsm-log"
+    version = 1
+    self.machine = machine
+    self.fingerprint = fingerprint
+    self.state = state
+    self.context = context
+  }
 }
 
 /// One step of a log: the event, what the step did, and the state and context after it.

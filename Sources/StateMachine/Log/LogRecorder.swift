@@ -31,9 +31,7 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
     table: TransitionTable<State, Event, Context, Effect>, state: State, context: Context, file path: String? = nil,
     durability: LogFile.Durability = .everyEntry, clock: (any Clock<Duration>)? = nil
   ) throws(LogError) {
-    let header = Log.Header(
-      format: "fsm-log", version: Log.formatVersion, machine: table.name, fingerprint: table.fingerprint, state: state,
-      context: context)
+    let header = Log.Header(machine: table.name, fingerprint: table.fingerprint, state: state, context: context)
     if let path {
       let line: Data
       do { line = try Log.line(header) } catch { throw .io(path: path, detail: "cannot encode the header: \(error)") }

@@ -1,0 +1,51 @@
+import Foundation
+import StateMachine
+
+/// Writing and replaying a 1 M-entry `loader` log.
+enum ReplayBench {
+  typealias State = LoaderBench.State
+  typealias Event = LoaderBench.Event
+  typealias Log = EventLog<State, Event, NoContext, Never>
+
+  static func workload(count: Int) -> BenchWorkload {
+    let events = LoaderBench.events(count: count, seed: 0x5EED)
+    let table = LoaderBench.table
+    var machine = Machine(table)
+    var log = Log(header: .init(machine: table.name, fingerprint: table.fingerprint, state: .idle, context: NoContext()))
+    log.entries.reserveCapacity(count)
+    for (i, event) in events.enumerated() {
+      let outcome = machine.send(event)
+      log.entries.append(.init(
+        sequence: i + 1, time: nil, event: event, outcome: LoggedOutcome(outcome), state: machine.state,
+        context: NoContext(), effects: []))
+    }
+    let recorded = log
+    let data = (try? recorded.encoded()) ?? Data()
+    return BenchWorkload(
+      name: "replay", events: count,
+      variants: [
+        BenchVariant(name: "switch (steps only)") {
+          var state = State.idle
+          var sum = 0
+          for event in events {
+            state = LoaderBench.next(state, event)
+            sum &+= 1
+          }
+          blackHole(state)
+          return sum
+        },
+        BenchVariant(name: "replay write (encode JSON Lines)") {
+          ((try? recorded.encoded())?.count ?? 0) > 0 ? count : 0
+        },
+        BenchVariant(name: "replay (decode + step + compare)") {
+          let read = Log.read(data, for: table)
+          guard let log = read.log, read.error == nil else { return -1 }
+          return table.replay(log).isIdentical ? log.entries.count : -1
+        },
+      ],
+      notes: [
+        "bytes_per_entry": Double(data.count) / Double(max(1, count)),
+        "log_megabytes": Double(data.count) / 1_000_000,
+      ])
+  }
+}
