@@ -70,17 +70,18 @@ public struct EventLog<State: Codable, Event: Codable, Context: Codable, Effect:
       }
     }
     var log = EventLog(header: header)
+    var scanner = EntryScanner<State, Event, Context, Effect>()
     while let line = lines.next() {
       if let error = lines.problem(of: line) { return ReadResult(log: log, error: error) }
-      do {
-        let entry = try decoder.decode(Entry.self, from: line.bytes)
+      do throws(LogError) {
+        let entry = try scanner.entry(line.bytes, number: line.number)
         let expected = log.entries.count + 1
         guard entry.sequence == expected else {
           return ReadResult(log: log, error: .outOfSequence(line: line.number, found: entry.sequence, expected: expected))
         }
         log.entries.append(entry)
       } catch {
-        return ReadResult(log: log, error: LogError(decoding: error, line: line.number, notJSON: nil))
+        return ReadResult(log: log, error: error)
       }
     }
     return ReadResult(log: log, error: nil)
@@ -152,6 +153,10 @@ struct LineSplitter {
 }
 
 extension LogError {
+  static func isValueError(_ context: DecodingError.Context) -> Bool {
+    context.underlyingError == nil && !context.debugDescription.lowercased().contains("json")
+  }
+
   /// The typed error for a decoding failure on `line`.
   init(decoding error: any Error, line: Int, notJSON: LogError?) {
     guard let error = error as? DecodingError else {
@@ -166,7 +171,9 @@ extension LogError {
     case .valueNotFound(_, let context), .typeMismatch(_, let context):
       self = .invalidValue(line: line, field: path(context), detail: context.debugDescription)
     case .dataCorrupted(let context):
-      if context.codingPath.isEmpty {
+      // An empty path with an underlying error is a JSON syntax error; without one, a value
+      // the type refused (an unknown enum case decoded on its own, say).
+      if context.codingPath.isEmpty, !Self.isValueError(context) {
         self = notJSON ?? .malformed(line: line, detail: "not JSON")
       } else {
         self = .invalidValue(line: line, field: path(context), detail: context.debugDescription)

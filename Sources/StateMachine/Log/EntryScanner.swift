@@ -1,0 +1,196 @@
+import Foundation
+
+/// The fast path of the log reader: splits an entry line into its top-level fields by hand,
+/// parses `sequence`, `time` and `outcome` directly, and decodes the user's values (event,
+/// state, context, effects) with `JSONDecoder` only once per distinct JSON text. Log lines
+/// repeat the same few values, so almost every entry is read without a `JSONDecoder` call.
+struct EntryScanner<State: Codable, Event: Codable, Context: Codable, Effect: Codable> {
+  typealias Entry = LogEntry<State, Event, Context, Effect>
+
+  private var events: [Data: Event] = [:]
+  private var states: [Data: State] = [:]
+  private var contexts: [Data: Context] = [:]
+  private var effects: [Data: [Effect]] = [:]
+  private let decoder = JSONDecoder()
+
+  /// Decodes one entry line, or throws the typed error for it.
+  mutating func entry(_ line: Data, number: Int) throws(LogError) -> Entry {
+    let fields = try Self.fields(of: line, number: number)
+    func raw(_ key: String) throws(LogError) -> Data {
+      guard let value = fields[key] else { throw .missingField(line: number, field: key) }
+      return value
+    }
+    let sequence = try Self.integer(raw("sequence"), field: "sequence", line: number)
+    let time = try fields["time"].flatMap { (value: Data) throws(LogError) -> Double? in
+      try Self.number(value, field: "time", line: number)
+    }
+    let outcome = try Self.outcome(raw("outcome"), line: number)
+    let event = try cached(raw("event"), field: "event", line: number, in: &events)
+    let state = try cached(raw("state"), field: "state", line: number, in: &states)
+    let context = try cached(raw("context"), field: "context", line: number, in: &contexts)
+    let effects = try cached(raw("effects"), field: "effects", line: number, in: &effects)
+    return Entry(sequence: sequence, time: time, event: event, outcome: outcome, state: state, context: context, effects: effects)
+  }
+
+  private func cached<T: Decodable>(_ raw: Data, field: String, line: Int, in cache: inout [Data: T]) throws(LogError) -> T {
+    if let value = cache[raw] { return value }
+    do {
+      let value = try decoder.decode(T.self, from: raw)
+      if cache.count < 4096 { cache[raw] = value }
+      return value
+    } catch {
+      throw LogError(decoding: error, line: line, notJSON: .invalidValue(line: line, field: field, detail: "not JSON"))
+        .prefixed(field)
+    }
+  }
+
+  /// The raw JSON text of each top-level key of an object line.
+  static func fields(of line: Data, number: Int) throws(LogError) -> [String: Data] {
+    var fields: [String: Data] = [:]
+    let scanned: LogError? = line.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> LogError? in
+      do throws(LogError) {
+        try scan(bytes, into: &fields, number: number)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    if let scanned { throw scanned }
+    return fields
+  }
+
+  private static func scan(
+    _ bytes: UnsafeRawBufferPointer, into fields: inout [String: Data], number: Int
+  ) throws(LogError) {
+    let malformed = LogError.malformed(line: number, detail: "not JSON")
+    var i = 0
+    let n = bytes.count
+    func skipSpace() { while i < n, isSpace(bytes[i]) { i += 1 } }
+    skipSpace()
+    guard i < n, bytes[i] == UInt8(ascii: "{") else { throw malformed }
+    i += 1
+    skipSpace()
+    if i < n, bytes[i] == UInt8(ascii: "}") { i += 1 } else {
+      while true {
+        skipSpace()
+        guard i < n, bytes[i] == UInt8(ascii: "\"") else { throw malformed }
+        let keyStart = i + 1
+        guard let keyEnd = endOfString(bytes, from: i) else { throw malformed }
+        let key = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[keyStart..<keyEnd]), as: UTF8.self)
+        i = keyEnd + 1
+        skipSpace()
+        guard i < n, bytes[i] == UInt8(ascii: ":") else { throw malformed }
+        i += 1
+        skipSpace()
+        let valueStart = i
+        guard let valueEnd = endOfValue(bytes, from: i) else { throw malformed }
+        fields[key] = Data(UnsafeRawBufferPointer(rebasing: bytes[valueStart..<valueEnd]))
+        i = valueEnd
+        skipSpace()
+        guard i < n else { throw malformed }
+        if bytes[i] == UInt8(ascii: ",") {
+          i += 1
+          continue
+        }
+        guard bytes[i] == UInt8(ascii: "}") else { throw malformed }
+        i += 1
+        break
+      }
+    }
+    skipSpace()
+    guard i == n else { throw malformed }
+  }
+
+  /// The index of the quote closing the string that opens at `start`.
+  private static func endOfString(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+    var i = start + 1
+    while i < bytes.count {
+      switch bytes[i] {
+      case UInt8(ascii: "\\"): i += 2
+      case UInt8(ascii: "\""): return i
+      case 0..<0x20: return nil
+      default: i += 1
+      }
+    }
+    return nil
+  }
+
+  /// The index just past the JSON value that starts at `start` (strings, objects and arrays
+  /// balanced; scalars up to the next delimiter). Full validation is left to `JSONDecoder`.
+  private static func endOfValue(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+    guard start < bytes.count else { return nil }
+    switch bytes[start] {
+    case UInt8(ascii: "\""):
+      return endOfString(bytes, from: start).map { $0 + 1 }
+    case UInt8(ascii: "{"), UInt8(ascii: "["):
+      var depth = 0
+      var i = start
+      while i < bytes.count {
+        switch bytes[i] {
+        case UInt8(ascii: "\""):
+          guard let end = endOfString(bytes, from: i) else { return nil }
+          i = end
+        case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+        case UInt8(ascii: "}"), UInt8(ascii: "]"):
+          depth -= 1
+          if depth == 0 { return i + 1 }
+        default: break
+        }
+        i += 1
+      }
+      return nil
+    default:
+      var i = start
+      while i < bytes.count, !isSpace(bytes[i]), bytes[i] != UInt8(ascii: ","), bytes[i] != UInt8(ascii: "}"),
+        bytes[i] != UInt8(ascii: "]")
+      {
+        i += 1
+      }
+      return i > start ? i : nil
+    }
+  }
+
+  private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
+
+  static func integer(_ raw: Data, field: String, line: Int) throws(LogError) -> Int {
+    guard let value = Int(String(decoding: raw, as: UTF8.self)) else {
+      throw .invalidValue(line: line, field: field, detail: "expected an integer")
+    }
+    return value
+  }
+
+  static func number(_ raw: Data, field: String, line: Int) throws(LogError) -> Double? {
+    let text = String(decoding: raw, as: UTF8.self)
+    if text == "null" { return nil }
+    guard let value = Double(text) else { throw .invalidValue(line: line, field: field, detail: "expected a number") }
+    return value
+  }
+
+  static func outcome(_ raw: Data, line: Int) throws(LogError) -> LoggedOutcome {
+    let text = String(decoding: raw, as: UTF8.self)
+    switch text {
+    case #""transitioned""#: return .transitioned
+    case #""stayed""#: return .stayed
+    case #""ignored""#: return .ignored
+    default:
+      do {
+        return try JSONDecoder().decode(LoggedOutcome.self, from: raw)
+      } catch {
+        throw LogError(decoding: error, line: line, notJSON: nil).prefixed("outcome")
+      }
+    }
+  }
+}
+
+extension LogError {
+  /// The same error with `field` in front of its field path (for values decoded on their own).
+  func prefixed(_ field: String) -> LogError {
+    switch self {
+    case .missingField(let line, let path): .missingField(line: line, field: field + "." + path)
+    case .invalidValue(let line, let path, let detail):
+      .invalidValue(line: line, field: path.isEmpty || path == field ? field : field + "." + path, detail: detail)
+    case .malformed(let line, _): .invalidValue(line: line, field: field, detail: "not valid JSON")
+    default: self
+    }
+  }
+}
