@@ -4,38 +4,44 @@ import Foundation
 /// parses `sequence`, `time` and `outcome` directly, and decodes the user's values (event,
 /// state, context, effects) with `JSONDecoder` only once per distinct JSON text. Log lines
 /// repeat the same few values, so almost every entry is read without a `JSONDecoder` call.
+@usableFromInline
 struct EntryScanner<State: Codable, Event: Codable, Context: Codable, Effect: Codable> {
-  typealias Entry = LogEntry<State, Event, Context, Effect>
+  @usableFromInline typealias Entry = LogEntry<State, Event, Context, Effect>
 
-  private var events: [Data: Event] = [:]
-  private var states: [Data: State] = [:]
-  private var contexts: [Data: Context] = [:]
-  private var effects: [Data: [Effect]] = [:]
-  private let decoder = JSONDecoder()
+  // Keyed by the value's JSON text: short texts are small strings, stored inline, no allocation.
+  @usableFromInline var events: [String: Event] = [:]
+  @usableFromInline var states: [String: State] = [:]
+  @usableFromInline var contexts: [String: Context] = [:]
+  @usableFromInline var effects: [String: [Effect]] = [:]
+  @usableFromInline let decoder = JSONDecoder()
+
+  @usableFromInline init() {}
 
   /// Decodes one entry line, or throws the typed error for it.
+  @inlinable
   mutating func entry(_ line: Data, number: Int) throws(LogError) -> Entry {
     let fields = try Self.fields(of: line, number: number)
-    func raw(_ key: String) throws(LogError) -> Data {
-      guard let value = fields[key] else { throw .missingField(line: number, field: key) }
+    func raw(_ index: Int, _ key: String) throws(LogError) -> String {
+      guard let value = fields[index] else { throw .missingField(line: number, field: key) }
       return value
     }
-    let sequence = try Self.integer(raw("sequence"), field: "sequence", line: number)
-    let time = try fields["time"].flatMap { (value: Data) throws(LogError) -> Double? in
+    let sequence = try Self.integer(raw(EntryField.sequence, "sequence"), field: "sequence", line: number)
+    let time = try fields[EntryField.time].flatMap { (value: String) throws(LogError) -> Double? in
       try Self.number(value, field: "time", line: number)
     }
-    let outcome = try Self.outcome(raw("outcome"), line: number)
-    let event = try cached(raw("event"), field: "event", line: number, in: &events)
-    let state = try cached(raw("state"), field: "state", line: number, in: &states)
-    let context = try cached(raw("context"), field: "context", line: number, in: &contexts)
-    let effects = try cached(raw("effects"), field: "effects", line: number, in: &effects)
+    let outcome = try Self.outcome(raw(EntryField.outcome, "outcome"), line: number)
+    let event = try cached(raw(EntryField.event, "event"), field: "event", line: number, in: &events)
+    let state = try cached(raw(EntryField.state, "state"), field: "state", line: number, in: &states)
+    let context = try cached(raw(EntryField.context, "context"), field: "context", line: number, in: &contexts)
+    let effects = try cached(raw(EntryField.effects, "effects"), field: "effects", line: number, in: &effects)
     return Entry(sequence: sequence, time: time, event: event, outcome: outcome, state: state, context: context, effects: effects)
   }
 
-  private func cached<T: Decodable>(_ raw: Data, field: String, line: Int, in cache: inout [Data: T]) throws(LogError) -> T {
+  @inlinable
+  func cached<T: Decodable>(_ raw: String, field: String, line: Int, in cache: inout [String: T]) throws(LogError) -> T {
     if let value = cache[raw] { return value }
     do {
-      let value = try decoder.decode(T.self, from: raw)
+      let value = try decoder.decode(T.self, from: Data(raw.utf8))
       if cache.count < 4096 { cache[raw] = value }
       return value
     } catch {
@@ -44,9 +50,10 @@ struct EntryScanner<State: Codable, Event: Codable, Context: Codable, Effect: Co
     }
   }
 
-  /// The raw JSON text of each top-level key of an object line.
-  static func fields(of line: Data, number: Int) throws(LogError) -> [String: Data] {
-    var fields: [String: Data] = [:]
+  /// The raw JSON text of each known top-level key of an object line, indexed as ``EntryField``.
+  @usableFromInline
+  static func fields(of line: Data, number: Int) throws(LogError) -> [String?] {
+    var fields = [String?](repeating: nil, count: EntryField.names.count)
     let scanned: LogError? = line.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> LogError? in
       do throws(LogError) {
         try scan(bytes, into: &fields, number: number)
@@ -60,7 +67,7 @@ struct EntryScanner<State: Codable, Event: Codable, Context: Codable, Effect: Co
   }
 
   private static func scan(
-    _ bytes: UnsafeRawBufferPointer, into fields: inout [String: Data], number: Int
+    _ bytes: UnsafeRawBufferPointer, into fields: inout [String?], number: Int
   ) throws(LogError) {
     let malformed = LogError.malformed(line: number, detail: "not JSON")
     var i = 0
@@ -76,7 +83,7 @@ struct EntryScanner<State: Codable, Event: Codable, Context: Codable, Effect: Co
         guard i < n, bytes[i] == UInt8(ascii: "\"") else { throw malformed }
         let keyStart = i + 1
         guard let keyEnd = endOfString(bytes, from: i) else { throw malformed }
-        let key = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[keyStart..<keyEnd]), as: UTF8.self)
+        let key = EntryField.index(of: UnsafeRawBufferPointer(rebasing: bytes[keyStart..<keyEnd]))
         i = keyEnd + 1
         skipSpace()
         guard i < n, bytes[i] == UInt8(ascii: ":") else { throw malformed }
@@ -84,7 +91,9 @@ struct EntryScanner<State: Codable, Event: Codable, Context: Codable, Effect: Co
         skipSpace()
         let valueStart = i
         guard let valueEnd = endOfValue(bytes, from: i) else { throw malformed }
-        fields[key] = Data(UnsafeRawBufferPointer(rebasing: bytes[valueStart..<valueEnd]))
+        if let key {
+          fields[key] = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[valueStart..<valueEnd]), as: UTF8.self)
+        }
         i = valueEnd
         skipSpace()
         guard i < n else { throw malformed }
@@ -152,29 +161,32 @@ struct EntryScanner<State: Codable, Event: Codable, Context: Codable, Effect: Co
 
   private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
 
-  static func integer(_ raw: Data, field: String, line: Int) throws(LogError) -> Int {
-    guard let value = Int(String(decoding: raw, as: UTF8.self)) else {
+  @usableFromInline
+  static func integer(_ raw: String, field: String, line: Int) throws(LogError) -> Int {
+    guard let value = Int(raw) else {
       throw .invalidValue(line: line, field: field, detail: "expected an integer")
     }
     return value
   }
 
-  static func number(_ raw: Data, field: String, line: Int) throws(LogError) -> Double? {
-    let text = String(decoding: raw, as: UTF8.self)
+  @usableFromInline
+  static func number(_ raw: String, field: String, line: Int) throws(LogError) -> Double? {
+    let text = raw
     if text == "null" { return nil }
     guard let value = Double(text) else { throw .invalidValue(line: line, field: field, detail: "expected a number") }
     return value
   }
 
-  static func outcome(_ raw: Data, line: Int) throws(LogError) -> LoggedOutcome {
-    let text = String(decoding: raw, as: UTF8.self)
+  @usableFromInline
+  static func outcome(_ raw: String, line: Int) throws(LogError) -> LoggedOutcome {
+    let text = raw
     switch text {
     case #""transitioned""#: return .transitioned
     case #""stayed""#: return .stayed
     case #""ignored""#: return .ignored
     default:
       do {
-        return try JSONDecoder().decode(LoggedOutcome.self, from: raw)
+        return try JSONDecoder().decode(LoggedOutcome.self, from: Data(raw.utf8))
       } catch {
         throw LogError(decoding: error, line: line, notJSON: nil).prefixed("outcome")
       }
@@ -184,6 +196,7 @@ struct EntryScanner<State: Codable, Event: Codable, Context: Codable, Effect: Co
 
 extension LogError {
   /// The same error with `field` in front of its field path (for values decoded on their own).
+  @usableFromInline
   func prefixed(_ field: String) -> LogError {
     switch self {
     case .missingField(let line, let path): .missingField(line: line, field: field + "." + path)
@@ -192,5 +205,23 @@ extension LogError {
     case .malformed(let line, _): .invalidValue(line: line, field: field, detail: "not valid JSON")
     default: self
     }
+  }
+}
+
+/// The entry's keys, in the order ``fields(of:number:)`` returns their values.
+@usableFromInline
+enum EntryField {
+  @usableFromInline static let names = ["context", "effects", "event", "outcome", "sequence", "state", "time"]
+  @usableFromInline static var context: Int { 0 }
+  @usableFromInline static var effects: Int { 1 }
+  @usableFromInline static var event: Int { 2 }
+  @usableFromInline static var outcome: Int { 3 }
+  @usableFromInline static var sequence: Int { 4 }
+  @usableFromInline static var state: Int { 5 }
+  @usableFromInline static var time: Int { 6 }
+
+  /// The index of the key spelled by `bytes`, or `nil` for a key entries do not have.
+  static func index(of bytes: UnsafeRawBufferPointer) -> Int? {
+    names.firstIndex { name in name.utf8.count == bytes.count && name.utf8.elementsEqual(bytes) }
   }
 }

@@ -21,6 +21,7 @@ public struct EventLog<State: Codable, Event: Codable, Context: Codable, Effect:
   /// The entries, in order.
   public var entries: [Entry]
 
+  @inlinable
   public init(header: Header, entries: [Entry] = []) {
     self.header = header
     self.entries = entries
@@ -32,20 +33,29 @@ public struct EventLog<State: Codable, Event: Codable, Context: Codable, Effect:
     public var log: EventLog?
     /// Why reading stopped early; `nil` when the whole input was read.
     public var error: LogError?
+
+    @inlinable
+    init(log: EventLog?, error: LogError?) {
+      self.log = log
+      self.error = error
+    }
   }
 
   /// Reads a log. When `table` is given, the header must name its machine and fingerprint.
   /// Never throws and never traps: a bad line ends the read with a typed error, and the
   /// entries before it stay available.
+  @inlinable
   public static func read<Ctx, Eff>(_ data: Data, for table: TransitionTable<State, Event, Ctx, Eff>) -> ReadResult {
     read(data, expecting: (table.name, table.fingerprint))
   }
 
   /// Reads a log without checking which machine recorded it.
+  @inlinable
   public static func read(_ data: Data) -> ReadResult {
     read(data, expecting: nil)
   }
 
+  @inlinable
   static func read(_ data: Data, expecting table: (name: String, fingerprint: String)?) -> ReadResult {
     var lines = LineSplitter(data: data)
     guard let first = lines.next() else { return ReadResult(log: nil, error: .empty) }
@@ -107,31 +117,37 @@ public struct EventLog<State: Codable, Event: Codable, Context: Codable, Effect:
     return encoder
   }
 
+  @usableFromInline
   static var decoder: JSONDecoder { JSONDecoder() }
 
+  @usableFromInline
   struct HeaderProbe: Decodable {
-    var format: String
-    var version: Int
+    @usableFromInline var format: String
+    @usableFromInline var version: Int
   }
 }
 
 /// Splits a log into lines, noting lines that are too long or torn (no final newline).
+@usableFromInline
 struct LineSplitter {
+  @usableFromInline
   struct Line {
-    var number: Int
-    var bytes: Data
-    var torn: Bool
+    @usableFromInline var number: Int
+    @usableFromInline var bytes: Data
+    @usableFromInline var torn: Bool
   }
 
-  let data: Data
-  var offset: Data.Index
-  var number = 0
+  @usableFromInline let data: Data
+  @usableFromInline var offset: Data.Index
+  @usableFromInline var number = 0
 
+  @usableFromInline
   init(data: Data) {
     self.data = data
     offset = data.startIndex
   }
 
+  @usableFromInline
   mutating func next() -> Line? {
     guard offset < data.endIndex else { return nil }
     number += 1
@@ -143,6 +159,7 @@ struct LineSplitter {
     return Line(number: number, bytes: data[offset...], torn: true)
   }
 
+  @usableFromInline
   func problem(of line: Line) -> LogError? {
     if line.bytes.count > EventLog<Int, Int, Int, Int>.maxLineLength {
       return .lineTooLong(line: line.number, length: line.bytes.count, limit: EventLog<Int, Int, Int, Int>.maxLineLength)
@@ -158,6 +175,7 @@ extension LogError {
   }
 
   /// The typed error for a decoding failure on `line`.
+  @usableFromInline
   init(decoding error: any Error, line: Int, notJSON: LogError?) {
     guard let error = error as? DecodingError else {
       self = .malformed(line: line, detail: "\(error)")

@@ -41,6 +41,7 @@ public struct LogEntry<State: Codable, Event: Codable, Context: Codable, Effect:
   /// The effects the step emitted, in order.
   public var effects: [Effect]
 
+  @inlinable
   public init(
     sequence: Int, time: Double?, event: Event, outcome: LoggedOutcome, state: State, context: Context,
     effects: [Effect]
@@ -57,6 +58,7 @@ public enum LoggedOutcome: Hashable, Sendable, Codable, CustomStringConvertible 
   case rejected(Rejection)
 
   /// The kind of `outcome`.
+  @inlinable
   public init<S, E>(_ outcome: StepOutcome<S, E>) {
     switch outcome {
     case .transitioned: self = .transitioned

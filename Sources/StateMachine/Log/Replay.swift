@@ -9,11 +9,21 @@ public struct Divergence: Hashable, Sendable, CustomStringConvertible {
   /// What the log says, field by field, and what the table does now, for each field that differs.
   public let differences: [Difference]
 
+  @usableFromInline
+  init(sequence: Int, event: String, differences: [Difference]) {
+    (self.sequence, self.event, self.differences) = (sequence, event, differences)
+  }
+
   /// One field that differs.
   public struct Difference: Hashable, Sendable {
     public let field: String
     public let expected: String
     public let actual: String
+
+    @usableFromInline
+    init(field: String, expected: String, actual: String) {
+      (self.field, self.expected, self.actual) = (field, expected, actual)
+    }
   }
 
   public var description: String {
@@ -28,6 +38,12 @@ public struct ReplayReport: Hashable, Sendable, CustomStringConvertible {
   public let replayed: Int
   /// The divergences: the first only, or all when asked.
   public let divergences: [Divergence]
+
+  @usableFromInline
+  init(replayed: Int, divergences: [Divergence]) {
+    self.replayed = replayed
+    self.divergences = divergences
+  }
 
   /// Whether the table did exactly what the log recorded.
   public var isIdentical: Bool { divergences.isEmpty }
@@ -48,6 +64,7 @@ where State: Codable & Equatable, Event: Codable, Context: Codable & Equatable, 
   ///
   /// - Parameter all: `false` (the default) stops at the first divergence; `true` reports
   ///   every one, continuing each time from what the log recorded.
+  @inlinable
   public func replay(_ log: EventLog<State, Event, Context, Effect>, reportingAll all: Bool = false) -> ReplayReport {
     var state = log.header.state
     var context = log.header.context
