@@ -40,6 +40,7 @@ enum ComplexBench {
     var generator = SplitMix64(seed: 0xC0FFEE)
     let events = (0..<count).map { _ in UInt8(generator.next() % UInt64(size)) }
     let typed = events.map { Event(id: $0) }
+    let table = Self.table  // built here, not in the first timed run
     return BenchWorkload(
       name: "complex", events: count,
       variants: [

@@ -49,15 +49,7 @@ enum StoreBench {
     return BenchWorkload(
       name: "store-effects", events: count,
       variants: [
-        BenchVariant(name: "switch") {
-          var state = State.idle
-          var sum = 0
-          for event in events {
-            state = LoaderBench.next(state, event)
-            sum &+= Int(state.rawValue)
-          }
-          return sum
-        },
+        LoaderBench.switchVariant(events: events),
       BenchVariant(name: "store.send, one effect per event") {
         let store = Store(withEffects, context: NoContext()) { _, _ in }
         var sum = 0

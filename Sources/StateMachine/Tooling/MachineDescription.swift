@@ -39,24 +39,26 @@ public struct MachineDescription: Sendable {
   public init<State, Event, Context, Effect>(
     _ table: TransitionTable<State, Event, Context, Effect>, summary: String
   ) {
-    name = table.name
-    self.summary = summary
-    renderings = { format in
-      switch format {
-      case .table: table.markdown()
-      case .mermaid: table.mermaid()
-      case .dot: table.dot()
-      }
-    }
-    findings = { table.check() }
-    overview = { table.overview() }
-    replayer = nil
+    self.init(table, summary: summary, replayer: nil)
   }
 
   /// Describes `table`, whose logs can be replayed.
   public init<State, Event, Context, Effect>(
     _ table: TransitionTable<State, Event, Context, Effect>, summary: String
   ) where State: Codable & Equatable, Event: Codable, Context: Codable & Equatable & Sendable, Effect: Codable & Equatable {
+    self.init(table, summary: summary) { data, all in
+      let result = EventLog<State, Event, Context, Effect>.read(data, for: table)
+      guard let log = result.log, result.error == nil else {
+        return .unreadable(result.error ?? .empty, entries: result.log?.entries.count ?? 0)
+      }
+      return .replayed(table.replay(log, reportingAll: all))
+    }
+  }
+
+  private init<State, Event, Context, Effect>(
+    _ table: TransitionTable<State, Event, Context, Effect>, summary: String,
+    replayer: (@Sendable (Data, Bool) -> ReplayOutcome)?
+  ) {
     name = table.name
     self.summary = summary
     renderings = { format in
@@ -68,13 +70,7 @@ public struct MachineDescription: Sendable {
     }
     findings = { table.check() }
     overview = { table.overview() }
-    replayer = { data, all in
-      let result = EventLog<State, Event, Context, Effect>.read(data, for: table)
-      guard let log = result.log, result.error == nil else {
-        return .unreadable(result.error ?? .empty, entries: result.log?.entries.count ?? 0)
-      }
-      return .replayed(table.replay(log, reportingAll: all))
-    }
+    self.replayer = replayer
   }
 
   /// Whether logs of this machine can be replayed (its types are `Codable` and `Equatable`).
