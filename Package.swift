@@ -12,16 +12,23 @@ let package = Package(
   products: [
     .library(name: "StateMachine", targets: ["StateMachine"]),
     .library(name: "StateMachineExamples", targets: ["StateMachineExamples"]),
+    .library(name: "StateMachineTesting", targets: ["StateMachineTesting"]),
     .executable(name: "fsm", targets: ["fsm"]),
   ],
   dependencies: [],
   targets: [
     .target(name: "StateMachine", swiftSettings: strict),
     .target(name: "StateMachineExamples", dependencies: ["StateMachine"], swiftSettings: strict),
-    .target(name: "FSMCommand", dependencies: ["StateMachine", "StateMachineExamples"], swiftSettings: strict),
+    .target(name: "StateMachineTesting", dependencies: ["StateMachine"], swiftSettings: strict),
+    .target(
+      name: "FSMCommand", dependencies: ["StateMachine", "StateMachineExamples", "StateMachineTesting"],
+      swiftSettings: strict),
     .executableTarget(name: "fsm", dependencies: ["FSMCommand"], swiftSettings: strict),
     .testTarget(name: "StateMachineTests", dependencies: ["StateMachine", "StateMachineExamples"], swiftSettings: strict),
     .testTarget(name: "StoreTests", dependencies: ["StateMachine"], swiftSettings: strict),
+    .testTarget(
+      name: "StateMachineTestingTests", dependencies: ["StateMachine", "StateMachineTesting", "StateMachineExamples"],
+      swiftSettings: strict),
     .testTarget(
       name: "FSMCommandTests", dependencies: ["FSMCommand", "StateMachine", "StateMachineExamples"], exclude: ["Fixtures"],
       swiftSettings: strict),

@@ -74,3 +74,15 @@ extension TransitionTable {
     )
   }
 }
+
+extension TransitionTable {
+  /// The event cases some row handles in `state` (its own rows and wildcards, ignore rows
+  /// included), in row order, each once.
+  public func handledEvents(in state: State.Discriminant) -> [Event.Discriminant] {
+    guard let s = storage.layout.index[state] else { return [] }
+    var seen = Set<Event.Discriminant>()
+    return (storage.start[s]..<storage.start[s + 1]).compactMap { c in
+      seen.insert(storage.event[c]).inserted ? storage.event[c] : nil
+    }
+  }
+}

@@ -1,0 +1,178 @@
+public import StateMachine
+
+/// Bounded exhaustive exploration (model checking) of a table: breadth-first over
+/// configurations (state and context) with a finite event alphabet, each configuration
+/// visited once.
+///
+/// ```swift
+/// let result = Explorer(table: CDPlayer.table, context: NoContext(), alphabet: CDPlayer.Event.allCases)
+///     .explore(depth: 10)
+/// print(result.coverage)            // rows 12/12, states 5/5
+/// result.shortestPath(to: .playing) // [openClose, openClose, cdDetected, play]
+/// ```
+public struct Explorer<State: Discriminated & Hashable, Event: Discriminated, Context: Hashable & Sendable, Effect: Sendable>: Sendable {
+  public typealias Table = TransitionTable<State, Event, Context, Effect>
+
+  let table: Table
+  let context: Context
+  let alphabet: [Event]
+  var invariants: [Invariant<State, Context>] = []
+  var checks: Set<StepCheck> = []
+
+  /// Explores `table` from its initial state and `context`, trying every event of `alphabet`
+  /// in every configuration.
+  public init(table: Table, context: Context, alphabet: [Event]) {
+    self.table = table
+    self.context = context
+    self.alphabet = alphabet
+  }
+
+  /// Adds an invariant every reached configuration must satisfy.
+  public func invariant(_ name: String, _ holds: @escaping @Sendable (State, Context) -> Bool) -> Self {
+    adding(Invariant(name, holds))
+  }
+
+  /// Adds an invariant.
+  public func adding(_ invariant: Invariant<State, Context>) -> Self {
+    var copy = self
+    copy.invariants.append(invariant)
+    return copy
+  }
+
+  /// Adds a built-in step check (``StepCheck/noRejection`` reports rejected events; without it
+  /// they are skipped).
+  public func checking(_ check: StepCheck) -> Self {
+    var copy = self
+    copy.checks.insert(check)
+    return copy
+  }
+
+  struct Configuration: Hashable {
+    let state: State
+    let context: Context
+  }
+
+  /// Explores up to `depth` events deep, stopping after `limit` configurations.
+  public func explore(depth: Int = 20, limit: Int = 1_000_000) -> Exploration<State, Event> {
+    let deadEnds = Set(table.analyze().deadEnds)
+    let start = Configuration(state: table.initial, context: context)
+    var index: [Configuration: Int] = [start: 0]
+    var parent: [(from: Int, event: Int)] = [(-1, -1)]
+    var configurations = [start]
+    var depthOf = [0]
+    var rowsHit = Set<Int>()
+    var violations: [Exploration<State, Event>.Violation] = []
+    var violated = Set<String>()
+    var firstReach: [State.Discriminant: Int] = [start.state.discriminant: 0]
+    var truncated = false
+
+    func path(to i: Int, then event: Int? = nil) -> [Event] {
+      var events: [Event] = []
+      var j = i
+      while parent[j].from >= 0 {
+        events.append(alphabet[parent[j].event])
+        j = parent[j].from
+      }
+      events.reverse()
+      if let event { events.append(alphabet[event]) }
+      return events
+    }
+    func check(_ configuration: Configuration, at i: Int) {
+      for invariant in invariants where !violated.contains(invariant.name) && !invariant.holds(configuration.state, configuration.context) {
+        violated.insert(invariant.name)
+        violations.append(.init(property: invariant.name, message: "does not hold in \(configuration.state) with context \(configuration.context)", path: path(to: i)))
+      }
+      if checks.contains(.noDeadEnd), !violated.contains("no dead end"), deadEnds.contains(configuration.state.discriminant) {
+        violated.insert("no dead end")
+        violations.append(.init(property: "no dead end", message: "\(configuration.state) is a dead end", path: path(to: i)))
+      }
+    }
+    check(start, at: 0)
+
+    var head = 0
+    while head < configurations.count {
+      let i = head
+      head += 1
+      guard depthOf[i] < depth else { continue }
+      for (e, event) in alphabet.enumerated() {
+        let step = table.step(configurations[i].state, configurations[i].context, event)
+        if case .rejected(let reason) = step.outcome {
+          if checks.contains(.noRejection), !violated.contains("no rejection") {
+            violated.insert("no rejection")
+            violations.append(.init(property: "no rejection", message: "\(event) rejected in \(configurations[i].state): \(reason)", path: path(to: i, then: e)))
+          }
+          continue
+        }
+        if let row = step.row { rowsHit.insert(row) }
+        let next = Configuration(state: step.state, context: step.context)
+        guard index[next] == nil else { continue }
+        guard configurations.count < limit else {
+          truncated = true
+          continue
+        }
+        let j = configurations.count
+        index[next] = j
+        configurations.append(next)
+        parent.append((i, e))
+        depthOf.append(depthOf[i] + 1)
+        if firstReach[next.state.discriminant] == nil { firstReach[next.state.discriminant] = j }
+        check(next, at: j)
+      }
+    }
+    var shortest: [State.Discriminant: [Event]] = [:]
+    for (state, i) in firstReach { shortest[state] = path(to: i) }
+    return Exploration(
+      configurations: configurations.count, maxDepth: depthOf.max() ?? 0, truncated: truncated,
+      shortestPaths: shortest, violations: violations,
+      coverage: .init(
+        rowsHit: rowsHit.sorted(), rowCount: table.rows.count,
+        statesReached: table.stateCases.filter { firstReach[$0] != nil }, stateCount: table.stateCases.count))
+  }
+}
+
+/// What an exploration found.
+public struct Exploration<State: Discriminated, Event>: @unchecked Sendable {
+  // @unchecked: its fields are immutable values of the user's State and Event types, produced
+  // and read by one caller; Event need not be Sendable for the report to be useful.
+
+  /// A violated property with a shortest counterexample.
+  public struct Violation {
+    public let property: String
+    public let message: String
+    /// A shortest event sequence from the initial configuration to the violation.
+    public let path: [Event]
+  }
+
+  /// Rows and states exercised.
+  public struct Coverage: CustomStringConvertible {
+    /// Indices (from 0) of the rows some step took.
+    public let rowsHit: [Int]
+    public let rowCount: Int
+    /// State cases reached.
+    public let statesReached: [State.Discriminant]
+    public let stateCount: Int
+    /// Rows (indices from 0) never taken.
+    public var rowsNeverHit: [Int] { (0..<rowCount).filter { !rowsHit.contains($0) } }
+
+    public var description: String {
+      "rows \(rowsHit.count)/\(rowCount), states \(statesReached.count)/\(stateCount)"
+        + (rowsNeverHit.isEmpty ? "" : "; rows never hit: " + rowsNeverHit.map { "\($0 + 1)" }.joined(separator: ", "))
+    }
+  }
+
+  /// Distinct configurations visited.
+  public let configurations: Int
+  /// The deepest level reached.
+  public let maxDepth: Int
+  /// Whether the configuration limit cut the exploration short.
+  public let truncated: Bool
+  /// A shortest event sequence to each reached state case.
+  public let shortestPaths: [State.Discriminant: [Event]]
+  /// Every violated property, each with a shortest counterexample.
+  public let violations: [Violation]
+  /// Rows and states exercised.
+  public let coverage: Coverage
+
+  /// A shortest event sequence reaching a state of case `state`, if one was reached.
+  public func shortestPath(to state: State.Discriminant) -> [Event]? { shortestPaths[state] }
+}

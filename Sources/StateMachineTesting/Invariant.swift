@@ -1,0 +1,53 @@
+public import StateMachine
+
+/// A named condition every configuration (state and context) a machine reaches must satisfy.
+public struct Invariant<State: Discriminated, Context>: Sendable {
+  /// The name shown when it fails.
+  public let name: String
+  let holds: @Sendable (State, Context) -> Bool
+
+  /// An invariant on the state and context.
+  public init(_ name: String, _ holds: @escaping @Sendable (State, Context) -> Bool) {
+    self.name = name
+    self.holds = holds
+  }
+
+  /// An invariant checked only in states of case `state`.
+  public static func inState(
+    _ state: State.Discriminant, _ name: String, _ holds: @escaping @Sendable (State, Context) -> Bool
+  ) -> Invariant {
+    Invariant("\(name) (in \(state))") { s, c in s.discriminant != state || holds(s, c) }
+  }
+}
+
+/// Checks about steps rather than configurations, built in.
+public enum StepCheck: Hashable, Sendable {
+  /// No event is rejected (handled by no row). Walks then send only handled events unless the
+  /// event source's `unhandledShare` asks otherwise.
+  case noRejection
+  /// The machine never enters a dead end (a non-final state with no way out).
+  case noDeadEnd
+}
+
+/// A property that failed, with the shortest event sequence found that makes it fail.
+public struct PropertyFailure<Event: Sendable>: Error, Sendable, CustomStringConvertible {
+  /// The seed of the run: the same seed gives the same run on every platform.
+  public let seed: UInt64
+  /// The property that failed.
+  public let property: String
+  /// What was wrong at the last step.
+  public let message: String
+  /// The minimal failing event sequence.
+  public let events: [Event]
+  /// The length of the failing sequence before shrinking.
+  public let originalLength: Int
+
+  public var description: String {
+    var lines = [
+      "property '\(property)' failed (seed \(seed)): \(message)",
+      "minimal sequence (\(events.count) event\(events.count == 1 ? "" : "s"), shrunk from \(originalLength)):",
+    ]
+    lines += events.enumerated().map { "  \($0.offset + 1). \($0.element)" }
+    return lines.joined(separator: "\n")
+  }
+}

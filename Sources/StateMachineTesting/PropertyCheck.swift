@@ -1,0 +1,171 @@
+public import StateMachine
+
+/// Property-based testing of a table: seeded random walks, invariants checked after every step,
+/// and shrinking of a failing walk to a minimal event sequence.
+///
+/// ```swift
+/// @Test func countdownStaysInRange() throws {
+///     try PropertyCheck(table: Captcha.table, context: .init(), events: .cases)
+///         .invariant("0...60") { _, context in (0...60).contains(context.remaining) }
+///         .run(seed: 42)
+/// }
+/// ```
+///
+/// A failure throws a ``PropertyFailure`` whose description has the seed, the property's message
+/// and the minimal sequence, so it fails the test in Swift Testing and in XCTest alike.
+public struct PropertyCheck<State: Discriminated, Event: Discriminated, Context, Effect: Sendable>: Sendable
+where Context: Sendable {
+  public typealias Table = TransitionTable<State, Event, Context, Effect>
+
+  let table: Table
+  let context: Context
+  let events: EventSource<Event>
+  var invariants: [Invariant<State, Context>] = []
+  var checks: Set<StepCheck> = []
+  let deadEnds: Set<State.Discriminant>
+
+  /// Checks `table` from its initial state with `context`, sending events from `events`.
+  public init(table: Table, context: Context, events: EventSource<Event>) {
+    self.table = table
+    self.context = context
+    self.events = events
+    deadEnds = Set(table.analyze().deadEnds)
+  }
+
+  /// Adds an invariant on state and context.
+  public func invariant(_ name: String, _ holds: @escaping @Sendable (State, Context) -> Bool) -> Self {
+    adding(Invariant(name, holds))
+  }
+
+  /// Adds an invariant.
+  public func adding(_ invariant: Invariant<State, Context>) -> Self {
+    var copy = self
+    copy.invariants.append(invariant)
+    return copy
+  }
+
+  /// Adds a built-in step check.
+  public func checking(_ check: StepCheck) -> Self {
+    var copy = self
+    copy.checks.insert(check)
+    return copy
+  }
+
+  /// What a run did.
+  public struct Report: Sendable {
+    public let seed: UInt64
+    public let walks: Int
+    public let steps: Int
+  }
+
+  /// Runs `walks` random walks of up to `length` steps each from the initial state.
+  ///
+  /// - Parameter seed: The run's seed; a random one when `nil`. It is printed, and it is in
+  ///   the failure, so a failing run can be repeated exactly.
+  /// - Throws: ``PropertyFailure`` with the minimal failing sequence.
+  @discardableResult
+  public func run(walks: Int = 100, length: Int = 50, seed: UInt64? = nil) throws(PropertyFailure<Event>) -> Report {
+    let seed = seed ?? UInt64.random(in: 0...UInt64.max)
+    print("PropertyCheck \(table.name): seed \(seed), \(walks) walks of \(length) steps")
+    var rng = SplitMix64(seed: seed)
+    var steps = 0
+    for _ in 0..<walks {
+      var walk: [Event] = []
+      var machine = Machine(table, context: context)
+      if let failure = violation(in: machine) {
+        throw PropertyFailure(seed: seed, property: failure.property, message: failure.message, events: [], originalLength: 0)
+      }
+      for _ in 0..<length {
+        guard let event = events.next(in: machine.state.discriminant, of: table, using: &rng) else { break }
+        walk.append(event)
+        steps += 1
+        let outcome = machine.send(event)
+        if let failure = violation(after: outcome, in: machine) {
+          let minimal = shrink(walk, failing: failure.property)
+          let final = replay(minimal).failure ?? failure
+          throw PropertyFailure(
+            seed: seed, property: final.property, message: final.message, events: minimal, originalLength: walk.count)
+        }
+      }
+    }
+    return Report(seed: seed, walks: walks, steps: steps)
+  }
+
+  struct Violation {
+    let property: String
+    let message: String
+  }
+
+  func violation(in machine: Machine<State, Event, Context, Effect>) -> Violation? {
+    for invariant in invariants where !invariant.holds(machine.state, machine.context) {
+      return Violation(property: invariant.name, message: "does not hold in \(machine.state) with context \(machine.context)")
+    }
+    return nil
+  }
+
+  func violation(after outcome: StepOutcome<State, Effect>, in machine: Machine<State, Event, Context, Effect>) -> Violation? {
+    if checks.contains(.noRejection), case .rejected(let reason) = outcome {
+      return Violation(property: "no rejection", message: "rejected in \(machine.state): \(reason)")
+    }
+    if checks.contains(.noDeadEnd), deadEnds.contains(machine.state.discriminant) {
+      return Violation(property: "no dead end", message: "\(machine.state) is a dead end")
+    }
+    return violation(in: machine)
+  }
+
+  /// Replays `events` from the initial state: the first violation, and whether every event
+  /// was accepted (no rejection) before it.
+  func replay(_ events: [Event]) -> (failure: Violation?, accepted: Bool) {
+    var machine = Machine(table, context: context)
+    if let failure = violation(in: machine) { return (failure, true) }
+    for event in events {
+      let outcome = machine.send(event)
+      if let failure = violation(after: outcome, in: machine) { return (failure, true) }
+      if case .rejected = outcome { return (nil, false) }
+    }
+    return (nil, true)
+  }
+
+  /// Whether `events` fails `property`, as a sequence the machine accepts.
+  func fails(_ events: [Event], property: String) -> Bool {
+    let (failure, _) = replay(events)
+    return failure?.property == property
+  }
+
+  /// Shrinks a failing sequence: remove chunks (halves, quarters, ... single events), then
+  /// shrink payloads through the event source, until nothing smaller fails the same property.
+  func shrink(_ events: [Event], failing property: String) -> [Event] {
+    var current = events
+    var improved = true
+    while improved {
+      improved = false
+      var chunk = max(1, current.count / 2)
+      while chunk >= 1 {
+        var start = 0
+        while start < current.count {
+          var candidate = current
+          candidate.removeSubrange(start..<min(current.count, start + chunk))
+          if fails(candidate, property: property) {
+            current = candidate
+            improved = true
+          } else {
+            start += chunk
+          }
+        }
+        chunk /= 2
+      }
+      for i in current.indices {
+        for simpler in self.events.shrink(current[i]) {
+          var candidate = current
+          candidate[i] = simpler
+          if fails(candidate, property: property) {
+            current = candidate
+            improved = true
+            break
+          }
+        }
+      }
+    }
+    return current
+  }
+}
