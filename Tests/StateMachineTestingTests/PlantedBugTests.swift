@@ -166,3 +166,34 @@ struct PlantedBugTests {
     #expect(result.violations.first?.path == [.done])
   }
 }
+
+@Suite("Counterexamples as regression logs")
+struct CounterexampleLogTests {
+  enum S: String, Hashable, Sendable, Codable, CaseIterable, Discriminated { case idle, busy }
+  enum E: String, Hashable, Sendable, Codable, CaseIterable, Discriminated { case go, more, stop }
+  static let table = try! TransitionTable<S, E, Int, String>(
+    name: "busy", initial: .idle,
+    rows: [
+      .transition(from: .idle, on: .go, to: .busy, effects: "start").update { c, _ in c += 1 },
+      .stay(in: .busy, on: .more).update { c, _ in c += 1 },
+      .transition(from: .busy, on: .stop, to: .idle).update { c, _ in c = 0 },
+    ],
+    policy: .ignore)
+
+  @Test("the minimal sequence saved as an event log replays identically")
+  func saveAsLog() throws {
+    do {
+      try PropertyCheck(table: Self.table, context: 0, events: .cases)
+        .invariant("at most 2 jobs") { _, c in c <= 2 }
+        .run(walks: 50, length: 20, seed: 8)
+      Issue.record("expected a failure")
+    } catch {
+      #expect(error.events == [.go, .more, .more])
+      let log = error.eventLog(table: Self.table, context: 0)
+      #expect(log.entries.map(\.context) == [1, 2, 3])
+      let read = EventLog<S, E, Int, String>.read(try log.encoded(), for: Self.table)
+      #expect(read.error == nil)
+      #expect(Self.table.replay(try #require(read.log)).isIdentical)
+    }
+  }
+}
