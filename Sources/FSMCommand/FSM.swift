@@ -13,6 +13,7 @@ public enum FSM {
       show <machine|spec.md>   print a machine as a table, Mermaid or Graphviz DOT
       check <machine|spec.md>  validate and analyse a machine; exit 1 when there are findings
       replay <machine> <log>   replay an event log against the machine; exit 1 at a divergence
+      explore <machine>        exhaustive exploration: coverage, shortest paths, violations
       bench                    measure the step against hand-written baselines (use -c release)
       help [command]           this text, or a command's
 
@@ -32,6 +33,7 @@ public enum FSM {
     case "check": return CheckCommand.run(rest)
     case "bench": return BenchCommand.run(rest)
     case "replay": return ReplayCommand.run(rest)
+    case "explore": return ExploreCommand.run(rest)
     case "__log-writer": return LogWriterCommand.run(rest)
     case "help", "--help", "-h":
       guard let topic = rest.first else { return .success(help + "\n") }
@@ -49,6 +51,7 @@ public enum FSM {
     case "check": CheckCommand.help
     case "bench": BenchCommand.help
     case "replay": ReplayCommand.help
+    case "explore": ExploreCommand.help
     default: nil
     }
   }

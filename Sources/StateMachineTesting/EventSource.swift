@@ -4,7 +4,7 @@ public import StateMachine
 /// current state handles (by weight), or, with probability `unhandledShare`, one it does not
 /// handle, and makes an event of that case.
 public struct EventSource<Event: Discriminated>: Sendable {
-  let make: @Sendable (Event.Discriminant, inout SplitMix64) -> Event?
+  @usableFromInline let make: @Sendable (Event.Discriminant, inout SplitMix64) -> Event?
   let shrinker: @Sendable (Event) -> [Event]
   /// Relative weights of event cases (1 when absent).
   public var weights: [Event.Discriminant: Double]
@@ -26,15 +26,17 @@ public struct EventSource<Event: Discriminated>: Sendable {
   /// Simpler events to try in place of `event`.
   public func shrink(_ event: Event) -> [Event] { shrinker(event) }
 
-  /// An event for one step in `state` of `table`; `nil` when no case can be made.
-  func next<S, C, F>(
-    in state: S.Discriminant, of table: TransitionTable<S, Event, C, F>, using rng: inout SplitMix64
-  ) -> Event? {
-    let handled = table.handledEvents(in: state)
+  /// An event for one step, given the cases the current state handles and does not; `nil`
+  /// when no case can be made.
+  @inlinable
+  func next(handled: [Event.Discriminant], unhandled: [Event.Discriminant], using rng: inout SplitMix64) -> Event? {
     var pool = handled
-    if unhandledShare > 0, Double(rng.next() >> 11) / Double(1 << 53) < unhandledShare {
-      let unhandled = table.eventCases.filter { !handled.contains($0) }
-      if !unhandled.isEmpty { pool = unhandled }
+    if unhandledShare > 0, !unhandled.isEmpty, Double(rng.next() >> 11) / Double(1 << 53) < unhandledShare {
+      pool = unhandled
+    }
+    if weights.isEmpty {
+      guard !pool.isEmpty else { return nil }
+      return make(pool[Int(rng.next() % UInt64(pool.count))], &rng)
     }
     guard !pool.isEmpty else { return nil }
     let total = pool.reduce(0.0) { $0 + (weights[$1] ?? 1) }

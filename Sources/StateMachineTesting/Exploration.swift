@@ -13,11 +13,11 @@ public import StateMachine
 public struct Explorer<State: Discriminated & Hashable, Event: Discriminated, Context: Hashable & Sendable, Effect: Sendable>: Sendable {
   public typealias Table = TransitionTable<State, Event, Context, Effect>
 
-  let table: Table
-  let context: Context
-  let alphabet: [Event]
-  var invariants: [Invariant<State, Context>] = []
-  var checks: Set<StepCheck> = []
+  @usableFromInline let table: Table
+  @usableFromInline let context: Context
+  @usableFromInline let alphabet: [Event]
+  @usableFromInline var invariants: [Invariant<State, Context>] = []
+  @usableFromInline var checks: Set<StepCheck> = []
 
   /// Explores `table` from its initial state and `context`, trying every event of `alphabet`
   /// in every configuration.
@@ -47,12 +47,18 @@ public struct Explorer<State: Discriminated & Hashable, Event: Discriminated, Co
     return copy
   }
 
+  @usableFromInline
   struct Configuration: Hashable {
-    let state: State
-    let context: Context
+    @usableFromInline let state: State
+    @usableFromInline let context: Context
+    @inlinable init(state: State, context: Context) {
+      self.state = state
+      self.context = context
+    }
   }
 
   /// Explores up to `depth` events deep, stopping after `limit` configurations.
+  @inlinable
   public func explore(depth: Int = 20, limit: Int = 1_000_000) -> Exploration<State, Event> {
     let deadEnds = Set(table.analyze().deadEnds)
     let start = Configuration(state: table.initial, context: context)
@@ -141,6 +147,11 @@ public struct Exploration<State: Discriminated, Event>: @unchecked Sendable {
     public let message: String
     /// A shortest event sequence from the initial configuration to the violation.
     public let path: [Event]
+
+    @inlinable
+    init(property: String, message: String, path: [Event]) {
+      (self.property, self.message, self.path) = (property, message, path)
+    }
   }
 
   /// Rows and states exercised.
@@ -151,6 +162,12 @@ public struct Exploration<State: Discriminated, Event>: @unchecked Sendable {
     /// State cases reached.
     public let statesReached: [State.Discriminant]
     public let stateCount: Int
+
+    @inlinable
+    init(rowsHit: [Int], rowCount: Int, statesReached: [State.Discriminant], stateCount: Int) {
+      (self.rowsHit, self.rowCount, self.statesReached, self.stateCount) = (rowsHit, rowCount, statesReached, stateCount)
+    }
+
     /// Rows (indices from 0) never taken.
     public var rowsNeverHit: [Int] { (0..<rowCount).filter { !rowsHit.contains($0) } }
 
@@ -172,6 +189,15 @@ public struct Exploration<State: Discriminated, Event>: @unchecked Sendable {
   public let violations: [Violation]
   /// Rows and states exercised.
   public let coverage: Coverage
+
+  @inlinable
+  init(
+    configurations: Int, maxDepth: Int, truncated: Bool, shortestPaths: [State.Discriminant: [Event]],
+    violations: [Violation], coverage: Coverage
+  ) {
+    (self.configurations, self.maxDepth, self.truncated) = (configurations, maxDepth, truncated)
+    (self.shortestPaths, self.violations, self.coverage) = (shortestPaths, violations, coverage)
+  }
 
   /// A shortest event sequence reaching a state of case `state`, if one was reached.
   public func shortestPath(to state: State.Discriminant) -> [Event]? { shortestPaths[state] }

@@ -4,7 +4,7 @@ public import StateMachine
 public struct Invariant<State: Discriminated, Context>: Sendable {
   /// The name shown when it fails.
   public let name: String
-  let holds: @Sendable (State, Context) -> Bool
+  @usableFromInline let holds: @Sendable (State, Context) -> Bool
 
   /// An invariant on the state and context.
   public init(_ name: String, _ holds: @escaping @Sendable (State, Context) -> Bool) {
@@ -31,6 +31,11 @@ public enum StepCheck: Hashable, Sendable {
 
 /// A property that failed, with the shortest event sequence found that makes it fail.
 public struct PropertyFailure<Event: Sendable>: Error, Sendable, CustomStringConvertible {
+  @usableFromInline
+  init(seed: UInt64, property: String, message: String, events: [Event], originalLength: Int) {
+    (self.seed, self.property, self.message, self.events, self.originalLength) = (seed, property, message, events, originalLength)
+  }
+
   /// The seed of the run: the same seed gives the same run on every platform.
   public let seed: UInt64
   /// The property that failed.

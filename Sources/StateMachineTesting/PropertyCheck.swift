@@ -1,3 +1,4 @@
+import Foundation
 public import StateMachine
 
 /// Property-based testing of a table: seeded random walks, invariants checked after every step,
@@ -17,12 +18,14 @@ public struct PropertyCheck<State: Discriminated, Event: Discriminated, Context,
 where Context: Sendable {
   public typealias Table = TransitionTable<State, Event, Context, Effect>
 
-  let table: Table
-  let context: Context
-  let events: EventSource<Event>
-  var invariants: [Invariant<State, Context>] = []
-  var checks: Set<StepCheck> = []
-  let deadEnds: Set<State.Discriminant>
+  @usableFromInline let table: Table
+  @usableFromInline let context: Context
+  @usableFromInline let events: EventSource<Event>
+  @usableFromInline var invariants: [Invariant<State, Context>] = []
+  @usableFromInline var checks: Set<StepCheck> = []
+  @usableFromInline let deadEnds: Set<State.Discriminant>
+  /// For each state case: the event cases it handles, and those it does not.
+  @usableFromInline let cases: [State.Discriminant: (handled: [Event.Discriminant], unhandled: [Event.Discriminant])]
 
   /// Checks `table` from its initial state with `context`, sending events from `events`.
   public init(table: Table, context: Context, events: EventSource<Event>) {
@@ -30,6 +33,12 @@ where Context: Sendable {
     self.context = context
     self.events = events
     deadEnds = Set(table.analyze().deadEnds)
+    var cases: [State.Discriminant: (handled: [Event.Discriminant], unhandled: [Event.Discriminant])] = [:]
+    for state in table.stateCases {
+      let handled = table.handledEvents(in: state)
+      cases[state] = (handled, table.eventCases.filter { !handled.contains($0) })
+    }
+    self.cases = cases
   }
 
   /// Adds an invariant on state and context.
@@ -56,6 +65,9 @@ where Context: Sendable {
     public let seed: UInt64
     public let walks: Int
     public let steps: Int
+
+    @inlinable
+    init(seed: UInt64, walks: Int, steps: Int) { (self.seed, self.walks, self.steps) = (seed, walks, steps) }
   }
 
   /// Runs `walks` random walks of up to `length` steps each from the initial state.
@@ -63,10 +75,11 @@ where Context: Sendable {
   /// - Parameter seed: The run's seed; a random one when `nil`. It is printed, and it is in
   ///   the failure, so a failing run can be repeated exactly.
   /// - Throws: ``PropertyFailure`` with the minimal failing sequence.
+  @inlinable
   @discardableResult
   public func run(walks: Int = 100, length: Int = 50, seed: UInt64? = nil) throws(PropertyFailure<Event>) -> Report {
     let seed = seed ?? UInt64.random(in: 0...UInt64.max)
-    print("PropertyCheck \(table.name): seed \(seed), \(walks) walks of \(length) steps")
+    announce(seed: seed, walks: walks, length: length)
     var rng = SplitMix64(seed: seed)
     var steps = 0
     for _ in 0..<walks {
@@ -76,7 +89,9 @@ where Context: Sendable {
         throw PropertyFailure(seed: seed, property: failure.property, message: failure.message, events: [], originalLength: 0)
       }
       for _ in 0..<length {
-        guard let event = events.next(in: machine.state.discriminant, of: table, using: &rng) else { break }
+        guard let kinds = cases[machine.state.discriminant],
+          let event = events.next(handled: kinds.handled, unhandled: kinds.unhandled, using: &rng)
+        else { break }
         walk.append(event)
         steps += 1
         let outcome = machine.send(event)
@@ -91,11 +106,19 @@ where Context: Sendable {
     return Report(seed: seed, walks: walks, steps: steps)
   }
 
+  @usableFromInline
   struct Violation {
-    let property: String
-    let message: String
+    @usableFromInline let property: String
+    @usableFromInline let message: String
   }
 
+  /// Prints the run's seed (to standard error, so it never mixes with a program's output).
+  @usableFromInline
+  func announce(seed: UInt64, walks: Int, length: Int) {
+    FileHandle.standardError.write(Data("PropertyCheck \(table.name): seed \(seed), \(walks) walks of \(length) steps\n".utf8))
+  }
+
+  @usableFromInline
   func violation(in machine: Machine<State, Event, Context, Effect>) -> Violation? {
     for invariant in invariants where !invariant.holds(machine.state, machine.context) {
       return Violation(property: invariant.name, message: "does not hold in \(machine.state) with context \(machine.context)")
@@ -103,6 +126,7 @@ where Context: Sendable {
     return nil
   }
 
+  @usableFromInline
   func violation(after outcome: StepOutcome<State, Effect>, in machine: Machine<State, Event, Context, Effect>) -> Violation? {
     if checks.contains(.noRejection), case .rejected(let reason) = outcome {
       return Violation(property: "no rejection", message: "rejected in \(machine.state): \(reason)")
@@ -115,6 +139,7 @@ where Context: Sendable {
 
   /// Replays `events` from the initial state: the first violation, and whether every event
   /// was accepted (no rejection) before it.
+  @usableFromInline
   func replay(_ events: [Event]) -> (failure: Violation?, accepted: Bool) {
     var machine = Machine(table, context: context)
     if let failure = violation(in: machine) { return (failure, true) }
@@ -134,6 +159,7 @@ where Context: Sendable {
 
   /// Shrinks a failing sequence: remove chunks (halves, quarters, ... single events), then
   /// shrink payloads through the event source, until nothing smaller fails the same property.
+  @usableFromInline
   func shrink(_ events: [Event], failing property: String) -> [Event] {
     var current = events
     var improved = true

@@ -52,7 +52,7 @@ struct CLITests {
     .init(label: "bench with a bad scale", arguments: ["bench", "--scale", "zero"], code: 2, output: "",
           error: "option '--scale': 'zero'; expected a number"),
     .init(label: "bench with an unknown workload", arguments: ["bench", "--workload", "nope"], code: 2, output: "",
-          error: "expected one of loader, cd-player, complex, store-effects, store-8-producers, replay"),
+          error: "expected one of loader, cd-player, complex, store-effects, store-8-producers, replay, walk, explore"),
     .init(label: "bench option without a value", arguments: ["bench", "--repetitions"], code: 2, output: "",
           error: "option '--repetitions' needs a value"),
   ]
@@ -93,7 +93,7 @@ struct CLITests {
     let result = FSM.run(["bench", "--json", "--scale", "0.0005", "--repetitions", "1"])
     #expect(result.code == 0, "\(result.errorOutput)")
     let entries = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
-    #expect(Set(entries.compactMap { $0["workload"] as? String }) == ["loader", "cd-player", "complex", "store-effects", "store-8-producers", "replay"])
+    #expect(Set(entries.compactMap { $0["workload"] as? String }) == ["loader", "cd-player", "complex", "store-effects", "store-8-producers", "replay", "walk", "explore"])
     for entry in entries {
       let variant = try #require(entry["variant"] as? String)
       let ratio = try #require(entry["ratio_to_switch"] as? Double)

@@ -7,7 +7,7 @@ enum Benchmarks {
     func callAsFunction() -> BenchWorkload { make() }
   }
 
-  static let names = ["loader", "cd-player", "complex", "store-effects", "store-8-producers", "replay"]
+  static let names = ["loader", "cd-player", "complex", "store-effects", "store-8-producers", "replay", "walk", "explore"]
 
   static func all(scale: Double) -> [Factory] {
     let count = { (n: Int) in max(1, Int((Double(n) * scale).rounded())) }
@@ -18,6 +18,8 @@ enum Benchmarks {
       Factory(name: "store-effects") { StoreBench.effectsWorkload(count: count(1_000_000)) },
       Factory(name: "store-8-producers") { StoreBench.producersWorkload(perProducer: count(1_000_000)) },
       Factory(name: "replay") { ReplayBench.workload(count: count(1_000_000)) },
+      Factory(name: "walk") { ModelCheckBench.walkWorkload(steps: count(1_000_000)) },
+      Factory(name: "explore") { ModelCheckBench.exploreWorkload(configurations: count(500_000)) },
     ]
   }
 }

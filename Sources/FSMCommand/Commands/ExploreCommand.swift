@@ -1,0 +1,105 @@
+import StateMachine
+import StateMachineExamples
+import StateMachineTesting
+
+enum ExploreCommand {
+  static let help = """
+    usage: fsm explore <machine> [--depth N] [--limit N] [--walks N --length N --seed S]
+
+    Explores the machine breadth-first over its configurations (state and context) with every
+    event of its alphabet, and prints coverage (rows and states exercised, rows never hit),
+    the reachable states with a shortest path to each, and any violation with its shortest
+    path (rejected events, dead ends). With --walks, also runs seeded random walks.
+
+    options:
+      --depth N    events deep at most (default 20)
+      --limit N    configurations at most (default 1000000)
+      --walks N    random walks to run (default 0)
+      --length N   steps per walk (default 50)
+      --seed S     the walks' seed (default: random, printed)
+
+    exit codes: 0 no violation, 1 a violation, 2 bad usage
+    """
+
+  /// How to explore each shipped machine: its alphabet and the checks that apply.
+  static func explorer(for name: String) -> ((Int, Int, (walks: Int, length: Int, seed: UInt64?)?) -> (lines: [String], failed: Bool))? {
+    switch name {
+    case CDPlayer.table.name:
+      return { depth, limit, walks in
+        let explorer = Explorer(table: CDPlayer.table, context: NoContext(), alphabet: CDPlayer.Event.allCases)
+          .checking(.noDeadEnd)
+        let check = PropertyCheck(table: CDPlayer.table, context: NoContext(), events: .cases).checking(.noDeadEnd)
+        return report(explorer.explore(depth: depth, limit: limit), walks: walks) { walks in
+          do throws(PropertyFailure<CDPlayer.Event>) {
+            let r = try check.run(walks: walks.walks, length: walks.length, seed: walks.seed)
+            return ("walks: \(r.walks) walks, \(r.steps) steps, seed \(r.seed): no failure", false)
+          } catch {
+            return ("walks: \(error.description)", true)
+          }
+        }
+      }
+    default:
+      return nil
+    }
+  }
+
+  static func report<S, E>(
+    _ result: Exploration<S, E>, walks: (walks: Int, length: Int, seed: UInt64?)?,
+    run: ((walks: Int, length: Int, seed: UInt64?)) -> (String, Bool)
+  ) -> (lines: [String], failed: Bool) {
+    var lines = [
+      "configurations: \(result.configurations) (depth \(result.maxDepth)\(result.truncated ? ", limit reached" : ""))",
+      "coverage: \(result.coverage)",
+      "reachable states:",
+    ]
+    for state in result.coverage.statesReached {
+      let path = result.shortestPath(to: state) ?? []
+      lines.append("  \(state): " + (path.isEmpty ? "(initial)" : path.map { "\($0)" }.joined(separator: ", ")))
+    }
+    for violation in result.violations {
+      lines.append("violation: \(violation.property): \(violation.message)")
+      lines.append("  shortest path: " + violation.path.map { "\($0)" }.joined(separator: ", "))
+    }
+    var failed = !result.violations.isEmpty
+    if let walks, walks.walks > 0 {
+      let (line, walkFailed) = run(walks)
+      lines.append(line)
+      failed = failed || walkFailed
+    }
+    return (lines, failed)
+  }
+
+  static func run(_ words: [String]) -> CommandResult {
+    let arguments: Arguments
+    let depth, limit, walks, length: Int
+    let seed: UInt64?
+    do throws(Arguments.Problem) {
+      arguments = try Arguments(
+        words, options: ["--depth", "--limit", "--walks", "--length", "--seed"], flags: ["--help"])
+      depth = try arguments.integer("--depth", default: 20, range: 0...10_000)
+      limit = try arguments.integer("--limit", default: 1_000_000, range: 1...100_000_000)
+      walks = try arguments.integer("--walks", default: 0, range: 0...10_000_000)
+      length = try arguments.integer("--length", default: 50, range: 1...1_000_000)
+      if let text = arguments.options["--seed"] {
+        guard let value = UInt64(text) else {
+          throw Arguments.Problem.badValue(option: "--seed", value: text, expected: "a whole number from 0 to \(UInt64.max)")
+        }
+        seed = value
+      } else {
+        seed = nil
+      }
+    } catch {
+      return .usage(error.description, help: help)
+    }
+    if arguments.flags.contains("--help") { return .success(help + "\n") }
+    guard let name = arguments.positionals.first else { return .usage("missing argument <machine>", help: help) }
+    if arguments.positionals.count > 1 { return .usage("unexpected argument '\(arguments.positionals[1])'", help: help) }
+    guard let explore = explorer(for: name) else {
+      let names = MachineCatalog.all.map(\.name).filter { explorer(for: $0) != nil }.joined(separator: ", ")
+      return .usage("unknown machine '\(name)'; expected one of: \(names)", help: help)
+    }
+    let (lines, failed) = explore(depth, limit, (walks, length, seed))
+    let text = lines.joined(separator: "\n") + "\n"
+    return failed ? .findings(text) : .success(text)
+  }
+}
