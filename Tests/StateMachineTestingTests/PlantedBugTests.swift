@@ -197,3 +197,51 @@ struct CounterexampleLogTests {
     }
   }
 }
+
+@Suite("Reachability, paths between states, store effects")
+struct ReachabilityTests {
+  @Test("a state reachable within N steps, and one that is not")
+  func reachable() throws {
+    let explorer = Explorer(table: CDPlayer.table, context: NoContext(), alphabet: CDPlayer.Event.allCases)
+    #expect(try explorer.requireReachable(.paused, within: 3) == [.cdDetected, .play, .pause])
+    #expect(throws: PropertyFailure<CDPlayer.Event>.self) { try explorer.requireReachable(.paused, within: 2) }
+  }
+
+  @Test("simple paths between two states")
+  func between() {
+    let paths = Explorer(table: CDPlayer.table, context: NoContext(), alphabet: CDPlayer.Event.allCases)
+      .simplePaths(from: (.paused, NoContext()), to: .stopped, maxLength: 3)
+    #expect(paths.first == [.stop])
+    #expect(paths.contains([.endPause, .stop]))
+  }
+
+  @Test("split generators are independent and reproducible")
+  func split() {
+    var a = SplitMix64(seed: 9)
+    var b = SplitMix64(seed: 9)
+    var childA = a.split()
+    var childB = b.split()
+    #expect(childA.next() == childB.next())
+    #expect(a.next() == b.next())
+    var fresh = SplitMix64(seed: 9)
+    #expect(childA.next() != fresh.next())
+  }
+
+  enum S: Hashable, Sendable, Discriminated { case on }
+  enum E: Hashable, Sendable, Discriminated { case start, stop }
+
+  @Test("a store run ends with every effect finished or cancelled, or the check says how many are left")
+  func storeEffects() async throws {
+    let table = try TransitionTable<S, E, Int, Command<E, String>>(
+      initial: .on,
+      rows: [.stay(in: .on, on: .start, effects: .every(.seconds(1), send: .start, id: "tick")),
+             .stay(in: .on, on: .stop, effects: .cancel("tick"))])
+    let clock = ManualClock()
+    let store = Store(table, context: 0, clock: clock) { _, _ in }
+    store.send(.start)
+    await #expect(throws: PropertyFailure<E>.self) { try await store.requireEffectsSettled() }
+    store.send(.stop)
+    try await store.requireEffectsSettled()
+    await store.finish()
+  }
+}

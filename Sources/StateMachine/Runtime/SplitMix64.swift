@@ -12,6 +12,12 @@ public struct SplitMix64: RandomNumberGenerator, Hashable, Sendable {
   /// A generator whose sequence is fixed by `seed`.
   public init(seed: UInt64) { state = seed }
 
+  /// A new generator with an independent sequence, derived from this one (which advances).
+  /// Give each walk, thread or sub-generator its own split, and one seed still fixes them all.
+  public mutating func split() -> SplitMix64 {
+    SplitMix64(seed: next() ^ 0x5851_F42D_4C95_7F2D)
+  }
+
   public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
