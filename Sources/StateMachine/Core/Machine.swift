@@ -62,14 +62,6 @@ public struct Machine<State: Discriminated, Event: Discriminated, Context, Effec
     var row = 0
     return table.apply(event, index: &index, state: &_state, context: &context, row: &row)
   }
-
-  /// Applies `event` and also returns the index of the row that handled it (`nil` when none did).
-  @inlinable
-  public mutating func sendReportingRow(_ event: Event) -> (outcome: StepOutcome<State, Effect>, row: Int?) {
-    var row = -1
-    let outcome = table.apply(event, index: &index, state: &_state, context: &context, row: &row)
-    return (outcome, row < 0 ? nil : row)
-  }
 }
 
 extension Machine where Context == NoContext {

@@ -14,7 +14,7 @@ public struct EventLog<State: Codable, Event: Codable, Context: Codable, Effect:
   /// The version of the format this library writes and reads.
   public static var formatVersion: Int { 1 }
   /// The longest line the reader accepts, in bytes.
-  public static var maxLineLength: Int { 1 << 20 }
+  public static var maxLineLength: Int { LineSplitter.maxLineLength }
 
   /// The header line.
   public var header: Header
@@ -137,6 +137,9 @@ struct LineSplitter {
     @usableFromInline var torn: Bool
   }
 
+  /// The longest line the reader accepts, in bytes.
+  @usableFromInline static var maxLineLength: Int { 1 << 20 }
+
   @usableFromInline let data: Data
   @usableFromInline var offset: Data.Index
   @usableFromInline var number = 0
@@ -161,8 +164,8 @@ struct LineSplitter {
 
   @usableFromInline
   func problem(of line: Line) -> LogError? {
-    if line.bytes.count > EventLog<Int, Int, Int, Int>.maxLineLength {
-      return .lineTooLong(line: line.number, length: line.bytes.count, limit: EventLog<Int, Int, Int, Int>.maxLineLength)
+    if line.bytes.count > Self.maxLineLength {
+      return .lineTooLong(line: line.number, length: line.bytes.count, limit: Self.maxLineLength)
     }
     if line.torn { return .tornTail(line: line.number, bytes: line.bytes.count) }
     return nil

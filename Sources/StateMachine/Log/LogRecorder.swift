@@ -14,7 +14,6 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
 
   struct Recording {
     var log: Log
-    var started: Duration?
   }
 
   let recording: Locked<Recording>
@@ -41,7 +40,7 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
     }
     now = clock.map { elapsedSinceNow(on: $0) }
     recovery = nil
-    recording = Locked(Recording(log: Log(header: header), started: nil))
+    recording = Locked(Recording(log: Log(header: header)))
   }
 
   /// Continues the log at `path`: keeps every complete entry, truncates a torn last line (the
@@ -61,7 +60,7 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
     self.file = file
     self.recovery = recovery
     now = clock.map { elapsedSinceNow(on: $0) }
-    recording = Locked(Recording(log: log, started: nil))
+    recording = Locked(Recording(log: log))
   }
 
   /// What resuming found: lines kept and bytes of a torn tail cut off (`nil` for a new log).
@@ -83,10 +82,7 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
   public func record(
     _ event: Event, outcome: StepOutcome<State, Effect>, state: State, context: Context
   ) throws(LogError) -> Int {
-    let time = now.map { elapsed -> Double in
-      let (seconds, attoseconds) = elapsed().components
-      return Double(seconds) + Double(attoseconds) / 1e18
-    }
+    let time = now.map { $0().inSeconds }
     let result: Result<Int, LogError> = recording.withLock { recording in
       let entry = Log.Entry(
         sequence: recording.log.entries.count + 1, time: time, event: event, outcome: LoggedOutcome(outcome),

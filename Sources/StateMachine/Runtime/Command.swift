@@ -33,9 +33,8 @@ extension Command: CustomStringConvertible {
   static func mark(_ scope: EffectScope) -> String { scope == .state ? " (in state)" : "" }
 
   static func format(_ duration: Duration) -> String {
-    let (seconds, attoseconds) = duration.components
-    if attoseconds == 0 { return "\(seconds) s" }
-    let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    if duration.components.attoseconds == 0 { return "\(duration.components.seconds) s" }
+    let milliseconds = duration.inSeconds * 1000
     return milliseconds.rounded() == milliseconds ? "\(Int(milliseconds)) ms" : "\(milliseconds) ms"
   }
 }

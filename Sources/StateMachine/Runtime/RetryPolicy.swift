@@ -42,19 +42,14 @@ public struct RetryPolicy: Hashable, Sendable {
   /// wait): `initialDelay * multiplier^(attempt - 1)`, at most `maxDelay`, less the jitter.
   public func delay(forAttempt attempt: Int) -> Duration {
     let exponent = Double(max(0, attempt - 1))
-    var seconds = Self.seconds(initialDelay) * pow(multiplier, exponent)
-    seconds = min(seconds, Self.seconds(maxDelay))
+    var seconds = initialDelay.inSeconds * pow(multiplier, exponent)
+    seconds = min(seconds, maxDelay.inSeconds)
     if jitter > 0 {
       var generator = SplitMix64(seed: seed &+ UInt64(attempt) &* 0x9E37_79B9_7F4A_7C15)
       let unit = Double(generator.next() >> 11) / Double(1 << 53)
       seconds *= 1 - jitter * unit
     }
     return .nanoseconds(Int64((seconds * 1e9).rounded()))
-  }
-
-  static func seconds(_ duration: Duration) -> Double {
-    let (s, atto) = duration.components
-    return Double(s) + Double(atto) / 1e18
   }
 
   private func pow(_ base: Double, _ exponent: Double) -> Double {

@@ -22,12 +22,10 @@ struct StoreCore<State: Discriminated, Event: Discriminated, Context, Work: Send
     @usableFromInline let stateIndex: Int
     @usableFromInline let description: String
     @usableFromInline var handle: Handle
-    @usableFromInline let isPerform: Bool
 
     @usableFromInline
-    init(id: EffectID?, scope: EffectScope, stateIndex: Int, description: String, handle: Handle, isPerform: Bool) {
-      (self.id, self.scope, self.stateIndex, self.description, self.handle, self.isPerform) =
-        (id, scope, stateIndex, description, handle, isPerform)
+    init(id: EffectID?, scope: EffectScope, stateIndex: Int, description: String, handle: Handle) {
+      (self.id, self.scope, self.stateIndex, self.description, self.handle) = (id, scope, stateIndex, description, handle)
     }
   }
 
@@ -152,13 +150,10 @@ struct StoreCore<State: Discriminated, Event: Discriminated, Context, Work: Send
     }
     if let id, let old = byID[id] { work.cancelled.append(remove(old)) }  // a new one replaces it
     nextToken += 1
-    let isPerform: Bool
-    if case .perform = command { isPerform = true } else { isPerform = false }
     running[nextToken] = Running(
-      id: id, scope: scope, stateIndex: machine.index, description: command.description, handle: .pending,
-      isPerform: isPerform)
+      id: id, scope: scope, stateIndex: machine.index, description: command.description, handle: .pending)
     if let id { byID[id] = nextToken }
-    if isPerform { activeTasks += 1 }
+    if case .perform = command { activeTasks += 1 }
     work.starts.append(Start(token: nextToken, command: command))
   }
 
