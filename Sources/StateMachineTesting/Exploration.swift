@@ -10,14 +10,17 @@ public import StateMachine
 /// print(result.coverage)            // rows 12/12, states 5/5
 /// result.shortestPath(to: .playing) // [openClose, openClose, cdDetected, play]
 /// ```
-public struct Explorer<State: Discriminated & Hashable, Event: Discriminated, Context: Hashable & Sendable, Effect: Sendable>: Sendable {
+public struct Explorer<State: Discriminated & Hashable, Event: Discriminated, Context: Hashable & Sendable, Effect: Sendable>:
+  PropertyChecking, Sendable
+{
   public typealias Table = TransitionTable<State, Event, Context, Effect>
 
   @usableFromInline let table: Table
   @usableFromInline let context: Context
   @usableFromInline let alphabet: [Event]
-  @usableFromInline var invariants: [Invariant<State, Context>] = []
-  @usableFromInline var checks: Set<StepCheck> = []
+  /// The invariants every reached configuration must satisfy, and the step checks
+  /// (``StepCheck/noRejection`` reports rejected events; without it they are skipped).
+  public var properties = Properties<State, Context>()
 
   /// Explores `table` from its initial state and `context`, trying every event of `alphabet`
   /// in every configuration.
@@ -25,26 +28,6 @@ public struct Explorer<State: Discriminated & Hashable, Event: Discriminated, Co
     self.table = table
     self.context = context
     self.alphabet = alphabet
-  }
-
-  /// Adds an invariant every reached configuration must satisfy.
-  public func invariant(_ name: String, _ holds: @escaping @Sendable (State, Context) -> Bool) -> Self {
-    adding(Invariant(name, holds))
-  }
-
-  /// Adds an invariant.
-  public func adding(_ invariant: Invariant<State, Context>) -> Self {
-    var copy = self
-    copy.invariants.append(invariant)
-    return copy
-  }
-
-  /// Adds a built-in step check (``StepCheck/noRejection`` reports rejected events; without it
-  /// they are skipped).
-  public func checking(_ check: StepCheck) -> Self {
-    var copy = self
-    copy.checks.insert(check)
-    return copy
   }
 
   @usableFromInline
@@ -84,11 +67,11 @@ public struct Explorer<State: Discriminated & Hashable, Event: Discriminated, Co
       return events
     }
     func check(_ configuration: Configuration, at i: Int) {
-      for invariant in invariants where !violated.contains(invariant.name) && !invariant.holds(configuration.state, configuration.context) {
-        violated.insert(invariant.name)
-        violations.append(.init(property: invariant.name, message: "does not hold in \(configuration.state) with context \(configuration.context)", path: path(to: i)))
+      while let (property, message) = properties.broken(configuration.state, configuration.context, skipping: violated) {
+        violated.insert(property)
+        violations.append(.init(property: property, message: message, path: path(to: i)))
       }
-      if checks.contains(.noDeadEnd), !violated.contains("no dead end"), deadEnds.contains(configuration.state.discriminant) {
+      if properties.has(.noDeadEnd), !violated.contains("no dead end"), deadEnds.contains(configuration.state.discriminant) {
         violated.insert("no dead end")
         violations.append(.init(property: "no dead end", message: "\(configuration.state) is a dead end", path: path(to: i)))
       }
@@ -103,7 +86,7 @@ public struct Explorer<State: Discriminated & Hashable, Event: Discriminated, Co
       for (e, event) in alphabet.enumerated() {
         let step = table.step(configurations[i].state, configurations[i].context, event)
         if case .rejected(let reason) = step.outcome {
-          if checks.contains(.noRejection), !violated.contains("no rejection") {
+          if properties.has(.noRejection), !violated.contains("no rejection") {
             violated.insert("no rejection")
             violations.append(.init(property: "no rejection", message: "\(event) rejected in \(configurations[i].state): \(reason)", path: path(to: i, then: e)))
           }

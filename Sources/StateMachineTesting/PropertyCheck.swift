@@ -14,15 +14,15 @@ public import StateMachine
 ///
 /// A failure throws a ``PropertyFailure`` whose description has the seed, the property's message
 /// and the minimal sequence, so it fails the test in Swift Testing and in XCTest alike.
-public struct PropertyCheck<State: Discriminated, Event: Discriminated, Context, Effect: Sendable>: Sendable
+public struct PropertyCheck<State: Discriminated, Event: Discriminated, Context, Effect: Sendable>: PropertyChecking, Sendable
 where Context: Sendable {
   public typealias Table = TransitionTable<State, Event, Context, Effect>
 
   @usableFromInline let table: Table
   @usableFromInline let context: Context
   @usableFromInline let events: EventSource<Event>
-  @usableFromInline var invariants: [Invariant<State, Context>] = []
-  @usableFromInline var checks: Set<StepCheck> = []
+  /// The invariants and checks applied after every step.
+  public var properties = Properties<State, Context>()
   @usableFromInline let deadEnds: Set<State.Discriminant>
   /// For each state case: the event cases it handles, and those it does not.
   @usableFromInline let cases: [State.Discriminant: (handled: [Event.Discriminant], unhandled: [Event.Discriminant])]
@@ -39,25 +39,6 @@ where Context: Sendable {
       cases[state] = (handled, table.eventCases.filter { !handled.contains($0) })
     }
     self.cases = cases
-  }
-
-  /// Adds an invariant on state and context.
-  public func invariant(_ name: String, _ holds: @escaping @Sendable (State, Context) -> Bool) -> Self {
-    adding(Invariant(name, holds))
-  }
-
-  /// Adds an invariant.
-  public func adding(_ invariant: Invariant<State, Context>) -> Self {
-    var copy = self
-    copy.invariants.append(invariant)
-    return copy
-  }
-
-  /// Adds a built-in step check.
-  public func checking(_ check: StepCheck) -> Self {
-    var copy = self
-    copy.checks.insert(check)
-    return copy
   }
 
   /// What a run did.
@@ -120,18 +101,15 @@ where Context: Sendable {
 
   @usableFromInline
   func violation(in machine: Machine<State, Event, Context, Effect>) -> Violation? {
-    for invariant in invariants where !invariant.holds(machine.state, machine.context) {
-      return Violation(property: invariant.name, message: "does not hold in \(machine.state) with context \(machine.context)")
-    }
-    return nil
+    properties.broken(machine.state, machine.context).map { Violation(property: $0.property, message: $0.message) }
   }
 
   @usableFromInline
   func violation(after outcome: StepOutcome<State, Effect>, in machine: Machine<State, Event, Context, Effect>) -> Violation? {
-    if checks.contains(.noRejection), case .rejected(let reason) = outcome {
+    if properties.has(.noRejection), case .rejected(let reason) = outcome {
       return Violation(property: "no rejection", message: "rejected in \(machine.state): \(reason)")
     }
-    if checks.contains(.noDeadEnd), deadEnds.contains(machine.state.discriminant) {
+    if properties.has(.noDeadEnd), deadEnds.contains(machine.state.discriminant) {
       return Violation(property: "no dead end", message: "\(machine.state) is a dead end")
     }
     return violation(in: machine)
