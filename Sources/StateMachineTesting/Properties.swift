@@ -3,17 +3,39 @@ public import StateMachine
 /// The invariants and built-in checks a property check or an exploration applies.
 public struct Properties<State: Discriminated, Context>: Sendable {
   @usableFromInline var invariants: [Invariant<State, Context>] = []
-  @usableFromInline var checks: Set<StepCheck> = []
+  /// The step checks that are on, one bit each (tested on every step: no hashing).
+  @usableFromInline var checks: UInt8 = 0
 
   @inlinable init() {}
 
-  /// Whether `check` is on.
-  @inlinable func has(_ check: StepCheck) -> Bool { checks.contains(check) }
+  @inlinable static func bit(_ check: StepCheck) -> UInt8 {
+    switch check {
+    case .noRejection: 1
+    case .noDeadEnd: 2
+    }
+  }
 
-  /// The first invariant (not among `skipping`) that `state` and `context` break, with its message.
+  /// Whether `check` is on.
+  @inlinable func has(_ check: StepCheck) -> Bool { checks & Self.bit(check) != 0 }
+
+  /// Turns `check` on.
+  @inlinable mutating func insert(_ check: StepCheck) { checks |= Self.bit(check) }
+
+  /// The first invariant that `state` and `context` break, with its message.
   @inlinable
-  func broken(_ state: State, _ context: Context, skipping: Set<String> = []) -> (property: String, message: String)? {
-    for invariant in invariants where !skipping.contains(invariant.name) && !invariant.holds(state, context) {
+  func broken(_ state: State, _ context: Context) -> (property: String, message: String)? {
+    for invariant in invariants where !invariant.holds(state, context) {
+      return (invariant.name, "does not hold in \(state) with context \(context)")
+    }
+    return nil
+  }
+
+  /// The first invariant not among `skipping` that `state` and `context` break, with its message.
+  @inlinable
+  func broken(_ state: State, _ context: Context, skipping: Set<String>) -> (property: String, message: String)? {
+    for invariant in invariants where !invariant.holds(state, context) {
+      // Hash a name only for an invariant that fails: `skipping` is checked after `holds`.
+      if skipping.contains(invariant.name) { continue }
       return (invariant.name, "does not hold in \(state) with context \(context)")
     }
     return nil
@@ -46,7 +68,7 @@ extension PropertyChecking {
   /// Adds a built-in step check.
   public func checking(_ check: StepCheck) -> Self {
     var copy = self
-    copy.properties.checks.insert(check)
+    copy.properties.insert(check)
     return copy
   }
 }

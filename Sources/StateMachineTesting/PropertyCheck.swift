@@ -91,6 +91,11 @@ where Context: Sendable {
   struct Violation {
     @usableFromInline let property: String
     @usableFromInline let message: String
+
+    @inlinable init(property: String, message: String) {
+      self.property = property
+      self.message = message
+    }
   }
 
   /// Prints the run's seed (to standard error, so it never mixes with a program's output).
@@ -99,12 +104,13 @@ where Context: Sendable {
     FileHandle.standardError.write(Data("PropertyCheck \(table.name): seed \(seed), \(walks) walks of \(length) steps\n".utf8))
   }
 
-  @usableFromInline
+  @inlinable
   func violation(in machine: Machine<State, Event, Context, Effect>) -> Violation? {
-    properties.broken(machine.state, machine.context).map { Violation(property: $0.property, message: $0.message) }
+    guard let (property, message) = properties.broken(machine.state, machine.context) else { return nil }
+    return Violation(property: property, message: message)
   }
 
-  @usableFromInline
+  @inlinable
   func violation(after outcome: StepOutcome<State, Effect>, in machine: Machine<State, Event, Context, Effect>) -> Violation? {
     if properties.has(.noRejection), case .rejected(let reason) = outcome {
       return Violation(property: "no rejection", message: "rejected in \(machine.state): \(reason)")

@@ -26,18 +26,22 @@ enum StoreBench {
       ])
   }
 
+  /// Sends every event from this thread; the checksum sums the states, like the switch's.
+  static func sendAll(_ events: [Event], to store: Store<State, Event, NoContext, Work>) -> Int {
+    var sum = 0
+    for event in events {
+      store.send(event)
+      sum &+= Int(store.state.rawValue)
+    }
+    return sum
+  }
+
   /// Variants added to the `loader` workload.
   static func loaderVariants(events: [Event]) -> [BenchVariant] {
     let plain = table(effects: false)
     return [
       BenchVariant(name: "store.send, no effects") {
-        let store = Store(plain, context: NoContext()) { _, _ in }
-        var sum = 0
-        for event in events {
-          store.send(event)
-          sum &+= Int(store.state.rawValue)
-        }
-        return sum
+        sendAll(events, to: Store(plain, context: NoContext()) { _, _ in })
       },
     ]
   }
@@ -52,11 +56,7 @@ enum StoreBench {
         LoaderBench.switchVariant(events: events),
       BenchVariant(name: "store.send, one effect per event") {
         let store = Store(withEffects, context: NoContext()) { _, _ in }
-        var sum = 0
-        for event in events {
-          store.send(event)
-          sum &+= Int(store.state.rawValue)
-        }
+        let sum = sendAll(events, to: store)
         finishSynchronously(store)
         return sum
       },
