@@ -120,10 +120,7 @@ public struct Explorer<State: Discriminated & Hashable, Event: Discriminated, Co
 }
 
 /// What an exploration found.
-public struct Exploration<State: Discriminated, Event>: @unchecked Sendable {
-  // @unchecked: its fields are immutable values of the user's State and Event types, produced
-  // and read by one caller; Event need not be Sendable for the report to be useful.
-
+public struct Exploration<State: Discriminated, Event> {
   /// A violated property with a shortest counterexample.
   public struct Violation {
     public let property: String
@@ -185,3 +182,7 @@ public struct Exploration<State: Discriminated, Event>: @unchecked Sendable {
   /// A shortest event sequence reaching a state of case `state`, if one was reached.
   public func shortestPath(to state: State.Discriminant) -> [Event]? { shortestPaths[state] }
 }
+
+extension Exploration: Sendable where Event: Sendable {}
+extension Exploration.Violation: Sendable where Event: Sendable {}
+extension Exploration.Coverage: Sendable {}

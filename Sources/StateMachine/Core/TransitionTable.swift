@@ -79,8 +79,6 @@ public struct TransitionTable<State: Discriminated, Event: Discriminated, Contex
       missingInitial: false)
   }
 
-  /// `missingInitial`: the document had no initial state and `initial` only stands in for one,
-  /// so analysis can still run; the problem is reported.
   init(
     name: String,
     initial: State,
@@ -90,12 +88,22 @@ public struct TransitionTable<State: Discriminated, Event: Discriminated, Contex
     validation: Validation,
     missingInitial: Bool
   ) throws(TableValidationError) {
-    let layout = StateLayout<State, Effect>(initial: initial.discriminant, declared: states, rows: rows)
-    var problems = Self.problems(initial: missingInitial ? nil : initial, layout: layout, rows: rows)
-    if missingInitial { problems.insert(.noInitialState, at: 0) }
+    self.init(lenient: name, initial: initial, states: states, rows: rows, policy: policy, missingInitial: missingInitial)
     if validation == .strict, !problems.isEmpty {
       throw TableValidationError(table: name, problems: problems)
     }
+  }
+
+  /// A table built whatever its problems, which it lists. `missingInitial`: the document had no
+  /// initial state and `initial` only stands in for one, so analysis can still run; the
+  /// problem is reported.
+  init(
+    lenient name: String, initial: State, states: [StateDeclaration], rows: [Row], policy: InvalidTransitionPolicy,
+    missingInitial: Bool
+  ) {
+    let layout = StateLayout<State, Effect>(initial: initial.discriminant, declared: states, rows: rows)
+    var problems = Self.problems(initial: missingInitial ? nil : initial, layout: layout, rows: rows)
+    if missingInitial { problems.insert(.noInitialState, at: 0) }
     self.storage = Storage(
       name: name, initial: initial, declaredStates: states, rows: rows, policy: policy, problems: problems,
       layout: layout)

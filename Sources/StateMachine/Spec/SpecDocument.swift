@@ -84,11 +84,8 @@ public struct SpecDocument: Sendable {
       if let guardName = t.guardName { row = row.when(.opaque(guardName)) }
       return row
     }
-    // Lenient tables never throw; the fallback keeps this property total all the same.
-    return (try? TransitionTable(
-      name: name, initial: stand, states: declarations, rows: rows, policy: policy, validation: .lenient,
-      missingInitial: initial == nil))
-      ?? (try! TransitionTable(name: name, initial: stand, rows: [], validation: .lenient))
+    return TransitionTable(
+      lenient: name, initial: stand, states: declarations, rows: rows, policy: policy, missingInitial: initial == nil)
   }
 
   /// Every finding about the spec, each with the spec lines it is about.
