@@ -18,7 +18,11 @@ let package = Package(
   dependencies: [],
   targets: [
     .target(name: "StateMachine", swiftSettings: strict),
-    .target(name: "StateMachineExamples", dependencies: ["StateMachine"], swiftSettings: strict),
+    // The loader example's cache: the system's libsqlite3 (no package dependency).
+    .systemLibrary(
+      name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+    .target(name: "StateMachineExamples", dependencies: ["StateMachine", "CSQLite"], swiftSettings: strict),
     .target(name: "StateMachineTesting", dependencies: ["StateMachine"], swiftSettings: strict),
     .target(
       name: "FSMCommand", dependencies: ["StateMachine", "StateMachineExamples", "StateMachineTesting"],

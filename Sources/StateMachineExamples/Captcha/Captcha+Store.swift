@@ -1,0 +1,53 @@
+public import StateMachine
+
+/// The service that sends verification codes.
+public struct CodeService: Sendable {
+  /// Sends a code to `phone`; throws when it cannot.
+  public var requestCode: @Sendable (_ phone: String) async throws -> Void
+
+  public init(requestCode: @escaping @Sendable (_ phone: String) async throws -> Void) {
+    self.requestCode = requestCode
+  }
+
+  /// Sends a code after 1 s of `clock` time, except to numbers in `unreachable`, which fail
+  /// with "could not send the code".
+  public static func fake(clock: any Clock<Duration>, unreachable: Set<String> = []) -> CodeService {
+    CodeService { phone in
+      try await clock.sleep(for: .seconds(1))
+      if unreachable.contains(phone) { throw CodeServiceError(message: "could not send the code") }
+    }
+  }
+}
+
+/// A failure of the code service, with the message the user sees.
+public struct CodeServiceError: Error, Hashable, Sendable, CustomStringConvertible {
+  public var message: String
+  public init(message: String) { self.message = message }
+  public var description: String { message }
+}
+
+extension Captcha {
+  /// A store running ``table``.
+  public typealias Runtime = Store<State, Event, Context, Work>
+
+  /// A store running the captcha button with `codes` sending the codes.
+  public static func store(
+    codes: CodeService, clock: any Clock<Duration>, context: Context = Context(),
+    inspector: Runtime.Inspector? = nil
+  ) -> Runtime {
+    Runtime(
+      table, context: context, clock: clock,
+      handler: { work, send in
+        switch work {
+        case .requestCode(let phone):
+          try await codes.requestCode(phone)
+          send(.codeSent)
+        }
+      },
+      failure: { _, error in
+        if error is CancellationError { return nil }
+        return .requestFailed((error as? CodeServiceError)?.message ?? "could not send the code")
+      },
+      inspector: inspector)
+  }
+}

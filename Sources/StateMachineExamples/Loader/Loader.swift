@@ -1,0 +1,165 @@
+public import StateMachine
+
+/// The paged user list: load a page, show it, load the next one; retry failures twice with
+/// backoff, then wait for the user; show a fresh cached page at once and refresh it.
+///
+/// - `load` in `idle` or `success` fetches the next page (an effect scoped to `loading`).
+///   The handler answers from the cache when it holds a fresh copy of the page (`fromCache`),
+///   and the machine then asks for a `refresh` that replaces the page when the network answers.
+/// - `load` while a fetch is in flight (`loading`) or a retry is pending (`failure`) is ignored.
+/// - A failure (network, decode or unknown) is retried automatically after a backoff
+///   (``retryPolicy``: 1 s, then 2 s); after 2 retries the machine waits in `retry` for the
+///   user's `retry` event.
+/// - The page advances only on success; `reset` clears everything and cancels the refresh.
+public enum Loader {
+  /// The list's states.
+  public enum State: String, Hashable, Sendable, CaseIterable, Codable, Discriminated {
+    case idle, loading, success, failure, retry
+  }
+
+  /// What the user does, what the fetch answers, and the backoff timer.
+  public enum Event: Hashable, Sendable, Codable, Discriminated, CustomStringConvertible {
+    case load
+    case loaded(page: Int, users: [String], fromCache: Bool)
+    case failed(LoadError)
+    case retryNow
+    case retry
+    case refreshed(page: Int, users: [String])
+    case reset
+
+    /// The event's case.
+    public enum Kind: Hashable, Sendable, CaseIterable {
+      case load, loaded, failed, retryNow, retry, refreshed, reset
+    }
+
+    public var discriminant: Kind {
+      switch self {
+      case .load: .load
+      case .loaded: .loaded
+      case .failed: .failed
+      case .retryNow: .retryNow
+      case .retry: .retry
+      case .refreshed: .refreshed
+      case .reset: .reset
+      }
+    }
+
+    public var description: String {
+      switch self {
+      case .loaded(let page, let users, let fromCache):
+        "loaded(page \(page), \(users.count) users\(fromCache ? ", from cache" : ""))"
+      case .failed(let error): "failed(\(error))"
+      case .refreshed(let page, let users): "refreshed(page \(page), \(users.count) users)"
+      default: "\(discriminant)"
+      }
+    }
+  }
+
+  /// The work the store hands to ``LoaderServices``.
+  public enum Work: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Load a page: from the cache when it is fresh there, else from the network.
+    case fetch(page: Int)
+    /// Load a page from the network and replace the cached copy.
+    case refresh(page: Int)
+
+    public var description: String {
+      switch self {
+      case .fetch(let page): "fetch(page \(page))"
+      case .refresh(let page): "refresh(page \(page))"
+      }
+    }
+  }
+
+  /// The pages loaded so far and the state of the current load.
+  public struct Context: Hashable, Sendable, Codable {
+    /// The users of each loaded page; page `n` is `pages[n - 1]`.
+    public var pages: [[String]] = []
+    /// Failed attempts of the current load.
+    public var attempts = 0
+    /// The last failure, until a load succeeds.
+    public var lastError: LoadError?
+    /// Whether the last page shown came from the cache.
+    public var fromCache = false
+
+    public init() {}
+
+    /// Every user loaded, in page order.
+    public var users: [String] { pages.flatMap { $0 } }
+    /// The page the next load asks for.
+    public var nextPage: Int { pages.count + 1 }
+  }
+
+  public typealias Effect = Command<Event, Work>
+
+  /// The automatic retries: 2 of them, after 1 s and 2 s.
+  public static let retryPolicy = RetryPolicy(maxAttempts: 2, initialDelay: .seconds(1), multiplier: 2)
+
+  static let fetchNext = EffectItem<Context, Event, Effect>.make("fetch(next page)") { context, _ in
+    .perform(.fetch(page: context.nextPage), id: "fetch", scope: .state)
+  }
+  static let fromCache = Guard<Context, Event>("fromCache") { _, event in
+    if case .loaded(_, _, true) = event { true } else { false }
+  }
+  static let canRetry = Guard<Context, Event>("retries left") { context, _ in
+    retryPolicy.allowsRetry(after: context.attempts)
+  }
+
+  static func append(_ context: inout Context, _ event: Event) {
+    guard case .loaded(let page, let users, let cached) = event, page == context.nextPage else { return }
+    context.pages.append(users)
+    (context.attempts, context.lastError, context.fromCache) = (0, nil, cached)
+  }
+
+  static func recordFailure(_ context: inout Context, _ event: Event) {
+    if case .failed(let error) = event { context.lastError = error }
+    context.attempts += 1
+  }
+
+  /// The transition table.
+  public static let table: TransitionTable<State, Event, Context, Effect> = build {
+    try TransitionTable(
+      name: "loader",
+      initial: .idle,
+      rows: [
+        .transition(from: [.idle, .success], on: .load, to: .loading).emit(fetchNext),
+        .ignore(in: [.loading, .failure, .retry], on: .load),
+        .transition(from: .loading, on: .loaded, to: .success).when(fromCache).update(append)
+          .emit("refresh(page)") { context, _ in .perform(.refresh(page: context.pages.count), id: "refresh") },
+        .transition(from: .loading, on: .loaded, to: .success).update(append),
+        .transition(from: .loading, on: .failed, to: .failure).when(canRetry).update(recordFailure)
+          .emit("after backoff: retryNow (in state)") { context, _ in
+            .send(.retryNow, after: retryPolicy.delay(forAttempt: context.attempts), id: "backoff", scope: .state)
+          },
+        .transition(from: .loading, on: .failed, to: .retry).update(recordFailure),
+        .transition(from: .failure, on: .retryNow, to: .loading).emit(fetchNext),
+        .transition(from: .retry, on: .retry, to: .loading)
+          .update { context, _ in (context.attempts, context.lastError) = (0, nil) }
+          .emit(fetchNext),
+        .stayInAny(on: .refreshed).update { context, event in
+          guard case .refreshed(let page, let users) = event, context.pages.indices.contains(page - 1) else { return }
+          context.pages[page - 1] = users
+        },
+        .fromAny(on: .reset, to: .idle, effects: .cancel("refresh")).update { context, _ in context = Context() },
+      ],
+      policy: .ignore)
+  }
+}
+
+/// Why a load failed, as the user is told.
+public enum LoadError: String, Error, Hashable, Sendable, Codable, CaseIterable, CustomStringConvertible {
+  /// The network could not be reached or answered with an error.
+  case network
+  /// The response is not a page of users (including an empty page).
+  case decode
+  /// Anything else.
+  case unknown
+
+  /// The failure `error` counts as.
+  public static func classify(_ error: any Error) -> LoadError {
+    if let error = error as? LoadError { return error }
+    if error is DecodingError { return .decode }
+    return .unknown
+  }
+
+  public var description: String { rawValue }
+}

@@ -1,0 +1,52 @@
+public import StateMachine
+
+/// The service that creates accounts.
+public struct Registrar: Sendable {
+  /// Creates the account; throws a ``RegistrarError`` when it cannot.
+  public var register: @Sendable (_ username: String, _ password: String) async throws -> Void
+
+  public init(register: @escaping @Sendable (_ username: String, _ password: String) async throws -> Void) {
+    self.register = register
+  }
+
+  /// Accepts any username not in `taken` after 1 s of `clock` time.
+  public static func fake(clock: any Clock<Duration>, taken: Set<String> = ["admin"]) -> Registrar {
+    Registrar { username, _ in
+      try await clock.sleep(for: .seconds(1))
+      if taken.contains(username) { throw RegistrarError(message: "the username '\(username)' is taken") }
+    }
+  }
+}
+
+/// A refusal of the registrar, with the message the user sees.
+public struct RegistrarError: Error, Hashable, Sendable, CustomStringConvertible {
+  public var message: String
+  public init(message: String) { self.message = message }
+  public var description: String { message }
+}
+
+extension Registration {
+  /// A store running ``table``.
+  public typealias Runtime = Store<State, Event, Context, Work>
+
+  /// A store running the registration form with `registrar`.
+  public static func store(
+    registrar: Registrar, clock: any Clock<Duration>, context: Context = Context(),
+    inspector: Runtime.Inspector? = nil
+  ) -> Runtime {
+    Runtime(
+      table, context: context, clock: clock,
+      handler: { work, send in
+        switch work {
+        case .register(let username, let password):
+          try await registrar.register(username, password)
+          send(.registered)
+        }
+      },
+      failure: { _, error in
+        if error is CancellationError { return nil }
+        return .registrationFailed((error as? RegistrarError)?.message ?? "registration failed")
+      },
+      inspector: inspector)
+  }
+}

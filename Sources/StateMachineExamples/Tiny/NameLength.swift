@@ -1,0 +1,43 @@
+public import StateMachine
+
+/// The least a user writes: one state, one event, one row. The label is computed from the
+/// context, so it is never out of date.
+///
+/// ```swift
+/// var machine = Machine(NameLength.table, context: NameLength.Context())
+/// machine.send(.editName("Ada"))
+/// machine.context.label  // "length: 3"
+/// ```
+public enum NameLength {
+  public enum State: String, Hashable, Sendable, CaseIterable, Codable, Discriminated { case editing }
+
+  public enum Event: Hashable, Sendable, Codable, Discriminated, CustomStringConvertible {
+    case editName(String)
+    public enum Kind: Hashable, Sendable, CaseIterable { case editName }
+    public var discriminant: Kind { .editName }
+    public var description: String {
+      switch self {
+      case .editName(let text): "editName(\(quoted(text)))"
+      }
+    }
+  }
+
+  public struct Context: Hashable, Sendable, Codable {
+    public var name = ""
+    public init(name: String = "") { self.name = name }
+    /// What the label under the field shows.
+    public var label: String { "length: \(name.count)" }
+  }
+
+  /// The transition table: there are no effects, so `Never` is the effect type.
+  public static let table: TransitionTable<State, Event, Context, Never> = build {
+    try TransitionTable(
+      name: "name-length",
+      initial: .editing,
+      rows: [
+        .stay(in: .editing, on: .editName).update { context, event in
+          if case .editName(let text) = event { context.name = text }
+        }
+      ])
+  }
+}
