@@ -1,3 +1,4 @@
+import Foundation
 import StateMachine
 import StateMachineExamples
 
@@ -14,6 +15,7 @@ public enum FSM {
       check <machine|spec.md>  validate and analyse a machine; exit 1 when there are findings
       replay <machine> <log>   replay an event log against the machine; exit 1 at a divergence
       explore <machine>        exhaustive exploration: coverage, shortest paths, violations
+      demo <machine>           a scripted run in the store with fake services, step by step
       bench                    measure the step against hand-written baselines (use -c release)
       help [command]           this text, or a command's
 
@@ -34,6 +36,8 @@ public enum FSM {
     case "bench": return BenchCommand.run(rest)
     case "replay": return ReplayCommand.run(rest)
     case "explore": return ExploreCommand.run(rest)
+    case "demo":
+      return .failure("`demo` runs asynchronously: call FSM.run(_:streaming:) (the fsm executable does)")
     case "__log-writer": return LogWriterCommand.run(rest)
     case "help", "--help", "-h":
       guard let topic = rest.first else { return .success(help + "\n") }
@@ -52,13 +56,23 @@ public enum FSM {
     case "bench": BenchCommand.help
     case "replay": ReplayCommand.help
     case "explore": ExploreCommand.help
+    case "demo": DemoCommand.help
     default: nil
     }
   }
 
+  /// Runs the command line like ``run(_:)``, and also the commands that print as they go
+  /// (`demo`), handing each of their lines to `emit` as it happens.
+  public static func run(_ arguments: [String], streaming emit: @escaping @Sendable (String) -> Void) async -> CommandResult {
+    if arguments.first == "demo" { return await DemoCommand.run(Array(arguments.dropFirst()), emit: emit) }
+    return run(arguments)
+  }
+
   /// Runs the command line and prints its output; returns the exit code.
-  public static func main(_ arguments: [String]) -> Int32 {
-    let result = run(arguments)
+  public static func main(_ arguments: [String]) async -> Int32 {
+    let result = await run(arguments) { line in
+      FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
     if !result.output.isEmpty { print(result.output, terminator: "") }
     if !result.errorOutput.isEmpty { printToStandardError(result.errorOutput) }
     return result.code

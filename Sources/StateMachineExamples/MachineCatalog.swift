@@ -4,11 +4,28 @@ public import StateMachine
 public enum MachineCatalog {
   /// Every shipped machine, in the order `fsm list` prints them.
   public static let all: [MachineDescription] = [
-    MachineDescription(CDPlayer.table, summary: "Boost.SML's CD player benchmark machine: 5 states, 6 events, 12 transitions")
+    MachineDescription(Login.table, summary: "three-step login: welcome, credentials, authenticating, success"),
+    MachineDescription(Loader.table, summary: "paged user list with automatic retries and a cache"),
+    MachineDescription(Captcha.table, summary: "verification-code button with a 60 s countdown"),
+    MachineDescription(Registration.table, summary: "registration form with four requirements"),
+    MachineDescription(PhoneLogin.table, summary: "phone login: code countdown, agreement alert, login API"),
+    MachineDescription(NameLength.table, summary: "tiny: a text field and its \"length: N\" label"),
+    MachineDescription(Counter.table, summary: "tiny: a counter a 1 s timer increments"),
+    MachineDescription(CDPlayer.table, summary: "Boost.SML's CD player benchmark machine: 5 states, 6 events, 12 transitions"),
+  ]
+
+  /// The scripted runs `fsm demo` prints, one per example machine.
+  public static let demos: [MachineDemo] = [
+    Login.demo, Loader.demo, Captcha.demo, Registration.demo, PhoneLogin.demo, NameLength.demo, Counter.demo,
   ]
 
   /// The machine named `name`, if one is shipped.
   public static func machine(named name: String) -> MachineDescription? {
     all.first { $0.name == name }
+  }
+
+  /// The demo of the machine named `name`, if it has one.
+  public static func demo(named name: String) -> MachineDemo? {
+    demos.first { $0.name == name }
   }
 }

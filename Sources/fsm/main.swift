@@ -6,4 +6,4 @@ import FSMCommand
   import Darwin
 #endif
 
-exit(FSM.main(Array(CommandLine.arguments.dropFirst())))
+exit(await FSM.main(Array(CommandLine.arguments.dropFirst())))

@@ -138,6 +138,7 @@ public enum Loader {
         .stayInAny(on: .refreshed).update { context, event in
           guard case .refreshed(let page, let users) = event, context.pages.indices.contains(page - 1) else { return }
           context.pages[page - 1] = users
+          if page == context.pages.count { context.fromCache = false }
         },
         .fromAny(on: .reset, to: .idle, effects: .cancel("refresh")).update { context, _ in context = Context() },
       ],

@@ -133,6 +133,8 @@ public enum PhoneLogin {
     .perform(.login(phone: context.phone, code: context.code), id: "login", scope: .state)
   }
 
+  static func clearMessage(_ context: inout Context, _ event: Event) { context.message = nil }
+
   static func edit(_ context: inout Context, _ event: Event) {
     switch event {
     case .editPhone(let text): context.phone = text
@@ -156,9 +158,9 @@ public enum PhoneLogin {
     .stay(in: .editing, on: .editPhone).update(edit),
     .stay(in: .editing, on: .editCode).update(edit),
     .stay(in: .editing, on: .toggleAgreement).update(edit),
-    .transition(from: .failed, on: .editPhone, to: .editing).update(edit),
-    .transition(from: .failed, on: .editCode, to: .editing).update(edit),
-    .transition(from: .failed, on: .toggleAgreement, to: .editing).update(edit),
+    .transition(from: .failed, on: .editPhone, to: .editing).update(edit).update(clearMessage),
+    .transition(from: .failed, on: .editCode, to: .editing).update(edit).update(clearMessage),
+    .transition(from: .failed, on: .toggleAgreement, to: .editing).update(edit).update(clearMessage),
     .ignore(in: [.editing, .failed], on: .submit).when(cannotSubmit),
     .transition(from: [.editing, .failed], on: .submit, to: .submitting).when(agreed)
       .update { context, _ in context.message = nil }

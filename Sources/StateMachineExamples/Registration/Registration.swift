@@ -115,9 +115,9 @@ public enum Registration {
         .stay(in: .editing, on: .editUsername).update(edit),
         .stay(in: .editing, on: .editPassword).update(edit),
         .stay(in: .editing, on: .editConfirmation).update(edit),
-        .transition(from: .failed, on: .editUsername, to: .editing).update(edit),
-        .transition(from: .failed, on: .editPassword, to: .editing).update(edit),
-        .transition(from: .failed, on: .editConfirmation, to: .editing).update(edit),
+        .transition(from: .failed, on: .editUsername, to: .editing).update(edit).update(clearMessage),
+        .transition(from: .failed, on: .editPassword, to: .editing).update(edit).update(clearMessage),
+        .transition(from: .failed, on: .editConfirmation, to: .editing).update(edit).update(clearMessage),
         .transition(from: [.editing, .failed], on: .submit, to: .submitting).when(canSubmit)
           .update { context, _ in context.message = nil }
           .emit(register),
@@ -129,6 +129,8 @@ public enum Registration {
       ],
       policy: .ignore)
   }
+
+  static func clearMessage(_ context: inout Context, _ event: Event) { context.message = nil }
 
   static func edit(_ context: inout Context, _ event: Event) {
     switch event {

@@ -29,8 +29,11 @@ public enum NameLength {
     public var label: String { "length: \(name.count)" }
   }
 
-  /// The transition table: there are no effects, so `Never` is the effect type.
-  public static let table: TransitionTable<State, Event, Context, Never> = build {
+  /// No effects: a command with no work of its own, so a ``Store`` can run it too.
+  public typealias Effect = Command<Event, Never>
+
+  /// The transition table.
+  public static let table: TransitionTable<State, Event, Context, Effect> = build {
     try TransitionTable(
       name: "name-length",
       initial: .editing,

@@ -1,0 +1,93 @@
+public import StateMachine
+
+/// One step of a demo script: send an event, or let clock time pass.
+public enum DemoStep<Event: Sendable>: Sendable {
+  /// Send the event to the store, as a user or a test would.
+  case send(Event)
+  /// Let `duration` of clock time pass: timers fire and effects finish on the way.
+  case wait(Duration)
+}
+
+/// A scripted run of a shipped machine in a ``Store`` with its fake services, on a
+/// ``ManualClock``; what `fsm demo <machine>` prints.
+///
+/// Every step the store takes is printed as one line: the clock time, the event, the state
+/// before and after, the effects, and what a screen would show.
+public struct MachineDemo: Sendable {
+  /// The machine's name, as `fsm list` prints it.
+  public let name: String
+  /// What the script does, in one sentence.
+  public let summary: String
+  private let body: @Sendable (ManualClock, @escaping @Sendable (String) -> Void, @escaping @Sendable (Duration) async -> Void) async -> Void
+
+  /// A demo that runs `script` in the store `makeStore` builds; `show` says what the screen shows.
+  public init<State, Event, Context, Work>(
+    name: String, summary: String, script: [DemoStep<Event>],
+    makeStore: @escaping @Sendable (ManualClock, @escaping Store<State, Event, Context, Work>.Inspector) -> Store<State, Event, Context, Work>,
+    show: @escaping @Sendable (State, Context) -> String
+  ) {
+    self.name = name
+    self.summary = summary
+    body = { clock, emit, pace in
+      let store = makeStore(clock) { report in
+        guard case .step(let step) = report else { return }
+        emit(Self.line(time: clock.now.offset, step: step, screen: show(step.to, step.context)))
+      }
+      store.start()
+      await clock.settle()
+      for action in script {
+        switch action {
+        case .send(let event):
+          store.send(event)
+          await clock.settle()
+        case .wait(let duration):
+          var left = duration
+          while left > .zero {
+            let slice = min(left, .seconds(1))
+            await clock.advance(by: slice)
+            await pace(slice)
+            left -= slice
+          }
+        }
+      }
+      emit("")
+      emit("after \(Self.seconds(clock.now.offset)) of clock time: \(store.state)  | \(show(store.state, store.context))")
+      await store.finish()
+    }
+  }
+
+  /// Runs the script on a new manual clock, printing with `emit`; after each second (or
+  /// less) of clock time it awaits `pace` with that duration, so a caller can slow it down.
+  public func run(
+    emit: @escaping @Sendable (String) -> Void, pace: @escaping @Sendable (Duration) async -> Void = { _ in }
+  ) async {
+    emit("\(name): \(summary)")
+    emit("")
+    emit(Self.pad("time", 8) + Self.pad("event", 34) + Self.pad("from → to", 38) + "effects  | screen")
+    await body(ManualClock(), emit, pace)
+  }
+
+  static func line<State, Event, Context, Effect>(
+    time: Duration, step: StoreStep<State, Event, Context, Effect>, screen: String
+  ) -> String {
+    let effects = step.effects.map { "\($0)" }.joined(separator: ", ")
+    let outcome: String
+    switch step.outcome {
+    case .ignored: outcome = " (ignored)"
+    case .rejected(let reason): outcome = " (rejected: \(reason))"
+    default: outcome = ""
+    }
+    return pad(seconds(time), 8) + pad("\(step.event)", 34) + pad("\(step.from) → \(step.to)\(outcome)", 38)
+      + (effects.isEmpty ? "-" : effects) + "  | " + screen
+  }
+
+  static func seconds(_ duration: Duration) -> String {
+    let (whole, atto) = duration.components
+    let tenths = Int(whole) * 10 + Int((Double(atto) / 1e17).rounded())
+    return "\(tenths / 10).\(tenths % 10) s"
+  }
+
+  static func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+  }
+}
