@@ -34,6 +34,9 @@ let package = Package(
       name: "StateMachineTestingTests", dependencies: ["StateMachine", "StateMachineTesting", "StateMachineExamples"],
       swiftSettings: strict),
     .testTarget(
+      name: "ExamplesTests", dependencies: ["StateMachine", "StateMachineExamples", "StateMachineTesting"],
+      swiftSettings: strict),
+    .testTarget(
       name: "FSMCommandTests", dependencies: ["FSMCommand", "StateMachine", "StateMachineExamples"], exclude: ["Fixtures"],
       swiftSettings: strict),
   ],

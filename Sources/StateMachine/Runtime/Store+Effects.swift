@@ -46,7 +46,6 @@ extension Store {
         }
         waiters = core.waitersToResume()
       }
-      if !waiters.isEmpty { for waiter in waiters { waiter.resume() } }
       if transitioned { stateBroadcast.yield(machine.state) }
       if stepBroadcast.hasSubscribers || inspector != nil {
         report(
@@ -55,6 +54,8 @@ extension Store {
             context: machine.context))
       }
       perform(work)
+      // Those waiting for the store to settle resume only once the step has been reported.
+      if !waiters.isEmpty { for waiter in waiters { waiter.resume() } }
       guard let following = next else { return }
       event = following
     }
