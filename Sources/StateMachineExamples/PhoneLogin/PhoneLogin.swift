@@ -10,7 +10,7 @@ public import StateMachine
 /// write that: a product of the two machines (5 login states × 3 countdown phases, with every
 /// row written once per combination), or one table whose states are the login steps and
 /// whose countdown is a small region of the context, handled by wildcard rows (`*`) that
-/// apply in every step. This is the second: it keeps the table at 5 states and 22 rows, and
+/// apply in every step. This is the second: it keeps the table at 5 states and about 20 rows, and
 /// it reuses ``Captcha``'s rules (``Captcha/isValidPhone(_:)``, the 60 s length, the
 /// messages, the button label). The ticker is a global timer named `ticker` that the last
 /// tick and `reset` cancel; a state-scoped one would stop whenever the login step changes.

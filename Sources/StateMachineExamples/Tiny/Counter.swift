@@ -27,7 +27,7 @@ public enum Counter {
     try TransitionTable(
       name: "counter",
       initial: .counting,
-      states: [.state(.counting, entry: [.every(.seconds(1), send: .tick, id: "ticker")])],
+      states: [.final(.counting, entry: [.every(.seconds(1), send: .tick, id: "ticker")])],
       rows: [.stay(in: .counting, on: .tick).update { context, _ in context.count += 1 }])
   }
 
