@@ -1,0 +1,139 @@
+import Foundation
+import StateMachine
+import StateMachineExamples
+import Testing
+
+@Suite("Loader rows")
+struct LoaderRows {
+  typealias Case = RowCase<Loader.State, Loader.Event, Loader.Context>
+  static let page = ["Ada Lovelace", "Alan Turing", "Grace Hopper"]
+  static var onePage: Loader.Context {
+    var context = Loader.Context()
+    context.pages = [page]
+    return context
+  }
+  static func failedOnce(_ attempts: Int) -> Loader.Context {
+    var context = onePage
+    (context.attempts, context.lastError) = (attempts, .network)
+    return context
+  }
+
+  static let cases: [Case] = [
+    Case("load from idle", .idle, .init(), .load, to: .loading, effects: ["fetch(page 1) (in state)"]),
+    Case("load the next page", .success, onePage, .load, to: .loading, effects: ["fetch(page 2) (in state)"]),
+    Case("load while loading is ignored", .loading, onePage, .load, to: .loading),
+    Case("load while a retry is pending is ignored", .failure, failedOnce(1), .load, to: .failure),
+    Case("load while waiting for the user is ignored", .retry, failedOnce(3), .load, to: .retry),
+    Case("a cached page is shown and refreshed", .loading, .init(), .loaded(page: 1, users: page, fromCache: true),
+         to: .success, effects: ["refresh(page 1)"]) { ($0.pages, $0.fromCache) = ([page], true) },
+    Case("a page from the network", .loading, onePage, .loaded(page: 2, users: ["Edsger Dijkstra"], fromCache: false),
+         to: .success) { $0.pages.append(["Edsger Dijkstra"]) },
+    Case("first failure: retry after 1 s", .loading, onePage, .failed(.network), to: .failure,
+         effects: ["after 1 s: retryNow (in state)"]) { ($0.attempts, $0.lastError) = (1, .network) },
+    Case("second failure: retry after 2 s", .loading, failedOnce(1), .failed(.decode), to: .failure,
+         effects: ["after 2 s: retryNow (in state)"]) { ($0.attempts, $0.lastError) = (2, .decode) },
+    Case("third failure: wait for the user", .loading, failedOnce(2), .failed(.unknown), to: .retry) {
+      ($0.attempts, $0.lastError) = (3, .unknown)
+    },
+    Case("the backoff elapsed", .failure, failedOnce(1), .retryNow, to: .loading, effects: ["fetch(page 2) (in state)"]),
+    Case("the user retries", .retry, failedOnce(3), .retry, to: .loading, effects: ["fetch(page 2) (in state)"]) {
+      ($0.attempts, $0.lastError) = (0, nil)
+    },
+    Case("a refresh replaces its page", .success, onePage, .refreshed(page: 1, users: ["Barbara Liskov"]), to: .success) {
+      $0.pages = [["Barbara Liskov"]]
+    },
+    Case("a refresh of a page no longer shown changes nothing", .idle, .init(), .refreshed(page: 1, users: ["X"]), to: .idle),
+    Case("reset clears the list", .success, onePage, .reset, to: .idle, effects: ["cancel refresh"]) { $0 = .init() },
+    Case("a late page is not appended twice", .loading, onePage, .loaded(page: 1, users: page, fromCache: false),
+         to: .success),
+  ]
+
+  @Test(arguments: cases) func row(_ c: Case) { c.check(Loader.table) }
+  @Test func everyRowIsCovered() { expectEveryRowCovered(by: Self.cases, of: Loader.table) }
+
+  @Test func retriesFollowThePolicy() {
+    #expect(Loader.retryPolicy.delay(forAttempt: 1) == .seconds(1))
+    #expect(Loader.retryPolicy.delay(forAttempt: 2) == .seconds(2))
+    #expect(Loader.retryPolicy.allowsRetry(after: 2) == false)
+  }
+}
+
+@Suite("Phone-login rows")
+struct PhoneLoginRows {
+  typealias Case = RowCase<PhoneLogin.State, PhoneLogin.Event, PhoneLogin.Context>
+  static let filled = PhoneLogin.Context(phone: "13800138000", code: "123456")
+  static let agreed = PhoneLogin.Context(phone: "13800138000", code: "123456", agreed: true)
+  static let user = User(id: 7, name: "Li Lei", phone: "13800138000")
+  static var failed: PhoneLogin.Context {
+    var context = agreed
+    context.message = "wrong verification code"
+    return context
+  }
+  static func counting(_ remaining: Int) -> PhoneLogin.Context {
+    var context = filled
+    (context.countdown.phase, context.countdown.remaining, context.countdown.sentBefore) = (.counting, remaining, true)
+    return context
+  }
+  static let login = #"login("13800138000", "123456") (in state)"#
+
+  static let cases: [Case] = [
+    Case("edit phone", .editing, .init(), .editPhone("1"), to: .editing) { $0.phone = "1" },
+    Case("edit code", .editing, .init(), .editCode("2"), to: .editing) { $0.code = "2" },
+    Case("tick the agreement", .editing, .init(), .toggleAgreement, to: .editing) { $0.agreed = true },
+    Case("edit phone after a failure", .failed, failed, .editPhone("1"), to: .editing) { ($0.phone, $0.message) = ("1", nil) },
+    Case("edit code after a failure", .failed, failed, .editCode("2"), to: .editing) { ($0.code, $0.message) = ("2", nil) },
+    Case("untick after a failure", .failed, failed, .toggleAgreement, to: .editing) { ($0.agreed, $0.message) = (false, nil) },
+    Case("submit without a code is ignored", .editing, .init(phone: "13800138000"), .submit, to: .editing),
+    Case("submit with the agreement", .editing, agreed, .submit, to: .submitting, effects: [login]),
+    Case("submit without the agreement opens the alert", .editing, filled, .submit, to: .awaitingAgreement),
+    Case("confirm ticks and submits", .awaitingAgreement, filled, .confirmAgreement, to: .submitting, effects: [login]) {
+      $0.agreed = true
+    },
+    Case("cancel goes back", .awaitingAgreement, filled, .cancelAgreement, to: .editing),
+    Case("logged in", .submitting, agreed, .loginSucceeded(user), to: .loggedIn) { $0.user = user },
+    Case("the server refuses", .submitting, agreed, .loginFailed("wrong verification code"), to: .failed) {
+      $0.message = "wrong verification code"
+    },
+    Case("reset cancels the countdown", .submitting, counting(30), .reset, to: .editing,
+         effects: ["cancel ticker", "cancel request"]) { $0 = .init() },
+    Case("request a code while counting is ignored", .editing, counting(30), .requestCode, to: .editing),
+    Case("request a code for an invalid number", .awaitingAgreement, .init(phone: "12"), .requestCode, to: .awaitingAgreement) {
+      $0.message = "enter a valid phone number"
+    },
+    Case("request a code", .editing, filled, .requestCode, to: .editing, effects: [#"requestCode("13800138000")"#]) {
+      $0.countdown.phase = .requesting
+    },
+    Case("code sent: the countdown starts", .submitting, filled, .codeSent, to: .submitting, effects: ["every 1 s: tick"]) {
+      ($0.countdown.phase, $0.countdown.remaining, $0.countdown.sentBefore) = (.counting, 60, true)
+    },
+    Case("the code request failed", .editing, filled, .codeRequestFailed("busy"), to: .editing) { $0.message = "busy" },
+    Case("a tick in any step", .loggedIn, counting(2), .tick, to: .loggedIn) { $0.countdown.remaining = 1 },
+    Case("the last tick stops the ticker", .awaitingAgreement, counting(1), .tick, to: .awaitingAgreement,
+         effects: ["cancel ticker"]) { ($0.countdown.phase, $0.countdown.remaining) = (.idle, 0) },
+  ]
+
+  @Test(arguments: cases) func row(_ c: Case) { c.check(PhoneLogin.table) }
+  @Test func everyRowIsCovered() { expectEveryRowCovered(by: Self.cases, of: PhoneLogin.table) }
+
+  struct Body: Sendable, CustomTestStringConvertible {
+    let label: String
+    let json: String
+    let result: Result<User, APIResponseError>
+    var testDescription: String { label }
+  }
+
+  @Test(arguments: [
+    Body(label: "code 0 with data", json: #"{"code":0,"message":"ok","data":{"id":1,"name":"A","phone":"1"}}"#,
+         result: .success(User(id: 1, name: "A", phone: "1"))),
+    Body(label: "code -1 with a message", json: #"{"code":-1,"message":"wrong verification code","data":null}"#,
+         result: .failure(.server("wrong verification code"))),
+    Body(label: "a code without a message", json: #"{"code":5}"#, result: .failure(.server("error 5"))),
+    Body(label: "code 0 without data", json: #"{"code":0,"message":"ok"}"#, result: .failure(.unreadable)),
+    Body(label: "data of another shape", json: #"{"code":0,"data":{"id":"x"}}"#, result: .failure(.unreadable)),
+    Body(label: "not JSON", json: "<html>502</html>", result: .failure(.unreadable)),
+    Body(label: "empty body", json: "", result: .failure(.unreadable)),
+  ])
+  func responses(_ body: Body) {
+    #expect(APIResponse<User>.decode(Data(body.json.utf8)) == body.result)
+  }
+}
