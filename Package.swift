@@ -22,7 +22,8 @@ let package = Package(
     .systemLibrary(
       name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
-    .target(name: "StateMachineExamples", dependencies: ["StateMachine", "CSQLite"], swiftSettings: strict),
+    .target(
+      name: "StateMachineExamples", dependencies: ["StateMachine", "StateMachineTesting", "CSQLite"], swiftSettings: strict),
     .target(name: "StateMachineTesting", dependencies: ["StateMachine"], swiftSettings: strict),
     .target(
       name: "FSMCommand", dependencies: ["StateMachine", "StateMachineExamples", "StateMachineTesting"],

@@ -21,25 +21,31 @@ enum ExploreCommand {
     exit codes: 0 no violation, 1 a violation, 2 bad usage
     """
 
+  typealias Run = (Int, Int, (walks: Int, length: Int, seed: UInt64?)?) -> (lines: [String], failed: Bool)
+
   /// How to explore each shipped machine: its alphabet and the checks that apply.
-  static func explorer(for name: String) -> ((Int, Int, (walks: Int, length: Int, seed: UInt64?)?) -> (lines: [String], failed: Bool))? {
+  static func explorer(for name: String) -> Run? {
     switch name {
-    case CDPlayer.table.name:
-      return { depth, limit, walks in
-        let explorer = Explorer(table: CDPlayer.table, context: NoContext(), alphabet: CDPlayer.Event.allCases)
-          .checking(.noDeadEnd)
-        let check = PropertyCheck(table: CDPlayer.table, context: NoContext(), events: .cases).checking(.noDeadEnd)
-        return report(explorer.explore(depth: depth, limit: limit), walks: walks) { walks in
-          do throws(PropertyFailure<CDPlayer.Event>) {
-            let r = try check.run(walks: walks.walks, length: walks.length, seed: walks.seed)
-            return ("walks: \(r.walks) walks, \(r.steps) steps, seed \(r.seed): no failure", false)
-          } catch {
-            return ("walks: \(error.description)", true)
-          }
+    case Login.table.name: run(Login.model)
+    case Loader.table.name: run(Loader.model)
+    case Captcha.table.name: run(Captcha.model)
+    case Registration.table.name: run(Registration.model)
+    case PhoneLogin.table.name: run(PhoneLogin.model)
+    case CDPlayer.table.name: run(CDPlayer.model)
+    default: nil
+    }
+  }
+
+  static func run<S, E, C, Effect>(_ model: ExampleModel<S, E, C, Effect>) -> Run {
+    { depth, limit, walks in
+      report(model.explorer.explore(depth: depth, limit: limit), walks: walks) { walks in
+        do throws(PropertyFailure<E>) {
+          let r = try model.propertyCheck.run(walks: walks.walks, length: walks.length, seed: walks.seed)
+          return ("walks: \(r.walks) walks, \(r.steps) steps, seed \(r.seed): no failure", false)
+        } catch {
+          return ("walks: \(error.description)", true)
         }
       }
-    default:
-      return nil
     }
   }
 

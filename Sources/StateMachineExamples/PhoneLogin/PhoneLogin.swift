@@ -128,6 +128,8 @@ public enum PhoneLogin {
   static let agreed = Guard<Context, Event>("agreed") { context, _ in context.agreed }
   static let countdownBusy = Guard<Context, Event>("countdownBusy") { context, _ in context.countdown.phase != .idle }
   static let invalidPhone = Guard<Context, Event>("invalidPhone") { context, _ in !Captcha.isValidPhone(context.phone) }
+  static let requesting = Guard<Context, Event>("requesting") { context, _ in context.countdown.phase == .requesting }
+  static let counting = Guard<Context, Event>("counting") { context, _ in context.countdown.phase == .counting }
   static let moreToCount = Guard<Context, Event>("remaining > 1") { context, _ in context.countdown.remaining > 1 }
   static let login = EffectItem<Context, Event, Effect>.make("login") { context, _ in
     .perform(.login(phone: context.phone, code: context.code), id: "login", scope: .state)
@@ -186,15 +188,19 @@ public enum PhoneLogin {
     .stayInAny(on: .requestCode)
       .update { context, _ in (context.countdown.phase, context.message) = (.requesting, nil) }
       .emit("requestCode") { context, _ in .perform(.requestCode(phone: context.phone), id: "request") },
-    .stayInAny(on: .codeSent, effects: .every(.seconds(1), send: .tick, id: "ticker")).update { context, _ in
+    .stayInAny(on: .codeSent, effects: .every(.seconds(1), send: .tick, id: "ticker")).when(requesting).update { context, _ in
       context.countdown.phase = .counting
       context.countdown.remaining = Captcha.countdownSeconds
       context.countdown.sentBefore = true
     },
-    .stayInAny(on: .codeRequestFailed).update { context, event in
+    .stayInAny(on: .codeRequestFailed).when(requesting).update { context, event in
       context.countdown.phase = .idle
       if case .codeRequestFailed(let message) = event { context.message = message }
     },
+    // An answer or a tick that does not fit the countdown's phase (a late one) changes nothing.
+    .ignoreInAny(on: .codeSent),
+    .ignoreInAny(on: .codeRequestFailed),
+    .ignoreInAny(on: .tick).when(counting.negated),
     .stayInAny(on: .tick).when(moreToCount).update { context, _ in context.countdown.remaining -= 1 },
     .stayInAny(on: .tick, effects: .cancel("ticker")).update { context, _ in
       (context.countdown.phase, context.countdown.remaining) = (.idle, 0)

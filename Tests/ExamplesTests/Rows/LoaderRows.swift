@@ -74,6 +74,11 @@ struct PhoneLoginRows {
     (context.countdown.phase, context.countdown.remaining, context.countdown.sentBefore) = (.counting, remaining, true)
     return context
   }
+  static var requesting: PhoneLogin.Context {
+    var context = filled
+    context.countdown.phase = .requesting
+    return context
+  }
   static let login = #"login("13800138000", "123456") (in state)"#
 
   static let cases: [Case] = [
@@ -103,10 +108,15 @@ struct PhoneLoginRows {
     Case("request a code", .editing, filled, .requestCode, to: .editing, effects: [#"requestCode("13800138000")"#]) {
       $0.countdown.phase = .requesting
     },
-    Case("code sent: the countdown starts", .submitting, filled, .codeSent, to: .submitting, effects: ["every 1 s: tick"]) {
+    Case("code sent: the countdown starts", .submitting, requesting, .codeSent, to: .submitting, effects: ["every 1 s: tick"]) {
       ($0.countdown.phase, $0.countdown.remaining, $0.countdown.sentBefore) = (.counting, 60, true)
     },
-    Case("the code request failed", .editing, filled, .codeRequestFailed("busy"), to: .editing) { $0.message = "busy" },
+    Case("the code request failed", .editing, requesting, .codeRequestFailed("busy"), to: .editing) {
+      ($0.message, $0.countdown.phase) = ("busy", .idle)
+    },
+    Case("a late code is ignored", .editing, counting(30), .codeSent, to: .editing),
+    Case("a late failure is ignored", .editing, counting(30), .codeRequestFailed("busy"), to: .editing),
+    Case("a late tick is ignored", .editing, filled, .tick, to: .editing),
     Case("a tick in any step", .loggedIn, counting(2), .tick, to: .loggedIn) { $0.countdown.remaining = 1 },
     Case("the last tick stops the ticker", .awaitingAgreement, counting(1), .tick, to: .awaitingAgreement,
          effects: ["cancel ticker"]) { ($0.countdown.phase, $0.countdown.remaining) = (.idle, 0) },

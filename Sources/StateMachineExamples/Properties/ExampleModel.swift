@@ -1,0 +1,107 @@
+public import StateMachine
+public import StateMachineTesting
+
+/// How to model-check one example machine: a finite alphabet for exhaustive exploration, an
+/// event source for random walks, and the invariants both must keep. `fsm explore` and the
+/// property tests use these.
+public struct ExampleModel<State: Discriminated & Hashable, Event: Discriminated & Hashable, Context: Hashable & Sendable, Effect: Sendable>: Sendable {
+  public let table: TransitionTable<State, Event, Context, Effect>
+  public let context: Context
+  /// Events with a few representative payloads each.
+  public let alphabet: [Event]
+  public let invariants: [Invariant<State, Context>]
+
+  /// The exhaustive explorer over ``alphabet`` with the invariants and the dead-end check.
+  public var explorer: Explorer<State, Event, Context, Effect> {
+    invariants.reduce(Explorer(table: table, context: context, alphabet: alphabet).checking(.noDeadEnd)) { $0.adding($1) }
+  }
+
+  /// Seeded random walks over ``alphabet`` with the same properties.
+  public var propertyCheck: PropertyCheck<State, Event, Context, Effect> {
+    let alphabet = alphabet
+    let source = EventSource<Event> { kind, generator in
+      let choices = alphabet.filter { $0.discriminant == kind }
+      guard !choices.isEmpty else { return nil }
+      return choices[Int(generator.next() % UInt64(choices.count))]
+    }
+    return invariants.reduce(PropertyCheck(table: table, context: context, events: source).checking(.noDeadEnd)) {
+      $0.adding($1)
+    }
+  }
+}
+
+extension Login {
+  /// Fields are empty on the welcome screen; authenticating needs both fields.
+  public static let model = ExampleModel(
+    table: table, context: Context(),
+    alphabet: [.start, .editUsername(""), .editUsername("admin"), .editPassword(""), .editPassword("123456"), .submit,
+               .authenticated, .authenticationFailed, .reset],
+    invariants: [
+      .inState(.welcome, "the fields are cleared") { _, c in c.username.isEmpty && c.password.isEmpty && c.error == nil },
+      .inState(.authenticating, "both fields are filled in") { _, c in !c.username.isEmpty && !c.password.isEmpty },
+    ])
+}
+
+extension Loader {
+  /// Attempts stay within the retry policy; a failure state always has its error.
+  public static let model = ExampleModel(
+    table: table, context: Context(),
+    alphabet: [.load, .loaded(page: 1, users: ["A"], fromCache: false), .loaded(page: 2, users: ["B"], fromCache: true),
+               .failed(.network), .failed(.decode), .retryNow, .retry, .refreshed(page: 1, users: ["C"]), .reset],
+    invariants: [
+      Invariant("attempts ≤ retries + 1") { _, c in c.attempts <= retryPolicy.maxAttempts + 1 },
+      Invariant("pages are loaded in order, none twice") { _, c in c.pages.count <= 2 },
+      .inState(.failure, "the error is kept") { _, c in c.lastError != nil && c.attempts >= 1 },
+      .inState(.retry, "every retry was spent") { _, c in c.attempts == retryPolicy.maxAttempts + 1 },
+      .inState(.idle, "nothing loaded") { _, c in c.pages.isEmpty && c.attempts == 0 },
+    ])
+}
+
+extension Captcha {
+  /// The countdown stays within 0...60 and is running exactly while counting.
+  public static let model = ExampleModel(
+    table: table, context: Context(),
+    alphabet: [.editPhone(""), .editPhone("12345"), .editPhone("13800138000"), .tap, .codeSent, .requestFailed("busy"),
+               .tick, .reset],
+    invariants: [
+      Invariant("0 ≤ remaining ≤ 60") { _, c in (0...countdownSeconds).contains(c.remaining) },
+      Invariant("remaining > 0 exactly while counting") { s, c in (s == .counting) == (c.remaining > 0) },
+      Invariant("the button is enabled only when idle") { s, _ in isButtonEnabled(s) == (s == .idle) },
+    ])
+}
+
+extension Registration {
+  /// Submitting happens only with every requirement met.
+  public static let model = ExampleModel(
+    table: table, context: Context(),
+    alphabet: [.editUsername("abc"), .editUsername("abcd"), .editPassword("Password"), .editPassword("password"),
+               .editConfirmation("Password"), .editConfirmation(""), .submit, .registered, .registrationFailed("taken")],
+    invariants: [
+      .inState(.submitting, "all four requirements hold") { _, c in c.canSubmit },
+      .inState(.done, "all four requirements hold") { _, c in c.canSubmit },
+      Invariant("submit enabled iff all four hold") { _, c in
+        let r = c.requirements
+        return c.canSubmit == (r.usernameLongEnough && r.passwordLongEnough && r.passwordHasUppercase && r.confirmationMatches)
+      },
+    ])
+}
+
+extension PhoneLogin {
+  /// The countdown stays within 0...60; submitting needs both fields and the agreement.
+  public static let model = ExampleModel(
+    table: table, context: Context(),
+    alphabet: [.editPhone("13800138000"), .editPhone(""), .editCode("123456"), .toggleAgreement, .requestCode, .codeSent,
+               .codeRequestFailed("busy"), .tick, .submit, .confirmAgreement, .cancelAgreement,
+               .loginSucceeded(User(id: 1, name: "A", phone: "1")), .loginFailed("no"), .reset],
+    invariants: [
+      Invariant("0 ≤ remaining ≤ 60") { _, c in (0...Captcha.countdownSeconds).contains(c.countdown.remaining) },
+      Invariant("remaining > 0 exactly while counting") { _, c in (c.countdown.phase == .counting) == (c.countdown.remaining > 0) },
+      .inState(.submitting, "both fields and the agreement") { _, c in c.canSubmit && c.agreed },
+      .inState(.loggedIn, "the user is known") { _, c in c.user != nil },
+    ])
+}
+
+extension CDPlayer {
+  /// Every event, no invariant beyond "no dead end".
+  public static let model = ExampleModel(table: table, context: NoContext(), alphabet: Event.allCases, invariants: [])
+}
