@@ -14,13 +14,14 @@ public struct CodeService: Sendable {
   public static func fake(clock: any Clock<Duration>, unreachable: Set<String> = []) -> CodeService {
     CodeService { phone in
       try await clock.sleep(for: .seconds(1))
-      if unreachable.contains(phone) { throw CodeServiceError(message: "could not send the code") }
+      if unreachable.contains(phone) { throw ServiceError(message: "could not send the code") }
     }
   }
 }
 
-/// A failure of the code service, with the message the user sees.
-public struct CodeServiceError: Error, Hashable, Sendable, CustomStringConvertible {
+/// A refusal of one of the example services (code service, registrar), with the message the
+/// user sees.
+public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
   public var message: String
   public init(message: String) { self.message = message }
   public var description: String { message }
@@ -46,7 +47,7 @@ extension Captcha {
       },
       failure: { _, error in
         if error is CancellationError { return nil }
-        return .requestFailed((error as? CodeServiceError)?.message ?? "could not send the code")
+        return .requestFailed((error as? ServiceError)?.message ?? "could not send the code")
       },
       inspector: inspector)
   }

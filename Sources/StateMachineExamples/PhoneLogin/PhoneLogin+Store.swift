@@ -53,7 +53,7 @@ extension PhoneLogin {
       failure: { work, error in
         if error is CancellationError { return nil }
         switch work {
-        case .requestCode: return .codeRequestFailed((error as? CodeServiceError)?.message ?? "could not send the code")
+        case .requestCode: return .codeRequestFailed((error as? ServiceError)?.message ?? "could not send the code")
         case .login: return .loginFailed("the login service is unreachable")
         }
       },

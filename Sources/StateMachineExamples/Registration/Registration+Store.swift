@@ -2,7 +2,7 @@ public import StateMachine
 
 /// The service that creates accounts.
 public struct Registrar: Sendable {
-  /// Creates the account; throws a ``RegistrarError`` when it cannot.
+  /// Creates the account; throws a ``ServiceError`` when it cannot.
   public var register: @Sendable (_ username: String, _ password: String) async throws -> Void
 
   public init(register: @escaping @Sendable (_ username: String, _ password: String) async throws -> Void) {
@@ -13,16 +13,9 @@ public struct Registrar: Sendable {
   public static func fake(clock: any Clock<Duration>, taken: Set<String> = ["admin"]) -> Registrar {
     Registrar { username, _ in
       try await clock.sleep(for: .seconds(1))
-      if taken.contains(username) { throw RegistrarError(message: "the username '\(username)' is taken") }
+      if taken.contains(username) { throw ServiceError(message: "the username '\(username)' is taken") }
     }
   }
-}
-
-/// A refusal of the registrar, with the message the user sees.
-public struct RegistrarError: Error, Hashable, Sendable, CustomStringConvertible {
-  public var message: String
-  public init(message: String) { self.message = message }
-  public var description: String { message }
 }
 
 extension Registration {
@@ -45,7 +38,7 @@ extension Registration {
       },
       failure: { _, error in
         if error is CancellationError { return nil }
-        return .registrationFailed((error as? RegistrarError)?.message ?? "registration failed")
+        return .registrationFailed((error as? ServiceError)?.message ?? "registration failed")
       },
       inspector: inspector)
   }
