@@ -24,7 +24,8 @@ public final class Store<State: Discriminated, Event: Discriminated, Context: Se
   public typealias Table = TransitionTable<State, Event, Context, Effect>
   /// Performs one piece of work; sends results with `send`. A thrown error goes to `failure`.
   public typealias Handler = @Sendable (Work, Send<Event>) async throws -> Void
-  /// Turns an effect's error into an event for the machine (`nil`: drop it).
+  /// Turns an effect's error into an event for the machine (`nil`: drop it). Never sees a
+  /// `CancellationError`, nor an error of an effect that was already cancelled: those are dropped.
   public typealias Failure = @Sendable (Work, any Error) -> Event?
   public typealias Inspector = @Sendable (StoreEvent<State, Event, Context, Work>) -> Void
 

@@ -22,30 +22,26 @@ public enum CDPlayer {
   }
 
   /// The transition table.
-  public static let table: TransitionTable<State, Event, NoContext, Action> = {
-    do {
-      return try TransitionTable(
-        name: "cd-player",
-        initial: .empty,
-        rows: [
-          .transition(from: .stopped, on: .play, to: .playing, effects: .startPlayback),
-          .transition(from: .paused, on: .endPause, to: .playing, effects: .resumePlayback),
-          .transition(from: .open, on: .openClose, to: .empty, effects: .closeDrawer),
-          .transition(from: .empty, on: .openClose, to: .open, effects: .openDrawer),
-          .transition(from: .paused, on: .openClose, to: .open, effects: .stopAndOpen),
-          .transition(from: .stopped, on: .openClose, to: .open, effects: .openDrawer),
-          .transition(from: .playing, on: .openClose, to: .open, effects: .stopAndOpen),
-          .transition(from: .playing, on: .pause, to: .paused, effects: .pausePlayback),
-          .transition(from: .playing, on: .stop, to: .stopped, effects: .stopPlayback),
-          .transition(from: .paused, on: .stop, to: .stopped, effects: .stopPlayback),
-          .transition(from: .empty, on: .cdDetected, to: .stopped, effects: .storeCDInfo),
-          .transition(from: .stopped, on: .stop, to: .stopped, effects: .stoppedAgain),
-        ],
-        policy: .ignore)
-    } catch {
-      fatalError("the CD player table is invalid: \(error)")  // covered by tests; cannot happen at run time
-    }
-  }()
+  public static let table: TransitionTable<State, Event, NoContext, Action> = build {
+    try TransitionTable(
+      name: "cd-player",
+      initial: .empty,
+      rows: [
+        .transition(from: .stopped, on: .play, to: .playing, effects: .startPlayback),
+        .transition(from: .paused, on: .endPause, to: .playing, effects: .resumePlayback),
+        .transition(from: .open, on: .openClose, to: .empty, effects: .closeDrawer),
+        .transition(from: .empty, on: .openClose, to: .open, effects: .openDrawer),
+        .transition(from: .paused, on: .openClose, to: .open, effects: .stopAndOpen),
+        .transition(from: .stopped, on: .openClose, to: .open, effects: .openDrawer),
+        .transition(from: .playing, on: .openClose, to: .open, effects: .stopAndOpen),
+        .transition(from: .playing, on: .pause, to: .paused, effects: .pausePlayback),
+        .transition(from: .playing, on: .stop, to: .stopped, effects: .stopPlayback),
+        .transition(from: .paused, on: .stop, to: .stopped, effects: .stopPlayback),
+        .transition(from: .empty, on: .cdDetected, to: .stopped, effects: .storeCDInfo),
+        .transition(from: .stopped, on: .stop, to: .stopped, effects: .stoppedAgain),
+      ],
+      policy: .ignore)
+  }
 
   /// The 11-event cycle Boost.SML's benchmark repeats.
   public static let benchmarkCycle: [Event] = [

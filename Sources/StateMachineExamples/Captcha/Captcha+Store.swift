@@ -25,6 +25,11 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
   public var message: String
   public init(message: String) { self.message = message }
   public var description: String { message }
+
+  /// The message of `error` when it is a `ServiceError`, else `otherwise`.
+  public static func message(of error: any Error, otherwise: String) -> String {
+    (error as? ServiceError)?.message ?? otherwise
+  }
 }
 
 extension Captcha {
@@ -46,8 +51,7 @@ extension Captcha {
         }
       },
       failure: { _, error in
-        if error is CancellationError { return nil }
-        return .requestFailed((error as? ServiceError)?.message ?? "could not send the code")
+        .requestFailed(ServiceError.message(of: error, otherwise: "could not send the code"))
       },
       inspector: inspector)
   }

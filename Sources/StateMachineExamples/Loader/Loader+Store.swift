@@ -59,7 +59,7 @@ extension Loader {
         }
       },
       failure: { work, error in
-        guard case .fetch = work, !(error is CancellationError) else { return nil }
+        guard case .fetch = work else { return nil }
         return .failed(LoadError.classify(error))
       },
       inspector: inspector)

@@ -43,7 +43,7 @@ extension Login {
           send(try await services.authenticate(username, password) ? .authenticated : .authenticationFailed)
         }
       },
-      failure: { _, error in error is CancellationError ? nil : .authenticationFailed },
+      failure: { _, _ in .authenticationFailed },
       inspector: inspector)
   }
 }

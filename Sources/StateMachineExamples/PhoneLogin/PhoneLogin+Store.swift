@@ -51,9 +51,8 @@ extension PhoneLogin {
         }
       },
       failure: { work, error in
-        if error is CancellationError { return nil }
         switch work {
-        case .requestCode: return .codeRequestFailed((error as? ServiceError)?.message ?? "could not send the code")
+        case .requestCode: return .codeRequestFailed(ServiceError.message(of: error, otherwise: "could not send the code"))
         case .login: return .loginFailed("the login service is unreachable")
         }
       },

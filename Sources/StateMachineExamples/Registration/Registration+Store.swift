@@ -37,8 +37,7 @@ extension Registration {
         }
       },
       failure: { _, error in
-        if error is CancellationError { return nil }
-        return .registrationFailed((error as? ServiceError)?.message ?? "registration failed")
+        .registrationFailed(ServiceError.message(of: error, otherwise: "registration failed"))
       },
       inspector: inspector)
   }

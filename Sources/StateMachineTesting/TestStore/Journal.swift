@@ -34,12 +34,10 @@ final class Journal<State: Sendable, Event: Sendable, Context: Sendable, Work: S
     }
   }
 
-  /// The step of the event just sent: the first recorded since the received ones were taken.
-  func takeSent() -> StoreStep<State, Event, Context, Command<Event, Work>>? {
+  /// The oldest step not yet asserted: after a send, the sent event's own step.
+  func takeNext() -> StoreStep<State, Event, Context, Command<Event, Work>>? {
     lock.withLock { steps.isEmpty ? nil : steps.removeFirst() }
   }
-
-  func takeReceived() -> StoreStep<State, Event, Context, Command<Event, Work>>? { takeSent() }
 
   func takeAllReceived() -> [StoreStep<State, Event, Context, Command<Event, Work>>] {
     lock.withLock {

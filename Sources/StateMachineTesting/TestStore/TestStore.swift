@@ -92,7 +92,7 @@ where
       throw TestStoreFailure("the store did not accept \(event): \(reason)", file: file, line: line)
     }
     await clock.settle()
-    guard let step = log.takeSent() else {
+    guard let step = log.takeNext() else {
       throw TestStoreFailure("no step was recorded for \(event)", file: file, line: line)
     }
     try check(step, "sent", event: event, state: state, effects: effects, change: change, file: file, line: line)
@@ -106,7 +106,7 @@ where
     _ change: ((inout Context) throws -> Void)? = nil
   ) async throws {
     await clock.settle()
-    while let step = log.takeReceived() {
+    while let step = log.takeNext() {
       if step.event == event {
         try check(step, "received", event: event, state: state, effects: effects, change: change, file: file, line: line)
         return
