@@ -46,6 +46,8 @@ struct PropertyTests {
     var random = SplitMix64(seed: seed)
     let clock = ManualClock()
     let server = FakeUserServer(clock: clock)
+    // A fetch is in flight from its start until its result is handled (a `loaded` or `failed`
+    // step) or it is cancelled; its task may take a moment longer to return (and then report).
     let fetches = Mutex((running: 0, most: 0))
     let store = Loader.store(
       services: LoaderServices(fetchPage: server.fetchPage, cache: InMemoryUserCache { Double(clock.now.offset.components.seconds) }),
@@ -53,8 +55,9 @@ struct PropertyTests {
     ) { report in
       switch report {
       case .effectStarted(let id, _) where id == "fetch": fetches.withLock { $0.running += 1; $0.most = max($0.most, $0.running) }
-      case .effectFinished(let id, _) where id == "fetch", .effectCancelled(let id, _) where id == "fetch":
+      case .step(let step) where [.loaded, .failed].contains(step.event.discriminant):
         fetches.withLock { $0.running -= 1 }
+      case .effectCancelled(let id, _) where id == "fetch": fetches.withLock { $0.running -= 1 }
       default: break
       }
     }

@@ -49,7 +49,7 @@ struct ReplayCLITests {
     Bad(label: "torn tail", content: "HEADER\n{\"context\":{},", arguments: [], error: "line 2: torn (14 bytes without a newline)"),
     Bad(label: "not a log", content: "hello\n", arguments: [], error: "line 1: not an fsm-log header"),
     Bad(label: "empty", content: "", arguments: [], error: "the log is empty; expected a header line"),
-    Bad(label: "missing file", content: nil, arguments: [], error: "cannot read the file"),
+    Bad(label: "missing file", content: nil, arguments: [], error: "no such file"),
     Bad(label: "unknown machine", content: "", arguments: ["jukebox"], error: "unknown machine 'jukebox'"),
   ])
   func unreadable(_ c: Bad) throws {

@@ -95,7 +95,7 @@ struct LogTests {
     .init(label: "another machine", lines: [header.replacingOccurrences(of: "cd-player", with: "jukebox")], trailingNewline: true,
           error: .otherMachine(line: 1, found: "jukebox", expected: "cd-player"), validEntries: nil),
     .init(label: "malformed JSON in an entry", lines: [header, entry1, "{not json"], trailingNewline: true,
-          error: .malformed(line: 3, detail: "not JSON"), validEntries: 1),
+          error: .malformed(line: 3, detail: "not JSON: expected a key in quotes, found 'n' at byte 2"), validEntries: 1),
     .init(label: "unknown event case", lines: [header, entry1.replacingOccurrences(of: #""event":"openClose""#, with: #""event":"eject""#)],
           trailingNewline: true, error: .invalidValue(line: 2, field: "event", detail: "Cannot initialize Event from invalid String value eject"),
           validEntries: 0),

@@ -79,6 +79,7 @@ final class Recorder: Sendable {
     case .effectFailed(_, let error, let e): line = "failed \(error) -> \(e.map { "\($0)" } ?? "nil")"
     case .lateEventDropped(let e, let effect): line = "dropped \(e) from \(effect)"
     case .eventRejected(let e, let r): line = "rejected \(e): \(r)"
+    case .queuedEventDropped(let e): line = "queued \(e) dropped"
     }
     lines.withLock { $0.append(line) }
   }

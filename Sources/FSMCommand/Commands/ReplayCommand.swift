@@ -28,10 +28,11 @@ enum ReplayCommand {
       let names = MachineCatalog.all.filter(\.canReplay).map(\.name).joined(separator: ", ")
       return .usage("unknown machine '\(name)'; expected one of: \(names)", help: help)
     }
-    guard let data = FileManager.default.contents(atPath: path) else { return .failure("\(path): cannot read the file") }
-    switch machine.replay(data, reportingAll: arguments.flags.contains("--all")) {
+    switch machine.replay(logAt: path, reportingAll: arguments.flags.contains("--all")) {
     case nil:
       return .failure("machine '\(name)' cannot replay logs (its types are not Codable and Equatable)")
+    case .unreadable(.io(_, let detail), _)?:
+      return .failure("\(path): \(detail)")
     case .unreadable(let error, let entries)?:
       return .failure("\(path): \(error.description)\n(\(entries) valid entr\(entries == 1 ? "y" : "ies") before it)")
     case .replayed(let report)?:

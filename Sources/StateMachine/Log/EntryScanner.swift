@@ -17,9 +17,11 @@ struct EntryScanner<State: Codable, Event: Codable, Context: Codable, Effect: Co
 
   @usableFromInline init() {}
 
-  /// Decodes one entry line, or throws the typed error for it.
+  /// Decodes one entry line, or throws the typed error for it. The line is checked as strict
+  /// JSON first, so the hand-written scan below only ever sees valid JSON.
   @inlinable
   mutating func entry(_ line: Data, number: Int) throws(LogError) -> Entry {
+    if let problem = StrictJSON.problem(in: line) { throw .malformed(line: number, detail: "not JSON: \(problem)") }
     let fields = try Self.fields(of: line, number: number)
     func raw(_ index: Int, _ key: String) throws(LogError) -> String {
       guard let value = fields[index] else { throw .missingField(line: number, field: key) }
@@ -45,8 +47,7 @@ struct EntryScanner<State: Codable, Event: Codable, Context: Codable, Effect: Co
       if cache.count < 4096 { cache[raw] = value }
       return value
     } catch {
-      throw LogError(decoding: error, line: line, notJSON: .invalidValue(line: line, field: field, detail: "not JSON"))
-        .prefixed(field)
+      throw LogError(decoding: error, line: line).prefixed(field)
     }
   }
 
@@ -164,7 +165,7 @@ struct EntryScanner<State: Codable, Event: Codable, Context: Codable, Effect: Co
   @usableFromInline
   static func integer(_ raw: String, field: String, line: Int) throws(LogError) -> Int {
     guard let value = Int(raw) else {
-      throw .invalidValue(line: line, field: field, detail: "expected an integer")
+      throw .invalidValue(line: line, field: field, detail: "\(raw) is not an integer in range; expected an integer")
     }
     return value
   }
@@ -173,7 +174,8 @@ struct EntryScanner<State: Codable, Event: Codable, Context: Codable, Effect: Co
   static func number(_ raw: String, field: String, line: Int) throws(LogError) -> Double? {
     let text = raw
     if text == "null" { return nil }
-    guard let value = Double(text) else { throw .invalidValue(line: line, field: field, detail: "expected a number") }
+    guard let value = Double(text) else { throw .invalidValue(line: line, field: field, detail: "\(raw) is not a number; expected a number of seconds") }
+    guard value.isFinite else { throw .invalidValue(line: line, field: field, detail: "\(raw) is out of range; expected a number of seconds") }
     return value
   }
 
@@ -188,7 +190,7 @@ struct EntryScanner<State: Codable, Event: Codable, Context: Codable, Effect: Co
       do {
         return try JSONDecoder().decode(LoggedOutcome.self, from: Data(raw.utf8))
       } catch {
-        throw LogError(decoding: error, line: line, notJSON: nil).prefixed("outcome")
+        throw LogError(decoding: error, line: line).prefixed("outcome")
       }
     }
   }

@@ -24,11 +24,13 @@ public enum LogError: Error, Hashable, Sendable, CustomStringConvertible {
   case outOfSequence(line: Int, found: Int, expected: Int)
   /// The file could not be read or written.
   case io(path: String, detail: String)
+  /// A new log was to be created where a file already exists (it is left untouched).
+  case alreadyExists(path: String)
 
   /// The line the error is about (0 for the whole file).
   public var line: Int {
     switch self {
-    case .empty, .io: 0
+    case .empty, .io, .alreadyExists: 0
     case .malformed(let l, _), .missingField(let l, _), .invalidValue(let l, _, _), .notALog(let l),
       .unsupportedVersion(let l, _, _), .otherMachine(let l, _, _), .fingerprintMismatch(let l, _, _),
       .lineTooLong(let l, _, _), .tornTail(let l, _), .outOfSequence(let l, _, _):
@@ -52,6 +54,8 @@ public enum LogError: Error, Hashable, Sendable, CustomStringConvertible {
     case .tornTail(let l, let bytes): "line \(l): torn (\(bytes) bytes without a newline): the writer stopped mid-line"
     case .outOfSequence(let l, let found, let expected): "line \(l): entry \(found); expected entry \(expected)"
     case .io(let path, let detail): "\(path): \(detail)"
+    case .alreadyExists(let path):
+      "\(path): already exists; resume it with LogRecorder(resuming:table:), or choose another path"
     }
   }
 }

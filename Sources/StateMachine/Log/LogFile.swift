@@ -13,8 +13,23 @@ import Foundation
 /// Each line is written with a single `write(2)`: once ``append(_:)`` returns, the line is in
 /// the kernel and survives the process being killed. Against power loss a line is durable once
 /// it is synced (`fsync`): after every entry, every N entries, or on ``sync()``, by policy; and
-/// always on ``close()``. If the process dies mid-write, the file ends with a torn line;
-/// ``open(at:durability:)`` keeps every complete line, truncates the torn tail and says so.
+/// always on ``close()``.
+///
+/// What the file never suffers:
+/// - **A failed append leaves no partial line.** When a write fails (a full disk, a quota) or
+///   its sync fails, the file is cut back to its last complete line before ``append(_:)``
+///   throws, so the next append, once there is room, yields a readable log. If even that cut
+///   fails, the file refuses every further append until it is reopened with
+///   ``open(at:durability:)`` (which cuts the partial line then).
+/// - **Creation is atomic.** ``create(at:header:durability:)`` writes the header to a new
+///   temporary file beside `path` and links it into place only once the header is synced: a
+///   writer killed at any moment leaves either no file or a log with its complete header. It
+///   never replaces an existing file.
+/// - **Reopening touches only logs.** ``open(at:durability:)`` reads the file first and changes
+///   nothing unless its first line is an `fsm-log` header; then it cuts only a torn tail (bytes
+///   after the last newline, from a writer that died mid-line).
+///
+/// The descriptor is closed by ``close()``, or when the value is released.
 public final class LogFile: Sendable {
   /// When lines are synced to stable storage.
   public enum Durability: Hashable, Sendable {
@@ -36,102 +51,214 @@ public final class LogFile: Sendable {
 
   struct State {
     var descriptor: Int32
+    /// Bytes of complete lines: where the file is cut back to when an append fails.
+    var size: Int
     var unsynced = 0
     var closed = false
+    /// Why appends are refused: a failed append whose partial line could not be cut off.
+    var broken: String?
   }
 
   /// The file's path.
   public let path: String
   let durability: Durability
+  let io: LogFileIO
   let state: Locked<State>
 
-  private init(path: String, descriptor: Int32, durability: Durability) {
+  private init(path: String, descriptor: Int32, size: Int, durability: Durability, io: LogFileIO) {
     self.path = path
     self.durability = durability
-    state = Locked(State(descriptor: descriptor))
+    self.io = io
+    state = Locked(State(descriptor: descriptor, size: size))
   }
 
-  /// Creates (or empties) the file at `path` and writes `header`, a complete line.
+  deinit {
+    state.withLock { state in
+      if !state.closed { _ = systemClose(state.descriptor) }
+    }
+  }
+
+  /// Creates the file at `path`, atomically, holding `header` (a complete line).
+  ///
+  /// - Throws: ``LogError/alreadyExists(path:)`` when something exists at `path` (it is left
+  ///   as it is), or ``LogError/io(path:detail:)``.
   public static func create(at path: String, header: Data, durability: Durability = .everyEntry) throws(LogError) -> LogFile {
-    let descriptor = Glibc_open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND)
-    guard descriptor >= 0 else { throw .io(path: path, detail: "cannot create: \(String(cString: strerror(errno)))") }
-    let file = LogFile(path: path, descriptor: descriptor, durability: durability)
-    try file.append(header)
-    try file.sync()
-    return file
+    try create(at: path, header: header, durability: durability, io: .system)
   }
 
-  /// Opens an existing log to append to it: keeps every complete line, truncates a torn tail.
+  static func create(at path: String, header: Data, durability: Durability, io: LogFileIO) throws(LogError) -> LogFile {
+    let (directory, name) = split(path)
+    let temporary = directory + "/." + name + ".creating-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let descriptor = systemOpen(temporary, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC)
+    guard descriptor >= 0 else { throw .io(path: path, detail: "cannot create: \(String(cString: strerror(errno)))") }
+    defer { _ = unlink(temporary) }  // the name only; once linked, `path` names the file
+    let file = LogFile(path: path, descriptor: descriptor, size: 0, durability: .everyEntry, io: io)
+    try file.append(header)
+    guard link(temporary, path) == 0 else {
+      let error = errno
+      try? file.close()
+      if error == EEXIST { throw .alreadyExists(path: path) }
+      throw .io(path: path, detail: "cannot create: \(String(cString: strerror(error)))")
+    }
+    syncDirectory(directory)
+    return LogFile(path: path, descriptor: file.takeDescriptor(), size: header.count, durability: durability, io: io)
+  }
+
+  /// Opens an existing log to append to it: keeps every complete line, cuts a torn tail.
+  ///
+  /// The file is read first, as a stream; it is changed only when its first line is an
+  /// `fsm-log` header of this format version. Anything else — a file that is not a log, an
+  /// empty file, a header without its newline — is refused and left exactly as it was.
+  ///
+  /// - Throws: ``LogError``: `.io` when the path is not a readable regular file; `.empty`,
+  ///   `.notALog`, `.tornTail(line: 1, …)` or `.unsupportedVersion` for what is not a log.
   public static func open(at path: String, durability: Durability = .everyEntry) throws(LogError) -> (LogFile, Recovery) {
-    guard let data = FileManager.default.contents(atPath: path) else { throw .io(path: path, detail: "cannot read") }
-    let end = data.lastIndex(of: 0x0A).map { $0 + 1 } ?? data.startIndex
-    let kept = data.distance(from: data.startIndex, to: end)
-    let lines = data[..<end].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-    let descriptor = Glibc_open(path, O_WRONLY | O_APPEND)
-    guard descriptor >= 0 else { throw .io(path: path, detail: "cannot open: \(String(cString: strerror(errno)))") }
-    if kept < data.count {
+    try open(at: path, durability: durability, io: .system)
+  }
+
+  static func open(at path: String, durability: Durability, io: LogFileIO) throws(LogError) -> (LogFile, Recovery) {
+    let lines = try FileLines.open(path)
+    guard let first = try lines.next() else { throw .empty }
+    _ = try LogHeaderProbe.check(first)
+    var count = 1
+    var torn = 0
+    while let line = try lines.next() {
+      if line.torn { torn = line.length } else { count += 1 }
+    }
+    let kept = lines.completeBytes
+    let descriptor = systemOpen(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+    guard descriptor >= 0 else { throw .io(path: path, detail: "cannot open for writing: \(String(cString: strerror(errno)))") }
+    if torn > 0 {
       guard ftruncate(descriptor, off_t(kept)) == 0, fsync(descriptor) == 0 else {
-        _ = Glibc_close(descriptor)
-        throw .io(path: path, detail: "cannot truncate the torn tail: \(String(cString: strerror(errno)))")
+        let error = errno
+        _ = systemClose(descriptor)
+        throw .io(path: path, detail: "cannot cut the torn tail: \(String(cString: strerror(error)))")
       }
     }
-    return (LogFile(path: path, descriptor: descriptor, durability: durability), Recovery(lines: lines, truncatedBytes: data.count - kept))
+    let file = LogFile(path: path, descriptor: descriptor, size: kept, durability: durability, io: io)
+    return (file, Recovery(lines: count, truncatedBytes: torn))
   }
 
   /// Appends one complete line (it must end with a newline) with a single write.
+  ///
+  /// - Throws: ``LogError/io(path:detail:)`` when the line could not be written or synced; the
+  ///   file then ends at its last complete line, as before the call.
   public func append(_ line: Data) throws(LogError) {
     let result: LogError? = state.withLock { state in
       guard !state.closed else { return .io(path: path, detail: "the log is closed") }
-      if let error = Self.writeAll(line, to: state.descriptor, path: path) { return error }
-      state.unsynced += 1
-      switch durability {
-      case .everyEntry: return Self.sync(&state, path: path)
-      case .every(let n) where state.unsynced >= max(1, n): return Self.sync(&state, path: path)
-      case .every, .onDemand: return nil
+      if let broken = state.broken {
+        return .io(path: path, detail: "an earlier append failed and its partial line could not be cut off (\(broken)); reopen the log to continue")
       }
+      if let failure = io.writeAll(line, to: state.descriptor) {
+        return rollBack(&state, failure: "write failed: \(failure)")
+      }
+      state.unsynced += 1
+      let mustSync: Bool =
+        switch durability {
+        case .everyEntry: true
+        case .every(let n): state.unsynced >= max(1, n)
+        case .onDemand: false
+        }
+      if mustSync, io.fsync(state.descriptor) != 0 {
+        // What reached the disk is unknown: cut this line off, and refuse more until reopened.
+        let failure = "fsync failed: \(String(cString: strerror(errno)))"
+        let error = rollBack(&state, failure: failure)
+        if state.broken == nil { state.broken = failure }
+        return error
+      }
+      if mustSync { state.unsynced = 0 }
+      state.size += line.count
+      return nil
     }
     if let result { throw result }
   }
 
+  /// Cuts the file back to its last complete line after a failed append, and returns the error
+  /// to throw; when the cut itself fails, appends are refused from now on.
+  private func rollBack(_ state: inout State, failure: String) -> LogError {
+    if ftruncate(state.descriptor, off_t(state.size)) == 0 {
+      return .io(path: path, detail: failure + "; the log still ends at its last complete line")
+    }
+    let cut = String(cString: strerror(errno))
+    state.broken = failure
+    return .io(path: path, detail: failure + "; cutting the partial line off failed too (\(cut)): reopen the log to continue")
+  }
+
   /// Syncs every line written so far to stable storage.
   public func sync() throws(LogError) {
-    if let error = state.withLock({ Self.sync(&$0, path: path) }) { throw error }
+    let error: LogError? = state.withLock { state in
+      guard !state.closed else { return nil }
+      if io.fsync(state.descriptor) != 0 { return .io(path: path, detail: "fsync failed: \(String(cString: strerror(errno)))") }
+      state.unsynced = 0
+      return nil
+    }
+    if let error { throw error }
   }
 
   /// Syncs and closes the file. Appending afterwards is an error.
   public func close() throws(LogError) {
     let error: LogError? = state.withLock { state in
       guard !state.closed else { return nil }
-      let error = Self.sync(&state, path: path)
       state.closed = true
-      _ = Glibc_close(state.descriptor)
-      return error
+      let synced = io.fsync(state.descriptor) == 0
+      let reason = String(cString: strerror(errno))
+      _ = systemClose(state.descriptor)
+      return synced ? nil : .io(path: path, detail: "fsync failed: \(reason)")
     }
     if let error { throw error }
   }
 
-  private static func sync(_ state: inout State, path: String) -> LogError? {
-    if fsync(state.descriptor) != 0 { return .io(path: path, detail: "fsync failed: \(String(cString: strerror(errno)))") }
-    state.unsynced = 0
-    return nil
+  /// Hands the descriptor over to another value (this one will not close it).
+  private func takeDescriptor() -> Int32 {
+    state.withLock { state in
+      state.closed = true
+      return state.descriptor
+    }
   }
 
-  private static func writeAll(_ data: Data, to descriptor: Int32, path: String) -> LogError? {
-    data.withUnsafeBytes { buffer -> LogError? in
+  /// The directory and the file name of `path`.
+  static func split(_ path: String) -> (directory: String, name: String) {
+    guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+    let directory = String(path[..<slash])
+    return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+  }
+
+  /// Makes a new name in `directory` durable (best effort: some file systems refuse it).
+  static func syncDirectory(_ directory: String) {
+    let descriptor = systemOpen(directory, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    _ = fsync(descriptor)
+    _ = systemClose(descriptor)
+  }
+}
+
+/// The system calls a ``LogFile`` writes with: the real ones, or, in tests, ones that fail the
+/// way a full disk does (a short write, then `ENOSPC`).
+struct LogFileIO: Sendable {
+  /// `write(2)`: bytes written, or -1 with `errno` set.
+  var write: @Sendable (Int32, UnsafeRawPointer, Int) -> Int
+  /// `fsync(2)`: 0, or -1 with `errno` set.
+  var fsync: @Sendable (Int32) -> Int32
+
+  static let system = LogFileIO(
+    write: { descriptor, bytes, count in systemWrite(descriptor, bytes, count) },
+    fsync: { descriptor in systemFsync(descriptor) })
+
+  /// Writes all of `data`, retrying short writes; the reason on failure.
+  func writeAll(_ data: Data, to descriptor: Int32) -> String? {
+    data.withUnsafeBytes { buffer -> String? in
+      guard let base = buffer.baseAddress else { return nil }
       var offset = 0
       while offset < buffer.count {
-        let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        let written = write(descriptor, base + offset, buffer.count - offset)
         if written < 0 {
           if errno == EINTR { continue }
-          return .io(path: path, detail: "write failed: \(String(cString: strerror(errno)))")
+          return String(cString: strerror(errno))
         }
+        if written == 0 { return "the write made no progress" }
         offset += written
       }
       return nil
     }
   }
 }
-
-/// `open(2)` and `close(2)`, named apart from this type's own `open` and `close`.
-private func Glibc_open(_ path: String, _ flags: Int32) -> Int32 { open(path, flags, 0o644) }
-private func Glibc_close(_ descriptor: Int32) -> Int32 { close(descriptor) }

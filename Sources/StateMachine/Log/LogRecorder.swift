@@ -23,18 +23,29 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
   /// Starts a recording of `table` from `state` and `context`.
   ///
   /// - Parameters:
-  ///   - file: When given, the log is also written there (created anew), line by line.
+  ///   - file: When given, the log is also written there, line by line. The file is created
+  ///     atomically (see ``LogFile``) and never replaces an existing one: to continue a log,
+  ///     use ``init(resuming:table:durability:clock:)``.
   ///   - durability: The file's sync policy.
   ///   - clock: When given, each entry carries the seconds elapsed on it since now.
-  public init(
+  /// - Throws: ``LogError/alreadyExists(path:)`` when a file exists at `file`, or
+  ///   ``LogError/io(path:detail:)``.
+  public convenience init(
     table: TransitionTable<State, Event, Context, Effect>, state: State, context: Context, file path: String? = nil,
     durability: LogFile.Durability = .everyEntry, clock: (any Clock<Duration>)? = nil
+  ) throws(LogError) {
+    try self.init(table: table, state: state, context: context, file: path, durability: durability, clock: clock, io: .system)
+  }
+
+  init(
+    table: TransitionTable<State, Event, Context, Effect>, state: State, context: Context, file path: String?,
+    durability: LogFile.Durability, clock: (any Clock<Duration>)?, io: LogFileIO
   ) throws(LogError) {
     let header = Log.Header(machine: table.name, fingerprint: table.fingerprint, state: state, context: context)
     if let path {
       let line: Data
       do { line = try Log.line(header) } catch { throw .io(path: path, detail: "cannot encode the header: \(error)") }
-      file = try LogFile.create(at: path, header: line, durability: durability)
+      file = try LogFile.create(at: path, header: line, durability: durability, io: io)
     } else {
       file = nil
     }
@@ -43,8 +54,12 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
     recording = Locked(Recording(log: Log(header: header)))
   }
 
-  /// Continues the log at `path`: keeps every complete entry, truncates a torn last line (the
-  /// writer died mid-write) and reports it, then appends after the last entry.
+  /// Continues the log at `path`: keeps every complete entry, cuts a torn last line (the
+  /// writer died mid-write) and reports it in ``recovery``, then appends after the last entry.
+  ///
+  /// The whole file is read and checked before anything is changed: when it is not a log of
+  /// `table` — not a log at all, another machine's, a line that is not a valid entry — this
+  /// throws and the file is left exactly as it was. Only a torn tail after valid lines is cut.
   ///
   /// - Throws: ``LogError`` when the file cannot be read, or its complete part is not a log of
   ///   `table` (the error names the line).
@@ -52,11 +67,13 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
     resuming path: String, table: TransitionTable<State, Event, Context, Effect>,
     durability: LogFile.Durability = .everyEntry, clock: (any Clock<Duration>)? = nil
   ) throws(LogError) {
-    let (file, recovery) = try LogFile.open(at: path, durability: durability)
-    guard let data = FileManager.default.contents(atPath: path) else { throw .io(path: path, detail: "cannot read") }
-    let result = Log.read(data, for: table)
+    let result = Log.read(contentsOf: path, for: table)
     guard let log = result.log else { throw result.error ?? .empty }
-    if let error = result.error { throw error }
+    switch result.error {
+    case nil, .tornTail?: break  // a torn last line is what reopening cuts
+    case let error?: throw error
+    }
+    let (file, recovery) = try LogFile.open(at: path, durability: durability)
     self.file = file
     self.recovery = recovery
     now = clock.map { elapsedSinceNow(on: $0) }

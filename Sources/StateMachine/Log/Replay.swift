@@ -66,36 +66,89 @@ where State: Codable & Equatable, Event: Codable, Context: Codable & Equatable, 
   ///   every one, continuing each time from what the log recorded.
   @inlinable
   public func replay(_ log: EventLog<State, Event, Context, Effect>, reportingAll all: Bool = false) -> ReplayReport {
-    var state = log.header.state
-    var context = log.header.context
-    var divergences: [Divergence] = []
-    var replayed = 0
-    for entry in log.entries {
-      let step = self.step(state, context, entry.event)
-      replayed += 1
-      var differences: [Divergence.Difference] = []
-      let outcome = LoggedOutcome(step.outcome)
-      if outcome != entry.outcome {
-        differences.append(.init(field: "outcome", expected: "\(entry.outcome)", actual: "\(outcome)"))
-      }
-      if step.state != entry.state {
-        differences.append(.init(field: "state", expected: "\(entry.state)", actual: "\(step.state)"))
-      }
-      if step.context != entry.context {
-        differences.append(.init(field: "context", expected: "\(entry.context)", actual: "\(step.context)"))
-      }
-      let effects = Array(step.outcome.effects)
-      if effects != entry.effects {
-        differences.append(.init(field: "effects", expected: "\(entry.effects)", actual: "\(effects)"))
-      }
-      if !differences.isEmpty {
-        divergences.append(Divergence(sequence: entry.sequence, event: "\(entry.event)", differences: differences))
-        if !all { break }
-      }
-      // Continue from what the log recorded, so one divergence does not cascade.
-      state = entry.state
-      context = entry.context
+    var replayer = Replayer(self, state: log.header.state, context: log.header.context, reportingAll: all)
+    for entry in log.entries where !replayer.isDone { replayer.check(entry) }
+    return replayer.report
+  }
+
+  /// Replays the log `reader` reads, entry by entry, in constant memory: the way to replay a
+  /// log file of any length.
+  ///
+  /// ```swift
+  /// var reader = try LogReader(contentsOf: "session.jsonl", for: table)
+  /// let report = try table.replay(&reader)
+  /// ```
+  ///
+  /// Every line is read even after the first divergence, so a log that cannot be read to its
+  /// end is reported as such (the error names the line) whatever the replay found before it.
+  ///
+  /// - Throws: ``LogError`` for the first line that cannot be read.
+  @inlinable
+  public func replay(
+    _ reader: inout LogReader<State, Event, Context, Effect>, reportingAll all: Bool = false
+  ) throws(LogError) -> ReplayReport {
+    var replayer = Replayer(self, state: reader.header.state, context: reader.header.context, reportingAll: all)
+    while let entry = try reader.next() {
+      if !replayer.isDone { replayer.check(entry) }
     }
-    return ReplayReport(replayed: replayed, divergences: divergences)
+    return replayer.report
+  }
+
+  /// Replays the log file at `path` as a stream (see ``replay(_:reportingAll:)-(inout LogReader,_)``).
+  ///
+  /// - Throws: ``LogError``: the file cannot be read (missing, a directory, a FIFO, a device,
+  ///   no permission), its header is not this table's, or a line is bad (the error names it).
+  @inlinable
+  public func replay(logAt path: String, reportingAll all: Bool = false) throws(LogError) -> ReplayReport {
+    var reader = try LogReader<State, Event, Context, Effect>(contentsOf: path, for: self)
+    return try replay(&reader, reportingAll: all)
+  }
+}
+
+/// Steps a table alongside a log, entry by entry, and collects where they differ.
+@usableFromInline
+struct Replayer<State: Discriminated & Codable & Equatable, Event: Discriminated & Codable, Context: Codable & Equatable, Effect: Codable & Equatable & Sendable> {
+  @usableFromInline let table: TransitionTable<State, Event, Context, Effect>
+  @usableFromInline var state: State
+  @usableFromInline var context: Context
+  @usableFromInline let all: Bool
+  @usableFromInline var divergences: [Divergence] = []
+  @usableFromInline var replayed = 0
+
+  @inlinable
+  init(_ table: TransitionTable<State, Event, Context, Effect>, state: State, context: Context, reportingAll all: Bool) {
+    (self.table, self.state, self.context, self.all) = (table, state, context, all)
+  }
+
+  /// Whether the replay has stopped (at the first divergence, unless all are reported).
+  @inlinable var isDone: Bool { !all && !divergences.isEmpty }
+
+  @inlinable var report: ReplayReport { ReplayReport(replayed: replayed, divergences: divergences) }
+
+  @inlinable
+  mutating func check(_ entry: LogEntry<State, Event, Context, Effect>) {
+    let step = table.step(state, context, entry.event)
+    replayed += 1
+    var differences: [Divergence.Difference] = []
+    let outcome = LoggedOutcome(step.outcome)
+    if outcome != entry.outcome {
+      differences.append(.init(field: "outcome", expected: "\(entry.outcome)", actual: "\(outcome)"))
+    }
+    if step.state != entry.state {
+      differences.append(.init(field: "state", expected: "\(entry.state)", actual: "\(step.state)"))
+    }
+    if step.context != entry.context {
+      differences.append(.init(field: "context", expected: "\(entry.context)", actual: "\(step.context)"))
+    }
+    let effects = Array(step.outcome.effects)
+    if effects != entry.effects {
+      differences.append(.init(field: "effects", expected: "\(entry.effects)", actual: "\(effects)"))
+    }
+    if !differences.isEmpty {
+      divergences.append(Divergence(sequence: entry.sequence, event: "\(entry.event)", differences: differences))
+    }
+    // Continue from what the log recorded, so one divergence does not cascade.
+    state = entry.state
+    context = entry.context
   }
 }

@@ -77,6 +77,17 @@ extension Store {
 
   @usableFromInline
   func cancel(_ effect: StoreCore<State, Event, Context, Work>.Running) {
+    if DeliveryContext.token == effect.token {
+      // The effect's own event led here, and its work is still inside `send`: whether it ends
+      // finished (it returns) or cancelled (it throws, or sends more) is reported when it ends.
+      core.withLock { core in
+        var task: Task<Void, Never>?
+        if case .task(let t) = effect.handle { task = t }
+        core.deferred[effect.token] = .init(id: effect.id, description: effect.description, task: task)
+      }
+      if case .task(let task) = effect.handle { task.cancel() }
+      return
+    }
     switch effect.handle {
     case .task(let task): task.cancel()
     case .manualTimer(let timer): manualClock?.cancelScheduled(timer)
@@ -93,10 +104,10 @@ extension Store {
       inspector?(.effectStarted(id: id, description: description))
       let participant: (any ManualClockParticipant)? = manualClock == nil ? nil : self
       let task = Task {
-        await ManualClockContext.$participant.withValue(participant) {
+        let ending = await ManualClockContext.$participant.withValue(participant) {
           await self.run(work, token: token, description: description)
         }
-        self.taskEnded(token, id: id, description: description)
+        self.taskEnded(token, work: work, ending: ending, id: id, description: description)
       }
       attach(.task(task), to: token)
     case .send(let event, let delay, let id, _):
@@ -110,15 +121,12 @@ extension Store {
     }
   }
 
-  private func run(_ work: Work, token: UInt64, description: String) async {
+  private func run(_ work: Work, token: UInt64, description: String) async -> StoreCore<State, Event, Context, Work>.Ending {
     do {
       try await handler(work, Send { self.deliver($0, from: token, effect: description) })
-    } catch is CancellationError {
+      return .returned
     } catch {
-      guard core.withLock({ $0.isActive(token) }) else { return }
-      let event = failure(work, error)
-      inspector?(.effectFailed(description: description, error: String(describing: error), event: event))
-      if let event { deliver(event, from: token, effect: description) }
+      return .threw(error)
     }
   }
 
@@ -142,26 +150,31 @@ extension Store {
   }
 
   /// A timer fell due: queue its event if it is still running. Returns whether it was.
+  /// A one-shot timer has finished once it fired (its event is queued); a repeating one runs on.
   private func timerFired(_ token: UInt64, event: Event, keep: Bool) -> Bool {
-    let enqueued = core.withLock { core -> StoreCore<State, Event, Context, Work>.Enqueued? in
+    let fired = core.withLock { core -> (StoreCore<State, Event, Context, Work>.Enqueued, ended: StoreCore<State, Event, Context, Work>.Running?)? in
       guard core.isActive(token) else { return nil }
-      if !keep { _ = core.remove(token) }
-      return core.eventArrived(event, force: true)
+      let ended = keep ? nil : core.remove(token)
+      return (core.eventArrived(event, force: true), ended)
     }
-    guard let enqueued else { return false }
-    if case .drain(let first, let machine) = enqueued { drain(first, machine) }
+    guard let fired else { return false }
+    if let ended = fired.ended { inspector?(.effectFinished(id: ended.id, description: ended.description)) }
+    if case .drain(let first, let machine) = fired.0 { drain(first, machine) }
     return true
   }
 
   /// An effect sent an event: queue it if the effect still runs, else drop it and say so.
   private func deliver(_ event: Event, from token: UInt64, effect: String) {
     let enqueued = core.withLock { core -> StoreCore<State, Event, Context, Work>.Enqueued? in
-      guard core.isActive(token) else { return nil }
+      guard core.isActive(token) else {
+        core.deferred[token]?.dropped = true
+        return nil
+      }
       return core.eventArrived(event, force: true)
     }
     switch enqueued {
     case nil: inspector?(.lateEventDropped(event, effect: effect))
-    case .drain(let first, let machine)?: drain(first, machine)
+    case .drain(let first, let machine)?: DeliveryContext.$token.withValue(token) { drain(first, machine) }
     case .queued?, .rejected?: break
     }
   }
@@ -173,10 +186,33 @@ extension Store {
     return attached
   }
 
-  private func taskEnded(_ token: UInt64, id: EffectID?, description: String) {
-    let (ended, waiters) = core.withLock { core in (core.taskEnded(token), core.waitersToResume()) }
-    if ended != nil { inspector?(.effectFinished(id: id, description: description)) }
+  /// A perform task ended: report exactly one of finished, failed (with the event its error
+  /// maps to, queued as the effect's last result) or cancelled — or nothing, when its
+  /// cancellation was reported already.
+  private func taskEnded(
+    _ token: UInt64, work: Work, ending: StoreCore<State, Event, Context, Work>.Ending, id: EffectID?, description: String
+  ) {
+    typealias Core = StoreCore<State, Event, Context, Work>
+    var mapped: Event?
+    if case .threw(let error) = ending, !(error is CancellationError), core.withLock({ $0.isActive(token) }) {
+      mapped = failure(work, error)
+    }
+    let (end, enqueued, waiters) = core.withLock { core -> (Core.TaskEnd, Core.Enqueued?, [CheckedContinuation<Void, Never>]) in
+      let end = core.taskEnded(token, ending)
+      let enqueued = end == .failed ? mapped.map { core.eventArrived($0, force: true) } : nil
+      return (end, enqueued, core.waitersToResume())
+    }
+    switch end {
+    case .nothing: break
+    case .finished: inspector?(.effectFinished(id: id, description: description))
+    case .cancelled: inspector?(.effectCancelled(id: id, description: description))
+    case .failed:
+      if case .threw(let error) = ending {
+        inspector?(.effectFailed(description: description, error: String(describing: error), event: mapped))
+      }
+    }
     for waiter in waiters { waiter.resume() }
+    if case .drain(let first, let machine)? = enqueued { drain(first, machine) }
   }
 }
 
@@ -194,4 +230,10 @@ extension Store: ManualClockParticipant {
   }
 
   func waitUntilIdle() async { await settle() }
+}
+
+/// The perform effect whose `send` is draining the mailbox on this task, if any: a step it
+/// causes that cancels that very effect defers the report to the effect's end.
+enum DeliveryContext {
+  @TaskLocal static var token: UInt64?
 }

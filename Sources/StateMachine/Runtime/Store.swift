@@ -127,11 +127,33 @@ public final class Store<State: Discriminated, Event: Discriminated, Context: Se
     }
   }
 
-  /// Stops the store: no event is accepted any more, every effect and timer is cancelled, and
-  /// this returns when all of their tasks have ended. The observation sequences finish.
+  /// Stops the store. When it returns:
+  /// - no event is accepted any more (``send(_:)`` returns ``SendRejection/finished``);
+  /// - no step is running and none will be reported: a step that was running when `finish()`
+  ///   was called completes and is reported first (it starts no effect);
+  /// - every event that was accepted but not yet handled has been reported to the inspector as
+  ///   ``StoreEvent/queuedEventDropped(_:)``, in the order it was sent: an accepted event is
+  ///   either handled or reported dropped, never lost silently;
+  /// - every effect and timer has been cancelled (each reported once) and all of their tasks
+  ///   have ended;
+  /// - the observation sequences have finished.
   public func finish() async {
-    let (cancelled, waiters) = core.withLock { core in (core.finish(), core.drainWaiters()) }
-    var tasks: [Task<Void, Never>] = []
+    let dropped = core.withLock { $0.beginFinishing() }
+    // Wait for a drainer in the middle of a step: it stops at its next event.
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let wait = core.withLock { core -> Bool in
+        guard core.draining else { return false }
+        core.finishWaiters.append(continuation)
+        return true
+      }
+      if !wait { continuation.resume() }
+    }
+    for event in dropped { inspector?(.queuedEventDropped(event)) }
+    let (cancelled, awaited, waiters) = core.withLock { core in
+      let (cancelled, awaited) = core.cancelAll()
+      return (cancelled, awaited, core.drainWaiters())
+    }
+    var tasks = awaited
     for effect in cancelled {
       if case .task(let task) = effect.handle { tasks.append(task) }
       cancel(effect)

@@ -16,6 +16,7 @@ struct StoreCore<State: Discriminated, Event: Discriminated, Context, Work: Send
 
   @usableFromInline
   struct Running {
+    @usableFromInline let token: UInt64
     @usableFromInline let id: EffectID?
     @usableFromInline let scope: EffectScope
     /// The state index the machine was in after the step that started it.
@@ -24,9 +25,28 @@ struct StoreCore<State: Discriminated, Event: Discriminated, Context, Work: Send
     @usableFromInline var handle: Handle
 
     @usableFromInline
-    init(id: EffectID?, scope: EffectScope, stateIndex: Int, description: String, handle: Handle) {
-      (self.id, self.scope, self.stateIndex, self.description, self.handle) = (id, scope, stateIndex, description, handle)
+    init(token: UInt64, id: EffectID?, scope: EffectScope, stateIndex: Int, description: String, handle: Handle) {
+      (self.token, self.id, self.scope, self.stateIndex) = (token, id, scope, stateIndex)
+      (self.description, self.handle) = (description, handle)
     }
+  }
+
+  /// A perform effect whose own event led to a step that cancelled it, while its work was
+  /// still inside `send`: how it ends is known only when its work returns.
+  @usableFromInline
+  struct Deferred {
+    @usableFromInline let id: EffectID?
+    @usableFromInline let description: String
+    @usableFromInline var task: Task<Void, Never>?
+    /// Something it sent after the cancellation was dropped.
+    @usableFromInline var dropped = false
+  }
+
+  /// How a perform effect's work ended.
+  @usableFromInline
+  enum Ending {
+    case returned
+    case threw(any Error)
   }
 
   /// A piece of work to start outside the lock.
@@ -63,7 +83,10 @@ struct StoreCore<State: Discriminated, Event: Discriminated, Context, Work: Send
   /// Perform tasks started and not finished, and how many of them sleep on a manual clock.
   @usableFromInline var activeTasks = 0
   @usableFromInline var sleeping = 0
+  @usableFromInline var deferred: [UInt64: Deferred] = [:]
   @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
+  /// ``Store/finish()`` calls waiting for the drainer's last step to be reported.
+  @usableFromInline var finishWaiters: [CheckedContinuation<Void, Never>] = []
   @usableFromInline var spaceWaiters: [CheckedContinuation<Void, Never>] = []
 
   @usableFromInline
@@ -118,6 +141,7 @@ struct StoreCore<State: Discriminated, Event: Discriminated, Context, Work: Send
     machine = stepped
     steps += 1
     var work = StepWork(sequence: steps)
+    // A step that was running when the store finished completes, but starts nothing.
     guard !finished else { return work }
     if transitioned, !running.isEmpty {
       // State-scoped effects of the state left are cancelled before the new ones start.
@@ -151,7 +175,7 @@ struct StoreCore<State: Discriminated, Event: Discriminated, Context, Work: Send
     if let id, let old = byID[id] { work.cancelled.append(remove(old)) }  // a new one replaces it
     nextToken += 1
     running[nextToken] = Running(
-      id: id, scope: scope, stateIndex: machine.index, description: command.description, handle: .pending)
+      token: nextToken, id: id, scope: scope, stateIndex: machine.index, description: command.description, handle: .pending)
     if let id { byID[id] = nextToken }
     if case .perform = command { activeTasks += 1 }
     work.starts.append(Start(token: nextToken, command: command))
@@ -167,7 +191,10 @@ struct StoreCore<State: Discriminated, Event: Discriminated, Context, Work: Send
 
   /// Attaches the task or timer of a started effect; `false` when it was cancelled meanwhile.
   mutating func attach(_ handle: Handle, to token: UInt64) -> Bool {
-    guard running[token] != nil else { return false }
+    guard running[token] != nil else {
+      if deferred[token] != nil, case .task(let task) = handle { deferred[token]!.task = task }
+      return false
+    }
     running[token]!.handle = handle
     return true
   }
@@ -175,17 +202,40 @@ struct StoreCore<State: Discriminated, Event: Discriminated, Context, Work: Send
   /// Whether an effect's result may still be delivered.
   func isActive(_ token: UInt64) -> Bool { running[token] != nil && !finished }
 
-  /// A perform task ended (finished, failed or cancelled).
-  mutating func taskEnded(_ token: UInt64) -> Running? {
+  /// What to report when a perform task ends.
+  @usableFromInline
+  enum TaskEnd {
+    /// Already reported (cancelled); nothing more.
+    case nothing
+    case finished
+    /// Its work threw while it was still running: the error goes to the failure mapping.
+    case failed
+    /// It was cancelled by a step its own event caused; reported now.
+    case cancelled
+  }
+
+  /// A perform task ended: say what to report. It is forgotten either way.
+  mutating func taskEnded(_ token: UInt64, _ ending: Ending) -> TaskEnd {
     activeTasks -= 1
-    return running[token] != nil ? remove(token) : nil
+    if let late = deferred.removeValue(forKey: token) {
+      if case .returned = ending, !late.dropped { return .finished }
+      return .cancelled
+    }
+    guard running[token] != nil else { return .nothing }
+    _ = remove(token)
+    if case .threw(let error) = ending, !(error is CancellationError) { return .failed }
+    return .finished
   }
 
   /// Continuations to resume now that the store may be idle or have room.
   @inlinable
   mutating func waitersToResume() -> [CheckedContinuation<Void, Never>] {
-    if idleWaiters.isEmpty, spaceWaiters.isEmpty { return [] }
+    if idleWaiters.isEmpty, spaceWaiters.isEmpty, finishWaiters.isEmpty { return [] }
     var resume: [CheckedContinuation<Void, Never>] = []
+    if !draining, !finishWaiters.isEmpty {
+      resume += finishWaiters
+      finishWaiters = []
+    }
     if isIdle {
       resume += idleWaiters
       idleWaiters = []
@@ -203,12 +253,20 @@ struct StoreCore<State: Discriminated, Event: Discriminated, Context, Work: Send
     return idleWaiters + spaceWaiters
   }
 
-  /// Everything is cancelled; no event is accepted any more.
-  mutating func finish() -> [Running] {
+  /// No event is accepted any more; returns the events still queued, which will never be handled.
+  mutating func beginFinishing() -> [Event] {
     finished = true
+    var dropped: [Event] = []
+    while let event = mailbox.pop() { dropped.append(event) }
     mailbox = Mailbox()
+    return dropped
+  }
+
+  /// Every running effect, to cancel, and the tasks of those whose end is still to be reported.
+  mutating func cancelAll() -> (cancelled: [Running], awaited: [Task<Void, Never>]) {
     byID = [:]
     defer { running = [:] }
-    return Array(running.values)
+    let cancelled = running.values.sorted { $0.token < $1.token }
+    return (cancelled, deferred.values.compactMap(\.task))
   }
 }

@@ -40,7 +40,8 @@ public enum SendRejection: String, Hashable, Sendable, CustomStringConvertible {
 
 /// What ``Store/send(_:)`` did with an event.
 public enum SendResult: Hashable, Sendable {
-  /// Queued; the store handles it in order.
+  /// Queued; the store handles it in order. If ``Store/finish()`` is called before its turn,
+  /// it is not handled, and the inspector is told: ``StoreEvent/queuedEventDropped(_:)``.
   case accepted
   /// Not queued, for this reason; the machine never sees it.
   case rejected(SendRejection)
@@ -60,11 +61,14 @@ public enum MailboxPolicy: Hashable, Sendable {
 public enum StoreEvent<State: Sendable, Event: Sendable, Context: Sendable, Work: Sendable>: Sendable {
   /// A step (also delivered on ``Store/steps``).
   case step(StoreStep<State, Event, Context, Command<Event, Work>>)
-  /// An effect or timer started.
+  /// An effect or timer started. Each ends with exactly one of ``effectFinished(id:description:)``,
+  /// ``effectCancelled(id:description:)`` or ``effectFailed(description:error:event:)``.
   case effectStarted(id: EffectID?, description: String)
-  /// An effect finished by itself.
+  /// An effect's work returned, or a one-shot timer fired (its event is queued).
   case effectFinished(id: EffectID?, description: String)
   /// An effect or timer was cancelled: by ID, by leaving its state, or by ``Store/finish()``.
+  /// When the step that left the state was caused by the effect's own last event, the effect
+  /// is reported when its work ends instead: finished if it returned without sending more.
   case effectCancelled(id: EffectID?, description: String)
   /// An effect threw; `event` is what the error was mapped to (`nil`: none).
   case effectFailed(description: String, error: String, event: Event?)
@@ -72,4 +76,6 @@ public enum StoreEvent<State: Sendable, Event: Sendable, Context: Sendable, Work
   case lateEventDropped(Event, effect: String)
   /// An event was not accepted.
   case eventRejected(Event, SendRejection)
+  /// An event was accepted, but ``Store/finish()`` was called before its turn: never handled.
+  case queuedEventDropped(Event)
 }

@@ -25,7 +25,13 @@ public struct MachineDescription: Sendable {
   private let renderings: @Sendable (Format) -> String
   private let findings: @Sendable () -> [Finding]
   private let overview: @Sendable () -> [String]
-  private let replayer: (@Sendable (Data, Bool) -> ReplayOutcome)?
+  private let replayer: (@Sendable (LogSource, Bool) -> ReplayOutcome)?
+
+  /// Where a log to replay is.
+  enum LogSource {
+    case data(Data)
+    case file(String)
+  }
 
   /// What ``replay(_:reportingAll:)`` found.
   public enum ReplayOutcome: Sendable {
@@ -46,18 +52,27 @@ public struct MachineDescription: Sendable {
   public init<State, Event, Context, Effect>(
     _ table: TransitionTable<State, Event, Context, Effect>, summary: String
   ) where State: Codable & Equatable, Event: Codable, Context: Codable & Equatable & Sendable, Effect: Codable & Equatable {
-    self.init(table, summary: summary) { data, all in
-      let result = EventLog<State, Event, Context, Effect>.read(data, for: table)
-      guard let log = result.log, result.error == nil else {
-        return .unreadable(result.error ?? .empty, entries: result.log?.entries.count ?? 0)
+    self.init(table, summary: summary) { source, all in
+      var reader: LogReader<State, Event, Context, Effect>
+      do throws(LogError) {
+        switch source {
+        case .data(let data): reader = try LogReader(data, for: table)
+        case .file(let path): reader = try LogReader(contentsOf: path, for: table)
+        }
+      } catch {
+        return .unreadable(error, entries: 0)
       }
-      return .replayed(table.replay(log, reportingAll: all))
+      do throws(LogError) {
+        return .replayed(try table.replay(&reader, reportingAll: all))
+      } catch {
+        return .unreadable(error, entries: reader.entriesRead)
+      }
     }
   }
 
   private init<State, Event, Context, Effect>(
     _ table: TransitionTable<State, Event, Context, Effect>, summary: String,
-    replayer: (@Sendable (Data, Bool) -> ReplayOutcome)?
+    replayer: (@Sendable (LogSource, Bool) -> ReplayOutcome)?
   ) {
     name = table.name
     self.summary = summary
@@ -78,7 +93,14 @@ public struct MachineDescription: Sendable {
 
   /// Reads a log of this machine and replays it; `nil` when the machine cannot replay logs.
   public func replay(_ data: Data, reportingAll all: Bool = false) -> ReplayOutcome? {
-    replayer?(data, all)
+    replayer?(.data(data), all)
+  }
+
+  /// Replays the log file at `path` as a stream, in constant memory; `nil` when the machine
+  /// cannot replay logs. A path that is not a readable regular file is `.unreadable` with
+  /// its reason (missing, a directory, a FIFO, a device, no permission).
+  public func replay(logAt path: String, reportingAll all: Bool = false) -> ReplayOutcome? {
+    replayer?(.file(path), all)
   }
 
   /// The table in `format`.

@@ -29,7 +29,9 @@ final class Journal<State: Sendable, Event: Sendable, Context: Sendable, Work: S
         if let index = effects.firstIndex(where: { $0.id == id && $0.description == description }) {
           effects.remove(at: index)
         }
-      case .effectFailed, .lateEventDropped, .eventRejected: break
+      case .effectFailed(let description, _, _):
+        if let index = effects.firstIndex(where: { $0.description == description }) { effects.remove(at: index) }
+      case .lateEventDropped, .eventRejected, .queuedEventDropped: break
       }
     }
   }
