@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// One line of a log, as the readers hand it on.
 @usableFromInline
 struct LogLine {
@@ -70,22 +78,28 @@ struct MemoryLines {
   }
 }
 
-/// The lines of a log file, read in chunks. A line longer than the limit is counted to its end
-/// without being kept.
+/// The lines of a log file, read in chunks into one buffer. A line longer than the limit is
+/// counted to its end without being kept.
 @usableFromInline
 final class FileLines {
   let file: InputFile
-  var buffer: [UInt8] = []
-  /// Where the unread part of `buffer` starts.
-  var head = 0
-  var atEnd = false
-  var number = 0
+  /// Bytes `head..<tail` of `storage` are read and not yet handed on.
+  private var storage: UnsafeMutableRawBufferPointer
+  private var head = 0
+  private var tail = 0
+  private var atEnd = false
+  private var number = 0
   static let chunk = 64 * 1024
 
   /// Bytes of complete lines read so far: where a torn tail starts.
   private(set) var completeBytes = 0
 
-  init(file: InputFile) { self.file = file }
+  init(file: InputFile) {
+    self.file = file
+    storage = .allocate(byteCount: Self.chunk, alignment: 1)
+  }
+
+  deinit { storage.deallocate() }
 
   /// Opens `path` for reading, refusing what is not a regular file.
   @usableFromInline
@@ -99,63 +113,73 @@ final class FileLines {
 
   @usableFromInline
   func next() throws(LogError) -> LogLine? {
-    var scanned = 0  // bytes after `head` known to hold no newline
+    var scanned = head  // bytes before this offset hold no newline
     while true {
-      if let newline = buffer[(head + scanned)...].firstIndex(of: 0x0A) {
+      if let newline = firstNewline(from: scanned) {
         number += 1
-        let line = LogLine(
-          number: number, bytes: Data(buffer[head..<newline]), length: newline - head, torn: false)
+        let line = LogLine(number: number, bytes: bytes(head, newline), length: newline - head, torn: false)
         completeBytes += newline - head + 1
         head = newline + 1
         return line
       }
-      scanned = buffer.count - head
-      if buffer.count - head > LogLine.maxLength { return try skipLongLine() }
+      if tail - head > LogLine.maxLength { return try skipLongLine() }
       if atEnd {
-        guard head < buffer.count else { return nil }
+        guard head < tail else { return nil }
         number += 1
-        defer { head = buffer.count }
-        return LogLine(number: number, bytes: Data(buffer[head...]), length: buffer.count - head, torn: true)
+        defer { head = tail }
+        return LogLine(number: number, bytes: bytes(head, tail), length: tail - head, torn: true)
       }
+      scanned = tail - head  // offsets shift when the buffer is compacted
       try fill()
+      scanned += head
     }
   }
 
-  /// Reads the next chunk, dropping the consumed part of the buffer first.
+  private func bytes(_ start: Int, _ end: Int) -> Data {
+    Data(bytes: storage.baseAddress! + start, count: end - start)
+  }
+
+  private func firstNewline(from start: Int) -> Int? {
+    guard start < tail, let found = memchr(storage.baseAddress! + start, 0x0A, tail - start) else { return nil }
+    return storage.baseAddress!.distance(to: found)
+  }
+
+  /// Reads the next chunk: the unread bytes move to the front, and the buffer grows when full.
   private func fill() throws(LogError) {
     if head > 0 {
-      buffer.removeSubrange(..<head)
+      if tail > head { memmove(storage.baseAddress!, storage.baseAddress! + head, tail - head) }
+      tail -= head
       head = 0
     }
-    let start = buffer.count
-    buffer += repeatElement(0, count: Self.chunk)
-    let read = buffer.withUnsafeMutableBytes { all in
-      Result { () throws(InputFile.Refusal) in try file.read(into: UnsafeMutableRawBufferPointer(rebasing: all[start...])) }
+    if storage.count - tail < Self.chunk / 2 {
+      let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: storage.count * 2, alignment: 1)
+      if tail > 0 { larger.baseAddress!.copyMemory(from: storage.baseAddress!, byteCount: tail) }
+      storage.deallocate()
+      storage = larger
     }
-    guard case .success(let count) = read else {
-      buffer.removeSubrange(start...)
-      if case .failure(let refusal) = read { throw .io(path: file.path, detail: refusal.reason) }
-      return
+    do {
+      let count = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: storage[tail...]))
+      tail += count
+      if count == 0 { atEnd = true }
+    } catch {
+      throw .io(path: file.path, detail: error.reason)
     }
-    buffer.removeSubrange((start + count)...)
-    if count == 0 { atEnd = true }
   }
 
   /// The line under the cursor is longer than the limit: count it to its end, keeping nothing.
   private func skipLongLine() throws(LogError) -> LogLine {
     number += 1
-    var length = buffer.count - head
-    buffer = []
-    head = 0
+    var length = tail - head
+    (head, tail) = (0, 0)
     while true {
       try fill()
-      if let newline = buffer.firstIndex(of: 0x0A) {
+      if let newline = firstNewline(from: 0) {
         length += newline
         head = newline + 1
         return LogLine(number: number, bytes: Data(), length: length, torn: false)
       }
-      length += buffer.count
-      buffer = []
+      length += tail
+      (head, tail) = (0, 0)
       if atEnd { return LogLine(number: number, bytes: Data(), length: length, torn: true) }
     }
   }

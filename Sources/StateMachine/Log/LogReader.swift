@@ -29,7 +29,8 @@ public struct LogReader<State: Codable, Event: Codable, Context: Codable, Effect
   /// - Throws: ``LogError``: `.io` naming why the path cannot be read (missing, a directory, a
   ///   FIFO, a device, unreadable), or the header's problem.
   @inlinable
-  public init<Ctx, Eff>(contentsOf path: String, for table: TransitionTable<State, Event, Ctx, Eff>) throws(LogError) {
+  public init(contentsOf path: String, for table: TransitionTable<State, Event, Context, Effect>) throws(LogError)
+  where State: Discriminated, Event: Discriminated, Effect: Sendable {
     try self.init(.file(FileLines.open(path)), expecting: (table.name, table.fingerprint))
   }
 
@@ -41,7 +42,8 @@ public struct LogReader<State: Codable, Event: Codable, Context: Codable, Effect
 
   /// Reads a log held in memory, checking its header against `table`.
   @inlinable
-  public init<Ctx, Eff>(_ data: Data, for table: TransitionTable<State, Event, Ctx, Eff>) throws(LogError) {
+  public init(_ data: Data, for table: TransitionTable<State, Event, Context, Effect>) throws(LogError)
+  where State: Discriminated, Event: Discriminated, Effect: Sendable {
     try self.init(.memory(MemoryLines(data: data)), expecting: (table.name, table.fingerprint))
   }
 

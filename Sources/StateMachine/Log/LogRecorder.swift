@@ -117,11 +117,15 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
     return try result.get()
   }
 
-  /// Sends `event` to `machine` and records the step.
+  /// Sends `event` to `machine` and records the step. When the step cannot be recorded (the
+  /// file cannot be written), `machine` is left as it was and the error is thrown: the machine
+  /// and its log never disagree.
   @discardableResult
   public func send(_ event: Event, to machine: inout Machine<State, Event, Context, Effect>) throws(LogError) -> StepOutcome<State, Effect> {
-    let outcome = machine.send(event)
-    try record(event, outcome: outcome, state: machine.state, context: machine.context)
+    var stepped = machine
+    let outcome = stepped.send(event)
+    try record(event, outcome: outcome, state: stepped.state, context: stepped.context)
+    machine = stepped
     return outcome
   }
 

@@ -1,0 +1,238 @@
+import Dispatch
+import Foundation
+import StateMachine
+import Synchronization
+import Testing
+
+/// A machine whose `go` step blocks until the test lets it go: idle --go--> busy.
+enum Blocking {
+  enum State: Hashable, Sendable, Discriminated { case idle, busy }
+  enum Event: Hashable, Sendable, Discriminated {
+    case go, other(Int)
+    enum Kind: Hashable, Sendable { case go, other }
+    var discriminant: Kind {
+      switch self {
+      case .go: .go
+      case .other: .other
+      }
+    }
+  }
+
+  static func table(hold: @escaping @Sendable () -> Void) -> TransitionTable<State, Event, Int, Command<Event, Never>> {
+    try! TransitionTable(
+      initial: .idle,
+      rows: [
+        .transition(from: .idle, on: .go, to: .busy).update { _, _ in hold() },
+        .stayInAny(on: .other).update { count, _ in count += 1 },
+      ],
+      policy: .ignore)
+  }
+}
+
+/// Every effect start and end an inspector saw, to check each start ends exactly once.
+final class EffectLedger: Sendable {
+  private let entries = Mutex<[String]>([])
+
+  func record<S, E, C, W>(_ event: StoreEvent<S, E, C, W>) {
+    let line: String? =
+      switch event {
+      case .effectStarted(_, let d): "start \(d)"
+      case .effectFinished(_, let d): "finished \(d)"
+      case .effectCancelled(_, let d): "cancelled \(d)"
+      case .effectFailed(let d, _, _): "failed \(d)"
+      default: nil
+      }
+    if let line { entries.withLock { $0.append(line) } }
+  }
+
+  var all: [String] { entries.withLock { $0 } }
+
+  /// Descriptions started and not ended, and ends without a start (each once per occurrence).
+  var unbalanced: [String] {
+    var open: [String: Int] = [:]
+    var problems: [String] = []
+    for line in all {
+      let (kind, description) = (line.prefix(while: { $0 != " " }), String(line.drop(while: { $0 != " " }).dropFirst()))
+      if kind == "start" {
+        open[description, default: 0] += 1
+      } else if (open[description] ?? 0) > 0 {
+        open[description]! -= 1
+      } else {
+        problems.append("\(kind) without a start: \(description)")
+      }
+    }
+    return problems + open.filter { $0.value > 0 }.map { "never ended: \($0.key)" }
+  }
+}
+
+@Suite("Store lifecycle: finish() loses nothing, every effect ends exactly once")
+struct LifecycleTests {
+  @Test("finish() waits for the running step, reports it, and reports the queued events it drops")
+  func finishWaitsForTheRunningStep() async {
+    let inside = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let reports = Mutex<[String]>([])
+    let store = Store(Blocking.table { inside.signal(); release.wait() }, context: 0) { (_: Never, _) in } inspector: { event in
+      switch event {
+      case .step(let step): reports.withLock { $0.append("step \(step.event)") }
+      case .queuedEventDropped(let e): reports.withLock { $0.append("dropped \(e)") }
+      default: break
+      }
+    }
+    let drainer = Thread { store.send(.go) }
+    drainer.start()
+    inside.wait()  // the drainer is inside the go step's update
+    #expect(store.send(.other(1)) == .accepted)
+    #expect(store.send(.other(2)) == .accepted)
+    let finished = ManagedFlag()
+    let finishing = Task {
+      await store.finish()
+      finished.set()
+    }
+    try? await Task.sleep(for: .milliseconds(50))
+    #expect(!finished.get(), "finish() does not return while a step is running")
+    release.signal()
+    await finishing.value
+    #expect(store.state == .busy)
+    #expect(store.stepCount == 1)
+    #expect(reports.withLock { $0 } == ["step go", "dropped other(1)", "dropped other(2)"])
+    #expect(store.send(.other(3)) == .rejected(.finished))
+    try? await Task.sleep(for: .milliseconds(20))
+    #expect(reports.withLock { $0.count } == 3, "nothing is reported after finish() returned")
+  }
+
+  @Test("8 producers, finish() mid-stream: every accepted event was handled or reported dropped", arguments: [1, 2, 3])
+  func finishUnderLoad(_ round: Int) async {
+    final class Counts: Sendable {
+      let accepted = Mutex(0), handled = Mutex(0), dropped = Mutex(0), afterFinish = Mutex(0)
+    }
+    let counts = Counts()
+    let done = ManagedFlag()
+    let store = Store(Tally.table(), context: .init()) { (_: Never, _) in } inspector: { event in
+      if done.get() { counts.afterFinish.withLock { $0 += 1 } }
+      switch event {
+      case .step: counts.handled.withLock { $0 += 1 }
+      case .queuedEventDropped: counts.dropped.withLock { $0 += 1 }
+      default: break
+      }
+    }
+    let pause = Duration.milliseconds(5 * round)
+    await withTaskGroup(of: Void.self) { group in
+      for p in 0..<8 {
+        group.addTask {
+          var mine = 0
+          for s in 0..<20_000 where store.send(.add(producer: p, sequence: s)) == .accepted { mine += 1 }
+          counts.accepted.withLock { [mine] in $0 += mine }
+        }
+      }
+      group.addTask {
+        try? await Task.sleep(for: pause)
+        await store.finish()
+        done.set()
+      }
+    }
+    let total = counts.accepted.withLock { $0 }
+    let (handled, dropped) = (counts.handled.withLock { $0 }, counts.dropped.withLock { $0 })
+    #expect(total > 0)
+    #expect(handled + dropped == total, "accepted \(total), handled \(handled), dropped \(dropped)")
+    #expect(store.stepCount == handled)
+    #expect(counts.afterFinish.withLock { $0 } == 0)
+  }
+
+  @Test("a one-shot timer reports finished when it fires; TestStore-style accounting balances")
+  func oneShotTimerFinishes() async {
+    typealias E = Countdown.Event
+    let table = try! TransitionTable<Countdown.State, E, Countdown.Context, Countdown.Effect>(
+      initial: .idle,
+      rows: [
+        .stay(in: .idle, on: .tap, effects: .send(.ping(1), after: .seconds(1), id: "backoff")),
+        .stayInAny(on: .ping).update { c, e in if case .ping(let n) = e { c.pings.append(n) } },
+      ],
+      policy: .ignore)
+    let clock = ManualClock()
+    let ledger = EffectLedger()
+    let store = Store(table, context: .init(), clock: clock) { _, _ in } inspector: { ledger.record($0) }
+    store.send(.tap)
+    await clock.advance(by: .seconds(1))
+    #expect(store.context.pings == [1])
+    #expect(ledger.all == ["start after 1 s: ping(1)", "finished after 1 s: ping(1)"])
+    #expect(store.runningEffectCount == 0)
+    await store.finish()
+    #expect(ledger.unbalanced.isEmpty)
+  }
+
+  @Test("an effect whose result leaves its state, and which then returns, is finished, not cancelled")
+  func selfCancelledEffectFinishes() async {
+    let clock = ManualClock()
+    let ledger = EffectLedger()
+    let store = Store(Countdown.table, context: .init(), clock: clock) { _, send in send(.codeSent) } inspector: { ledger.record($0) }
+    store.send(.tap)  // requesting: the request sends codeSent, which leaves requesting
+    await store.settle()
+    #expect(store.state == .counting)
+    #expect(ledger.all.contains("finished requestCode (in state)"))
+    #expect(!ledger.all.contains("cancelled requestCode (in state)"))
+    #expect(ledger.all.contains("cancelled after 5 s: timeout (in state)"), "the state's timeout did not fire: cancelled")
+    await store.finish()
+    #expect(ledger.unbalanced.isEmpty, "\(ledger.unbalanced)")
+  }
+
+  @Test("an effect whose first result leaves its state and that sends again is cancelled (its later result dropped)")
+  func selfCancelledEffectThatGoesOn() async {
+    let clock = ManualClock()
+    let ledger = EffectLedger()
+    let store = Store(Countdown.table, context: .init(), clock: clock) { _, send in
+      send(.codeSent)
+      send(.codeSent)  // dropped: its state is gone
+    } inspector: { ledger.record($0) }
+    store.send(.tap)
+    await store.settle()
+    #expect(ledger.all.contains("cancelled requestCode (in state)"))
+    #expect(!ledger.all.contains("finished requestCode (in state)"))
+    await store.finish()
+    #expect(ledger.unbalanced.isEmpty, "\(ledger.unbalanced)")
+  }
+
+  @Test("a failed effect is reported failed only, not also finished")
+  func failedIsNotFinished() async {
+    struct Boom: Error {}
+    let ledger = EffectLedger()
+    let store = Store(Countdown.table, context: .init(), clock: ManualClock()) { _, _ in throw Boom() } failure: { _, _ in
+      .requestFailed("boom")
+    } inspector: { ledger.record($0) }
+    store.send(.tap)
+    await store.settle()
+    #expect(store.state == .failed)
+    #expect(ledger.all.filter { $0.hasSuffix("requestCode (in state)") } == ["start requestCode (in state)", "failed requestCode (in state)"])
+    await store.finish()
+    #expect(ledger.unbalanced.isEmpty, "\(ledger.unbalanced)")
+  }
+
+  @Test("random sessions: every started effect ends with exactly one of finished, cancelled or failed", arguments: [UInt64(1), 2, 3, 4])
+  func everyEffectEndsOnce(_ seed: UInt64) async {
+    struct Boom: Error {}
+    var random = SplitMix64(seed: seed)
+    let clock = ManualClock()
+    let ledger = EffectLedger()
+    let outcomes = Mutex(SplitMix64(seed: seed &+ 99))
+    let store = Store(Countdown.table, context: .init(), clock: clock) { _, send in
+      let choice = outcomes.withLock { $0.next() % 4 }
+      switch choice {
+      case 0: send(.codeSent)
+      case 1: throw Boom()
+      case 2: try await clock.sleep(for: .seconds(2))
+        send(.codeSent)
+      default: try await clock.sleep(for: .seconds(10))  // outlived by the timeout
+      }
+    } failure: { _, _ in .requestFailed("boom") } inspector: { ledger.record($0) }
+    for _ in 0..<200 {
+      switch random.next() % 5 {
+      case 0, 1: store.send(.tap)
+      case 2: store.send(.reset)
+      default: await clock.advance(by: .milliseconds(Int64(random.next() % 3000)))
+      }
+    }
+    await store.finish()
+    #expect(ledger.all.count > 50)
+    #expect(ledger.unbalanced.isEmpty, "seed \(seed): \(ledger.unbalanced)")
+  }
+}
