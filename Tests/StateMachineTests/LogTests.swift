@@ -121,13 +121,13 @@ struct LogTests {
     #expect(result.log?.entries.count == c.validEntries)
   }
 
-  @Test("fuzz: 100 000 mutated logs give only typed errors, never a crash")
+  @Test("fuzz: mutated logs (FSM_FUZZ_COUNT, see FuzzTests) give only typed errors naming a line, never a crash")
   func fuzz() throws {
     let base = try cdSession(8).encoded()
     let lines = base.split(separator: 0x0A, omittingEmptySubsequences: false).map { Data($0) }
     var generator = SplitMix64(seed: 2026)
     var outcomes: [String: Int] = [:]
-    for _ in 0..<100_000 {
+    for _ in 0..<FuzzTests.count {
       var mutated: Data
       switch generator.next() % 4 {
       case 0:  // bit flips
@@ -154,9 +154,10 @@ struct LogTests {
       let kind = result.error.map { String(describing: $0).prefix(while: { $0 != "(" && $0 != ":" }) } ?? "ok"
       outcomes[String(kind), default: 0] += 1
       if let log = result.log { #expect(log.entries.count <= 9) }
+      if let error = result.error { #expect(error.line >= 1 || error == .empty, "\(error)") }
       #expect(result.error != nil || result.log != nil)
     }
-    #expect(outcomes.values.reduce(0, +) == 100_000)
+    #expect(outcomes.values.reduce(0, +) == FuzzTests.count)
     #expect(outcomes.count >= 4, "mutations reach several kinds of error: \(outcomes)")
   }
 

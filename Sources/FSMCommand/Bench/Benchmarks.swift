@@ -7,7 +7,7 @@ enum Benchmarks {
     func callAsFunction() -> BenchWorkload { make() }
   }
 
-  static let names = ["loader", "cd-player", "complex", "store-effects", "store-8-producers", "replay", "walk", "explore"]
+  static let names = ["loader", "cd-player", "complex", "store-effects", "store-8-producers", "replay", "walk", "explore", "spec-check"]
 
   static func all(scale: Double) -> [Factory] {
     let count = { (n: Int) in max(1, Int((Double(n) * scale).rounded())) }
@@ -20,6 +20,7 @@ enum Benchmarks {
       Factory(name: "replay") { ReplayBench.workload(count: count(1_000_000)) },
       Factory(name: "walk") { ModelCheckBench.walkWorkload(steps: count(1_000_000)) },
       Factory(name: "explore") { ModelCheckBench.exploreWorkload(configurations: count(500_000)) },
+      Factory(name: "spec-check") { SpecCheckBench.workload(rows: count(16_000)) },
     ]
   }
 }

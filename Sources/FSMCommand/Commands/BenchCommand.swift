@@ -12,7 +12,8 @@ enum BenchCommand {
     workloads: loader (10 M random valid events; also through a Store), cd-player (Boost.SML's
                11-event cycle x 1 M), complex (50 states x 50 events, every row guarded and with
                an effect), store-effects (1 M loader events, one performed effect each),
-               store-8-producers (8 threads x 1 M loader events into one Store)
+               store-8-producers (8 threads x 1 M loader events into one Store), replay, walk,
+               explore, spec-check (parse and check 16,000-row specs of adversarial shapes)
 
     options:
       --json           print a JSON array of {workload, variant, ns_per_event, ratio_to_switch, ...}

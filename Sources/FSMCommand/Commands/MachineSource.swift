@@ -15,14 +15,8 @@ enum MachineSource {
       let names = MachineCatalog.all.map(\.name).joined(separator: ", ")
       return .failure(.unknownMachine("unknown machine '\(argument)'; expected one of: \(names), or the path of a Markdown spec file"))
     }
-    guard let data = FileManager.default.contents(atPath: argument) else {
-      return .failure(.unreadable("\(argument): cannot read the file"))
-    }
-    guard let text = String(data: data, encoding: .utf8) else {
-      return .failure(.unreadable("\(argument): not UTF-8 text"))
-    }
     do {
-      return .success(.spec(try SpecDocument.parse(text, file: argument)))
+      return .success(.spec(try SpecDocument.load(contentsOf: argument)))
     } catch {
       return .failure(.unreadable(error.description))
     }

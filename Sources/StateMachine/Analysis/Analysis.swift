@@ -19,8 +19,27 @@ public struct Analysis<StateCase: Hashable & Sendable, EventCase: Hashable & Sen
   /// Non-final states with no row to any other state: once there, the machine is stuck.
   public let deadEnds: [StateCase]
   /// (state, event) pairs of reachable, non-final states that no row handles (not even an
-  /// ignore row), in state then event order.
-  public let unhandled: [Pair]
+  /// ignore row), in state then event order. Computed on access: it has up to
+  /// states × events pairs; ``unhandledCount`` and ``unhandledEvents(in:)`` cost less.
+  public var unhandled: [Pair] {
+    gaps.flatMap { gap in eventCases.filter { !gap.handled.contains($0) }.map { Pair(state: gap.state, event: $0) } }
+  }
+  /// How many pairs ``unhandled`` holds.
+  public let unhandledCount: Int
+  /// The states with unhandled events, in ``unhandled``'s order.
+  public var statesWithUnhandledEvents: [StateCase] { gaps.map(\.state) }
+
+  /// The events no row handles in `state` (empty when `state` is unreachable or final), at
+  /// most `limit` of them, in event order.
+  public func unhandledEvents(in state: StateCase, limit: Int = .max) -> [EventCase] {
+    guard let gap = gaps.first(where: { $0.state == state }) else { return [] }
+    return Array(eventCases.lazy.filter { !gap.handled.contains($0) }.prefix(limit))
+  }
+
+  /// Per reachable non-final state with a gap, the events it handles: O(rows) space, where the
+  /// pairs themselves could be states × events.
+  let gaps: [(state: StateCase, handled: Set<EventCase>, missing: Int)]
+  let eventCases: [EventCase]
   /// Whether the state and event cases are enumerable (`CaseIterable`), so ``unhandled`` and
   /// ``unreachable`` are complete; otherwise they cover the cases the table names.
   public let isComplete: Bool
@@ -57,11 +76,10 @@ extension TransitionTable {
     }
     let cases = layout.cases
     let deadEnds = (0..<n).filter { s in !layout.isFinal[s] && !successors[s].contains { $0 != s } }
-    var unhandled: [Analysis<State.Discriminant, Event.Discriminant>.Pair] = []
+    var gaps: [(state: State.Discriminant, handled: Set<Event.Discriminant>, missing: Int)] = []
     for s in order where !layout.isFinal[s] {
-      for event in storage.eventCases where !handled[s].contains(event) {
-        unhandled.append(.init(state: cases[s], event: event))
-      }
+      let missing = storage.eventCases.count - handled[s].count
+      if missing > 0 { gaps.append((cases[s], handled[s], missing)) }
     }
     return Analysis(
       initial: cases[start],
@@ -69,7 +87,9 @@ extension TransitionTable {
       unreachable: (0..<n).filter { !seen[$0] }.map { cases[$0] },
       finalStates: (0..<n).filter { layout.isFinal[$0] }.map { cases[$0] },
       deadEnds: deadEnds.map { cases[$0] },
-      unhandled: unhandled,
+      unhandledCount: gaps.reduce(0) { $0 + $1.missing },
+      gaps: gaps,
+      eventCases: storage.eventCases,
       isComplete: storage.layout.isEnumerable && storage.eventsAreEnumerable
     )
   }

@@ -25,7 +25,8 @@ public struct Finding: Hashable, Sendable, CustomStringConvertible {
 
 extension TransitionTable {
   /// Every finding about the table: its ``problems``, unreachable states, dead ends, and, when
-  /// the policy is ``InvalidTransitionPolicy/reject``, every unhandled (state, event) pair.
+  /// the policy is ``InvalidTransitionPolicy/reject``, the unhandled events of each state (one
+  /// finding per state).
   /// An empty result means the table is clean.
   public func check() -> [Finding] {
     let analysis = analyze()
@@ -37,11 +38,17 @@ extension TransitionTable {
       Finding(kind: .deadEnd, message: "state '\($0)' is not final and has no way out", rows: [])
     }
     if policy == .reject {
-      findings += analysis.unhandled.map {
-        Finding(
+      // One finding per state, naming at most 10 of its events: the findings stay as long as
+      // the table, however many events it has.
+      for gap in analysis.gaps {
+        let shown = analysis.eventCases.lazy.filter { !gap.handled.contains($0) }.prefix(10).map { "'\($0)'" }
+          .joined(separator: ", ")
+        let more = gap.missing > 10 ? " and \(gap.missing - 10) more" : ""
+        let events = gap.missing == 1 ? "event" : "events"
+        findings.append(Finding(
           kind: .unhandled,
-          message: "no row handles '\($0.event)' in '\($0.state)' (add a row, an ignore row, or use the ignore policy)",
-          rows: [])
+          message: "no row handles \(gap.missing) \(events) in '\(gap.state)': \(shown)\(more) (add rows, ignore rows, or use the ignore policy)",
+          rows: []))
       }
     }
     return findings

@@ -3,11 +3,56 @@ extension SpecDocument {
   /// is skipped, as are fenced code blocks (a Mermaid diagram, for example).
   ///
   /// - Throws: ``SpecError`` naming the line and field of the first thing it cannot read.
+  /// Lines may end with `\n`, `\r\n` or `\r`.
   public static func parse(_ text: String, file: String) throws(SpecError) -> SpecDocument {
     var parser = SpecParser(file: file)
-    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    let lines = parseLines(text)
     for (n, line) in lines.enumerated() { try parser.read(String(line), at: n + 1) }
     return try parser.finish(lineCount: lines.count)
+  }
+}
+
+extension SpecDocument {
+  /// The lines of `text`, ended by `\n`, `\r\n` or `\r`. ("\r\n" is one `Character` in
+  /// Swift: splitting on "\n" alone would keep a CRLF file on one line.)
+  static func parseLines(_ text: String) -> [Substring] {
+    text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+  }
+
+  /// The largest spec file ``load(contentsOf:)`` reads: 8 MiB (a 16,000-row table is under 1 MiB).
+  public static let maxFileSize = 8 << 20
+
+  /// Reads the spec file at `path`.
+  ///
+  /// - Throws: ``SpecError`` naming the file: it is missing, not a regular file (a directory,
+  ///   a FIFO, a device), unreadable, larger than ``maxFileSize`` (refused before it is read),
+  ///   not UTF-8 (with the offending byte), or not a valid spec (with the line and field).
+  public static func load(contentsOf path: String) throws(SpecError) -> SpecDocument {
+    let bytes: [UInt8]
+    do {
+      bytes = try InputFile(path: path).readAll(limit: maxFileSize)
+    } catch {
+      throw SpecError(file: path, line: 0, message: error.reason)
+    }
+    if let offset = firstInvalidUTF8(bytes) {
+      let line = 1 + bytes[..<offset].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+      throw SpecError(file: path, line: line, message: "invalid UTF-8 at byte \(offset + 1); expected UTF-8 text")
+    }
+    return try parse(String(decoding: bytes, as: UTF8.self), file: path)
+  }
+
+  /// The offset of the first byte that is not part of valid UTF-8, if any.
+  static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+    var iterator = bytes.makeIterator()
+    var parser = Unicode.UTF8.ForwardParser()
+    var offset = 0
+    while true {
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let scalar): offset += scalar.count
+      case .emptyInput: return nil
+      case .error: return offset
+      }
+    }
   }
 }
 
@@ -26,6 +71,8 @@ struct SpecParser {
   var states: [SpecDocument.State] = []
   var transitions: [SpecDocument.Transition] = []
   var sawStates = false
+  /// The state marked initial so far, and its line.
+  var initialState: (name: String, line: Int)?
   var sawTransitions = false
 
   init(file: String) { self.file = file }
@@ -120,9 +167,10 @@ struct SpecParser {
       default: throw error(n, "role", "'\(role)'; expected initial, final, both, or nothing")
       }
     }
-    if isInitial, let other = states.first(where: \.isInitial) {
+    if isInitial, let other = initialState {
       throw error(n, "role", "a second initial state (the first is '\(other.name)' on line \(other.line)); expected one")
     }
+    if isInitial { initialState = (name, n) }
     states.append(.init(
       name: name, isInitial: isInitial, isFinal: isFinal, entry: Rendering.splitList(cells[2]),
       exit: Rendering.splitList(cells[3]), line: n))

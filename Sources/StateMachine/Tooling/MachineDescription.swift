@@ -124,7 +124,7 @@ extension TransitionTable {
       "initial: \(analysis.initial)",
       "reachable: \(names(analysis.reachable))",
       "final: \(names(analysis.finalStates))",
-      "unhandled (state, event) pairs: \(analysis.unhandled.count)\(unhandledNote)"
+      "unhandled (state, event) pairs: \(analysis.unhandledCount)\(unhandledNote)"
         + (analysis.isComplete ? "" : " among the events the table names"),
     ]
   }

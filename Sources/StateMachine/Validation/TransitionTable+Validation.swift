@@ -33,25 +33,42 @@ extension TransitionTable {
     }
     var problems: [TableProblem] = []
     var reported = Set<[Int]>()
+    // Each row's behaviour as a hashable key, computed once: comparisons stay linear.
+    var behaviours: [Row.Behaviour?] = Array(repeating: nil, count: rows.count)
+    func behaviour(_ r: Int) -> Row.Behaviour {
+      if let known = behaviours[r] { return known }
+      let computed = rows[r].behaviour
+      behaviours[r] = computed
+      return computed
+    }
     for key in order {
       let members = groups[key]!
       let stateName = key.state.map { String(describing: $0) } ?? "*"
       let eventName = String(describing: key.event)
-      let unguarded = members.filter { rows[$0].guardCondition == nil }
       // Unguarded rows that do different things: nondeterminism, reported once per set of rows.
       var distinct: [Int] = []
-      for r in unguarded where !distinct.contains(where: { rows[$0].sameBehaviour(as: rows[r]) }) { distinct.append(r) }
+      var seenBehaviours = Set<Row.Behaviour>()
+      for r in members where rows[r].guardCondition == nil && seenBehaviours.insert(behaviour(r)).inserted {
+        distinct.append(r)
+      }
       if distinct.count > 1, reported.insert(distinct).inserted {
         problems.append(.nondeterministic(rows: distinct.map { $0 + 1 }, state: stateName, event: eventName))
       }
-      // A row after an unguarded row, or after a row with the same guard, never fires.
-      for (position, r) in members.enumerated() {
-        let earlier = members[..<position]
-        let winner = earlier.first { e in
-          rows[e].guardCondition == nil || rows[e].guardCondition?.name == rows[r].guardCondition?.name
+      // A row after an unguarded row, or after a row with the same guard, never fires: its
+      // winner is the earlier of the first unguarded row and the first row with its guard.
+      var firstUnguarded: Int?
+      var firstWithGuard: [String: Int] = [:]
+      for r in members {
+        let guardName = rows[r].guardCondition?.name
+        let sameGuard = guardName.flatMap { firstWithGuard[$0] }
+        let winner = [firstUnguarded, sameGuard].compactMap { $0 }.min()
+        if let guardName {
+          if firstWithGuard[guardName] == nil { firstWithGuard[guardName] = r }
+        } else if firstUnguarded == nil {
+          firstUnguarded = r
         }
         guard let winner else { continue }
-        if rows[r].guardCondition == nil, rows[winner].guardCondition == nil, !rows[r].sameBehaviour(as: rows[winner]) {
+        if guardName == nil, rows[winner].guardCondition == nil, behaviour(r) != behaviour(winner) {
           continue  // already reported as nondeterminism
         }
         problems.append(.shadowed(row: r + 1, by: winner + 1, state: stateName, event: eventName))
@@ -62,11 +79,15 @@ extension TransitionTable {
 }
 
 extension Row {
-  /// Whether two rows do the same thing when they fire, as far as a table can tell.
-  func sameBehaviour(as other: Row) -> Bool {
-    guard targetIdentity == other.targetIdentity, effectNames == other.effectNames else { return false }
-    return (update == nil) == (other.update == nil)
+  /// What a row does when it fires, as far as a table can tell: two rows with equal
+  /// behaviours do the same thing.
+  struct Behaviour: Hashable {
+    let target: String
+    let effects: [String]
+    let updates: Bool
   }
+
+  var behaviour: Behaviour { Behaviour(target: targetIdentity, effects: effectNames, updates: update != nil) }
 
   /// The full target (payload included) for comparing rows.
   private var targetIdentity: String {
