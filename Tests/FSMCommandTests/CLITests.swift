@@ -40,7 +40,7 @@ struct CLITests {
           error: "unknown machine 'jukebox'; expected one of: login, loader, captcha, registration, phone-login, name-length, counter, cd-player"),
     .init(label: "show with an unknown option", arguments: ["show", "cd-player", "--colour"], code: 2, output: "", error: "unknown option '--colour'"),
     .init(label: "show a spec file", arguments: ["show", planted, "--format", "mermaid"], code: 0, output: "idle --> busy : go / start", error: ""),
-    .init(label: "show a missing file", arguments: ["show", "/nonexistent/x.md"], code: 2, output: "", error: "/nonexistent/x.md: cannot read the file"),
+    .init(label: "show a missing file", arguments: ["show", "/nonexistent/x.md"], code: 2, output: "", error: "/nonexistent/x.md: no such file"),
     .init(label: "check --help", arguments: ["check", "--help"], code: 0, output: "usage: fsm check", error: ""),
     .init(label: "check a clean machine", arguments: ["check", "cd-player"], code: 0, output: "clean: no findings", error: ""),
     .init(label: "check planted nondeterminism", arguments: ["check", planted], code: 1,
@@ -93,7 +93,7 @@ struct CLITests {
     let result = FSM.run(["bench", "--json", "--scale", "0.0005", "--repetitions", "1"])
     #expect(result.code == 0, "\(result.errorOutput)")
     let entries = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
-    #expect(Set(entries.compactMap { $0["workload"] as? String }) == ["loader", "cd-player", "complex", "store-effects", "store-8-producers", "replay", "walk", "explore"])
+    #expect(Set(entries.compactMap { $0["workload"] as? String }) == ["loader", "cd-player", "complex", "store-effects", "store-8-producers", "replay", "walk", "explore", "spec-check"])
     for entry in entries {
       let variant = try #require(entry["variant"] as? String)
       let ratio = try #require(entry["ratio_to_switch"] as? Double)

@@ -93,9 +93,9 @@ struct ExportTests {
     #expect(table.mermaid() == """
       stateDiagram-v2
           state "waiting room" as waiting_room
-          state "2nd|desk" as s_2nd_desk
+          state "2nd#124;desk" as s_2nd_desk
           [*] --> waiting_room
-          waiting_room --> s_2nd_desk : call∶ next / say "hi"
+          waiting_room --> s_2nd_desk : call#58; next / say #34;hi#34;
 
       """)
     #expect(table.dot().contains(#""waiting room" -> "2nd|desk" [label="call: next / say \"hi\""];"#))

@@ -88,7 +88,7 @@ struct SpecTests {
     .init(label: "two initial states", text: states + "| a | initial |  |  |\n| b | initial |  |  |\n" + header, line: 4, field: "role",
           message: "a second initial state (the first is 'a' on line 3); expected one"),
     .init(label: "reserved state name", text: states + "| * |  |  |  |\n" + header, line: 3, field: "state",
-          message: "'*' is reserved; expected a state name"),
+          message: "'*' is reserved; expected a state name (write `*` for a state of that name)"),
     .init(label: "bad policy", text: "- unhandled events: `drop`\n" + header, line: 1, field: "unhandled events",
           message: "'drop'; expected `reject` or `ignore`"),
     .init(label: "second transition table", text: header + "| a | e |  | b |  |\n\n" + header, line: 5, field: nil,

@@ -4,14 +4,102 @@ enum Rendering {
   static let ignore = "(ignore)"
   static let any = "*"
 
-  /// Splits a comma-separated cell, ignoring commas inside brackets and quotes.
+  /// `text` with its control characters (which diagrams cannot show) replaced by their
+  /// visible symbols: U+0000…U+001F as U+2400…U+241F, DEL as U+2421.
+  static func visible(_ text: String, keepingNewlines: Bool = false) -> String {
+    guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
+    var out = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      if keepingNewlines, scalar == "\n" {
+        out.append(scalar)
+      } else if scalar.value < 0x20 {
+        out.append(Unicode.Scalar(0x2400 + scalar.value)!)
+      } else if scalar.value == 0x7F {
+        out.append(Unicode.Scalar(0x2421)!)
+      } else {
+        out.append(scalar)
+      }
+    }
+    return String(out)
+  }
+
+  /// How a name is written in a Markdown cell so that it reads back as itself: as it is when
+  /// it can be, otherwise as a code span, `` `…` ``, with `\`` for a backtick, `\\` for a
+  /// backslash and `\n`, `\r`, `\t` or `\u{…}` for control characters. Quoted are: the
+  /// reserved words (`*`, `(stay)`, `(ignore)`), the empty name, names with spaces at either
+  /// end, names a list would split (a comma outside brackets, an unbalanced bracket or quote),
+  /// and names with a backtick, backslash or control character.
+  static func cellName(_ name: String) -> String {
+    let plain =
+      !name.isEmpty && name != any && name != stay && name != ignore && name.trimmingSpaces() == name
+      && !name.contains(where: { $0 == "`" || $0 == "\\" || $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } })
+      && splitList(name) == [name]
+    guard !plain else { return name }
+    var out = "`"
+    for scalar in name.unicodeScalars {
+      switch scalar {
+      case "`": out += "\\`"
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += "\\u{\(String(scalar.value, radix: 16))}"
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "`"
+  }
+
+  /// A name read from a cell: a code span is unquoted (and is never a reserved word).
+  static func readName(_ text: String) -> (name: String, quoted: Bool) {
+    guard text.count >= 2, text.hasPrefix("`"), text.hasSuffix("`") else { return (text, false) }
+    var out = ""
+    var scalars = Array(text.unicodeScalars.dropFirst().dropLast())[...]
+    while let scalar = scalars.popFirst() {
+      guard scalar == "\\", let next = scalars.popFirst() else {
+        out.unicodeScalars.append(scalar)
+        continue
+      }
+      switch next {
+      case "n": out += "\n"
+      case "r": out += "\r"
+      case "t": out += "\t"
+      case "u":
+        var hex = ""
+        if scalars.first == "{" {
+          scalars.removeFirst()
+          while let h = scalars.popFirst(), h != "}" { hex.unicodeScalars.append(h) }
+        }
+        out.unicodeScalars.append(UInt32(hex, radix: 16).flatMap(Unicode.Scalar.init) ?? "\u{FFFD}")
+      default: out.unicodeScalars.append(next)
+      }
+    }
+    return (out, true)
+  }
+
+  /// Splits a comma-separated cell, ignoring commas inside brackets, quotes and code spans.
   static func splitList(_ cell: String) -> [String] {
     var parts: [String] = []
     var current = ""
     var depth = 0
     var quoted = false
+    var code = false
+    var escaped = false
     for character in cell {
+      if code {
+        current.append(character)
+        if escaped {
+          escaped = false
+        } else if character == "\\" {
+          escaped = true
+        } else if character == "`" {
+          code = false
+        }
+        continue
+      }
       switch character {
+      case "`":
+        code = true
       case "\"": quoted.toggle()
       case "(", "[", "{": if !quoted { depth += 1 }
       case ")", "]", "}": if !quoted { depth -= 1 }
@@ -35,6 +123,7 @@ struct RenderedRow: Equatable {
   var event: String
   var guardName: String?
   var target: String  // a state name, Rendering.stay or Rendering.ignore
+  var targetIsState: Bool
   var effects: [String]
 
   var isWildcard: Bool { sources.isEmpty }
@@ -57,6 +146,7 @@ extension TransitionTable {
         event: String(describing: row.event),
         guardName: row.guardCondition?.name,
         target: row.targetDescription,
+        targetIsState: row.targetCase != nil,
         effects: row.effectNames)
     }
   }

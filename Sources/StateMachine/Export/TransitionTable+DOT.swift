@@ -19,8 +19,12 @@ extension TransitionTable {
       lines.append("    \(quoted(state.name))" + (attributes.isEmpty ? ";" : " [\(attributes.joined(separator: ", "))];"))
     }
     if let initial = states.first(where: \.isInitial) {
-      lines.append("    \"__start\" [shape=point];")
-      lines.append("    \"__start\" -> \(quoted(initial.name));")
+      // The start point's name is one no state has.
+      let names = Set(states.map(\.name))
+      var start = "__start"
+      while names.contains(start) { start += "_" }
+      lines.append("    \(quoted(start)) [shape=point];")
+      lines.append("    \(quoted(start)) -> \(quoted(initial.name));")
     }
     for edge in diagramEdges(states) {
       lines.append("    \(quoted(edge.from)) -> \(quoted(edge.to)) [label=\(quoted(edge.label))];")
@@ -29,9 +33,12 @@ extension TransitionTable {
     return lines.joined(separator: "\n") + "\n"
   }
 
+  /// A DOT quoted string that Graphviz shows as `text`: quotes and backslashes escaped (so
+  /// label escapes such as `\N` stay literal), line breaks as `\n`, other control characters
+  /// (a NUL cannot be written in DOT at all) as their visible symbols (U+2400…).
   private func quoted(_ text: String) -> String {
     var out = "\""
-    for c in text {
+    for c in Rendering.visible(text, keepingNewlines: true) {
       switch c {
       case "\"": out += "\\\""
       case "\\": out += "\\\\"

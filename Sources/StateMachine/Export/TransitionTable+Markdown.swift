@@ -27,17 +27,18 @@ extension TransitionTable {
     ]
     for state in renderedStates {
       let role = [state.isInitial ? "initial" : nil, state.isFinal ? "final" : nil].compactMap { $0 }
-      lines.append(markdownRow([state.name, role.joined(separator: ", "), list(state.entry), list(state.exit)]))
+      lines.append(markdownRow([Rendering.cellName(state.name), role.joined(separator: ", "), list(state.entry), list(state.exit)]))
     }
     lines += ["", "| from | event | guard | to | effects |", "| --- | --- | --- | --- | --- |"]
     for row in renderedRows {
       let from = row.isWildcard ? Rendering.any : list(row.sources)
-      lines.append(markdownRow([from, row.event, row.guardName ?? "", row.target, list(row.effects)]))
+      let target = row.targetIsState ? Rendering.cellName(row.target) : row.target
+      lines.append(markdownRow([from, Rendering.cellName(row.event), row.guardName.map(Rendering.cellName) ?? "", target, list(row.effects)]))
     }
     return lines.joined(separator: "\n") + "\n"
   }
 
-  private func list(_ names: [String]) -> String { names.joined(separator: ", ") }
+  private func list(_ names: [String]) -> String { names.map(Rendering.cellName).joined(separator: ", ") }
 
   private func markdownRow(_ cells: [String]) -> String {
     "| " + cells.map { $0.replacingAll("|", with: "\\|") }.joined(separator: " | ") + " |"

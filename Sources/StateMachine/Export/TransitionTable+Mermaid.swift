@@ -9,43 +9,46 @@ extension TransitionTable {
     var lines = ["stateDiagram-v2"]
     let ids = DiagramIDs(states.map(\.name))
     for state in states where ids[state.name] != state.name {
-      lines.append("    state \"\(state.name)\" as \(ids[state.name])")
+      lines.append("    state \"\(mermaidText(state.name))\" as \(ids[state.name])")
     }
     if let initial = states.first(where: \.isInitial) { lines.append("    [*] --> \(ids[initial.name])") }
     for state in states {
-      if !state.entry.isEmpty { lines.append("    \(ids[state.name]) : entry / \(state.entry.joined(separator: ", "))") }
-      if !state.exit.isEmpty { lines.append("    \(ids[state.name]) : exit / \(state.exit.joined(separator: ", "))") }
+      if !state.entry.isEmpty { lines.append("    \(ids[state.name]) : \(mermaidText("entry / " + state.entry.joined(separator: ", ")))") }
+      if !state.exit.isEmpty { lines.append("    \(ids[state.name]) : \(mermaidText("exit / " + state.exit.joined(separator: ", ")))") }
     }
     for edge in diagramEdges(states) {
-      lines.append("    \(ids[edge.from]) --> \(ids[edge.to]) : \(mermaidLabel(edge.label))")
+      lines.append("    \(ids[edge.from]) --> \(ids[edge.to]) : \(mermaidText(edge.label))")
     }
     for state in states where state.isFinal { lines.append("    \(ids[state.name]) --> [*]") }
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// Mermaid ends a label at `:`, `;` and `#`: replace them with look-alikes.
-  private func mermaidLabel(_ label: String) -> String {
-    String(label.map { c -> Character in
-      switch c {
-      case ":": "∶"
-      case ";": "；"
-      case "#": "＃"
-      default: c
+  /// Text as Mermaid shows it literally: its entity codes (`#58;`) for the characters that end
+  /// a label or a name (`:`, `;`, `#`, `"`) or that it reads as markup (`<`, `>`, `&`, `{`, `}`);
+  /// control characters as their visible symbols (U+2400…).
+  func mermaidText(_ text: String) -> String {
+    var out = ""
+    for scalar in Rendering.visible(text).unicodeScalars {
+      switch scalar {
+      case ":", ";", "#", "\"", "<", ">", "&", "{", "}", "|", "%": out += "#\(scalar.value);"
+      default: out.unicodeScalars.append(scalar)
       }
-    })
+    }
+    return out
   }
 
   /// One arrow per (source, row), in row order, wildcards expanded, ignore rows left out.
   func diagramEdges(_ states: [RenderedState]) -> [(from: String, to: String, label: String)] {
     renderedRows.flatMap { row -> [(from: String, to: String, label: String)] in
-      guard row.target != Rendering.ignore else { return [] }
+      let stays = !row.targetIsState && row.target == Rendering.stay
+      guard row.targetIsState || row.target != Rendering.ignore else { return [] }
       var label = row.event
       if let guardName = row.guardName { label += " [\(guardName)]" }
       if !row.effects.isEmpty { label += " / " + row.effects.joined(separator: ", ") }
-      if row.target == Rendering.stay { label += " " + Rendering.stay }
+      if stays { label += " " + Rendering.stay }
       let sources = row.isWildcard ? states.map(\.name) : row.sources
       return sources.map { source in
-        (from: source, to: row.target == Rendering.stay ? source : row.target, label: label)
+        (from: source, to: stays ? source : row.target, label: label)
       }
     }
   }
@@ -56,11 +59,17 @@ extension TransitionTable {
 struct DiagramIDs {
   private var ids: [String: String] = [:]
 
+  /// Words a Mermaid state diagram reads as its own (compared in lower case).
+  static let keywords: Set<String> = [
+    "state", "note", "end", "direction", "class", "classdef", "click", "style", "as", "left", "right", "of", "over",
+    "linkstyle", "hide", "scale", "fork", "join", "choice", "default", "stateDiagram", "statediagram-v2", "tb", "bt", "lr", "rl",
+  ]
+
   init(_ names: [String]) {
     var used = Set<String>()
     for name in names {
-      var id = String(name.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
-      if id.isEmpty || id.first!.isNumber { id = "s_" + id }
+      var id = String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") ? $0 : "_" })
+      if id.isEmpty || id.first!.isNumber || Self.keywords.contains(id.lowercased()) { id = "s_" + id }
       var candidate = id
       var n = 2
       while !used.insert(candidate).inserted {

@@ -153,10 +153,10 @@ struct SpecParser {
     guard cells.count == Self.stateColumns.count else {
       throw error(n, nil, "\(cells.count) cells; expected \(Self.stateColumns.count) (state, role, entry, exit)")
     }
-    let name = cells[0]
-    guard !name.isEmpty else { throw error(n, "state", "empty cell; expected a state name") }
-    guard name != Rendering.any, name != Rendering.stay, name != Rendering.ignore else {
-      throw error(n, "state", "'\(name)' is reserved; expected a state name")
+    let (name, quoted) = Rendering.readName(cells[0])
+    guard quoted || !name.isEmpty else { throw error(n, "state", "empty cell; expected a state name") }
+    guard quoted || (name != Rendering.any && name != Rendering.stay && name != Rendering.ignore) else {
+      throw error(n, "state", "'\(name)' is reserved; expected a state name (write `\(name)` for a state of that name)")
     }
     var isInitial = false
     var isFinal = false
@@ -172,25 +172,31 @@ struct SpecParser {
     }
     if isInitial { initialState = (name, n) }
     states.append(.init(
-      name: name, isInitial: isInitial, isFinal: isFinal, entry: Rendering.splitList(cells[2]),
-      exit: Rendering.splitList(cells[3]), line: n))
+      name: name, isInitial: isInitial, isFinal: isFinal, entry: Rendering.splitList(cells[2]).map { Rendering.readName($0).name },
+      exit: Rendering.splitList(cells[3]).map { Rendering.readName($0).name }, line: n))
   }
 
   mutating func readTransition(_ cells: [String], at n: Int) throws(SpecError) {
     guard cells.count == Self.transitionColumns.count else {
       throw error(n, nil, "\(cells.count) cells; expected \(Self.transitionColumns.count) (from, event, guard, to, effects)")
     }
-    let from = cells[0] == Rendering.any ? [] : Rendering.splitList(cells[0])
-    guard cells[0] == Rendering.any || (!from.isEmpty && !from.contains("")) else {
+    let sources = cells[0] == Rendering.any ? [] : Rendering.splitList(cells[0])
+    guard cells[0] == Rendering.any || (!sources.isEmpty && !sources.contains("")) else {
       throw error(n, "from", "empty state name; expected a state, a comma-separated list of states, or *")
     }
+    let from = sources.map { Rendering.readName($0).name }
     guard !cells[1].isEmpty else { throw error(n, "event", "empty cell; expected an event name") }
     guard !cells[3].isEmpty else { throw error(n, "to", "empty cell; expected a state name, (stay) or (ignore)") }
-    let effects = Rendering.splitList(cells[4])
-    guard !effects.contains("") else { throw error(n, "effects", "empty effect name in '\(cells[4])'; expected names separated by commas") }
-    transitions.append(.init(
-      from: from, event: cells[1], guardName: cells[2].isEmpty ? nil : cells[2], to: cells[3], effects: effects,
-      line: n))
+    let effectCells = Rendering.splitList(cells[4])
+    guard !effectCells.contains("") else { throw error(n, "effects", "empty effect name in '\(cells[4])'; expected names separated by commas") }
+    let effects = effectCells.map { Rendering.readName($0).name }
+    // A quoted target is a state, even one named like (stay).
+    let (target, quotedTarget) = Rendering.readName(cells[3])
+    var transition = SpecDocument.Transition(
+      from: from, event: Rendering.readName(cells[1]).name, guardName: cells[2].isEmpty ? nil : Rendering.readName(cells[2]).name,
+      to: target, effects: effects, line: n)
+    transition.targetIsState = quotedTarget
+    transitions.append(transition)
   }
 
   func finish(lineCount: Int) throws(SpecError) -> SpecDocument {

@@ -37,6 +37,12 @@ public struct SpecDocument: Sendable {
     public var effects: [String]
     /// The line it was read from.
     public var line: Int
+    /// `to` was written as a code span: a state, even one named `(stay)` or `(ignore)`.
+    var targetIsState = false
+
+    init(from: [String], event: String, guardName: String?, to: String, effects: [String], line: Int) {
+      (self.from, self.event, self.guardName, self.to, self.effects, self.line) = (from, event, guardName, to, effects, line)
+    }
   }
 
   /// The file the spec came from.
@@ -75,8 +81,8 @@ public struct SpecDocument: Sendable {
     let rows = transitions.map { t -> Row<String, String, NoContext, String> in
       let target: Row<String, String, NoContext, String>.Target =
         switch t.to {
-        case Rendering.stay: .stay
-        case Rendering.ignore: .ignore
+        case Rendering.stay where !t.targetIsState: .stay
+        case Rendering.ignore where !t.targetIsState: .ignore
         default: .state(t.to)
         }
       var row = Row<String, String, NoContext, String>(

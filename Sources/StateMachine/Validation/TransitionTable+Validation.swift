@@ -89,9 +89,14 @@ extension Row {
 
   var behaviour: Behaviour { Behaviour(target: targetIdentity, effects: effectNames, updates: update != nil) }
 
-  /// The full target (payload included) for comparing rows.
+  /// The full target (payload included) for comparing rows; a state is told apart from the
+  /// stay and ignore markers even when it is named like them.
   private var targetIdentity: String {
-    if case .state(let state) = target { String(describing: state) } else { targetDescription }
+    switch target {
+    case .state(let state): "state " + String(describing: state)
+    case .make: "state " + targetDescription
+    case .stay, .ignore: targetDescription
+    }
   }
 
   /// How renderings print the row's target.
