@@ -123,4 +123,58 @@ struct ReplayCLITests {
     #expect(lastDurable >= 50)
     print("kill test: 50 kills, \(lastDurable) entries kept, \(tornTails) torn tails cut")
   }
+
+  @Test("a writer killed while it creates its log leaves no file or a whole log, never an empty or torn one")
+  func killDuringCreation() throws {
+    let fsm = try #require(Self.fsmExecutable, "build the fsm product first (swift build)")
+    let directory = FileManager.default.temporaryDirectory.path + "/fsm-create-kill-\(UInt32.random(in: 0...UInt32.max))"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    var generator = SplitMix64(seed: 3)
+    var (absent, whole) = (0, 0)
+    for round in 1...40 {
+      let path = directory + "/log-\(round).jsonl"
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: fsm)
+      process.arguments = ["__log-writer", path, "3"]
+      process.standardOutput = Pipe()
+      process.standardError = Pipe()
+      try process.run()
+      usleep(UInt32(generator.next() % 40_000))  // somewhere in start-up, creation, or the first appends
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      guard FileManager.default.fileExists(atPath: path) else {
+        absent += 1
+        continue
+      }
+      let read = EventLog<CDPlayer.State, CDPlayer.Event, NoContext, CDPlayer.Action>.read(
+        contentsOf: path, for: CDPlayer.table)
+      #expect(read.log != nil, "round \(round): \(String(describing: read.error))")
+      if case .tornTail? = read.error {} else { #expect(read.error == nil, "round \(round)") }
+      let (file, _) = try LogFile.open(at: path)  // and it resumes
+      try file.close()
+      whole += 1
+    }
+    print("creation kill test: \(absent) rounds before the file existed, \(whole) with a whole log")
+  }
+
+  @Test("resuming a file that is not a log leaves it untouched, and says why", arguments: [#"{"a":1}"#, "{\"a\":1}\n", ""])
+  func writerRefusesNonLog(_ content: String) throws {
+    let fsm = try #require(Self.fsmExecutable, "build the fsm product first (swift build)")
+    let path = Self.temporary("data")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try Data(content.utf8).write(to: URL(fileURLWithPath: path))
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: fsm)
+    process.arguments = ["__log-writer", path, "1"]
+    let errors = Pipe()
+    process.standardOutput = Pipe()
+    process.standardError = errors
+    try process.run()
+    process.waitUntilExit()
+    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(process.terminationStatus != 0)
+    #expect(message.contains("line 1") || message.contains("empty"), "\(message)")
+    #expect(FileManager.default.contents(atPath: path) == Data(content.utf8))
+  }
 }
