@@ -128,7 +128,7 @@ struct LogInputTests {
     }, reason: "is a named pipe (FIFO); expected a regular file"),
     PathCase(label: "a device", make: { _ in "/dev/zero" }, reason: "is a device; expected a regular file"),
     PathCase(label: "under a file", make: { path in
-      FileManager.default.createFile(atPath: path, contents: Data())
+      _ = FileManager.default.createFile(atPath: path, contents: Data())
       return path + "/log.jsonl"
     }, reason: "a component of the path is not a directory"),
   ]

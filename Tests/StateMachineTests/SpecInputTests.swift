@@ -55,12 +55,12 @@ struct SpecInputTests {
     }, line: 0, message: "is a named pipe (FIFO); expected a regular file"),
     PathCase(label: "a device", make: { _ in "/dev/zero" }, line: 0, message: "is a device; expected a regular file"),
     PathCase(label: "larger than the limit (refused before reading)", make: { path in
-      FileManager.default.createFile(atPath: path, contents: Data())
+      _ = FileManager.default.createFile(atPath: path, contents: Data())
       truncate(path, off_t(SpecDocument.maxFileSize + 1))  // sparse: nothing is written
       return path
     }, line: 0, message: "is \(SpecDocument.maxFileSize + 1) bytes or more; expected at most \(SpecDocument.maxFileSize)"),
     PathCase(label: "invalid UTF-8", make: { path in
-      FileManager.default.createFile(atPath: path, contents: Data("| from | event | guard | to | effects |\n| a\u{FF}".utf8.map { $0 == 0xBF ? 0xFF : $0 }))
+      _ = FileManager.default.createFile(atPath: path, contents: Data("| from | event | guard | to | effects |\n| a\u{FF}".utf8.map { $0 == 0xBF ? 0xFF : $0 }))
       return path
     }, line: 2, message: "invalid UTF-8 at byte 44; expected UTF-8 text"),
   ]
