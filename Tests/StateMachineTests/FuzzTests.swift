@@ -16,6 +16,7 @@ struct FuzzTests {
     let pieces: [[UInt8]] = ["|", "\n", "\r\n", "\r", "`", "```", "*", ",", "(stay)", "(ignore)", "- machine: ", "\\", " ", "|---|", "\u{0}", "é"].map { Array($0.utf8) }
     var generator = SplitMix64(seed: 7)
     var outcomes: [String: Int] = [:]
+    var slowest = Duration.zero
     for _ in 0..<Self.count {
       var bytes = base
       for _ in 0..<(1 + Int(generator.next() % 4)) {
@@ -33,6 +34,7 @@ struct FuzzTests {
         }
       }
       let text = String(decoding: bytes, as: UTF8.self)
+      let started = ContinuousClock.now
       let lineCount = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }.count
       do {
         let spec = try SpecDocument.parse(text, file: "f.md")
@@ -43,7 +45,9 @@ struct FuzzTests {
         #expect(!error.message.isEmpty)
         outcomes[String(error.message.prefix(12)), default: 0] += 1
       }
+      slowest = max(slowest, ContinuousClock.now - started)
     }
     #expect(outcomes.count >= 5, "\(outcomes)")
+    #expect(slowest < .seconds(10), "no input hangs the reader")
   }
 }

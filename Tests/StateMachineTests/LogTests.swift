@@ -127,6 +127,7 @@ struct LogTests {
     let lines = base.split(separator: 0x0A, omittingEmptySubsequences: false).map { Data($0) }
     var generator = SplitMix64(seed: 2026)
     var outcomes: [String: Int] = [:]
+    var slowest = Duration.zero
     for _ in 0..<FuzzTests.count {
       var mutated: Data
       switch generator.next() % 4 {
@@ -150,7 +151,9 @@ struct LogTests {
         copy.insert(copy[a], at: a)
         mutated = Data(copy.joined(separator: [0x0A]))
       }
+      let started = ContinuousClock.now
       let result = CDLog.read(mutated)
+      slowest = max(slowest, ContinuousClock.now - started)
       let kind = result.error.map { String(describing: $0).prefix(while: { $0 != "(" && $0 != ":" }) } ?? "ok"
       outcomes[String(kind), default: 0] += 1
       if let log = result.log { #expect(log.entries.count <= 9) }
@@ -158,6 +161,7 @@ struct LogTests {
       #expect(result.error != nil || result.log != nil)
     }
     #expect(outcomes.values.reduce(0, +) == FuzzTests.count)
+    #expect(slowest < .seconds(10), "no input hangs the reader")
     #expect(outcomes.count >= 4, "mutations reach several kinds of error: \(outcomes)")
   }
 
