@@ -16,6 +16,7 @@ public enum FSM {
       replay <machine> <log>   replay an event log against the machine; exit 1 at a divergence
       explore <machine>        exhaustive exploration: coverage, shortest paths, violations
       demo <machine>           a scripted run in the store with fake services, step by step
+      conform <path>...        run SCION-style SCXML conformance tests (chart + trace)
       bench                    measure the step against hand-written baselines (use -c release)
       help [command]           this text, or a command's
 
@@ -36,6 +37,7 @@ public enum FSM {
     case "bench": return BenchCommand.run(rest)
     case "replay": return ReplayCommand.run(rest)
     case "explore": return ExploreCommand.run(rest)
+    case "conform": return ConformCommand.run(rest)
     case "demo":
       return .failure("`demo` runs asynchronously: call FSM.run(_:streaming:) (the fsm executable does)")
     case "__log-writer": return LogWriterCommand.run(rest)
@@ -56,6 +58,7 @@ public enum FSM {
     case "bench": BenchCommand.help
     case "replay": ReplayCommand.help
     case "explore": ExploreCommand.help
+    case "conform": ConformCommand.help
     case "demo": DemoCommand.help
     default: nil
     }

@@ -1,0 +1,91 @@
+import Foundation
+import StateMachine
+
+/// One SCION-style test: `NAME.scxml` and its trace `NAME.json` beside it.
+struct ConformanceTest {
+  let name: String
+  let chartPath: String
+  let tracePath: String
+
+  /// What running it found.
+  enum Result: Equatable {
+    case pass
+    case fail(String)
+    case unsupported(String)
+  }
+
+  struct Trace: Decodable {
+    struct Step: Decodable {
+      struct Event: Decodable { let name: String }
+      let event: Event
+      let nextConfiguration: [String]
+      let after: Double?
+    }
+    let initialConfiguration: [String]
+    let events: [Step]
+  }
+
+  /// Every `.scxml` with a `.json` beside it under `paths` (files or folders, searched
+  /// recursively), sorted by path; `missing` lists paths that do not exist.
+  static func find(_ paths: [String]) -> (tests: [ConformanceTest], missing: [String]) {
+    var tests: [ConformanceTest] = []
+    var missing: [String] = []
+    let manager = FileManager.default
+    for path in paths {
+      var isDirectory: ObjCBool = false
+      guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        missing.append(path)
+        continue
+      }
+      let files: [String] =
+        isDirectory.boolValue
+        ? (manager.enumerator(atPath: path)?.compactMap { $0 as? String }.map { path + "/" + $0 } ?? []) : [path]
+      for file in files where file.hasSuffix(".scxml") {
+        let stem = String(file.dropLast(".scxml".count))
+        guard manager.fileExists(atPath: stem + ".json") else { continue }
+        let base = isDirectory.boolValue ? String(stem.dropFirst(path.count)).drop { $0 == "/" } : Substring(stem)
+        tests.append(ConformanceTest(name: String(base), chartPath: file, tracePath: stem + ".json"))
+      }
+    }
+    return (tests.sorted { $0.chartPath < $1.chartPath }, missing)
+  }
+
+  /// Runs the test: the full set of active atomic states after the first macrostep and after
+  /// each event, as sorted sets.
+  func run() -> Result {
+    let chart: SCXMLDocument.DocumentChart
+    do {
+      chart = try SCXMLDocument.load(contentsOf: chartPath)
+    } catch {
+      if error.kind == .needsDatamodel { return .unsupported(error.problems.map(\.description).joined(separator: "; ")) }
+      return .fail("cannot read the chart: \(error)")
+    }
+    let trace: Trace
+    do {
+      trace = try JSONDecoder().decode(Trace.self, from: Data(contentsOf: URL(fileURLWithPath: tracePath)))
+    } catch {
+      return .fail("cannot read the trace: \(error)")
+    }
+    var driver = ChartDriver(chart)
+    do {
+      try driver.start()
+      if driver.configuration != trace.initialConfiguration.sorted() {
+        return .fail("initial configuration: expected \(Self.show(trace.initialConfiguration)), got \(Self.show(driver.configuration))")
+      }
+      for (n, step) in trace.events.enumerated() {
+        try driver.drain()
+        if let after = step.after { try driver.advance(by: .milliseconds(after)) }
+        try driver.send(step.event.name)
+        if driver.configuration != step.nextConfiguration.sorted() {
+          return .fail(
+            "event \(n + 1) '\(step.event.name)': expected \(Self.show(step.nextConfiguration)), got \(Self.show(driver.configuration))")
+        }
+      }
+    } catch {
+      return .fail(error.description)
+    }
+    return .pass
+  }
+
+  static func show(_ states: [String]) -> String { "[" + states.sorted().joined(separator: ", ") + "]" }
+}

@@ -1,0 +1,119 @@
+/// A statechart: a tree of states (atomic, compound, parallel, final, history) with transitions,
+/// checked and compiled into dense arrays in document order. Run it with a ``ChartMachine``,
+/// which follows the W3C SCXML algorithm (the recommendation's Appendix D).
+///
+/// States are numbered in document order (a pre-order walk); index 0 is the chart's root. The
+/// descendants of state `i` are exactly the indices `i + 1 ..< end[i]`, so ancestry is two
+/// comparisons.
+///
+/// Charts read from documents (``SCXMLDocument``) use `String` ids and events, as spec files do.
+public struct Chart<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Sendable>: Sendable {
+  public typealias State = ChartState<ID, Event, Context, Effect>
+  public typealias Transition = ChartTransition<ID, Event, Context, Effect>
+  public typealias Action = ChartAction<Event, Context, Effect>
+
+  enum Kind: Hashable, Sendable {
+    case atomic, compound, parallel, final, shallowHistory, deepHistory
+  }
+
+  /// The chart's name.
+  public let name: String
+  /// How an event is named for matching transition descriptors.
+  let eventName: @Sendable (Event) -> String
+  /// Per state (index 0: the root, which has no id).
+  let ids: [ID?]
+  let kinds: [Kind]
+  let parents: [Int]
+  /// One past the last descendant: descendants of `i` are `i + 1 ..< ends[i]`.
+  let ends: [Int]
+  /// Child states (not history), in document order.
+  let children: [[Int]]
+  let histories: [[Int]]
+  let onEntry: [[Action]]
+  let onExit: [[Action]]
+  /// Per compound state (and the root): its default entry, a transition index; per history
+  /// state: its default transition. -1 elsewhere.
+  let defaultTransition: [Int]
+  /// Transitions of each state, in document order.
+  let stateTransitions: [[Int]]
+  let index: [ID: Int]
+  let lines: [Int?]
+
+  // Transitions.
+  let sources: [Int]
+  let descriptors: [[String]]
+  let guards: [ChartGuard<ID, Event, Context>?]
+  let targets: [[Int]]
+  let isInternal: [Bool]
+  let actions: [[Action]]
+
+  /// The states in document order, as declared (history included).
+  public var stateIDs: [ID] { ids.compactMap { $0 } }
+
+  /// Builds and checks a chart. `states` are the root's children; `initial` names what the
+  /// chart enters first (default: the first state).
+  ///
+  /// - Throws: ``ChartError`` listing every problem: duplicate or unknown ids, an initial that
+  ///   is not a descendant, a history outside a compound, a final with children or transitions,
+  ///   a compound without children.
+  public init(
+    name: String, initial: [ID]? = nil, states: [State], initialActions: [Action] = [],
+    eventName: @escaping @Sendable (Event) -> String
+  ) throws(ChartError) {
+    var builder = ChartBuilder<ID, Event, Context, Effect>()
+    builder.build(root: states, initial: initial, initialActions: initialActions)
+    let problems = builder.check()
+    guard problems.isEmpty else { throw ChartError(chart: name, problems: problems) }
+    self.name = name
+    self.eventName = eventName
+    (ids, kinds, parents, ends, children, histories) =
+      (builder.ids, builder.kinds, builder.parents, builder.ends, builder.children, builder.histories)
+    (onEntry, onExit, defaultTransition, stateTransitions, index, lines) =
+      (builder.onEntry, builder.onExit, builder.defaultTransition, builder.stateTransitions, builder.index, builder.lines)
+    (sources, descriptors, guards, targets, isInternal, actions) =
+      (builder.sources, builder.descriptors, builder.guards, builder.resolvedTargets, builder.isInternal, builder.actions)
+  }
+
+  var count: Int { kinds.count }
+
+  /// `a` is a proper descendant of `b`.
+  @inline(__always) func isDescendant(_ a: Int, of b: Int) -> Bool { a > b && a < ends[b] }
+
+  func isAtomic(_ s: Int) -> Bool { kinds[s] == .atomic || kinds[s] == .final }
+  func isCompound(_ s: Int) -> Bool { kinds[s] == .compound }
+  func isHistory(_ s: Int) -> Bool { kinds[s] == .shallowHistory || kinds[s] == .deepHistory }
+
+  /// A state's name for messages and configurations.
+  func label(_ s: Int) -> String { ids[s].map { "\($0)" } ?? "(chart)" }
+}
+
+extension Chart where Event == String {
+  /// Builds a chart whose events are their own names.
+  public init(name: String, initial: [ID]? = nil, states: [State], initialActions: [Action] = []) throws(ChartError) {
+    try self.init(name: name, initial: initial, states: states, initialActions: initialActions, eventName: { $0 })
+  }
+}
+
+/// Why a chart could not be built: every problem found, each with where it was declared.
+public struct ChartError: Error, Hashable, Sendable, CustomStringConvertible {
+  public let chart: String
+  public let problems: [ChartProblem]
+
+  public var description: String {
+    "chart '\(chart)' has \(problems.count) problem\(problems.count == 1 ? "" : "s"):\n"
+      + problems.map { "  " + $0.description }.joined(separator: "\n")
+  }
+}
+
+/// One problem of a chart's structure.
+public struct ChartProblem: Hashable, Sendable, CustomStringConvertible {
+  /// The state the problem is about (its id as text), if one.
+  public let state: String?
+  /// The line it was declared on, when the chart came from a document.
+  public let line: Int?
+  public let message: String
+
+  public var description: String {
+    (line.map { "line \($0): " } ?? "") + (state.map { "state '\($0)': " } ?? "") + message
+  }
+}

@@ -1,0 +1,269 @@
+/// The functions of the W3C SCXML algorithm (Appendix D), one by one, over state indices in
+/// document order.
+extension ChartMachine {
+  // MARK: Selecting transitions
+
+  /// For each active atomic state in document order, the first transition of it or of its
+  /// nearest ancestor that matches `event` (`nil`: eventless transitions) and whose guard
+  /// holds; then conflicts removed.
+  func selectTransitions(for event: QueuedEvent?) -> [Int] {
+    var enabled: [Int] = []
+    for state in 1..<chart.count where active[state] && chart.isAtomic(state) {
+      var s = state
+      search: while s >= 0 {
+        for t in chart.stateTransitions[s] where matches(t, event) && holds(t, event) {
+          if !enabled.contains(t) { enabled.append(t) }
+          break search
+        }
+        s = chart.parents[s]
+      }
+    }
+    return enabled.count > 1 ? removeConflicting(enabled) : enabled
+  }
+
+  func matches(_ t: Int, _ event: QueuedEvent?) -> Bool {
+    let descriptors = chart.descriptors[t]
+    guard let event else { return descriptors.isEmpty }
+    return descriptors.contains { d in
+      d == "*" || d == event.name
+        || (event.name.hasPrefix(d) && event.name.utf8.count > d.utf8.count
+          && event.name.utf8[event.name.utf8.index(event.name.utf8.startIndex, offsetBy: d.utf8.count)] == UInt8(ascii: "."))
+    }
+  }
+
+  func holds(_ t: Int, _ event: QueuedEvent?) -> Bool {
+    guard let condition = chart.guards[t]?.condition else { return true }
+    switch condition {
+    case .inState(let id): return chart.index[id].map { active[$0] } ?? false
+    case .notInState(let id): return !(chart.index[id].map { active[$0] } ?? false)
+    case .predicate(let predicate): return predicate(context, event?.value)
+    }
+  }
+
+  /// Two transitions whose exit sets intersect conflict: the one whose source is a descendant
+  /// of the other's wins; otherwise the one selected first (document order) does.
+  func removeConflicting(_ enabled: [Int]) -> [Int] {
+    var filtered: [Int] = []
+    var exitSets: [[Int]] = []
+    for t1 in enabled {
+      let exit1 = exitSet([t1])
+      var preempted = false
+      var remove: [Int] = []
+      for (k, t2) in filtered.enumerated() where !Set(exit1).isDisjoint(with: exitSets[k]) {
+        if chart.isDescendant(chart.sources[t1], of: chart.sources[t2]) {
+          remove.append(k)
+        } else {
+          preempted = true
+          break
+        }
+      }
+      if !preempted {
+        for k in remove.reversed() {
+          filtered.remove(at: k)
+          exitSets.remove(at: k)
+        }
+        filtered.append(t1)
+        exitSets.append(exit1)
+      }
+    }
+    return filtered
+  }
+
+  // MARK: Microstep
+
+  mutating func microstep(_ enabled: [Int], event: QueuedEvent?, _ run: inout Run) {
+    run.microsteps += 1
+    exitStates(enabled, event: event, &run)
+    for t in enabled { execute(chart.actions[t], event: event, &run) }
+    enterStates(enabled, event: event, &run)
+  }
+
+  /// The active states the transitions leave: every active descendant of each targeted
+  /// transition's domain.
+  func exitSet(_ transitions: [Int]) -> [Int] {
+    var states: [Int] = []
+    for t in transitions where !chart.targets[t].isEmpty {
+      guard let domain = transitionDomain(t) else { continue }
+      for s in (domain + 1)..<chart.ends[domain] where active[s] && !states.contains(s) { states.append(s) }
+    }
+    return states
+  }
+
+  mutating func exitStates(_ enabled: [Int], event: QueuedEvent?, _ run: inout Run) {
+    let leaving = exitSet(enabled).sorted(by: >)  // reverse document order
+    // History is recorded for every state left before any exit content runs.
+    for s in leaving {
+      for h in chart.histories[s] {
+        history[h] =
+          chart.kinds[h] == .deepHistory
+          ? (s + 1..<chart.ends[s]).filter { active[$0] && chart.isAtomic($0) }
+          : chart.children[s].filter { active[$0] }
+      }
+    }
+    for s in leaving {
+      execute(chart.onExit[s], event: event, &run)
+      active[s] = false
+    }
+  }
+
+  // MARK: Entering
+
+  struct EntrySet {
+    var states: [Int] = []
+    var member: [Bool]
+    var defaultEntry: Set<Int> = []
+    /// Compound state → the content of the history default taken into it.
+    var historyContent: [Int: Int] = [:]
+
+    init(count: Int) { member = [Bool](repeating: false, count: count) }
+
+    mutating func add(_ s: Int) {
+      if !member[s] {
+        member[s] = true
+        states.append(s)
+      }
+    }
+
+    func containsDescendant(of s: Int, ends: [Int]) -> Bool { states.contains { $0 > s && $0 < ends[s] } }
+  }
+
+  mutating func enterStates(_ enabled: [Int], event: QueuedEvent? = nil, _ run: inout Run) {
+    var entry = EntrySet(count: chart.count)
+    for t in enabled {
+      for s in chart.targets[t] { addDescendants(s, &entry) }
+      let ancestor = transitionDomain(t)
+      for s in effectiveTargets(t) { addAncestors(s, upTo: ancestor, &entry) }
+    }
+    var halting = false
+    for s in entry.states.sorted() {
+      active[s] = true
+      execute(chart.onEntry[s], event: event, &run)
+      if entry.defaultEntry.contains(s) { execute(chart.actions[chart.defaultTransition[s]], event: event, &run) }
+      if let content = entry.historyContent[s] { execute(chart.actions[content], event: event, &run) }
+      guard chart.kinds[s] == .final else { continue }
+      let parent = chart.parents[s]
+      if parent == 0 {
+        halting = true
+        continue
+      }
+      enqueue("done.state.\(chart.label(parent))")
+      let grandparent = chart.parents[parent]
+      if grandparent > 0, chart.kinds[grandparent] == .parallel, chart.children[grandparent].allSatisfy(isInFinalState) {
+        enqueue("done.state.\(chart.label(grandparent))")
+      }
+    }
+    if halting {
+      isHalted = true
+      exitInterpreter(&run)
+    }
+  }
+
+  mutating func addDescendants(_ state: Int, _ entry: inout EntrySet) {
+    if chart.isHistory(state) {
+      let parent = chart.parents[state]
+      if let remembered = history[state] {
+        for s in remembered { addDescendants(s, &entry) }
+        for s in remembered { addAncestors(s, upTo: parent, &entry) }
+      } else {
+        let d = chart.defaultTransition[state]
+        entry.historyContent[parent] = d
+        for s in chart.targets[d] { addDescendants(s, &entry) }
+        for s in chart.targets[d] { addAncestors(s, upTo: parent, &entry) }
+      }
+      return
+    }
+    entry.add(state)
+    switch chart.kinds[state] {
+    case .compound:
+      entry.defaultEntry.insert(state)
+      let d = chart.defaultTransition[state]
+      for s in chart.targets[d] { addDescendants(s, &entry) }
+      for s in chart.targets[d] { addAncestors(s, upTo: state, &entry) }
+    case .parallel:
+      for child in chart.children[state] where !entry.containsDescendant(of: child, ends: chart.ends) {
+        addDescendants(child, &entry)
+      }
+    default: break
+    }
+  }
+
+  mutating func addAncestors(_ state: Int, upTo ancestor: Int?, _ entry: inout EntrySet) {
+    var a = chart.parents[state]
+    while a > 0, a != ancestor {
+      entry.add(a)
+      if chart.kinds[a] == .parallel {
+        for child in chart.children[a] where !entry.containsDescendant(of: child, ends: chart.ends) {
+          addDescendants(child, &entry)
+        }
+      }
+      a = chart.parents[a]
+    }
+  }
+
+  func isInFinalState(_ s: Int) -> Bool {
+    switch chart.kinds[s] {
+    case .compound: chart.children[s].contains { chart.kinds[$0] == .final && active[$0] }
+    case .parallel: chart.children[s].allSatisfy(isInFinalState)
+    default: false
+    }
+  }
+
+  // MARK: Domains
+
+  /// The transition's targets with history states replaced by what they stand for.
+  func effectiveTargets(_ t: Int) -> [Int] {
+    var result: [Int] = []
+    for s in chart.targets[t] {
+      if chart.isHistory(s) {
+        for r in history[s] ?? effectiveTargets(chart.defaultTransition[s]) where !result.contains(r) { result.append(r) }
+      } else if !result.contains(s) {
+        result.append(s)
+      }
+    }
+    return result
+  }
+
+  /// The compound state (or the root) whose descendants the transition exits and enters;
+  /// `nil` for a targetless transition.
+  func transitionDomain(_ t: Int) -> Int? {
+    let targets = effectiveTargets(t)
+    guard !targets.isEmpty else { return nil }
+    let source = chart.sources[t]
+    if chart.isInternal[t], chart.isCompound(source), targets.allSatisfy({ chart.isDescendant($0, of: source) }) {
+      return source
+    }
+    // The least common compound ancestor of the source and the targets.
+    var a = chart.parents[source]
+    while a > 0 {
+      if chart.isCompound(a), targets.allSatisfy({ chart.isDescendant($0, of: a) }) { return a }
+      a = chart.parents[a]
+    }
+    return 0
+  }
+
+  // MARK: Content
+
+  mutating func execute(_ actions: [ChartAction<Event, Context, Effect>], event: QueuedEvent?, _ run: inout Run) {
+    for action in actions {
+      switch action {
+      case .effect(let effect): run.outputs.append(.effect(effect))
+      case .raise(let raised): internalQueue.append(QueuedEvent(name: chart.eventName(raised), value: raised))
+      case .send(let sent, let delay, let id): run.outputs.append(.send(sent, after: delay, id: id))
+      case .cancel(let id): run.outputs.append(.cancel(id))
+      case .update(let update): update(&context, event?.value)
+      case .error(let name): enqueue(name)
+      }
+    }
+  }
+
+  mutating func enqueue(_ name: String) { internalQueue.append(QueuedEvent(name: name, value: nil)) }
+
+  /// The chart halted: every active state is exited (its exit content runs) in reverse
+  /// document order; the configuration is kept as it was, for callers to read.
+  mutating func exitInterpreter(_ run: inout Run) {
+    let remaining = (1..<chart.count).filter { active[$0] }.sorted(by: >)
+    for s in remaining { execute(chart.onExit[s], event: nil, &run) }
+    internalQueue.removeAll()
+    queueHead = 0
+  }
+}

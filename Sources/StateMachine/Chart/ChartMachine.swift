@@ -1,0 +1,169 @@
+/// A running ``Chart``: its configuration (the active states), history, context and internal
+/// queue, stepped by the W3C SCXML algorithm (Appendix D of the recommendation).
+///
+/// A value type with mutating methods named after what happens; it performs nothing itself.
+/// ``start()`` and ``send(_:)`` each run one whole macrostep — the external event's
+/// transitions, then every eventless transition and internal event until none is left — and
+/// return what the caller must do: the effects, in order, and the sends and cancels for the
+/// external queue (a send without delay is due after this macrostep, before the next event).
+///
+/// ```swift
+/// var machine = ChartMachine(chart)
+/// _ = try machine.start()
+/// let step = try machine.send("play")
+/// print(machine.configuration)   // the active atomic states, in document order
+/// ```
+public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Sendable> {
+  public typealias Output = ChartOutput<Event, Effect>
+
+  /// The chart this machine runs.
+  public let chart: Chart<ID, Event, Context, Effect>
+  /// The context the guards read and the actions update.
+  public internal(set) var context: Context
+  var active: [Bool]
+  /// History pseudo-state index → the states it remembers.
+  var history: [Int: [Int]] = [:]
+  var internalQueue: [QueuedEvent] = []
+  var queueHead = 0
+  /// The chart reached a final child of its root: it takes no more events.
+  public internal(set) var isHalted = false
+  /// ``start()`` has run.
+  public private(set) var isStarted = false
+
+  /// The most microsteps one macrostep may take before it is stopped with
+  /// ``ChartRunError/didNotSettle(chart:microsteps:states:)``: a chart whose eventless
+  /// transitions or raised events loop forever never hangs the caller.
+  public static var maxMicrosteps: Int { 10_000 }
+
+  /// An event on the internal queue: its name for matching, and the user's value when it has one.
+  struct QueuedEvent {
+    let name: String
+    let value: Event?
+  }
+
+  /// A machine at the chart's start; call ``start()`` to enter its initial states.
+  public init(_ chart: Chart<ID, Event, Context, Effect>, context: Context) {
+    self.chart = chart
+    self.context = context
+    active = [Bool](repeating: false, count: chart.count)
+  }
+
+  /// The active atomic states (the configuration SCXML traces list), in document order.
+  public var configuration: [ID] {
+    (1..<chart.count).compactMap { active[$0] && chart.isAtomic($0) ? chart.ids[$0] : nil }
+  }
+
+  /// Every active state (compound and parallel ones included), in document order.
+  public var activeStates: [ID] { (1..<chart.count).compactMap { active[$0] ? chart.ids[$0] : nil } }
+
+  /// Whether `state` is active.
+  public func isActive(_ state: ID) -> Bool { chart.index[state].map { active[$0] } ?? false }
+
+  /// What each history state remembers, by id: state ids, so it survives encoding.
+  public var historyValues: [ID: [ID]] {
+    var values: [ID: [ID]] = [:]
+    for (h, states) in history { if let id = chart.ids[h] { values[id] = states.compactMap { chart.ids[$0] } } }
+    return values
+  }
+
+  /// Enters the chart's initial states and runs the first macrostep.
+  public mutating func start() throws(ChartRunError) -> ChartStep<Event, Effect> {
+    guard !isStarted else { return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0) }
+    isStarted = true
+    var run = Run()
+    execute(chart.actions[chart.defaultTransition[0]], event: nil, &run)
+    enterStates([chart.defaultTransition[0]], &run)
+    try settle(&run)
+    return ChartStep(outcome: .transitioned, outputs: run.outputs, microsteps: run.microsteps)
+  }
+
+  /// Handles one external event and the whole macrostep it causes.
+  ///
+  /// - Throws: ``ChartRunError/didNotSettle(chart:microsteps:states:)`` when the macrostep
+  ///   does not end within ``maxMicrosteps`` (the machine keeps the configuration it reached).
+  public mutating func send(_ event: Event) throws(ChartRunError) -> ChartStep<Event, Effect> {
+    if !isStarted { _ = try start() }
+    guard !isHalted else { return ChartStep(outcome: .halted, outputs: [], microsteps: 0) }
+    var run = Run()
+    let queued = QueuedEvent(name: chart.eventName(event), value: event)
+    let enabled = selectTransitions(for: queued)
+    guard !enabled.isEmpty else { return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0) }
+    microstep(enabled, event: queued, &run)
+    try settle(&run)
+    return ChartStep(outcome: .transitioned, outputs: run.outputs, microsteps: run.microsteps)
+  }
+
+  /// What one macrostep collects.
+  struct Run {
+    var outputs: [Output] = []
+    var microsteps = 0
+  }
+
+  /// Eventless transitions, then internal events, until neither is left (or the chart halts).
+  mutating func settle(_ run: inout Run) throws(ChartRunError) {
+    while !isHalted {
+      var enabled = selectTransitions(for: nil)
+      var event: QueuedEvent?
+      if enabled.isEmpty {
+        guard queueHead < internalQueue.count else { break }
+        event = internalQueue[queueHead]
+        queueHead += 1
+        enabled = selectTransitions(for: event)
+      }
+      if !enabled.isEmpty {
+        guard run.microsteps < Self.maxMicrosteps else {
+          throw .didNotSettle(chart: chart.name, microsteps: run.microsteps, states: configuration.map { "\($0)" })
+        }
+        microstep(enabled, event: event, &run)
+      }
+    }
+    internalQueue.removeAll(keepingCapacity: true)
+    queueHead = 0
+  }
+}
+
+/// What one macrostep did.
+public struct ChartStep<Event: Sendable, Effect: Sendable>: Sendable {
+  public enum Outcome: Hashable, Sendable {
+    /// Transitions were taken.
+    case transitioned
+    /// No transition matched the event: nothing changed.
+    case unhandled
+    /// The chart had halted (it reached a final child of its root): the event was ignored.
+    case halted
+  }
+
+  public let outcome: Outcome
+  /// Effects, sends and cancels, in the order the content ran.
+  public let outputs: [ChartOutput<Event, Effect>]
+  /// Microsteps taken (sets of transitions taken together).
+  public let microsteps: Int
+
+  /// The effects alone.
+  public var effects: [Effect] { outputs.compactMap { if case .effect(let e) = $0 { e } else { nil } } }
+}
+
+/// What a macrostep asks the caller to do.
+public enum ChartOutput<Event: Sendable, Effect: Sendable>: Sendable {
+  /// Perform an effect.
+  case effect(Effect)
+  /// Send `event` to the chart as an external event after `delay` (zero: after this macrostep).
+  case send(Event, after: Duration, id: String?)
+  /// Cancel the pending send named `id`.
+  case cancel(String)
+}
+
+extension ChartOutput: Equatable where Event: Equatable, Effect: Equatable {}
+
+/// Why a macrostep was stopped.
+public enum ChartRunError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// Eventless transitions or raised events kept the macrostep going for `microsteps` steps.
+  case didNotSettle(chart: String, microsteps: Int, states: [String])
+
+  public var description: String {
+    switch self {
+    case .didNotSettle(let chart, let microsteps, let states):
+      "chart '\(chart)': the macrostep did not settle after \(microsteps) microsteps (eventless transitions or raised events loop); active: \(states.joined(separator: ", "))"
+    }
+  }
+}

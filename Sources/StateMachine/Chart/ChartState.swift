@@ -1,0 +1,174 @@
+/// One state of a statechart, with its children, transitions and entry/exit content: the tree a
+/// ``Chart`` is built from.
+///
+/// ```swift
+/// let chart = try Chart<String, String, NoContext, String>(name: "player", states: [
+///     .compound("on", initial: "stopped", children: [
+///         .atomic("stopped", transitions: [.on("play", to: "playing")]),
+///         .atomic("playing", transitions: [.on("stop", to: "stopped")]),
+///         .history("resume", deep: false, default: ["stopped"]),
+///     ], transitions: [.on("off", to: "off")]),
+///     .atomic("off", transitions: [.on("on", to: "resume")]),
+/// ])
+/// ```
+public struct ChartState<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Sendable>: Sendable {
+  public typealias Transition = ChartTransition<ID, Event, Context, Effect>
+  public typealias Action = ChartAction<Event, Context, Effect>
+
+  /// What kind of node this is.
+  public enum Kind: Hashable, Sendable {
+    /// No children (or only history pseudo-states).
+    case atomic
+    /// Exactly one child active at a time; `initial` names the target(s) entered by default
+    /// (`nil`: the first child in document order).
+    case compound(initial: [ID]?)
+    /// Every child (region) active at once.
+    case parallel
+    /// A final state: entering it raises `done.state.<parent>`; a final child of the chart halts it.
+    case final
+    /// A history pseudo-state of its parent: shallow remembers the parent's active child, deep
+    /// every active atomic descendant; `default` is entered when there is no history yet.
+    case history(deep: Bool, default: [ID])
+  }
+
+  public var id: ID
+  public var kind: Kind
+  public var children: [ChartState]
+  public var transitions: [Transition]
+  public var onEntry: [Action]
+  public var onExit: [Action]
+  /// Content run when the compound is entered by default (SCXML's `<initial>` transition
+  /// content), or, for a history state, when its default is taken.
+  public var initialActions: [Action]
+  /// Where it was declared (a line of a document), for messages.
+  public var line: Int?
+
+  public init(
+    id: ID, kind: Kind, children: [ChartState] = [], transitions: [Transition] = [], onEntry: [Action] = [],
+    onExit: [Action] = [], initialActions: [Action] = [], line: Int? = nil
+  ) {
+    (self.id, self.kind, self.children, self.transitions) = (id, kind, children, transitions)
+    (self.onEntry, self.onExit, self.initialActions, self.line) = (onEntry, onExit, initialActions, line)
+  }
+
+  /// An atomic state.
+  public static func atomic(
+    _ id: ID, transitions: [Transition] = [], onEntry: [Action] = [], onExit: [Action] = []
+  ) -> ChartState {
+    ChartState(id: id, kind: .atomic, transitions: transitions, onEntry: onEntry, onExit: onExit)
+  }
+
+  /// A compound state entering `initial` (or its first child) by default.
+  public static func compound(
+    _ id: ID, initial: ID? = nil, children: [ChartState], transitions: [Transition] = [], onEntry: [Action] = [],
+    onExit: [Action] = []
+  ) -> ChartState {
+    ChartState(
+      id: id, kind: .compound(initial: initial.map { [$0] }), children: children, transitions: transitions,
+      onEntry: onEntry, onExit: onExit)
+  }
+
+  /// A parallel state: each child is a region.
+  public static func parallel(
+    _ id: ID, regions: [ChartState], transitions: [Transition] = [], onEntry: [Action] = [], onExit: [Action] = []
+  ) -> ChartState {
+    ChartState(id: id, kind: .parallel, children: regions, transitions: transitions, onEntry: onEntry, onExit: onExit)
+  }
+
+  /// A final state.
+  public static func final(_ id: ID, onEntry: [Action] = [], onExit: [Action] = []) -> ChartState {
+    ChartState(id: id, kind: .final, onEntry: onEntry, onExit: onExit)
+  }
+
+  /// A history pseudo-state entering `default` when nothing is remembered yet.
+  public static func history(_ id: ID, deep: Bool = false, default targets: [ID]) -> ChartState {
+    ChartState(id: id, kind: .history(deep: deep, default: targets))
+  }
+}
+
+/// A transition of a chart: the events it takes (none: eventless), a guard, targets (none:
+/// targetless), external or internal, and its content.
+public struct ChartTransition<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Sendable>: Sendable {
+  /// Event descriptors: `error` matches `error` and `error.send` (not `errors`); `error.*` the
+  /// same; `*` any event. Empty: an eventless transition.
+  public var events: [String]
+  public var guardCondition: ChartGuard<ID, Event, Context>?
+  /// Empty: a targetless transition (its content runs; no state is left or entered).
+  public var targets: [ID]
+  /// An internal transition from a compound state to its own descendants does not exit it.
+  public var isInternal: Bool
+  public var actions: [ChartAction<Event, Context, Effect>]
+  public var line: Int?
+
+  public init(
+    events: [String], guard guardCondition: ChartGuard<ID, Event, Context>? = nil, targets: [ID], isInternal: Bool = false,
+    actions: [ChartAction<Event, Context, Effect>] = [], line: Int? = nil
+  ) {
+    (self.events, self.guardCondition, self.targets, self.isInternal, self.actions, self.line) =
+      (events, guardCondition, targets, isInternal, actions, line)
+  }
+
+  /// A transition on `event` (a descriptor) to `target`.
+  public static func on(
+    _ event: String, when guardCondition: ChartGuard<ID, Event, Context>? = nil, to target: ID,
+    actions: [ChartAction<Event, Context, Effect>] = []
+  ) -> ChartTransition {
+    ChartTransition(events: [event], guard: guardCondition, targets: [target], actions: actions)
+  }
+
+  /// An eventless transition to `target`, taken as soon as its guard holds.
+  public static func always(
+    when guardCondition: ChartGuard<ID, Event, Context>? = nil, to target: ID, actions: [ChartAction<Event, Context, Effect>] = []
+  ) -> ChartTransition {
+    ChartTransition(events: [], guard: guardCondition, targets: [target], actions: actions)
+  }
+}
+
+/// A transition's condition: `In(state)`, or a named predicate on the context and the event
+/// (`nil` for eventless transitions).
+public struct ChartGuard<ID: Hashable & Sendable, Event: Sendable, Context>: Sendable {
+  enum Condition: Sendable {
+    case inState(ID)
+    case notInState(ID)
+    case predicate(@Sendable (Context, Event?) -> Bool)
+  }
+
+  /// How analysis and diagrams name it.
+  public let name: String
+  let condition: Condition
+
+  /// Holds while `state` is active (SCXML's `In(id)`).
+  public static func inState(_ state: ID) -> ChartGuard { ChartGuard(name: "In(\(state))", condition: .inState(state)) }
+
+  /// Holds while `state` is not active (SCXML's `!In(id)`).
+  public static func notInState(_ state: ID) -> ChartGuard { ChartGuard(name: "!In(\(state))", condition: .notInState(state)) }
+
+  /// A named predicate.
+  public init(_ name: String, _ holds: @escaping @Sendable (Context, Event?) -> Bool) {
+    self.name = name
+    condition = .predicate(holds)
+  }
+
+  init(name: String, condition: Condition) {
+    self.name = name
+    self.condition = condition
+  }
+}
+
+/// Executable content: the user's effects, plus raising, sending and cancelling events.
+public enum ChartAction<Event: Sendable, Context, Effect: Sendable>: Sendable {
+  /// An effect for the caller to perform.
+  case effect(Effect)
+  /// Put `event` on the internal queue: handled in the same macrostep, before any external event.
+  case raise(Event)
+  /// Send `event` to the external queue after `delay` (zero: after the current macrostep); a
+  /// pending send with the same `id` can be cancelled.
+  case send(Event, after: Duration, id: String?)
+  /// Cancel a pending send by its id.
+  case cancel(String)
+  /// Change the context.
+  case update(@Sendable (inout Context, Event?) -> Void)
+  /// Raise a platform error event (`error.execution`, `error.communication`) on the internal
+  /// queue: what an importer emits for content it knows will fail when run.
+  case error(String)
+}

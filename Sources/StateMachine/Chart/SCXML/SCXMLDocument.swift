@@ -1,0 +1,346 @@
+import Foundation
+
+/// A chart read from an SCXML document (W3C SCXML, without a datamodel): `String` state ids
+/// and events, and `String` effects for `<log>`.
+///
+/// ```swift
+/// let chart = try SCXMLDocument.load(contentsOf: "Specs/traffic.scxml")
+/// var machine = ChartMachine(chart, context: NoContext())
+/// _ = try machine.start()
+/// ```
+///
+/// Read: `<scxml>` (`initial`, `name`; `datamodel` accepted when nothing needs evaluating),
+/// `<state>`, `<parallel>`, `<final>`, `<history>`, `<initial>`, `<transition>` (`event`,
+/// `target`, `type`, `cond` only as `In('id')` or `!In('id')`), `<onentry>`, `<onexit>`, `<raise>`, `<send>`
+/// (`event`, `delay`, `id`, `target` `#_internal`, `type` SCXML), `<cancel sendid>`, `<log>`
+/// (`label` and a string-literal `expr`: the effect `label: text`). A `<send>` to a target this
+/// runtime cannot reach raises `error.execution` (or `error.communication` for `#_scxml_…` and
+/// `#_parent`) when it runs, as the recommendation says.
+public enum SCXMLDocument {
+  public typealias DocumentChart = Chart<String, String, NoContext, String>
+
+  /// The largest document ``load(contentsOf:)`` reads: 8 MiB.
+  public static let maxFileSize = 8 << 20
+
+  /// Reads the SCXML file at `path`.
+  ///
+  /// - Throws: ``SCXMLError`` naming the file: not a readable regular file, larger than
+  ///   ``maxFileSize`` (refused before reading), malformed XML (line and column), content that
+  ///   needs a datamodel (every place), or an invalid chart.
+  public static func load(contentsOf path: String) throws(SCXMLError) -> DocumentChart {
+    let bytes: [UInt8]
+    do {
+      bytes = try InputFile(path: path).readAll(limit: maxFileSize)
+    } catch {
+      throw SCXMLError(file: path, kind: .unreadable, problems: [.init(line: 0, column: nil, element: nil, message: error.reason)])
+    }
+    return try parse(Data(bytes), file: path)
+  }
+
+  /// Reads an SCXML document held in memory; `file` names it in errors.
+  public static func parse(_ data: Data, file: String) throws(SCXMLError) -> DocumentChart {
+    if let range = data.range(of: Data("<!DOCTYPE".utf8)) ?? data.range(of: Data("<!ENTITY".utf8)) {
+      let line = 1 + data[..<range.lowerBound].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+      throw SCXMLError(
+        file: file, kind: .malformedXML,
+        problems: [.init(line: line, column: nil, element: nil, message: "DTD declarations are not accepted (an SCXML document needs none)")])
+    }
+    let root: XMLElementNode
+    switch XMLElementNode.parse(data) {
+    case .success(let node): root = node
+    case .failure(let error):
+      throw SCXMLError(file: file, kind: .malformedXML, problems: [.init(line: error.line, column: error.column, element: nil, message: error.message)])
+    }
+    var reader = SCXMLReader(file: file)
+    let chart = reader.chart(root)
+    if !reader.datamodelPlaces.isEmpty {
+      throw SCXMLError(file: file, kind: .needsDatamodel, problems: reader.datamodelPlaces)
+    }
+    if !reader.problems.isEmpty { throw SCXMLError(file: file, kind: .invalid, problems: reader.problems) }
+    guard let chart else { throw SCXMLError(file: file, kind: .invalid, problems: [.init(line: 1, column: nil, element: nil, message: "no chart")]) }
+    do {
+      return try DocumentChart(name: chart.name, initial: chart.initial, states: chart.states)
+    } catch {
+      throw SCXMLError(
+        file: file, kind: .invalid,
+        problems: error.problems.map { .init(line: $0.line ?? 0, column: nil, element: $0.state.map { "state '\($0)'" }, message: $0.message) })
+    }
+  }
+}
+
+/// Why an SCXML document could not be read, with every place that is wrong.
+public struct SCXMLError: Error, Hashable, Sendable, CustomStringConvertible {
+  public enum Kind: String, Hashable, Sendable {
+    /// The file cannot be read (missing, not a regular file, too large).
+    case unreadable
+    /// Not well-formed XML (the parser's line and column), or a DTD.
+    case malformedXML
+    /// Content that needs a datamodel to run: `<script>`, `<assign>`, `<data>`, expressions.
+    case needsDatamodel
+    /// Not a valid chart: an unknown target, a missing attribute, a bad delay...
+    case invalid
+  }
+
+  /// One place in the document.
+  public struct Problem: Hashable, Sendable, CustomStringConvertible {
+    public let line: Int
+    public let column: Int?
+    /// The element (and attribute) at fault, as `<send delayexpr>`.
+    public let element: String?
+    public let message: String
+
+    public var description: String {
+      (line > 0 ? "line \(line)" + (column.map { ", column \($0)" } ?? "") + ": " : "") + (element.map { "\($0): " } ?? "") + message
+    }
+  }
+
+  public let file: String
+  public let kind: Kind
+  public let problems: [Problem]
+
+  public var description: String {
+    if problems.count == 1 { return "\(file): \(problems[0])" }
+    return "\(file): \(problems.count) problems\n" + problems.map { "  \($0)" }.joined(separator: "\n")
+  }
+}
+
+/// Walks the element tree into chart states, collecting problems instead of stopping at the first.
+struct SCXMLReader {
+  typealias State = ChartState<String, String, NoContext, String>
+  typealias Transition = ChartTransition<String, String, NoContext, String>
+  typealias Action = ChartAction<String, NoContext, String>
+
+  static let namespace = "http://www.w3.org/2005/07/scxml"
+  static let eventProcessor = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor"
+
+  let file: String
+  var problems: [SCXMLError.Problem] = []
+  var datamodelPlaces: [SCXMLError.Problem] = []
+  var generated = 0
+
+  init(file: String) { self.file = file }
+
+  mutating func invalid(_ node: XMLElementNode, _ message: String) {
+    problems.append(.init(line: node.line, column: nil, element: "<\(node.name)>", message: message))
+  }
+
+  mutating func needsDatamodel(_ node: XMLElementNode, attribute: String? = nil) {
+    let element = "<\(node.name)" + (attribute.map { " \($0)" } ?? "") + ">"
+    datamodelPlaces.append(.init(line: node.line, column: nil, element: element, message: "needs a datamodel"))
+  }
+
+  /// Whether `node` is an SCXML element (or one without a namespace); others are skipped.
+  func ours(_ node: XMLElementNode) -> Bool { node.namespace == nil || node.namespace == "" || node.namespace == Self.namespace }
+
+  mutating func chart(_ root: XMLElementNode) -> (name: String, initial: [String]?, states: [State])? {
+    guard root.name == "scxml" else {
+      invalid(root, "the root element is <\(root.name)>; expected <scxml>")
+      return nil
+    }
+    var states: [State] = []
+    for child in root.children where ours(child) {
+      switch child.name {
+      case "state", "parallel", "final": if let state = state(child) { states.append(state) }
+      case "datamodel": datamodel(child)
+      case "script": needsDatamodel(child)
+      default: invalid(child, "unexpected in <scxml>")
+      }
+    }
+    let initial = root.attributes["initial"].map(Self.list)
+    return (root.attributes["name"] ?? Self.stem(file), initial, states)
+  }
+
+  mutating func datamodel(_ node: XMLElementNode) {
+    if node.children.isEmpty { return }
+    for child in node.children where ours(child) { needsDatamodel(child) }
+  }
+
+  mutating func state(_ node: XMLElementNode) -> State? {
+    let id = node.attributes["id"] ?? generatedID(node)
+    var children: [State] = []
+    var transitions: [Transition] = []
+    var onEntry: [Action] = []
+    var onExit: [Action] = []
+    var initialTargets: [String]? = node.attributes["initial"].map(Self.list)
+    var initialActions: [Action] = []
+    for child in node.children where ours(child) {
+      switch (node.name, child.name) {
+      case (_, "onentry"): onEntry += content(child.children)
+      case (_, "onexit"): onExit += content(child.children)
+      case ("final", "donedata"): needsDatamodel(child)
+      case ("final", _): invalid(child, "unexpected in <final>")
+      case (_, "transition"): if let t = transition(child) { transitions.append(t) }
+      case (_, "state"), (_, "parallel"), (_, "final"): if let s = state(child) { children.append(s) }
+      case (_, "history"): if let h = history(child) { children.append(h) }
+      case ("state", "initial"):
+        if initialTargets != nil { invalid(child, "a state with an initial attribute cannot also have an <initial> element") }
+        guard let t = child.children.first(where: { ours($0) && $0.name == "transition" }), let parsed = transition(t) else {
+          invalid(child, "needs a <transition> with a target")
+          continue
+        }
+        initialTargets = parsed.targets
+        initialActions = parsed.actions
+      case (_, "datamodel"): datamodel(child)
+      case (_, "invoke"): needsDatamodel(child)
+      default: invalid(child, "unexpected in <\(node.name)>")
+      }
+    }
+    let kind: State.Kind
+    switch node.name {
+    case "parallel": kind = .parallel
+    case "final": kind = .final
+    default:
+      let hasStates = children.contains { if case .history = $0.kind { false } else { true } }
+      kind = hasStates ? .compound(initial: initialTargets) : .atomic
+      if !hasStates, initialTargets != nil { invalid(node, "has an initial but no child states") }
+    }
+    return State(
+      id: id, kind: kind, children: children, transitions: transitions, onEntry: onEntry, onExit: onExit,
+      initialActions: initialActions, line: node.line)
+  }
+
+  mutating func generatedID(_ node: XMLElementNode) -> String {
+    generated += 1
+    return "(\(node.name) on line \(node.line)#\(generated))"
+  }
+
+  mutating func history(_ node: XMLElementNode) -> State? {
+    let id = node.attributes["id"] ?? generatedID(node)
+    let type = node.attributes["type"] ?? "shallow"
+    guard type == "shallow" || type == "deep" else {
+      invalid(node, "type '\(type)'; expected shallow or deep")
+      return nil
+    }
+    guard let t = node.children.first(where: { ours($0) && $0.name == "transition" }), let parsed = transition(t), !parsed.targets.isEmpty else {
+      invalid(node, "needs a default <transition> with a target")
+      return nil
+    }
+    var state = State.history(id, deep: type == "deep", default: parsed.targets)
+    state.initialActions = parsed.actions
+    state.line = node.line
+    return state
+  }
+
+  mutating func transition(_ node: XMLElementNode) -> Transition? {
+    var guardCondition: ChartGuard<String, String, NoContext>?
+    if let cond = node.attributes["cond"] {
+      let trimmed = cond.trimmingCharacters(in: .whitespaces)
+      if let state = Self.inPredicate(trimmed) {
+        guardCondition = .inState(state)
+      } else if trimmed.hasPrefix("!"), let state = Self.inPredicate(String(trimmed.dropFirst())) {
+        guardCondition = .notInState(state)
+      } else {
+        needsDatamodel(node, attribute: "cond")
+      }
+    }
+    let type = node.attributes["type"] ?? "external"
+    guard type == "external" || type == "internal" else {
+      invalid(node, "type '\(type)'; expected external or internal")
+      return nil
+    }
+    return Transition(
+      events: node.attributes["event"].map(Self.list) ?? [], guard: guardCondition,
+      targets: node.attributes["target"].map(Self.list) ?? [], isInternal: type == "internal",
+      actions: content(node.children), line: node.line)
+  }
+
+  /// Executable content.
+  mutating func content(_ nodes: [XMLElementNode]) -> [Action] {
+    var actions: [Action] = []
+    for node in nodes where ours(node) {
+      switch node.name {
+      case "raise":
+        guard let event = node.attributes["event"] else {
+          invalid(node, "needs an event attribute")
+          continue
+        }
+        actions.append(.raise(event))
+      case "send": if let action = send(node) { actions.append(action) }
+      case "cancel":
+        if let id = node.attributes["sendid"] {
+          actions.append(.cancel(id))
+        } else if node.attributes["sendidexpr"] != nil {
+          needsDatamodel(node, attribute: "sendidexpr")
+        } else {
+          invalid(node, "needs a sendid attribute")
+        }
+      case "log":
+        let label = node.attributes["label"]
+        var text: String?
+        if let expr = node.attributes["expr"] {
+          guard let literal = Self.stringLiteral(expr) else {
+            needsDatamodel(node, attribute: "expr")
+            continue
+          }
+          text = literal
+        }
+        actions.append(.effect([label, text].compactMap { $0 }.joined(separator: ": ")))
+      case "script", "assign", "if", "elseif", "else", "foreach": needsDatamodel(node)
+      default: invalid(node, "not executable content")
+      }
+    }
+    return actions
+  }
+
+  mutating func send(_ node: XMLElementNode) -> Action? {
+    for attribute in ["eventexpr", "targetexpr", "typeexpr", "delayexpr", "idlocation", "namelist"] where node.attributes[attribute] != nil {
+      needsDatamodel(node, attribute: attribute)
+    }
+    for child in node.children where ours(child) && (child.name == "param" || child.name == "content") { needsDatamodel(child) }
+    guard let event = node.attributes["event"] else {
+      if node.attributes["eventexpr"] == nil { invalid(node, "needs an event attribute") }
+      return nil
+    }
+    var delay = Duration.zero
+    if let text = node.attributes["delay"] {
+      guard let parsed = Self.duration(text) else {
+        invalid(node, "delay '\(text)'; expected a time such as 500ms or 1.5s")
+        return nil
+      }
+      delay = parsed
+    }
+    if let type = node.attributes["type"], type != Self.eventProcessor, type != "scxml" { return .error("error.execution") }
+    switch node.attributes["target"] {
+    case nil: return .send(event, after: delay, id: node.attributes["id"])
+    case "#_internal"?: return delay == .zero ? .raise(event) : .error("error.execution")
+    case let target? where target.hasPrefix("#_scxml_") || target == "#_parent": return .error("error.communication")
+    case _?: return .error("error.execution")
+    }
+  }
+
+  // MARK: Attribute values
+
+  /// A space-separated list.
+  static func list(_ text: String) -> [String] { text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).map(String.init) }
+
+  /// `In('id')` or `In("id")`: the id.
+  static func inPredicate(_ text: String) -> String? {
+    let t = text.trimmingCharacters(in: .whitespaces)
+    guard t.hasPrefix("In("), t.hasSuffix(")") else { return nil }
+    return stringLiteral(String(t.dropFirst(3).dropLast()).trimmingCharacters(in: .whitespaces))
+  }
+
+  /// `'text'` or `"text"` without quotes inside: the text.
+  static func stringLiteral(_ text: String) -> String? {
+    let t = text.trimmingCharacters(in: .whitespaces)
+    guard t.count >= 2, let quote = t.first, quote == "'" || quote == "\"", t.last == quote else { return nil }
+    let inner = t.dropFirst().dropLast()
+    return inner.contains(quote) ? nil : String(inner)
+  }
+
+  /// A CSS2 time: `500ms`, `1s`, `.5s`, `1.5s` (a bare number is milliseconds).
+  static func duration(_ text: String) -> Duration? {
+    let t = text.trimmingCharacters(in: .whitespaces)
+    let (number, scale): (Substring, Double) =
+      t.hasSuffix("ms") ? (t.dropLast(2), 1) : t.hasSuffix("s") ? (t.dropLast(), 1000) : (Substring(t), 1)
+    guard !number.isEmpty, number.allSatisfy({ $0.isNumber || $0 == "." }), let value = Double(number), value.isFinite,
+      value * scale < 1e12
+    else { return nil }
+    return .nanoseconds(Int64((value * scale * 1_000_000).rounded()))
+  }
+
+  static func stem(_ file: String) -> String {
+    let name = file.split(separator: "/").last.map(String.init) ?? file
+    return name.hasSuffix(".scxml") ? String(name.dropLast(6)) : name
+  }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
+/// A small element tree read with Foundation's `XMLParser`: local names (namespace prefixes
+/// dropped), attributes, children and the line and column of each start tag.
+final class XMLElementNode {
+  let name: String
+  let namespace: String?
+  let attributes: [String: String]
+  let line: Int
+  let column: Int
+  var children: [XMLElementNode] = []
+
+  init(name: String, namespace: String?, attributes: [String: String], line: Int, column: Int) {
+    (self.name, self.namespace, self.attributes, self.line, self.column) = (name, namespace, attributes, line, column)
+  }
+
+  /// Parses `data`; the root element, or the parser's error with its line and column.
+  static func parse(_ data: Data) -> Result<XMLElementNode, XMLReadError> {
+    let parser = XMLParser(data: data)
+    parser.shouldProcessNamespaces = true
+    parser.shouldResolveExternalEntities = false
+    let delegate = TreeBuilder()
+    parser.delegate = delegate
+    let ok = parser.parse()
+    if let deep = delegate.tooDeep {
+      return .failure(XMLReadError(line: deep.line, column: deep.column, message: "elements nested deeper than \(maxDepth) levels"))
+    }
+    if !ok || delegate.root == nil {
+      let error = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "not an XML document"
+      return .failure(XMLReadError(line: max(1, parser.lineNumber), column: max(1, parser.columnNumber), message: error))
+    }
+    return .success(delegate.root!)
+  }
+}
+
+extension XMLElementNode {
+  /// The deepest nesting accepted (the chart is built recursively).
+  static let maxDepth = 256
+}
+
+struct XMLReadError: Error {
+  let line: Int
+  let column: Int
+  let message: String
+}
+
+/// Builds the tree as the parser reports elements.
+private final class TreeBuilder: NSObject, XMLParserDelegate {
+  var root: XMLElementNode?
+  var stack: [XMLElementNode] = []
+  var tooDeep: (line: Int, column: Int)?
+
+  func parser(
+    _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+    attributes: [String: String] = [:]
+  ) {
+    guard stack.count < XMLElementNode.maxDepth else {
+      if tooDeep == nil { tooDeep = (parser.lineNumber, parser.columnNumber) }
+      parser.abortParsing()
+      return
+    }
+    let local = elementName.split(separator: ":").last.map(String.init) ?? elementName
+    let node = XMLElementNode(
+      name: local, namespace: namespaceURI, attributes: attributes, line: parser.lineNumber, column: parser.columnNumber)
+    if let parent = stack.last { parent.children.append(node) } else if root == nil { root = node }
+    stack.append(node)
+  }
+
+  func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+    _ = stack.popLast()
+  }
+}
