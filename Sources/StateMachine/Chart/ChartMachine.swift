@@ -28,7 +28,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   /// The chart reached a final child of its root: it takes no more events.
   public internal(set) var isHalted = false
   /// ``start()`` has run.
-  public private(set) var isStarted = false
+  public internal(set) var isStarted = false
 
   /// The most microsteps one macrostep may take before it is stopped with
   /// ``ChartRunError/didNotSettle(chart:microsteps:states:)``: a chart whose eventless

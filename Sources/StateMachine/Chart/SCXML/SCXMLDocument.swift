@@ -45,6 +45,12 @@ public enum SCXMLDocument {
         file: file, kind: .malformedXML,
         problems: [.init(line: line, column: nil, element: nil, message: "DTD declarations are not accepted (an SCXML document needs none)")])
     }
+    // Foundation's XML parser traps on some invalid UTF-8 (in comments, for one): check first.
+    if let offset = SpecDocument.firstInvalidUTF8(Array(data)) {
+      let line = 1 + data.prefix(offset).reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+      throw SCXMLError(
+        file: file, kind: .malformedXML, problems: [.init(line: line, column: nil, element: nil, message: "invalid UTF-8 at byte \(offset + 1); expected UTF-8 text")])
+    }
     let root: XMLElementNode
     switch XMLElementNode.parse(data) {
     case .success(let node): root = node

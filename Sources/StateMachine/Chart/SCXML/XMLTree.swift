@@ -29,6 +29,10 @@ final class XMLElementNode {
     if let deep = delegate.tooDeep {
       return .failure(XMLReadError(line: deep.line, column: deep.column, message: "elements nested deeper than \(maxDepth) levels"))
     }
+    if let mismatch = delegate.mismatch { return .failure(mismatch) }
+    if let open = delegate.stack.last {
+      return .failure(XMLReadError(line: max(1, parser.lineNumber), column: max(1, parser.columnNumber), message: "<\(open.name)> opened on line \(open.line) is not closed"))
+    }
     if !ok || delegate.root == nil {
       let error = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "not an XML document"
       return .failure(XMLReadError(line: max(1, parser.lineNumber), column: max(1, parser.columnNumber), message: error))
@@ -53,6 +57,7 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
   var root: XMLElementNode?
   var stack: [XMLElementNode] = []
   var tooDeep: (line: Int, column: Int)?
+  var mismatch: XMLReadError?
 
   func parser(
     _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
@@ -71,6 +76,15 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
   }
 
   func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
-    _ = stack.popLast()
+    let local = elementName.split(separator: ":").last.map(String.init) ?? elementName
+    guard let open = stack.last, open.name == local else {
+      if mismatch == nil {
+        let expected = stack.last.map { "</\($0.name)> for <\($0.name)> opened on line \($0.line)" } ?? "no end tag"
+        mismatch = XMLReadError(line: parser.lineNumber, column: parser.columnNumber, message: "end tag </\(local)>; expected \(expected)")
+      }
+      parser.abortParsing()
+      return
+    }
+    stack.removeLast()
   }
 }
