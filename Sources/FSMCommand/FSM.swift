@@ -16,12 +16,14 @@ public enum FSM {
       replay <machine> <log>   replay an event log against the machine; exit 1 at a divergence
       explore <machine>        exhaustive exploration: coverage, shortest paths, violations
       demo <machine>           a scripted run in the store with fake services, step by step
+      run <chart.scxml>        walk through an SCXML chart: events from stdin or --events
       conform <path>...        run SCION-style SCXML conformance tests (chart + trace)
       bench                    measure the step against hand-written baselines (use -c release)
       help [command]           this text, or a command's
 
     <machine> is a name from `fsm list` or the path of a Markdown spec file in the format
-    `fsm show --format table` prints. Every command takes --help.
+    `fsm show --format table` prints; show and check also take an SCXML chart (.scxml).
+    Every command takes --help.
 
     exit codes: 0 success, 1 findings or a divergence, 2 bad usage or unreadable input
     """
@@ -38,6 +40,7 @@ public enum FSM {
     case "replay": return ReplayCommand.run(rest)
     case "explore": return ExploreCommand.run(rest)
     case "conform": return ConformCommand.run(rest)
+    case "run": return RunCommand.run(rest)
     case "demo":
       return .failure("`demo` runs asynchronously: call FSM.run(_:streaming:) (the fsm executable does)")
     case "__log-writer": return LogWriterCommand.run(rest)
@@ -59,6 +62,7 @@ public enum FSM {
     case "replay": ReplayCommand.help
     case "explore": ExploreCommand.help
     case "conform": ConformCommand.help
+    case "run": RunCommand.help
     case "demo": DemoCommand.help
     default: nil
     }

@@ -2,11 +2,13 @@ import StateMachine
 
 enum CheckCommand {
   static let help = """
-    usage: fsm check <machine|spec.md>
+    usage: fsm check <machine|spec.md|chart.scxml>
 
     Validates and analyses the machine: ambiguous or shadowed rows, unknown states,
     unreachable states, dead ends, and (when unhandled events are rejected) every
-    (state, event) pair no row handles. Findings in a spec file name its line.
+    (state, event) pair no row handles. Findings in a spec file name its line. For an SCXML
+    chart: unreachable states, shadowed transitions, eventless loops without guards (a chart
+    that is not valid is refused when it is read, with every problem and its line).
 
     exit codes: 0 clean, 1 findings, 2 bad usage or unreadable spec
     """
@@ -23,9 +25,12 @@ enum CheckCommand {
     case .failure(let error): return .failure(error.message)
     case .success(let resolved): source = resolved
     }
-    var lines = source.description.overviewLines()
+    var lines = source.description?.overviewLines() ?? []
     let findings: [String]
     switch source {
+    case .chart(let chart, let file):
+      lines = chart.overviewLines()
+      findings = chart.check().map { "\(file): \($0)" }
     case .shipped(let machine):
       findings = machine.check().map { "\(machine.name): \($0)" }
     case .spec(let spec):

@@ -36,7 +36,7 @@ enum ConformCommand {
         lines.append("unsupported  \(test.name): \(why)")
       }
     }
-    lines.append("\(tests.count) tests: \(passed) passed, \(failed) failed, \(unsupported) unsupported")
+    lines.append("\(tests.count) test\(tests.count == 1 ? "" : "s"): \(passed) passed, \(failed) failed, \(unsupported) unsupported")
     let text = lines.joined(separator: "\n") + "\n"
     return failed == 0 ? .success(text) : .findings(text)
   }

@@ -2,18 +2,26 @@ import Foundation
 import StateMachine
 import StateMachineExamples
 
-/// What a `<machine>` argument names: a shipped machine or a spec file.
+/// What a `<machine>` argument names: a shipped machine, a spec file, or an SCXML chart.
 enum MachineSource {
   case shipped(MachineDescription)
   case spec(SpecDocument)
+  case chart(SCXMLDocument.DocumentChart, file: String)
 
   /// Resolves `argument`; the error is the message to print.
   static func resolve(_ argument: String) -> Result<MachineSource, ResolveError> {
     if let machine = MachineCatalog.machine(named: argument) { return .success(.shipped(machine)) }
+    if argument.hasSuffix(".scxml") {
+      do {
+        return .success(.chart(try SCXMLDocument.load(contentsOf: argument), file: argument))
+      } catch {
+        return .failure(.unreadable(error.description))
+      }
+    }
     let looksLikeFile = argument.hasSuffix(".md") || argument.contains("/")
     guard looksLikeFile || FileManager.default.fileExists(atPath: argument) else {
       let names = MachineCatalog.all.map(\.name).joined(separator: ", ")
-      return .failure(.unknownMachine("unknown machine '\(argument)'; expected one of: \(names), or the path of a Markdown spec file"))
+      return .failure(.unknownMachine("unknown machine '\(argument)'; expected one of: \(names), the path of a Markdown spec file, or of an SCXML chart (.scxml)"))
     }
     do {
       return .success(.spec(try SpecDocument.load(contentsOf: argument)))
@@ -33,10 +41,25 @@ enum MachineSource {
     }
   }
 
-  var description: MachineDescription {
+  /// The table's description; `nil` for a chart.
+  var description: MachineDescription? {
     switch self {
     case .shipped(let machine): machine
     case .spec(let spec): MachineDescription(spec.table, summary: "spec \(spec.file)")
+    case .chart: nil
+    }
+  }
+
+  /// The machine in `format`.
+  func render(_ format: MachineDescription.Format) -> String {
+    switch self {
+    case .chart(let chart, _):
+      switch format {
+      case .mermaid: chart.mermaid()
+      case .dot: chart.dot()
+      case .table: chart.outline()
+      }
+    default: description!.render(format)
     }
   }
 }

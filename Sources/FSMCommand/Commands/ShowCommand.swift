@@ -2,10 +2,11 @@ import StateMachine
 
 enum ShowCommand {
   static let help = """
-    usage: fsm show <machine|spec.md> [--format table|mermaid|dot]
+    usage: fsm show <machine|spec.md|chart.scxml> [--format table|mermaid|dot]
 
     Prints the machine's transition table (the default: Markdown, the format spec files use),
-    its Mermaid stateDiagram-v2, or its Graphviz DOT graph.
+    its Mermaid stateDiagram-v2, or its Graphviz DOT graph. For an SCXML chart: an outline of
+    its states and transitions, a nested Mermaid diagram, or DOT with clusters.
     """
 
   static func run(_ words: [String]) -> CommandResult {
@@ -21,7 +22,7 @@ enum ShowCommand {
     switch MachineSource.resolve(name) {
     case .failure(.unknownMachine(let message)): return .usage(message, help: help)
     case .failure(let error): return .failure(error.message)
-    case .success(let source): return .success(source.description.render(format))
+    case .success(let source): return .success(source.render(format))
     }
   }
 }

@@ -33,19 +33,5 @@ extension TransitionTable {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// A DOT quoted string that Graphviz shows as `text`: quotes and backslashes escaped (so
-  /// label escapes such as `\N` stay literal), line breaks as `\n`, other control characters
-  /// (a NUL cannot be written in DOT at all) as their visible symbols (U+2400…).
-  private func quoted(_ text: String) -> String {
-    var out = "\""
-    for c in Rendering.visible(text, keepingNewlines: true) {
-      switch c {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      default: out.append(c)
-      }
-    }
-    return out + "\""
-  }
+  private func quoted(_ text: String) -> String { dotQuoted(text) }
 }

@@ -23,20 +23,6 @@ extension TransitionTable {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// Text as Mermaid shows it literally: its entity codes (`#58;`) for the characters that end
-  /// a label or a name (`:`, `;`, `#`, `"`) or that it reads as markup (`<`, `>`, `&`, `{`, `}`);
-  /// control characters as their visible symbols (U+2400…).
-  func mermaidText(_ text: String) -> String {
-    var out = ""
-    for scalar in Rendering.visible(text).unicodeScalars {
-      switch scalar {
-      case ":", ";", "#", "\"", "<", ">", "&", "{", "}", "|", "%": out += "#\(scalar.value);"
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
-  }
-
   /// One arrow per (source, row), in row order, wildcards expanded, ignore rows left out.
   func diagramEdges(_ states: [RenderedState]) -> [(from: String, to: String, label: String)] {
     renderedRows.flatMap { row -> [(from: String, to: String, label: String)] in

@@ -1,0 +1,61 @@
+import Foundation
+import StateMachine
+
+enum RunCommand {
+  static let help = """
+    usage: fsm run <chart.scxml> [--events a,b,c]
+
+    Starts the chart and prints its configuration (the active atomic states) and the effects
+    of the first macrostep; then, for each event read from standard input (one per line) or
+    given with --events, the whole macrostep it causes. A line `after 500ms` (or `after 2s`)
+    lets that much virtual time pass, so delayed sends fire. Sends without delay are handled
+    after each macrostep, as SCXML's external queue does.
+
+    exit codes: 0 done, 2 bad usage, an unreadable chart, or a macrostep that never settles
+    """
+
+  static func run(_ words: [String], input: @escaping () -> String? = { readLine() }) -> CommandResult {
+    let arguments: Arguments
+    do { arguments = try Arguments(words, options: ["--events"], flags: ["--help"]) } catch { return .usage(error.description, help: help) }
+    if arguments.flags.contains("--help") { return .success(help + "\n") }
+    guard let path = arguments.positionals.first else { return .usage("missing argument <chart.scxml>", help: help) }
+    if arguments.positionals.count > 1 { return .usage("unexpected argument '\(arguments.positionals[1])'", help: help) }
+    let chart: SCXMLDocument.DocumentChart
+    do { chart = try SCXMLDocument.load(contentsOf: path) } catch { return .failure(error.description) }
+    var given = arguments.options["--events"].map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+    let next: () -> String? = {
+      if given != nil { return given!.isEmpty ? nil : given!.removeFirst() }
+      return input()
+    }
+    var driver = ChartDriver(chart)
+    var lines: [String] = []
+    func report(_ title: String, from effectCount: Int) {
+      lines.append("\(title) -> [\(driver.machine.configuration.joined(separator: ", "))]" + (driver.machine.isHalted ? " (halted)" : ""))
+      for effect in driver.effects[effectCount...] { lines.append("  effect: \(effect)") }
+    }
+    do {
+      try driver.start()
+      try driver.drain()
+      report("start", from: 0)
+      while let raw = next() {
+        let event = raw.trimmingCharacters(in: .whitespaces)
+        let effectCount = driver.effects.count
+        if event.hasPrefix("after ") {
+          guard let delay = SCXMLDocument.duration(String(event.dropFirst(6))) else {
+            return .failure("'\(event)': expected a time such as 500ms or 2s after 'after'")
+          }
+          try driver.advance(by: delay)
+        } else {
+          let step = try driver.send(event)
+          try driver.drain()
+          if step.outcome == .unhandled { lines.append("\(event): no transition") }
+          if step.outcome == .halted { lines.append("\(event): the chart has halted") }
+        }
+        report(event, from: effectCount)
+      }
+    } catch {
+      return CommandResult(code: 2, output: lines.joined(separator: "\n") + "\n", errorOutput: "error: \(error)\n")
+    }
+    return .success(lines.joined(separator: "\n") + "\n")
+  }
+}

@@ -1,0 +1,132 @@
+extension Chart {
+  /// What static analysis finds in a chart (structural problems are refused when it is built):
+  /// unreachable states, transitions an earlier one of the same state always takes first, and
+  /// eventless transitions that loop without a guard (best effort: a cycle of unguarded
+  /// eventless transitions between the leaves they enter; guarded loops are not judged).
+  public func check() -> [Finding] {
+    var findings: [Finding] = []
+    let reachable = reachableStates()
+    for s in 1..<count where !reachable[s] && !isHistory(s) {
+      findings.append(Finding(kind: .unreachable, message: "state '\(label(s))' is not reachable from the start", rows: []))
+    }
+    for s in 0..<count {
+      let list = stateTransitions[s]
+      for (k, later) in list.enumerated() {
+        guard let earlier = list[..<k].first(where: { guards[$0] == nil && covers($0, later) }) else { continue }
+        findings.append(Finding(
+          kind: .problem,
+          message: "in '\(label(s))', the transition '\(transitionLabel(later))' never fires: '\(transitionLabel(earlier))' before it always matches first",
+          rows: []))
+      }
+    }
+    for cycle in eventlessCycles() {
+      findings.append(Finding(
+        kind: .problem,
+        message: "eventless transitions without guards loop through \(cycle.map { "'\(label($0))'" }.joined(separator: ", ")): the chart can never settle there",
+        rows: []))
+    }
+    return findings
+  }
+
+  /// Whether every event transition `t` matches (and it has no guard that could fail), the
+  /// transition `earlier` matches too.
+  func covers(_ earlier: Int, _ later: Int) -> Bool {
+    let (e, l) = (descriptors[earlier], descriptors[later])
+    if e.isEmpty || l.isEmpty { return e.isEmpty && l.isEmpty }
+    return l.allSatisfy { d2 in e.contains { d1 in d1 == "*" || d2 == d1 || d2.hasPrefix(d1 + ".") } }
+  }
+
+  /// States some run can make active: the start, then every transition's targets, with what
+  /// entering a state brings along (ancestors, initial states, every region).
+  func reachableStates() -> [Bool] {
+    var reached = [Bool](repeating: false, count: count)
+    var work: [Int] = []
+    func enter(_ s: Int) {
+      guard !reached[s] else { return }
+      reached[s] = true
+      work.append(s)
+    }
+    func enterTargets(of t: Int) { for target in targets[t] { enter(target) } }
+    reached[0] = true
+    enterTargets(of: defaultTransition[0])
+    while let s = work.popLast() {
+      if parents[s] > 0 { enter(parents[s]) }
+      switch kinds[s] {
+      case .compound, .shallowHistory, .deepHistory: enterTargets(of: defaultTransition[s])
+      case .parallel: for child in children[s] { enter(child) }
+      default: break
+      }
+      for t in stateTransitions[s] { enterTargets(of: t) }
+    }
+    return reached
+  }
+
+  /// Cycles of unguarded eventless transitions between the leaves they lead to.
+  func eventlessCycles() -> [[Int]] {
+    // From each leaf: the first unguarded eventless transition found walking outwards.
+    var next = [Int?](repeating: nil, count: count)
+    for s in 1..<count where isAtomic(s) {
+      var a = s
+      search: while a >= 0 {
+        for t in stateTransitions[a] where descriptors[t].isEmpty {
+          if guards[t] == nil, let target = targets[t].first { next[s] = leaf(target) }
+          break search
+        }
+        a = parents[a]
+      }
+    }
+    var cycles: [[Int]] = []
+    var state = [UInt8](repeating: 0, count: count)  // 0 unseen, 1 on the current path, 2 done
+    for start in 1..<count where state[start] == 0 && next[start] != nil {
+      var path: [Int] = []
+      var s: Int? = start
+      while let current = s, state[current] == 0 {
+        state[current] = 1
+        path.append(current)
+        s = next[current]
+      }
+      if let current = s, state[current] == 1, let at = path.firstIndex(of: current) { cycles.append(Array(path[at...])) }
+      for p in path { state[p] = 2 }
+    }
+    return cycles
+  }
+}
+
+extension Chart {
+  /// A few lines about the chart, as `fsm check` prints them above its findings.
+  public func overviewLines() -> [String] {
+    let counted = { (kind: Kind) in (1..<self.count).filter { self.kinds[$0] == kind }.count }
+    let transitions = sources.indices.filter { defaultTransition[sources[$0]] != $0 }.count
+    return [
+      "\(name): \(count - 1) states (\(counted(.atomic)) atomic, \(counted(.compound)) compound, \(counted(.parallel)) parallel, \(counted(.final)) final, \(counted(.shallowHistory) + counted(.deepHistory)) history), \(transitions) transitions",
+      "initial: " + targets[defaultTransition[0]].map(label).joined(separator: ", "),
+    ]
+  }
+
+  /// The chart as an indented outline: each state with its kind, initial, entry and exit
+  /// content, and its transitions (`event [guard] / actions -> targets`).
+  public func outline() -> String {
+    var lines = ["chart \(name)", "initial: " + targets[defaultTransition[0]].map(label).joined(separator: ", ")]
+    func emit(_ s: Int, depth: Int) {
+      let indent = String(repeating: "  ", count: depth)
+      var head = indent + label(s)
+      switch kinds[s] {
+      case .atomic: break
+      case .compound: head += " (compound, initial " + targets[defaultTransition[s]].map(label).joined(separator: " ") + ")"
+      case .parallel: head += " (parallel)"
+      case .final: head += " (final)"
+      case .shallowHistory, .deepHistory:
+        head += " (\(kinds[s] == .deepHistory ? "deep" : "shallow") history, default " + targets[defaultTransition[s]].map(label).joined(separator: " ") + ")"
+      }
+      lines.append(head)
+      for action in onEntry[s] { lines.append(indent + "  entry / " + actionLabel(action)) }
+      for action in onExit[s] { lines.append(indent + "  exit / " + actionLabel(action)) }
+      for t in stateTransitions[s] {
+        lines.append(indent + "  " + transitionLabel(t) + " -> " + (targets[t].isEmpty ? "(targetless)" : targets[t].map(label).joined(separator: " ")))
+      }
+      for child in (children[s] + histories[s]).sorted() { emit(child, depth: depth + 1) }
+    }
+    for child in (children[0] + histories[0]).sorted() { emit(child, depth: 0) }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}
