@@ -1,0 +1,79 @@
+import FSMCommand
+import Foundation
+import StateMachine
+import Testing
+
+@Suite("fsm on SCXML charts")
+struct ChartCLITests {
+  static func charts() -> [String] {
+    guard SCION.present else { return [] }
+    let enumerator = FileManager.default.enumerator(atPath: SCION.folder)
+    return (enumerator?.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".scxml") }.sorted()
+  }
+
+  @Test("fsm run walks a chart: configuration and effects after each event, virtual time with 'after'")
+  func runCommand() {
+    let result = FSM.run(["run", SCION.folder + "/delayedSend/send1.scxml", "--events", "t1,after 100ms,t2,nothing"])
+    #expect(result.code == 0, "\(result.errorOutput)")
+    #expect(result.output == """
+      start -> [a]
+      t1 -> [b]
+      after 100ms -> [c]
+      t2 -> [d]
+      nothing: no transition
+      nothing -> [d]
+
+      """)
+  }
+
+  @Test("fsm run reports a halted chart and its log effects")
+  func runHalts() {
+    let result = FSM.run(["run", SCION.folder + "/w3c-ecma/test416.txml.scxml", "--events", "t1"])
+    #expect(result.output.hasPrefix("start -> [pass] (halted)\n  effect: Outcome: pass\nt1: the chart has halted\n"), "\(result.output)")
+  }
+
+  @Test("fsm run and show refuse a chart that needs a datamodel, naming each place")
+  func datamodelRefused() throws {
+    let path = FileManager.default.temporaryDirectory.path + "/fsm-dm-\(UInt32.random(in: 0...UInt32.max)).scxml"
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"><state id=\"a\"><onentry><script>go()</script></onentry></state></scxml>"
+      .write(toFile: path, atomically: true, encoding: .utf8)
+    for command in ["run", "show", "check"] {
+      let result = FSM.run([command, path])
+      #expect(result.code == 2)
+      #expect(result.errorOutput.contains("line 1: <script>: needs a datamodel"), "\(command): \(result.errorOutput)")
+    }
+  }
+
+  @Test("fsm check finds unreachable states, shadowed transitions and eventless loops")
+  func checkFindings() throws {
+    let path = FileManager.default.temporaryDirectory.path + "/fsm-check-\(UInt32.random(in: 0...UInt32.max)).scxml"
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try """
+      <scxml xmlns="http://www.w3.org/2005/07/scxml" initial="a">
+        <state id="a"><transition event="e" target="b"/><transition event="e.x" target="c"/></state>
+        <state id="b"><transition target="c"/></state>
+        <state id="c"><transition target="b"/></state>
+        <state id="island"/>
+      </scxml>
+      """.write(toFile: path, atomically: true, encoding: .utf8)
+    let result = FSM.run(["check", path])
+    #expect(result.code == 1)
+    #expect(result.output.contains("unreachable: state 'island' is not reachable from the start"), "\(result.output)")
+    #expect(result.output.contains("the transition 'e.x' never fires: 'e' before it always matches first"), "\(result.output)")
+    #expect(result.output.contains("eventless transitions without guards loop through 'b', 'c'"), "\(result.output)")
+    #expect(result.output.hasSuffix("3 findings\n"))
+  }
+
+  @Test("every conformance chart shows in each format and checks", .enabled(if: SCION.present, "needs ../shared/scion"))
+  func showEveryChart() {
+    for chart in Self.charts() {
+      let path = SCION.folder + "/" + chart
+      for format in ["table", "mermaid", "dot"] {
+        let result = FSM.run(["show", path, "--format", format])
+        #expect(result.code == 0 && !result.output.isEmpty, "\(chart) \(format): \(result.errorOutput)")
+      }
+      #expect(FSM.run(["check", path]).code != 2, "\(chart)")
+    }
+  }
+}
