@@ -7,7 +7,7 @@ enum Benchmarks {
     func callAsFunction() -> BenchWorkload { make() }
   }
 
-  static let names = ["loader", "cd-player", "complex", "store-effects", "store-8-producers", "replay", "walk", "explore", "spec-check"]
+  static let names = ["loader", "cd-player", "complex", "store-effects", "store-8-producers", "replay", "walk", "explore", "spec-check", "chart", "chart-parallel"]
 
   static func all(scale: Double) -> [Factory] {
     let count = { (n: Int) in max(1, Int((Double(n) * scale).rounded())) }
@@ -21,6 +21,8 @@ enum Benchmarks {
       Factory(name: "walk") { ModelCheckBench.walkWorkload(steps: count(1_000_000)) },
       Factory(name: "explore") { ModelCheckBench.exploreWorkload(configurations: count(500_000)) },
       Factory(name: "spec-check") { SpecCheckBench.workload(rows: count(16_000)) },
+      Factory(name: "chart") { ChartBench.workload(count: count(1_000_000), parallel: false) },
+      Factory(name: "chart-parallel") { ChartBench.workload(count: count(1_000_000), parallel: true) },
     ]
   }
 }

@@ -13,7 +13,9 @@ enum BenchCommand {
                11-event cycle x 1 M), complex (50 states x 50 events, every row guarded and with
                an effect), store-effects (1 M loader events, one performed effect each),
                store-8-producers (8 threads x 1 M loader events into one Store), replay, walk,
-               explore, spec-check (parse and check 16,000-row specs of adversarial shapes)
+               explore, spec-check (parse and check 16,000-row specs of adversarial shapes),
+               chart and chart-parallel (a 3-level statechart, compound only and with two
+               parallel regions, against a switch over its flattened configurations)
 
     options:
       --json           print a JSON array of {workload, variant, ns_per_event, ratio_to_switch, ...}

@@ -1,0 +1,102 @@
+import StateMachine
+
+/// A 3-level chart stepped by ``ChartMachine`` against a hand-written `switch` over the same
+/// chart's flattened configurations, on seeded random events (every event is handled in every
+/// configuration).
+///
+/// Compound: `top` holds `A` and `B`; each holds two middles (`A1`, `A2` / `B1`, `B2`); each
+/// middle two leaves (`A1a`, `A1b`, ...). `x` toggles the leaf, `y` the middle, `z` the top state.
+/// Parallel: the same shape twice, as two regions of one parallel state, with `x1`/`y1` for
+/// the first region and `x2`/`y2` for the second; `z` exits and re-enters the parallel state.
+enum ChartBench {
+  typealias BenchChart = Chart<Int, UInt8, NoContext, Never>
+
+  /// Leaves of one 3-level tree: bit 2 the top state, bit 1 the middle, bit 0 the leaf.
+  @inline(__always)
+  static func next(_ leaf: Int, _ event: UInt8) -> Int {
+    switch event {
+    case 0: leaf ^ 1  // x: the other leaf of this middle
+    case 1: (leaf ^ 2) & ~1  // y: the other middle, entered at its first leaf
+    default: (leaf ^ 4) & ~3  // z: the other top state, at its first middle and leaf
+    }
+  }
+
+  /// The 3-level tree as chart states; ids are `base + leaf bits` for leaves, others above 100.
+  static func tree(base: Int, events: (x: String, y: String, z: String?)) -> [ChartState<Int, UInt8, NoContext, Never>] {
+    (0..<2).map { top in
+      .compound(
+        base + 100 + top, children: (0..<2).map { middle in
+          .compound(
+            base + 200 + top * 2 + middle, children: (0..<2).map { leaf in
+              let id = base + top * 4 + middle * 2 + leaf
+              return .atomic(id, transitions: [.on(events.x, to: base + top * 4 + middle * 2 + (leaf ^ 1))])
+            }, transitions: [.on(events.y, to: base + 200 + top * 2 + (middle ^ 1))])
+        }, transitions: events.z.map { [.on($0, to: base + 100 + (top ^ 1))] } ?? [])
+    }
+  }
+
+  static let names = ["x", "y", "z", "x1", "y1", "x2", "y2"]
+
+  static func compound() -> BenchChart {
+    try! BenchChart(name: "bench-compound", states: tree(base: 0, events: ("x", "y", "z")), eventName: { names[Int($0)] })
+  }
+
+  static func parallel() -> BenchChart {
+    let regions = [
+      ChartState<Int, UInt8, NoContext, Never>.compound(1000, children: tree(base: 0, events: ("x1", "y1", nil))),
+      .compound(2000, children: tree(base: 10, events: ("x2", "y2", nil))),
+    ]
+    return try! BenchChart(
+      name: "bench-parallel",
+      states: [.parallel(3000, regions: regions, transitions: [.on("z", to: 3000)])],
+      eventName: { names[Int($0)] })
+  }
+
+  static func workload(count: Int, parallel: Bool) -> BenchWorkload {
+    var random = SplitMix64(seed: parallel ? 0xC4A7 : 0xC0DE)
+    // Compound: x, y, z (0...2). Parallel: x1, y1, x2, y2, z (3...6, then 2).
+    let events: [UInt8] = (0..<count).map { _ in
+      parallel ? [3, 4, 5, 6, 2][Int(random.next() % 5)] : UInt8(random.next() % 3)
+    }
+    let chart = parallel ? Self.parallel() : compound()
+    // The switch over flattened configurations: one leaf, or one leaf per region.
+    var a = 0
+    var b = 0
+    for event in events {
+      switch event {
+      case 3: a = next(a, 0)
+      case 4: a = next(a, 1)
+      case 5: b = next(b, 0)
+      case 6: b = next(b, 1)
+      case 2 where parallel: (a, b) = (0, 0)
+      default: a = next(a, event)
+      }
+    }
+    let expected = parallel ? [a, 10 + b] : [a]
+    return BenchWorkload(
+      name: parallel ? "chart-parallel" : "chart", events: count,
+      variants: [
+        BenchVariant(name: "switch") {
+          var a = 0
+          var b = 0
+          for event in events {
+            switch event {
+            case 3: a = next(a, 0)
+            case 4: a = next(a, 1)
+            case 5: b = next(b, 0)
+            case 6: b = next(b, 1)
+            case 2 where parallel: (a, b) = (0, 0)
+            default: a = next(a, event)
+            }
+          }
+          return (parallel ? [a, 10 + b] : [a]) == expected ? count : -1
+        },
+        BenchVariant(name: "chart.send") {
+          var machine = ChartMachine(chart, context: NoContext())
+          _ = try? machine.start()
+          for event in events { _ = try? machine.send(event) }
+          return machine.configuration == expected ? count : -1
+        },
+      ])
+  }
+}
