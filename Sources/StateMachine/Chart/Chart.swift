@@ -19,7 +19,7 @@ public struct Chart<ID: Hashable & Sendable, Event: Sendable, Context, Effect: S
   /// The chart's name.
   public let name: String
   /// How an event is named for matching transition descriptors.
-  let eventName: @Sendable (Event) -> String
+  @usableFromInline let eventName: @Sendable (Event) -> String
   /// Per state (index 0: the root, which has no id).
   let ids: [ID?]
   let kinds: [Kind]

@@ -6,7 +6,7 @@ extension ChartMachine {
   /// For each active atomic state in document order, the first transition of it or of its
   /// nearest ancestor that matches `event` (`nil`: eventless transitions) and whose guard
   /// holds; then conflicts removed.
-  func selectTransitions(for event: QueuedEvent?) -> [Int] {
+  mutating func selectTransitions(for event: QueuedEvent?) -> [Int] {
     var enabled: [Int] = []
     for state in 1..<chart.count where active[state] && chart.isAtomic(state) {
       var s = state
@@ -18,6 +18,7 @@ extension ChartMachine {
         s = chart.parents[s]
       }
     }
+    if !historyTouched, enabled.contains(where: { t in chart.targets[t].contains { chart.isHistory($0) } }) { historyTouched = true }
     return enabled.count > 1 ? removeConflicting(enabled) : enabled
   }
 
@@ -94,10 +95,12 @@ extension ChartMachine {
     // History is recorded for every state left before any exit content runs.
     for s in leaving {
       for h in chart.histories[s] {
-        history[h] =
+        let remembered =
           chart.kinds[h] == .deepHistory
           ? (s + 1..<chart.ends[s]).filter { active[$0] && chart.isAtomic($0) }
           : chart.children[s].filter { active[$0] }
+        history[h] = remembered
+        if run.recording { run.plan.historyWrites.append((h, remembered)) }
       }
     }
     for s in leaving {
@@ -134,6 +137,7 @@ extension ChartMachine {
       let ancestor = transitionDomain(t)
       for s in effectiveTargets(t) { addAncestors(s, upTo: ancestor, &entry) }
     }
+
     var halting = false
     for s in entry.states.sorted() {
       active[s] = true
@@ -161,6 +165,7 @@ extension ChartMachine {
   mutating func addDescendants(_ state: Int, _ entry: inout EntrySet) {
     if chart.isHistory(state) {
       let parent = chart.parents[state]
+      historyTouched = true
       if let remembered = history[state] {
         for s in remembered { addDescendants(s, &entry) }
         for s in remembered { addAncestors(s, upTo: parent, &entry) }
@@ -245,6 +250,7 @@ extension ChartMachine {
 
   mutating func execute(_ actions: [ChartAction<Event, Context, Effect>], event: QueuedEvent?, _ run: inout Run) {
     for action in actions {
+      if run.recording { run.plan.actions.append((action, run.external ? .external : .recorded(event?.value))) }
       switch action {
       case .effect(let effect): run.outputs.append(.effect(effect))
       case .raise(let raised): internalQueue.append(QueuedEvent(name: chart.eventName(raised), value: raised))

@@ -19,16 +19,38 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   /// The chart this machine runs.
   public let chart: Chart<ID, Event, Context, Effect>
   /// The context the guards read and the actions update.
-  public internal(set) var context: Context
-  var active: [Bool]
+  public internal(set) var context: Context {
+    get { storedContext }
+    set { storedContext = newValue }
+  }
+  @usableFromInline var storedContext: Context
+  @usableFromInline var active: StateBits
+  /// Macrosteps already run, replayed for the same configuration and event; `nil` for charts
+  /// with guards on the context (their selection cannot be planned).
+  @usableFromInline var plans: PlanBook<Event, Context, Effect>?
+  /// The id of the current configuration in `plans`, when known.
+  @usableFromInline var configurationID: Int?
+  @usableFromInline let eventName: @Sendable (Event) -> String
+  /// A history state was targeted or entered in this macrostep: it cannot be planned.
+  var historyTouched = false
+  /// The most plans kept (a chart with many configurations does not grow memory without bound).
+  static var maxPlans: Int { 4096 }
   /// History pseudo-state index → the states it remembers.
-  var history: [Int: [Int]] = [:]
+  @usableFromInline var history: [Int: [Int]] = [:]
   var internalQueue: [QueuedEvent] = []
   var queueHead = 0
   /// The chart reached a final child of its root: it takes no more events.
-  public internal(set) var isHalted = false
+  public internal(set) var isHalted: Bool {
+    get { halted }
+    set { halted = newValue }
+  }
+  @usableFromInline var halted = false
   /// ``start()`` has run.
-  public internal(set) var isStarted = false
+  public internal(set) var isStarted: Bool {
+    get { started }
+    set { started = newValue }
+  }
+  @usableFromInline var started = false
 
   /// The most microsteps one macrostep may take before it is stopped with
   /// ``ChartRunError/didNotSettle(chart:microsteps:states:)``: a chart whose eventless
@@ -44,8 +66,16 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   /// A machine at the chart's start; call ``start()`` to enter its initial states.
   public init(_ chart: Chart<ID, Event, Context, Effect>, context: Context) {
     self.chart = chart
-    self.context = context
-    active = [Bool](repeating: false, count: chart.count)
+    storedContext = context
+    active = StateBits(count: chart.count)
+    let plannable = chart.guards.allSatisfy { g in
+      switch g?.condition {
+      case nil, .inState?, .notInState?: true
+      case .predicate?: false
+      }
+    }
+    plans = plannable ? PlanBook() : nil
+    eventName = chart.eventName
   }
 
   /// The active atomic states (the configuration SCXML traces list), in document order.
@@ -81,22 +111,94 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   ///
   /// - Throws: ``ChartRunError/didNotSettle(chart:microsteps:states:)`` when the macrostep
   ///   does not end within ``maxMicrosteps`` (the machine keeps the configuration it reached).
+  @inlinable
   public mutating func send(_ event: Event) throws(ChartRunError) -> ChartStep<Event, Effect> {
+    // The fast path, specialised in the caller's module: a macrostep already planned for this
+    // configuration and event is replayed.
+    if started, !halted, let id = configurationID, let plan = plans?.plan(from: id, event: eventName(event)) {
+      if plans!.plans[plan].isPlain {
+        // Nothing to run but the move itself: no content, no history.
+        active = plans!.plans[plan].end
+        configurationID = plans!.plans[plan].endID
+        if plans!.plans[plan].halted { halted = true }
+        return ChartStep(outcome: .transitioned, outputs: [], microsteps: plans!.plans[plan].microsteps)
+      }
+      return replay(plans!.plans[plan], event: event)
+    }
+    return try run(event)
+  }
+
+  /// Runs the algorithm for one external event (and plans the macrostep when it can).
+  @usableFromInline
+  mutating func run(_ event: Event) throws(ChartRunError) -> ChartStep<Event, Effect> {
     if !isStarted { _ = try start() }
     guard !isHalted else { return ChartStep(outcome: .halted, outputs: [], microsteps: 0) }
+    let name = chart.eventName(event)
+    if plans != nil, configurationID == nil { configurationID = plans!.id(of: active) }
+    if let id = configurationID, let plan = plans?.plan(from: id, event: name) { return replay(plans!.plans[plan], event: event) }
+    let from = configurationID
+    configurationID = nil
     var run = Run()
-    let queued = QueuedEvent(name: chart.eventName(event), value: event)
+    run.recording = from != nil
+    historyTouched = false
+    let queued = QueuedEvent(name: name, value: event)
     let enabled = selectTransitions(for: queued)
+    if !enabled.isEmpty {
+      run.external = true
+      microstep(enabled, event: queued, &run)
+      run.external = false
+      try settle(&run)
+    }
+    if let from, run.recording, !historyTouched, plans!.plans.count < Self.maxPlans {
+      run.plan.end = active
+      run.plan.endID = plans!.id(of: active)
+      run.plan.halted = isHalted
+      run.plan.microsteps = run.microsteps
+      run.plan.transitioned = !enabled.isEmpty
+      plans!.add(run.plan, from: from, event: name)
+      configurationID = run.plan.endID
+    }
     guard !enabled.isEmpty else { return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0) }
-    microstep(enabled, event: queued, &run)
-    try settle(&run)
     return ChartStep(outcome: .transitioned, outputs: run.outputs, microsteps: run.microsteps)
+  }
+
+  /// Runs a recorded macrostep again: its content in order (updates see this event), its
+  /// history writes, and its end configuration.
+  @inlinable
+  mutating func replay(_ plan: ChartPlan<Event, Context, Effect>, event: Event) -> ChartStep<Event, Effect> {
+    guard plan.transitioned else { return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0) }
+    var outputs: [Output] = []
+    if !plan.actions.isEmpty {
+    for (action, source) in plan.actions {
+      switch action {
+      case .effect(let effect): outputs.append(.effect(effect))
+      case .send(let sent, let delay, let id): outputs.append(.send(sent, after: delay, id: id))
+      case .cancel(let id): outputs.append(.cancel(id))
+      case .update(let update):
+        switch source {
+        case .external: update(&storedContext, event)
+        case .recorded(let value): update(&storedContext, value)
+        }
+      case .raise, .error: break  // their transitions are part of the plan
+      }
+    }
+    }
+    if !plan.historyWrites.isEmpty { for (h, states) in plan.historyWrites { history[h] = states } }
+    active = plan.end
+    configurationID = plan.endID
+    if plan.halted { halted = true }
+    return ChartStep(outcome: .transitioned, outputs: outputs, microsteps: plan.microsteps)
   }
 
   /// What one macrostep collects.
   struct Run {
     var outputs: [Output] = []
     var microsteps = 0
+    /// Recording a plan of this macrostep (until something makes it unplannable).
+    var recording = false
+    /// The content running now belongs to the external event's microstep.
+    var external = false
+    var plan = ChartPlan<Event, Context, Effect>()
   }
 
   /// Eventless transitions, then internal events, until neither is left (or the chart halts).
@@ -138,6 +240,11 @@ public struct ChartStep<Event: Sendable, Effect: Sendable>: Sendable {
   public let outputs: [ChartOutput<Event, Effect>]
   /// Microsteps taken (sets of transitions taken together).
   public let microsteps: Int
+
+  @usableFromInline
+  init(outcome: Outcome, outputs: [ChartOutput<Event, Effect>], microsteps: Int) {
+    (self.outcome, self.outputs, self.microsteps) = (outcome, outputs, microsteps)
+  }
 
   /// The effects alone.
   public var effects: [Effect] { outputs.compactMap { if case .effect(let e) = $0 { e } else { nil } } }

@@ -1,0 +1,93 @@
+/// A set of state indices as bits: the configuration, hashable so it can key a cache. Charts
+/// of up to 64 states keep it in one word, without reference counting.
+@usableFromInline
+struct StateBits: Hashable, Sendable {
+  @usableFromInline var small: UInt64 = 0
+  @usableFromInline var large: [UInt64]?
+
+  @usableFromInline
+  init(count: Int) { if count > 64 { large = [UInt64](repeating: 0, count: (count + 63) / 64) } }
+
+  @inlinable
+  subscript(_ s: Int) -> Bool {
+    get {
+      guard let large else { return small & (1 << UInt64(s)) != 0 }
+      return large[s >> 6] & (1 << UInt64(s & 63)) != 0
+    }
+    set {
+      if large == nil {
+        if newValue { small |= 1 << UInt64(s) } else { small &= ~(1 << UInt64(s)) }
+      } else if newValue {
+        large![s >> 6] |= 1 << UInt64(s & 63)
+      } else {
+        large![s >> 6] &= ~(1 << UInt64(s & 63))
+      }
+    }
+  }
+}
+
+/// What one macrostep did, recorded so that the same event in the same configuration can be
+/// replayed without running the algorithm again: the content that ran (in order), history
+/// written, and where the chart ended.
+///
+/// Only charts whose guards are all `In(state)` (their selection depends on the configuration
+/// alone) are planned, and a macrostep that enters a history state with a remembered value is
+/// never planned (what it enters depends on the past).
+@usableFromInline
+struct ChartPlan<Event: Sendable, Context, Effect: Sendable> {
+  /// Which event an action's content saw: the external one, or a raised one, or none.
+  @usableFromInline
+  enum Source {
+    case external
+    case recorded(Event?)
+  }
+
+  @usableFromInline var actions: [(ChartAction<Event, Context, Effect>, Source)] = []
+  @usableFromInline var historyWrites: [(Int, [Int])] = []
+  @usableFromInline var end = StateBits(count: 0)
+  @usableFromInline var halted = false
+  @usableFromInline var microsteps = 0
+  @usableFromInline var transitioned = false
+  /// The id of `end` in the ``PlanBook``.
+  @usableFromInline var endID = 0
+
+  /// Transitions with no content and no history to write.
+  @inlinable var isPlain: Bool { transitioned && actions.isEmpty && historyWrites.isEmpty }
+
+  @usableFromInline init() {}
+}
+
+/// The plans of one machine: configurations get small ids, and each configuration lists the
+/// events planned from it (a short list, scanned: cheaper than hashing for the few events a
+/// configuration handles).
+@usableFromInline
+struct PlanBook<Event: Sendable, Context, Effect: Sendable> {
+  @usableFromInline var ids: [StateBits: Int] = [:]
+  @usableFromInline var byConfiguration: [[(event: String, plan: Int)]] = []
+  @usableFromInline var plans: [ChartPlan<Event, Context, Effect>] = []
+
+  @usableFromInline init() {}
+
+  /// The plan for `event` from configuration `id`, if one was recorded.
+  @inlinable
+  func plan(from id: Int, event: String) -> Int? {
+    for entry in byConfiguration[id] where entry.event == event { return entry.plan }
+    return nil
+  }
+
+  /// The id of `configuration`, given it if it has none yet.
+  @usableFromInline
+  mutating func id(of configuration: StateBits) -> Int {
+    if let id = ids[configuration] { return id }
+    ids[configuration] = byConfiguration.count
+    byConfiguration.append([])
+    return byConfiguration.count - 1
+  }
+
+  @usableFromInline
+  mutating func add(_ plan: ChartPlan<Event, Context, Effect>, from id: Int, event: String) {
+    byConfiguration[id].append((event, plans.count))
+    plans.append(plan)
+  }
+}
+
