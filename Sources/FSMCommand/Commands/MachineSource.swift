@@ -24,7 +24,10 @@ enum MachineSource {
       return .failure(.unknownMachine("unknown machine '\(argument)'; expected one of: \(names), the path of a Markdown spec file, or of an SCXML chart (.scxml)"))
     }
     do {
-      return .success(.spec(try SpecDocument.load(contentsOf: argument)))
+      switch try SpecDocument.loadMachine(contentsOf: argument) {
+      case .table(let spec): return .success(.spec(spec))
+      case .chart(let chart): return .success(.chart(chart, file: argument))
+      }
     } catch {
       return .failure(.unreadable(error.description))
     }
@@ -57,7 +60,7 @@ enum MachineSource {
       switch format {
       case .mermaid: chart.mermaid()
       case .dot: chart.dot()
-      case .table: chart.outline()
+      case .table: chart.markdown()
       }
     default: description!.render(format)
     }

@@ -102,31 +102,4 @@ extension Chart {
       "initial: " + targets[defaultTransition[0]].map(label).joined(separator: ", "),
     ]
   }
-
-  /// The chart as an indented outline: each state with its kind, initial, entry and exit
-  /// content, and its transitions (`event [guard] / actions -> targets`).
-  public func outline() -> String {
-    var lines = ["chart \(name)", "initial: " + targets[defaultTransition[0]].map(label).joined(separator: ", ")]
-    func emit(_ s: Int, depth: Int) {
-      let indent = String(repeating: "  ", count: depth)
-      var head = indent + label(s)
-      switch kinds[s] {
-      case .atomic: break
-      case .compound: head += " (compound, initial " + targets[defaultTransition[s]].map(label).joined(separator: " ") + ")"
-      case .parallel: head += " (parallel)"
-      case .final: head += " (final)"
-      case .shallowHistory, .deepHistory:
-        head += " (\(kinds[s] == .deepHistory ? "deep" : "shallow") history, default " + targets[defaultTransition[s]].map(label).joined(separator: " ") + ")"
-      }
-      lines.append(head)
-      for action in onEntry[s] { lines.append(indent + "  entry / " + actionLabel(action)) }
-      for action in onExit[s] { lines.append(indent + "  exit / " + actionLabel(action)) }
-      for t in stateTransitions[s] {
-        lines.append(indent + "  " + transitionLabel(t) + " -> " + (targets[t].isEmpty ? "(targetless)" : targets[t].map(label).joined(separator: " ")))
-      }
-      for child in (children[s] + histories[s]).sorted() { emit(child, depth: depth + 1) }
-    }
-    for child in (children[0] + histories[0]).sorted() { emit(child, depth: 0) }
-    return lines.joined(separator: "\n") + "\n"
-  }
 }

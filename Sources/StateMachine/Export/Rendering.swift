@@ -34,7 +34,11 @@ enum Rendering {
       !name.isEmpty && name != any && name != stay && name != ignore && name.trimmingSpaces() == name
       && !name.contains(where: { $0 == "`" || $0 == "\\" || $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } })
       && splitList(name) == [name]
-    guard !plain else { return name }
+    return plain ? name : quoted(name)
+  }
+
+  /// `name` as a code span, always (see ``cellName(_:)``).
+  static func quoted(_ name: String) -> String {
     var out = "`"
     for scalar in name.unicodeScalars {
       switch scalar {

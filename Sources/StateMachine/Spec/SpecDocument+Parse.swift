@@ -13,6 +13,19 @@ extension SpecDocument {
 }
 
 extension SpecDocument {
+  /// Reads the spec file at `path`: a table spec, or (with a `parent` column) a chart, as
+  /// ``ChartSpec`` reads it.
+  public static func loadMachine(contentsOf path: String) throws(SpecError) -> Either {
+    let text = try readText(path)
+    return ChartSpec.isChart(text) ? .chart(try ChartSpec.parse(text, file: path)) : .table(try parse(text, file: path))
+  }
+
+  /// A spec file's machine: a table or a chart.
+  public enum Either: Sendable {
+    case table(SpecDocument)
+    case chart(ChartSpec.DocumentChart)
+  }
+
   /// The lines of `text`, ended by `\n`, `\r\n` or `\r`. ("\r\n" is one `Character` in
   /// Swift: splitting on "\n" alone would keep a CRLF file on one line.)
   static func parseLines(_ text: String) -> [Substring] {
@@ -28,6 +41,12 @@ extension SpecDocument {
   ///   a FIFO, a device), unreadable, larger than ``maxFileSize`` (refused before it is read),
   ///   not UTF-8 (with the offending byte), or not a valid spec (with the line and field).
   public static func load(contentsOf path: String) throws(SpecError) -> SpecDocument {
+    try parse(readText(path), file: path)
+  }
+
+  /// The text of the spec file at `path`, refused up front when it is not a regular UTF-8
+  /// file of at most ``maxFileSize`` bytes.
+  static func readText(_ path: String) throws(SpecError) -> String {
     let bytes: [UInt8]
     do {
       bytes = try InputFile(path: path).readAll(limit: maxFileSize)
@@ -38,7 +57,7 @@ extension SpecDocument {
       let line = 1 + bytes[..<offset].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
       throw SpecError(file: path, line: line, message: "invalid UTF-8 at byte \(offset + 1); expected UTF-8 text")
     }
-    return try parse(String(decoding: bytes, as: UTF8.self), file: path)
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// The offset of the first byte that is not part of valid UTF-8, if any.
