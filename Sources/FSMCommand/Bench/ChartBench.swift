@@ -9,7 +9,9 @@ import StateMachine
 /// Parallel: the same shape twice, as two regions of one parallel state, with `x1`/`y1` for
 /// the first region and `x2`/`y2` for the second; `z` exits and re-enters the parallel state.
 enum ChartBench {
-  typealias BenchChart = Chart<Int, UInt8, NoContext, Never>
+  /// The events, with ordinals (their raw values), as a user's `Discriminated` enum would be.
+  enum Input: UInt8, Hashable, Discriminated { case x, y, z, x1, y1, x2, y2 }
+  typealias BenchChart = Chart<Int, Input, NoContext, Never>
 
   /// Leaves of one 3-level tree: bit 2 the top state, bit 1 the middle, bit 0 the leaf.
   @inline(__always)
@@ -22,7 +24,7 @@ enum ChartBench {
   }
 
   /// The 3-level tree as chart states; ids are `base + leaf bits` for leaves, others above 100.
-  static func tree(base: Int, events: (x: String, y: String, z: String?)) -> [ChartState<Int, UInt8, NoContext, Never>] {
+  static func tree(base: Int, events: (x: String, y: String, z: String?)) -> [ChartState<Int, Input, NoContext, Never>] {
     (0..<2).map { top in
       .compound(
         base + 100 + top, children: (0..<2).map { middle in
@@ -35,21 +37,18 @@ enum ChartBench {
     }
   }
 
-  static let names = ["x", "y", "z", "x1", "y1", "x2", "y2"]
-
   static func compound() -> BenchChart {
-    try! BenchChart(name: "bench-compound", states: tree(base: 0, events: ("x", "y", "z")), eventName: { names[Int($0)] })
+    try! BenchChart(name: "bench-compound", states: tree(base: 0, events: ("x", "y", "z")))
   }
 
   static func parallel() -> BenchChart {
     let regions = [
-      ChartState<Int, UInt8, NoContext, Never>.compound(1000, children: tree(base: 0, events: ("x1", "y1", nil))),
+      ChartState<Int, Input, NoContext, Never>.compound(1000, children: tree(base: 0, events: ("x1", "y1", nil))),
       .compound(2000, children: tree(base: 10, events: ("x2", "y2", nil))),
     ]
     return try! BenchChart(
       name: "bench-parallel",
-      states: [.parallel(3000, regions: regions, transitions: [.on("z", to: 3000)])],
-      eventName: { names[Int($0)] })
+      states: [.parallel(3000, regions: regions, transitions: [.on("z", to: 3000)])])
   }
 
   static func workload(count: Int, parallel: Bool) -> BenchWorkload {
@@ -59,6 +58,7 @@ enum ChartBench {
       parallel ? [3, 4, 5, 6, 2][Int(random.next() % 5)] : UInt8(random.next() % 3)
     }
     let chart = parallel ? Self.parallel() : compound()
+    let inputs = events.map { Input(rawValue: $0)! }
     // The switch over flattened configurations: one leaf, or one leaf per region.
     var a = 0
     var b = 0
@@ -94,7 +94,11 @@ enum ChartBench {
         BenchVariant(name: "chart.send") {
           var machine = ChartMachine(chart, context: NoContext())
           _ = try? machine.start()
-          for event in events { _ = try? machine.send(event) }
+          do {
+            for event in inputs { _ = try machine.send(event) }
+          } catch {
+            return -1
+          }
           return machine.configuration == expected ? count : -1
         },
       ])

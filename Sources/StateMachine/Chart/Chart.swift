@@ -20,6 +20,9 @@ public struct Chart<ID: Hashable & Sendable, Event: Sendable, Context, Effect: S
   public let name: String
   /// How an event is named for matching transition descriptors.
   @usableFromInline let eventName: @Sendable (Event) -> String
+  /// A small number per event name, when the events are ``Discriminated`` with ordinals: lets
+  /// a machine find a planned macrostep with an array load instead of comparing names.
+  @usableFromInline let eventOrdinal: (@Sendable (Event) -> Int?)?
   /// Per state (index 0: the root, which has no id).
   let ids: [ID?]
   let kinds: [Kind]
@@ -60,6 +63,15 @@ public struct Chart<ID: Hashable & Sendable, Event: Sendable, Context, Effect: S
     name: String, initial: [ID]? = nil, states: [State], initialActions: [Action] = [],
     eventName: @escaping @Sendable (Event) -> String
   ) throws(ChartError) {
+    try self.init(name: name, initial: initial, states: states, initialActions: initialActions, eventName: eventName, eventOrdinal: nil)
+  }
+
+  @usableFromInline
+  init(
+    name: String, initial: [ID]?, states: [State], initialActions: [Action], eventName: @escaping @Sendable (Event) -> String,
+    eventOrdinal: (@Sendable (Event) -> Int?)?
+  ) throws(ChartError) {
+    self.eventOrdinal = eventOrdinal
     var builder = ChartBuilder<ID, Event, Context, Effect>()
     builder.build(root: states, initial: initial, initialActions: initialActions)
     let problems = builder.check()
@@ -85,6 +97,23 @@ public struct Chart<ID: Hashable & Sendable, Event: Sendable, Context, Effect: S
 
   /// A state's name for messages and configurations.
   func label(_ s: Int) -> String { ids[s].map { "\($0)" } ?? "(chart)" }
+}
+
+extension Chart where Event: Discriminated {
+  /// Builds a chart whose events are your own ``Discriminated`` values: a transition's
+  /// descriptor matches an event's discriminant by its name (`"\(discriminant)"`), and
+  /// discriminants with an integer raw value find planned macrosteps by that number.
+  ///
+  /// ```swift
+  /// enum Input: UInt8, Discriminated { case play, stop }
+  /// let chart = try Chart<String, Input, NoContext, String>(name: "player", states: [...])
+  /// ```
+  @inlinable
+  public init(name: String, initial: [ID]? = nil, states: [State], initialActions: [Action] = []) throws(ChartError) {
+    try self.init(
+      name: name, initial: initial, states: states, initialActions: initialActions, eventName: { "\($0.discriminant)" },
+      eventOrdinal: { Event.ordinal(of: $0.discriminant) })
+  }
 }
 
 extension Chart where Event == String {

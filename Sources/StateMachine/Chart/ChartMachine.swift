@@ -31,6 +31,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   /// The id of the current configuration in `plans`, when known.
   @usableFromInline var configurationID: Int?
   @usableFromInline let eventName: @Sendable (Event) -> String
+  @usableFromInline let eventOrdinal: (@Sendable (Event) -> Int?)?
   /// A history state was targeted or entered in this macrostep: it cannot be planned.
   var historyTouched = false
   /// The most plans kept (a chart with many configurations does not grow memory without bound).
@@ -76,6 +77,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     }
     plans = plannable ? PlanBook() : nil
     eventName = chart.eventName
+    eventOrdinal = chart.eventOrdinal
   }
 
   /// The active atomic states (the configuration SCXML traces list), in document order.
@@ -115,17 +117,26 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   public mutating func send(_ event: Event) throws(ChartRunError) -> ChartStep<Event, Effect> {
     // The fast path, specialised in the caller's module: a macrostep already planned for this
     // configuration and event is replayed.
-    if started, !halted, let id = configurationID, let plan = plans?.plan(from: id, event: eventName(event)) {
-      if plans!.plans[plan].isPlain {
-        // Nothing to run but the move itself: no content, no history.
-        active = plans!.plans[plan].end
-        configurationID = plans!.plans[plan].endID
-        if plans!.plans[plan].halted { halted = true }
-        return ChartStep(outcome: .transitioned, outputs: [], microsteps: plans!.plans[plan].microsteps)
+    if started, !halted, let id = configurationID, plans != nil, let plan = plannedStep(from: id, event) {
+      let quick = plans!.quick[plan]
+      if quick.isSmallPlainMove {
+        // Nothing to run but the move itself: no content, no history, one word of states.
+        active.small = quick.end
+        configurationID = Int(quick.endID)
+        if quick.halts { halted = true }
+        return ChartStep(outcome: .transitioned, outputs: [], microsteps: Int(quick.microsteps))
       }
       return replay(plans!.plans[plan], event: event)
     }
     return try run(event)
+  }
+
+  /// The plan recorded for `event` from configuration `id`: by the event's ordinal when it has
+  /// one, else by its name.
+  @inlinable
+  func plannedStep(from id: Int, _ event: Event) -> Int? {
+    if let ordinalOf = eventOrdinal, let ordinal = ordinalOf(event) { return plans!.plan(from: id, ordinal: ordinal) }
+    return plans!.plan(from: id, event: eventName(event))
   }
 
   /// Runs the algorithm for one external event (and plans the macrostep when it can).
@@ -155,7 +166,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
       run.plan.halted = isHalted
       run.plan.microsteps = run.microsteps
       run.plan.transitioned = !enabled.isEmpty
-      plans!.add(run.plan, from: from, event: name)
+      plans!.add(run.plan, from: from, event: name, ordinal: eventOrdinal?(event))
       configurationID = run.plan.endID
     }
     guard !enabled.isEmpty else { return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0) }

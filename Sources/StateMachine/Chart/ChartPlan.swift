@@ -65,8 +65,38 @@ struct PlanBook<Event: Sendable, Context, Effect: Sendable> {
   @usableFromInline var ids: [StateBits: Int] = [:]
   @usableFromInline var byConfiguration: [[(event: String, plan: Int)]] = []
   @usableFromInline var plans: [ChartPlan<Event, Context, Effect>] = []
+  /// `dense[id << 6 | ordinal]`: the plan for an event with that ordinal (below 64) from
+  /// configuration `id`, or -1.
+  @usableFromInline var dense: [Int32] = []
+  /// Per plan, what the fast path needs when the plan is a plain move (no content, no history)
+  /// of a chart of up to 64 states: where it ends, in one word.
+  @usableFromInline var quick: [Quick] = []
+
+  @usableFromInline
+  struct Quick {
+    /// The end configuration's bits, when `isSmallPlainMove`.
+    @usableFromInline var end: UInt64
+    @usableFromInline var endID: Int32
+    @usableFromInline var microsteps: Int32
+    @usableFromInline var isSmallPlainMove: Bool
+    @usableFromInline var halts: Bool
+
+    @usableFromInline
+    init(end: UInt64, endID: Int32, microsteps: Int32, isSmallPlainMove: Bool, halts: Bool) {
+      (self.end, self.endID, self.microsteps, self.isSmallPlainMove, self.halts) = (end, endID, microsteps, isSmallPlainMove, halts)
+    }
+  }
 
   @usableFromInline init() {}
+
+  /// The plan for the event with `ordinal` from configuration `id`, if one was recorded.
+  @inlinable
+  func plan(from id: Int, ordinal: Int) -> Int? {
+    let slot = id << 6 | ordinal
+    guard ordinal < 64, slot < dense.count else { return nil }
+    let plan = Int(dense[slot])
+    return plan >= 0 ? plan : nil
+  }
 
   /// The plan for `event` from configuration `id`, if one was recorded.
   @inlinable
@@ -85,8 +115,15 @@ struct PlanBook<Event: Sendable, Context, Effect: Sendable> {
   }
 
   @usableFromInline
-  mutating func add(_ plan: ChartPlan<Event, Context, Effect>, from id: Int, event: String) {
+  mutating func add(_ plan: ChartPlan<Event, Context, Effect>, from id: Int, event: String, ordinal: Int?) {
+    if let ordinal, ordinal >= 0, ordinal < 64 {
+      let slot = id << 6 | ordinal
+      if dense.count <= slot { dense += repeatElement(-1, count: (slot | 63) + 1 - dense.count) }
+      dense[slot] = Int32(plans.count)
+    }
     byConfiguration[id].append((event, plans.count))
+    quick.append(Quick(
+      end: plan.end.small, endID: Int32(plan.endID), microsteps: Int32(clamping: plan.microsteps), isSmallPlainMove: plan.isPlain && plan.end.large == nil, halts: plan.halted))
     plans.append(plan)
   }
 }
