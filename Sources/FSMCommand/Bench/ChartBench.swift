@@ -51,15 +51,10 @@ enum ChartBench {
       states: [.parallel(3000, regions: regions, transitions: [.on("z", to: 3000)])])
   }
 
-  static func workload(count: Int, parallel: Bool) -> BenchWorkload {
-    var random = SplitMix64(seed: parallel ? 0xC4A7 : 0xC0DE)
-    // Compound: x, y, z (0...2). Parallel: x1, y1, x2, y2, z (3...6, then 2).
-    let events: [UInt8] = (0..<count).map { _ in
-      parallel ? [3, 4, 5, 6, 2][Int(random.next() % 5)] : UInt8(random.next() % 3)
-    }
-    let chart = parallel ? Self.parallel() : compound()
-    let inputs = events.map { Input(rawValue: $0)! }
-    // The switch over flattened configurations: one leaf, or one leaf per region.
+  /// The baseline: a `switch` over the flattened configurations (one leaf, or one leaf per
+  /// region), inlined; the end configuration's leaves.
+  @inline(__always)
+  static func flattened(_ events: [UInt8], parallel: Bool) -> [Int] {
     var a = 0
     var b = 0
     for event in events {
@@ -72,25 +67,22 @@ enum ChartBench {
       default: a = next(a, event)
       }
     }
-    let expected = parallel ? [a, 10 + b] : [a]
+    return parallel ? [a, 10 + b] : [a]
+  }
+
+  static func workload(count: Int, parallel: Bool) -> BenchWorkload {
+    var random = SplitMix64(seed: parallel ? 0xC4A7 : 0xC0DE)
+    // Compound: x, y, z (0...2). Parallel: x1, y1, x2, y2, z (3...6, then 2).
+    let events: [UInt8] = (0..<count).map { _ in
+      parallel ? [3, 4, 5, 6, 2][Int(random.next() % 5)] : UInt8(random.next() % 3)
+    }
+    let chart = parallel ? Self.parallel() : compound()
+    let inputs = events.map { Input(rawValue: $0)! }
+    let expected = flattened(events, parallel: parallel)
     return BenchWorkload(
       name: parallel ? "chart-parallel" : "chart", events: count,
       variants: [
-        BenchVariant(name: "switch") {
-          var a = 0
-          var b = 0
-          for event in events {
-            switch event {
-            case 3: a = next(a, 0)
-            case 4: a = next(a, 1)
-            case 5: b = next(b, 0)
-            case 6: b = next(b, 1)
-            case 2 where parallel: (a, b) = (0, 0)
-            default: a = next(a, event)
-            }
-          }
-          return (parallel ? [a, 10 + b] : [a]) == expected ? count : -1
-        },
+        BenchVariant(name: "switch") { flattened(events, parallel: parallel) == expected ? count : -1 },
         BenchVariant(name: "chart.send") {
           var machine = ChartMachine(chart, context: NoContext())
           _ = try? machine.start()
