@@ -56,17 +56,17 @@ struct ChartPlanTests {
     func region(_ r: String, _ events: (Input, Input)) -> ChartState<String, Input, NoContext, String> {
       .compound(r, children: (0..<width).map { i in
         .compound("\(r)\(i)", children: [
-          .atomic("\(r)\(i).x", transitions: [.on("\(events.0)", to: "\(r)\((i + 1) % width).y")]),
+          .atomic("\(r)\(i).x", transitions: [.on(events.0, to: "\(r)\((i + 1) % width).y")]),
           .atomic("\(r)\(i).y", transitions: [.always(to: "\(r)\(i).z")]),
           .atomic("\(r)\(i).z", transitions: [
-            .on("\(events.1)", when: .inState("q0.x"), to: "\(r)\(i).x", actions: [.effect("back \(r)\(i)")]),
-            .on("\(events.1)", to: "\(r)\((i + 2) % width).x"),
+            .on(events.1, when: .inState("q0.x"), to: "\(r)\(i).x", actions: [.effect("back \(r)\(i)")]),
+            .on(events.1, to: "\(r)\((i + 2) % width).x"),
           ]),
         ])
       })
     }
     return try Chart(name: "wide", states: [
-      .parallel("p", regions: [region("q", (.a, .b)), region("r", (.c, .d))], transitions: [.on("e", to: "p")])
+      .parallel("p", regions: [region("q", (.a, .b)), region("r", (.c, .d))], transitions: [.on(.e, to: "p")])
     ])
   }
 

@@ -24,7 +24,7 @@ enum ChartBench {
   }
 
   /// The 3-level tree as chart states; ids are `base + leaf bits` for leaves, others above 100.
-  static func tree(base: Int, events: (x: String, y: String, z: String?)) -> [ChartState<Int, Input, NoContext, Never>] {
+  static func tree(base: Int, events: (x: Input, y: Input, z: Input?)) -> [ChartState<Int, Input, NoContext, Never>] {
     (0..<2).map { top in
       .compound(
         base + 100 + top, children: (0..<2).map { middle in
@@ -38,17 +38,17 @@ enum ChartBench {
   }
 
   static func compound() -> BenchChart {
-    try! BenchChart(name: "bench-compound", states: tree(base: 0, events: ("x", "y", "z")))
+    try! BenchChart(name: "bench-compound", states: tree(base: 0, events: (.x, .y, .z)))
   }
 
   static func parallel() -> BenchChart {
     let regions = [
-      ChartState<Int, Input, NoContext, Never>.compound(1000, children: tree(base: 0, events: ("x1", "y1", nil))),
-      .compound(2000, children: tree(base: 10, events: ("x2", "y2", nil))),
+      ChartState<Int, Input, NoContext, Never>.compound(1000, children: tree(base: 0, events: (.x1, .y1, nil))),
+      .compound(2000, children: tree(base: 10, events: (.x2, .y2, nil))),
     ]
     return try! BenchChart(
       name: "bench-parallel",
-      states: [.parallel(3000, regions: regions, transitions: [.on("z", to: 3000)])])
+      states: [.parallel(3000, regions: regions, transitions: [.on(.z, to: 3000)])])
   }
 
   /// The baseline: a `switch` over the flattened configurations (one leaf, or one leaf per

@@ -108,14 +108,6 @@ public struct ChartTransition<ID: Hashable & Sendable, Event: Sendable, Context,
       (events, guardCondition, targets, isInternal, actions, line)
   }
 
-  /// A transition on `event` (a descriptor) to `target`.
-  public static func on(
-    _ event: String, when guardCondition: ChartGuard<ID, Event, Context>? = nil, to target: ID,
-    actions: [ChartAction<Event, Context, Effect>] = []
-  ) -> ChartTransition {
-    ChartTransition(events: [event], guard: guardCondition, targets: [target], actions: actions)
-  }
-
   /// An eventless transition to `target`, taken as soon as its guard holds.
   public static func always(
     when guardCondition: ChartGuard<ID, Event, Context>? = nil, to target: ID, actions: [ChartAction<Event, Context, Effect>] = []
@@ -171,4 +163,42 @@ public enum ChartAction<Event: Sendable, Context, Effect: Sendable>: Sendable {
   /// Raise a platform error event (`error.execution`, `error.communication`) on the internal
   /// queue: what an importer emits for content it knows will fail when run.
   case error(String)
+}
+
+extension ChartTransition where Event: Discriminated {
+  /// A transition on the event case `event` (payloads are matched by case) to `target`. For
+  /// `String` events, `event` is a descriptor: `"error"` also matches `error.send`, `"error.*"`
+  /// the same, `"*"` anything, `"a b"` either.
+  ///
+  /// ```swift
+  /// .on(.lock, when: ChartGuard("code is 4 digits") { _, event in event?.code.map { $0 >= 1000 } ?? false }, to: .locked)
+  /// ```
+  public static func on(
+    _ event: Event.Discriminant, when guardCondition: ChartGuard<ID, Event, Context>? = nil, to target: ID,
+    actions: [ChartAction<Event, Context, Effect>] = []
+  ) -> ChartTransition {
+    ChartTransition(events: Self.descriptors(event), guard: guardCondition, targets: [target], actions: actions)
+  }
+
+  /// The descriptors an event case stands for: its name (split at spaces, for `String` events).
+  static func descriptors(_ event: Event.Discriminant) -> [String] {
+    "\(event)".split(separator: " ").map(String.init)
+  }
+
+  /// A targetless transition on the event case `event`: its content runs, no state is left.
+  public static func on(
+    _ event: Event.Discriminant, when guardCondition: ChartGuard<ID, Event, Context>? = nil,
+    do actions: [ChartAction<Event, Context, Effect>]
+  ) -> ChartTransition {
+    ChartTransition(events: Self.descriptors(event), guard: guardCondition, targets: [], actions: actions)
+  }
+
+  /// An internal transition on `event` from a compound state to `target` inside it: the
+  /// compound is not exited (its entry and exit content do not run).
+  public static func within(
+    _ event: Event.Discriminant, when guardCondition: ChartGuard<ID, Event, Context>? = nil, to target: ID,
+    actions: [ChartAction<Event, Context, Effect>] = []
+  ) -> ChartTransition {
+    ChartTransition(events: Self.descriptors(event), guard: guardCondition, targets: [target], isInternal: true, actions: actions)
+  }
 }
