@@ -37,6 +37,15 @@ struct ChartCLITests {
     #expect(result.output == String(shown))
   }
 
+  @Test("fsm explore on a chart: coverage, shortest paths, and the settling violation")
+  func explore() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let result = FSM.run(["explore", root.appendingPathComponent("Specs/player.scxml").path])
+    #expect(result.code == 0, "\(result.errorOutput)")
+    #expect(result.output.contains("coverage: transitions 10/10, states 10/10"))
+    #expect(result.output.contains("  tooLoud: power, louder, louder"))
+  }
+
   @Test("fsm run reports a halted chart and its log effects")
   func runHalts() {
     let result = FSM.run(["run", SCION.folder + "/w3c-ecma/test416.txml.scxml", "--events", "t1"])

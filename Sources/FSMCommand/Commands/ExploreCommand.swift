@@ -4,12 +4,15 @@ import StateMachineTesting
 
 enum ExploreCommand {
   static let help = """
-    usage: fsm explore <machine> [--depth N] [--limit N] [--walks N --length N --seed S]
+    usage: fsm explore <machine|chart.scxml|chart.md> [--depth N] [--limit N] [--walks N --length N --seed S]
 
     Explores the machine breadth-first over its configurations (state and context) with every
     event of its alphabet, and prints coverage (rows and states exercised, rows never hit),
     the reachable states with a shortest path to each, and any violation with its shortest
-    path (rejected events, dead ends). With --walks, also runs seeded random walks.
+    path (rejected events, dead ends). With --walks, also runs seeded random walks. For a
+    chart: its configurations (active states and history) over the event names its
+    transitions mention, transitions never taken, states never active, a shortest path to
+    each state, and macrosteps that never settle.
 
     options:
       --depth N    events deep at most (default 20)
@@ -75,6 +78,29 @@ enum ExploreCommand {
     return (lines, failed)
   }
 
+  /// Explores a document chart over the event names its transitions mention.
+  static func exploreChart(_ chart: SCXMLDocument.DocumentChart, depth: Int, limit: Int) -> (lines: [String], failed: Bool) {
+    let alphabet = chart.eventNames
+    let result = ChartExplorer(chart: chart, context: NoContext(), alphabet: alphabet).explore(depth: depth, limit: limit)
+    var lines = [
+      "alphabet: " + alphabet.joined(separator: ", "),
+      "configurations: \(result.configurations) (depth \(result.maxDepth)\(result.truncated ? ", limit reached" : ""))",
+      "coverage: \(result.coverage)",
+    ]
+    if !result.statesNeverEntered.isEmpty { lines.append("states never entered: " + result.statesNeverEntered.joined(separator: ", ")) }
+    for transition in result.transitionsNeverTaken { lines.append("never taken: \(transition)") }
+    lines.append("states, with a shortest path:")
+    for id in chart.stateIDs {
+      guard let path = result.shortestPath(to: id) else { continue }
+      lines.append("  \(id): " + (path.isEmpty ? "(start)" : path.joined(separator: ", ")))
+    }
+    for violation in result.violations {
+      lines.append("violation: \(violation.property): \(violation.message)")
+      lines.append("  shortest path: " + violation.path.joined(separator: ", "))
+    }
+    return (lines, !result.violations.isEmpty)
+  }
+
   static func run(_ words: [String]) -> CommandResult {
     let arguments: Arguments
     let depth, limit, walks, length: Int
@@ -100,6 +126,16 @@ enum ExploreCommand {
     if arguments.flags.contains("--help") { return .success(help + "\n") }
     guard let name = arguments.positionals.first else { return .usage("missing argument <machine>", help: help) }
     if arguments.positionals.count > 1 { return .usage("unexpected argument '\(arguments.positionals[1])'", help: help) }
+    if name.hasSuffix(".scxml") || name.hasSuffix(".md") {
+      switch MachineSource.resolve(name) {
+      case .success(.chart(let chart, _)):
+        let (lines, failed) = exploreChart(chart, depth: depth, limit: limit)
+        let text = lines.joined(separator: "\n") + "\n"
+        return failed ? .findings(text) : .success(text)
+      case .success: break
+      case .failure(let error): return .failure(error.message)
+      }
+    }
     guard let explore = explorer(for: name) else {
       let names = MachineCatalog.all.map(\.name).filter { explorer(for: $0) != nil }.joined(separator: ", ")
       return .usage("unknown machine '\(name)'; expected one of: \(names)", help: help)

@@ -74,6 +74,7 @@ extension ChartMachine {
 
   mutating func microstep(_ enabled: [Int], event: QueuedEvent?, _ run: inout Run) {
     run.microsteps += 1
+    run.taken += enabled
     exitStates(enabled, event: event, &run)
     for t in enabled { execute(chart.actions[t], event: event, &run) }
     enterStates(enabled, event: event, &run)
@@ -141,6 +142,7 @@ extension ChartMachine {
     var halting = false
     for s in entry.states.sorted() {
       active[s] = true
+      run.entered.append(s - 1)
       execute(chart.onEntry[s], event: event, &run)
       if entry.defaultEntry.contains(s) { execute(chart.actions[chart.defaultTransition[s]], event: event, &run) }
       if let content = entry.historyContent[s] { execute(chart.actions[content], event: event, &run) }

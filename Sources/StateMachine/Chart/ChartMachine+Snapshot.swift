@@ -22,6 +22,7 @@ public struct ChartSnapshot<ID: Hashable & Sendable, Context> {
 
 extension ChartSnapshot: Codable where ID: Codable, Context: Codable {}
 extension ChartSnapshot: Equatable where Context: Equatable {}
+extension ChartSnapshot: Hashable where Context: Hashable {}
 extension ChartSnapshot: Sendable where Context: Sendable {}
 
 /// Why a snapshot does not fit a chart.

@@ -106,7 +106,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     execute(chart.actions[chart.defaultTransition[0]], event: nil, &run)
     enterStates([chart.defaultTransition[0]], &run)
     try settle(&run)
-    return ChartStep(outcome: .transitioned, outputs: run.outputs, microsteps: run.microsteps)
+    return ChartStep(outcome: .transitioned, outputs: run.outputs, microsteps: run.microsteps, transitions: run.taken, entered: run.entered)
   }
 
   /// Handles one external event and the whole macrostep it causes.
@@ -124,7 +124,8 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
         active.small = quick.end
         configurationID = Int(quick.endID)
         if quick.halts { halted = true }
-        return ChartStep(outcome: .transitioned, outputs: [], microsteps: Int(quick.microsteps))
+        return ChartStep(outcome: .transitioned, outputs: [], microsteps: Int(quick.microsteps), transitions: plans!.plans[plan].taken,
+          entered: plans!.plans[plan].entered)
       }
       return replay(plans!.plans[plan], event: event)
     }
@@ -166,11 +167,13 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
       run.plan.halted = isHalted
       run.plan.microsteps = run.microsteps
       run.plan.transitioned = !enabled.isEmpty
+      run.plan.taken = run.taken
+      run.plan.entered = run.entered
       plans!.add(run.plan, from: from, event: name, ordinal: eventOrdinal?(event))
       configurationID = run.plan.endID
     }
     guard !enabled.isEmpty else { return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0) }
-    return ChartStep(outcome: .transitioned, outputs: run.outputs, microsteps: run.microsteps)
+    return ChartStep(outcome: .transitioned, outputs: run.outputs, microsteps: run.microsteps, transitions: run.taken, entered: run.entered)
   }
 
   /// Runs a recorded macrostep again: its content in order (updates see this event), its
@@ -198,13 +201,17 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     active = plan.end
     configurationID = plan.endID
     if plan.halted { halted = true }
-    return ChartStep(outcome: .transitioned, outputs: outputs, microsteps: plan.microsteps)
+    return ChartStep(outcome: .transitioned, outputs: outputs, microsteps: plan.microsteps, transitions: plan.taken, entered: plan.entered)
   }
 
   /// What one macrostep collects.
   struct Run {
     var outputs: [Output] = []
     var microsteps = 0
+    /// Transitions taken, in order.
+    var taken: [Int] = []
+    /// States entered, in order (positions in `chart.states`).
+    var entered: [Int] = []
     /// Recording a plan of this macrostep (until something makes it unplannable).
     var recording = false
     /// The content running now belongs to the external event's microstep.
@@ -251,10 +258,15 @@ public struct ChartStep<Event: Sendable, Effect: Sendable>: Sendable {
   public let outputs: [ChartOutput<Event, Effect>]
   /// Microsteps taken (sets of transitions taken together).
   public let microsteps: Int
+  /// The transitions taken, in order, as ``Chart/declaredTransitions`` numbers them.
+  public let transitions: [Int]
+  /// The states entered, in order, as positions in ``Chart/states`` (a state entered and left
+  /// within the macrostep is listed too).
+  public let entered: [Int]
 
   @usableFromInline
-  init(outcome: Outcome, outputs: [ChartOutput<Event, Effect>], microsteps: Int) {
-    (self.outcome, self.outputs, self.microsteps) = (outcome, outputs, microsteps)
+  init(outcome: Outcome, outputs: [ChartOutput<Event, Effect>], microsteps: Int, transitions: [Int] = [], entered: [Int] = []) {
+    (self.outcome, self.outputs, self.microsteps, self.transitions, self.entered) = (outcome, outputs, microsteps, transitions, entered)
   }
 
   /// The effects alone.

@@ -48,6 +48,8 @@ struct ChartPlan<Event: Sendable, Context, Effect: Sendable> {
   @usableFromInline var halted = false
   @usableFromInline var microsteps = 0
   @usableFromInline var transitioned = false
+  @usableFromInline var taken: [Int] = []
+  @usableFromInline var entered: [Int] = []
   /// The id of `end` in the ``PlanBook``.
   @usableFromInline var endID = 0
 

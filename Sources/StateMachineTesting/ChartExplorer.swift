@@ -1,0 +1,153 @@
+public import StateMachine
+
+/// Bounded exhaustive exploration of a statechart: breadth-first over its configurations
+/// (active states, history and context), trying every event of a finite alphabet in each,
+/// each configuration visited once.
+///
+/// ```swift
+/// let result = ChartExplorer(chart: chart, context: NoContext(), alphabet: ["power", "play"])
+///     .invariant("never both off and playing") { states, _ in !(states.contains("off") && states.contains("playing")) }
+///     .explore(depth: 12)
+/// print(result.coverage)                    // transitions 9/10, states 11/11
+/// result.shortestPath(to: "loud")           // ["power", "louder"]
+/// ```
+public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: Hashable & Sendable, Effect: Sendable>: Sendable {
+  public typealias Invariant = @Sendable (_ configuration: [ID], _ context: Context) -> Bool
+
+  let chart: Chart<ID, Event, Context, Effect>
+  let context: Context
+  let alphabet: [Event]
+  var invariants: [(name: String, holds: Invariant)] = []
+
+  /// Explores `chart` from its start with `context`, trying every event of `alphabet`.
+  public init(chart: Chart<ID, Event, Context, Effect>, context: Context, alphabet: [Event]) {
+    (self.chart, self.context, self.alphabet) = (chart, context, alphabet)
+  }
+
+  /// Adds an invariant every reached configuration (its active atomic states and the context)
+  /// must satisfy; a violation is reported with its shortest path.
+  public func invariant(_ name: String, _ holds: @escaping Invariant) -> ChartExplorer {
+    var copy = self
+    copy.invariants.append((name, holds))
+    return copy
+  }
+
+  /// Explores up to `depth` events deep, stopping after `limit` configurations. A macrostep
+  /// that does not settle is a violation (its path is reported) and is not explored further.
+  public func explore(depth: Int = 20, limit: Int = 100_000) -> ChartExploration<ID, Event> {
+    typealias Machine = ChartMachine<ID, Event, Context, Effect>
+    var result = ChartExploration<ID, Event>()
+    var start = Machine(chart, context: context)
+    var violated = Set<String>()
+    let states = chart.states
+    var entered = Set<Int>()
+    do {
+      let step = try start.start()
+      result.transitionsTaken.formUnion(step.transitions)
+      entered.formUnion(step.entered)
+    } catch {
+      result.violations.append(.init(property: "settles", message: error.description, path: []))
+      return result
+    }
+    var index: [ChartSnapshot<ID, Context>: Int] = [start.snapshot: 0]
+    var snapshots = [start.snapshot]
+    var parent: [(from: Int, event: Int)] = [(-1, -1)]
+    var depthOf = [0]
+    func path(to i: Int) -> [Event] {
+      var events: [Event] = []
+      var j = i
+      while parent[j].from >= 0 {
+        events.append(alphabet[parent[j].event])
+        j = parent[j].from
+      }
+      return events.reversed()
+    }
+    func visit(_ machine: Machine, at i: Int) {
+      for id in machine.activeStates where result.shortestPaths[id] == nil { result.shortestPaths[id] = path(to: i) }
+      for (name, holds) in invariants where !violated.contains(name) && !holds(machine.configuration, machine.context) {
+        violated.insert(name)
+        result.violations.append(.init(property: name, message: "broken in \(machine.configuration)", path: path(to: i)))
+      }
+    }
+    visit(start, at: 0)
+    var head = 0
+    while head < snapshots.count {
+      let i = head
+      head += 1
+      guard depthOf[i] < depth, !snapshots[i].isHalted else { continue }
+      for (e, event) in alphabet.enumerated() {
+        guard var machine = try? Machine(chart, restoring: snapshots[i]) else { continue }
+        do {
+          let step = try machine.send(event)
+          result.transitionsTaken.formUnion(step.transitions)
+          for s in step.entered where !entered.contains(s) {
+            entered.insert(s)
+            if result.shortestPaths[states[s].id] == nil { result.shortestPaths[states[s].id] = path(to: i) + [event] }
+          }
+        } catch {
+          if !violated.contains("settles") {
+            violated.insert("settles")
+            result.violations.append(.init(property: "settles", message: error.description, path: path(to: i) + [event]))
+          }
+          continue
+        }
+        let snapshot = machine.snapshot
+        guard index[snapshot] == nil else { continue }
+        guard snapshots.count < limit else {
+          result.truncated = true
+          break
+        }
+        index[snapshot] = snapshots.count
+        snapshots.append(snapshot)
+        parent.append((i, e))
+        depthOf.append(depthOf[i] + 1)
+        result.maxDepth = max(result.maxDepth, depthOf[i] + 1)
+        visit(machine, at: snapshots.count - 1)
+      }
+    }
+    result.configurations = snapshots.count
+    let declared = chart.declaredTransitions
+    result.transitionCount = declared.count
+    result.transitionsNeverTaken = declared.filter { !result.transitionsTaken.contains($0) }.map(chart.describeTransition)
+    result.statesNeverEntered = chart.states.filter { !$0.isHistory && result.shortestPaths[$0.id] == nil }.map(\.id)
+    result.stateCount = chart.states.filter { !$0.isHistory }.count
+    return result
+  }
+}
+
+/// What ``ChartExplorer/explore(depth:limit:)`` found.
+public struct ChartExploration<ID: Hashable & Sendable, Event: Sendable>: Sendable {
+  /// An invariant broken, or a macrostep that did not settle, with the shortest path to it.
+  public struct Violation: Sendable {
+    public let property: String
+    public let message: String
+    public let path: [Event]
+  }
+
+  /// Configurations reached.
+  public internal(set) var configurations = 0
+  public internal(set) var maxDepth = 0
+  /// The limit stopped the search before every configuration was reached.
+  public internal(set) var truncated = false
+  public internal(set) var violations: [Violation] = []
+  /// A shortest event sequence to each state ever entered (compound and parallel ones included;
+  /// a state entered and left within a macrostep too).
+  public internal(set) var shortestPaths: [ID: [Event]] = [:]
+  /// States (not history) never entered.
+  public internal(set) var statesNeverEntered: [ID] = []
+  /// Declared transitions never taken, as ``Chart/describeTransition(_:)`` prints them.
+  public internal(set) var transitionsNeverTaken: [String] = []
+  var transitionsTaken = Set<Int>()
+  var transitionCount = 0
+  var stateCount = 0
+
+  init() {}
+
+  /// The shortest event sequence that makes `state` active, if any does.
+  public func shortestPath(to state: ID) -> [Event]? { shortestPaths[state] }
+
+  /// `transitions 9/10, states 11/11`.
+  public var coverage: String {
+    "transitions \(transitionCount - transitionsNeverTaken.count)/\(transitionCount), states \(stateCount - statesNeverEntered.count)/\(stateCount)"
+  }
+}
