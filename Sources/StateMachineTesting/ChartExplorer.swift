@@ -38,6 +38,7 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
     typealias Machine = ChartMachine<ID, Event, Context, Effect>
     var result = ChartExploration<ID, Event>()
     var start = Machine(chart, context: context)
+    start.reportsTransitions = true
     var violated = Set<String>()
     let states = chart.states
     var entered = Set<Int>()
@@ -77,6 +78,7 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
       guard depthOf[i] < depth, !snapshots[i].isHalted else { continue }
       for (e, event) in alphabet.enumerated() {
         guard var machine = try? Machine(chart, restoring: snapshots[i]) else { continue }
+        machine.reportsTransitions = true
         do {
           let step = try machine.send(event)
           result.transitionsTaken.formUnion(step.transitions)

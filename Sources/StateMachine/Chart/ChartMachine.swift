@@ -40,6 +40,14 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   @usableFromInline var history: [Int: [Int]] = [:]
   var internalQueue: [QueuedEvent] = []
   var queueHead = 0
+  /// When on, each ``ChartStep`` lists the transitions taken and the states entered (for
+  /// coverage tools; it costs a little on every step). Off by default.
+  public var reportsTransitions: Bool {
+    get { reporting }
+    set { reporting = newValue }
+  }
+  @usableFromInline var reporting = false
+
   /// The chart reached a final child of its root: it takes no more events.
   public internal(set) var isHalted: Bool {
     get { halted }
@@ -106,7 +114,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     execute(chart.actions[chart.defaultTransition[0]], event: nil, &run)
     enterStates([chart.defaultTransition[0]], &run)
     try settle(&run)
-    return ChartStep(outcome: .transitioned, outputs: run.outputs, microsteps: run.microsteps, transitions: run.taken, entered: run.entered)
+    return ChartStep(outcome: .transitioned, outputs: run.outputs, microsteps: run.microsteps, transitions: reporting ? run.taken : [], entered: reporting ? run.entered : [])
   }
 
   /// Handles one external event and the whole macrostep it causes.
@@ -117,15 +125,14 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   public mutating func send(_ event: Event) throws(ChartRunError) -> ChartStep<Event, Effect> {
     // The fast path, specialised in the caller's module: a macrostep already planned for this
     // configuration and event is replayed.
-    if started, !halted, let id = configurationID, plans != nil, let plan = plannedStep(from: id, event) {
+    if started, !halted, !reportsTransitions, let id = configurationID, plans != nil, let plan = plannedStep(from: id, event) {
       let quick = plans!.quick[plan]
       if quick.isSmallPlainMove {
         // Nothing to run but the move itself: no content, no history, one word of states.
         active.small = quick.end
         configurationID = Int(quick.endID)
         if quick.halts { halted = true }
-        return ChartStep(outcome: .transitioned, outputs: [], microsteps: Int(quick.microsteps), transitions: plans!.plans[plan].taken,
-          entered: plans!.plans[plan].entered)
+        return ChartStep(outcome: .transitioned, outputs: [], microsteps: Int(quick.microsteps), transitions: [], entered: [])
       }
       return replay(plans!.plans[plan], event: event)
     }
@@ -173,7 +180,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
       configurationID = run.plan.endID
     }
     guard !enabled.isEmpty else { return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0) }
-    return ChartStep(outcome: .transitioned, outputs: run.outputs, microsteps: run.microsteps, transitions: run.taken, entered: run.entered)
+    return ChartStep(outcome: .transitioned, outputs: run.outputs, microsteps: run.microsteps, transitions: reporting ? run.taken : [], entered: reporting ? run.entered : [])
   }
 
   /// Runs a recorded macrostep again: its content in order (updates see this event), its
@@ -201,7 +208,8 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     active = plan.end
     configurationID = plan.endID
     if plan.halted { halted = true }
-    return ChartStep(outcome: .transitioned, outputs: outputs, microsteps: plan.microsteps, transitions: plan.taken, entered: plan.entered)
+    return ChartStep(outcome: .transitioned, outputs: outputs, microsteps: plan.microsteps, transitions: reporting ? plan.taken : [],
+      entered: reporting ? plan.entered : [])
   }
 
   /// What one macrostep collects.
@@ -258,10 +266,11 @@ public struct ChartStep<Event: Sendable, Effect: Sendable>: Sendable {
   public let outputs: [ChartOutput<Event, Effect>]
   /// Microsteps taken (sets of transitions taken together).
   public let microsteps: Int
-  /// The transitions taken, in order, as ``Chart/declaredTransitions`` numbers them.
+  /// The transitions taken, in order, as ``Chart/declaredTransitions`` numbers them — when the
+  /// machine ``ChartMachine/reportsTransitions``; empty otherwise.
   public let transitions: [Int]
   /// The states entered, in order, as positions in ``Chart/states`` (a state entered and left
-  /// within the macrostep is listed too).
+  /// within the macrostep too) — when the machine ``ChartMachine/reportsTransitions``.
   public let entered: [Int]
 
   @usableFromInline
