@@ -1,0 +1,121 @@
+extension Chart {
+  /// The chart as an SCXML document that ``SCXMLDocument`` reads back to a chart that behaves
+  /// the same (with `String` ids and events): states by `"\(id)"`, events by name, effects as
+  /// `<log expr="'effect'"/>`, raise/send/cancel as themselves, `In()` guards as `cond`.
+  ///
+  /// What SCXML without a datamodel cannot hold — context updates, guards on the context, an
+  /// effect whose text has both kinds of quote — is left out, each marked with an XML
+  /// comment; such a chart does not round-trip. Platform errors are written as sends that
+  /// raise them (`#_invalid`, `#_parent`).
+  public func scxml() -> String {
+    var lines = [
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
+      "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\" name=\(attribute(name)) initial=\(attribute(targets[defaultTransition[0]].map(label).joined(separator: " ")))>",
+    ]
+    func emit(_ s: Int, indent: String) {
+      let inner = indent + "  "
+      switch kinds[s] {
+      case .shallowHistory, .deepHistory:
+        lines.append("\(indent)<history id=\(attribute(label(s))) type=\"\(kinds[s] == .deepHistory ? "deep" : "shallow")\">")
+        transition(defaultTransition[s], indent: inner)
+        lines.append("\(indent)</history>")
+        return
+      default: break
+      }
+      let element =
+        switch kinds[s] {
+        case .parallel: "parallel"
+        case .final: "final"
+        default: "state"
+        }
+      var open = "\(indent)<\(element) id=\(attribute(label(s)))"
+      let d = defaultTransition[s]
+      if kinds[s] == .compound, actions[d].isEmpty { open += " initial=\(attribute(targets[d].map(label).joined(separator: " ")))" }
+      lines.append(open + ">")
+      if kinds[s] == .compound, !actions[d].isEmpty {
+        lines.append("\(inner)<initial>")
+        transition(d, indent: inner + "  ")
+        lines.append("\(inner)</initial>")
+      }
+      content("onentry", onEntry[s], indent: inner)
+      content("onexit", onExit[s], indent: inner)
+      for t in stateTransitions[s] { transition(t, indent: inner) }
+      for child in (children[s] + histories[s]).sorted() { emit(child, indent: inner) }
+      lines.append("\(indent)</\(element)>")
+    }
+    func transition(_ t: Int, indent: String) {
+      var open = "\(indent)<transition"
+      if !descriptors[t].isEmpty { open += " event=\(attribute(descriptors[t].joined(separator: " ")))" }
+      if let condition = guards[t]?.condition {
+        switch condition {
+        case .inState(let id): open += " cond=\(attribute("In('\(id)')"))"
+        case .notInState(let id): open += " cond=\(attribute("!In('\(id)')"))"
+        case .predicate: lines.append("\(indent)<!-- guard \(comment(guards[t]!.name)) needs a datamodel: left out -->")
+        }
+      }
+      if !targets[t].isEmpty { open += " target=\(attribute(targets[t].map(label).joined(separator: " ")))" }
+      if isInternal[t] { open += " type=\"internal\"" }
+      guard !actions[t].isEmpty else {
+        lines.append(open + "/>")
+        return
+      }
+      lines.append(open + ">")
+      executable(actions[t], indent: indent + "  ")
+      lines.append("\(indent)</transition>")
+    }
+    func content(_ element: String, _ list: [Action], indent: String) {
+      guard !list.isEmpty else { return }
+      lines.append("\(indent)<\(element)>")
+      executable(list, indent: indent + "  ")
+      lines.append("\(indent)</\(element)>")
+    }
+    func executable(_ list: [Action], indent: String) {
+      for action in list {
+        switch action {
+        case .effect(let effect):
+          let text = "\(effect)"
+          if !text.contains("'") {
+            lines.append("\(indent)<log expr=\(attribute("'\(text)'"))/>")
+          } else if !text.contains("\"") {
+            lines.append("\(indent)<log expr=\(attribute("\"\(text)\""))/>")
+          } else {
+            lines.append("\(indent)<!-- the effect \(comment(text)) has both quotes: left out -->")
+          }
+        case .raise(let event): lines.append("\(indent)<raise event=\(attribute(eventName(event)))/>")
+        case .send(let event, let delay, let id):
+          var send = "\(indent)<send event=\(attribute(eventName(event)))"
+          if delay != .zero { send += " delay=\"\(ChartSpec.format(delay))\"" }
+          if let id { send += " id=\(attribute(id))" }
+          lines.append(send + "/>")
+        case .cancel(let id): lines.append("\(indent)<cancel sendid=\(attribute(id))/>")
+        case .update: lines.append("\(indent)<!-- a context update needs a datamodel: left out -->")
+        case .error(let name) where name == "error.communication":
+          lines.append("\(indent)<send event=\"unreachable\" target=\"#_parent\"/>")
+        case .error(let name) where name == "error.execution":
+          lines.append("\(indent)<send event=\"unreachable\" target=\"#_invalid\"/>")
+        case .error(let name): lines.append("\(indent)<!-- raises \(comment(name)): left out -->")
+        }
+      }
+    }
+    for child in (children[0] + histories[0]).sorted() { emit(child, indent: "  ") }
+    lines.append("</scxml>")
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// A quoted XML attribute value.
+  func attribute(_ text: String) -> String {
+    var out = "\""
+    for c in Rendering.visible(text).unicodeScalars {
+      switch c {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"": out += "&quot;"
+      default: out.unicodeScalars.append(c)
+      }
+    }
+    return out + "\""
+  }
+
+  func comment(_ text: String) -> String { text.replacingOccurrences(of: "--", with: "- -") }
+}
