@@ -46,6 +46,28 @@ struct ChartCLITests {
     #expect(result.output.contains("  tooLoud: power, louder, louder"))
   }
 
+  @Test("fsm replay replays a chart's log: identical, or the divergence with exit 1")
+  func replay() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let chartPath = root.appendingPathComponent("Specs/player.scxml").path
+    let chart = try SCXMLDocument.load(contentsOf: chartPath)
+    let path = FileManager.default.temporaryDirectory.path + "/fsm-chart-replay-\(UInt32.random(in: 0...UInt32.max)).jsonl"
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    var machine = ChartMachine(chart, context: NoContext())
+    _ = try machine.start()
+    let recorder = try LogRecorder(chart: chart, machine: machine, file: path)
+    for event in ["power", "play", "power"] { try recorder.record(event, step: try machine.send(event), machine: machine) }
+    try recorder.close()
+    let identical = FSM.run(["replay", chartPath, path])
+    #expect(identical.code == 0, "\(identical.errorOutput)")
+    #expect(identical.output.hasSuffix("replayed 3 entries: identical\n"))
+    let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: #""event":"play""#, with: #""event":"stop""#)
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    let diverged = FSM.run(["replay", chartPath, path])
+    #expect(diverged.code == 1)
+    #expect(diverged.output.contains("entry 2 (line 3), event stop:"), "\(diverged.output)")
+  }
+
   @Test("fsm run reports a halted chart and its log effects")
   func runHalts() {
     let result = FSM.run(["run", SCION.folder + "/w3c-ecma/test416.txml.scxml", "--events", "t1"])

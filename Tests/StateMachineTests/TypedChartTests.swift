@@ -3,9 +3,9 @@ import StateMachine
 import Testing
 
 // The README's typed statechart, kept compiling and true here.
-enum Mode: Hashable, Sendable { case off, on, resume, playback, stopped, playing, paused, volume, normal, loud }
+enum Mode: Hashable, Sendable, Codable { case off, on, resume, playback, stopped, playing, paused, volume, normal, loud }
 
-enum Key: Sendable, Discriminated {
+enum Key: Sendable, Codable, Discriminated {
   case power, play, pause, louder, quieter
   case seek(seconds: Int)
 
@@ -22,7 +22,7 @@ enum Key: Sendable, Discriminated {
   }
 }
 
-struct Deck: Sendable, Equatable { var position = 0 }
+struct Deck: Sendable, Equatable, Codable { var position = 0 }
 
 @Suite("Typed statecharts: your own enums, payloads by case, guards and updates")
 struct TypedChartTests {

@@ -4,7 +4,7 @@ import StateMachineExamples
 
 enum ReplayCommand {
   static let help = """
-    usage: fsm replay <machine> <log.jsonl> [--all]
+    usage: fsm replay <machine|chart.scxml|chart.md> <log.jsonl> [--all]
 
     Feeds the logged events through the machine's table from the logged initial state and
     compares every step with the log (outcome, state, context, effects). Effects are not
@@ -24,11 +24,27 @@ enum ReplayCommand {
     guard arguments.positionals.count >= 2 else { return .usage("missing argument <log.jsonl>", help: help) }
     if arguments.positionals.count > 2 { return .usage("unexpected argument '\(arguments.positionals[2])'", help: help) }
     let (name, path) = (arguments.positionals[0], arguments.positionals[1])
+    let all = arguments.flags.contains("--all")
+    if name.hasSuffix(".scxml") || name.hasSuffix(".md") {
+      switch MachineSource.resolve(name) {
+      case .success(.chart(let chart, _)):
+        do throws(LogError) {
+          let report = try chart.replay(logAt: path, reportingAll: all)
+          let text = "\(path): \(report.description)\n"
+          return report.isIdentical ? .success(text) : .findings(text)
+        } catch {
+          if case .io(_, let detail) = error { return .failure("\(path): \(detail)") }
+          return .failure("\(path): \(error.description)")
+        }
+      case .success: return .usage("'\(name)' is a spec table: replay takes a shipped machine or a chart", help: help)
+      case .failure(let error): return .failure(error.message)
+      }
+    }
     guard let machine = MachineCatalog.machine(named: name) else {
       let names = MachineCatalog.all.filter(\.canReplay).map(\.name).joined(separator: ", ")
       return .usage("unknown machine '\(name)'; expected one of: \(names)", help: help)
     }
-    switch machine.replay(logAt: path, reportingAll: arguments.flags.contains("--all")) {
+    switch machine.replay(logAt: path, reportingAll: all) {
     case nil:
       return .failure("machine '\(name)' cannot replay logs (its types are not Codable and Equatable)")
     case .unreadable(.io(_, let detail), _)?:

@@ -37,11 +37,21 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
     try self.init(table: table, state: state, context: context, file: path, durability: durability, clock: clock, io: .system)
   }
 
-  init(
+  convenience init(
     table: TransitionTable<State, Event, Context, Effect>, state: State, context: Context, file path: String?,
     durability: LogFile.Durability, clock: (any Clock<Duration>)?, io: LogFileIO
   ) throws(LogError) {
-    let header = Log.Header(machine: table.name, fingerprint: table.fingerprint, state: state, context: context)
+    try self.init(
+      machine: table.name, fingerprint: table.fingerprint, state: state, context: context, file: path, durability: durability,
+      clock: clock, io: io)
+  }
+
+  /// A recording of the machine named `name` whose definition has `fingerprint`.
+  init(
+    machine name: String, fingerprint: String, state: State, context: Context, file path: String?,
+    durability: LogFile.Durability, clock: (any Clock<Duration>)?, io: LogFileIO
+  ) throws(LogError) {
+    let header = Log.Header(machine: name, fingerprint: fingerprint, state: state, context: context)
     if let path {
       let line: Data
       do { line = try Log.line(header) } catch { throw .io(path: path, detail: "cannot encode the header: \(error)") }
@@ -99,11 +109,17 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
   public func record(
     _ event: Event, outcome: StepOutcome<State, Effect>, state: State, context: Context
   ) throws(LogError) -> Int {
+    try record(event, logged: LoggedOutcome(outcome), state: state, context: context, effects: Array(outcome.effects))
+  }
+
+  /// Records one step given as what a log keeps of it.
+  @discardableResult
+  func record(_ event: Event, logged: LoggedOutcome, state: State, context: Context, effects: [Effect]) throws(LogError) -> Int {
     let time = now.map { $0().inSeconds }
     let result: Result<Int, LogError> = recording.withLock { recording in
       let entry = Log.Entry(
-        sequence: recording.log.entries.count + 1, time: time, event: event, outcome: LoggedOutcome(outcome),
-        state: state, context: context, effects: Array(outcome.effects))
+        sequence: recording.log.entries.count + 1, time: time, event: event, outcome: logged,
+        state: state, context: context, effects: effects)
       if let file {
         // Written under the lock, so lines land in sequence order.
         guard let line = try? Log.line(entry) else {

@@ -1,0 +1,131 @@
+import Foundation
+
+extension LogRecorder {
+  /// Starts a recording of `machine`, a running chart: the header holds its state (start the
+  /// machine first, so the log begins at its initial configuration) and context.
+  ///
+  /// ```swift
+  /// var machine = ChartMachine(chart, context: NoContext())
+  /// _ = try machine.start()
+  /// let recorder = try LogRecorder(chart: chart, machine: machine, file: "session.jsonl")
+  /// let step = try machine.send("play")
+  /// try recorder.record("play", step: step, machine: machine)
+  /// ```
+  public convenience init<ID>(
+    chart: Chart<ID, Event, Context, Effect>, machine: ChartMachine<ID, Event, Context, Effect>, file path: String? = nil,
+    durability: LogFile.Durability = .everyEntry, clock: (any Clock<Duration>)? = nil
+  ) throws(LogError) where State == ChartLogState<ID> {
+    try self.init(
+      machine: chart.name, fingerprint: chart.fingerprint, state: ChartLogState(machine), context: machine.context, file: path,
+      durability: durability, clock: clock, io: .system)
+  }
+
+  /// Records one macrostep of a chart: `step` is what `machine.send(event)` returned, and
+  /// `machine` is after it. A transitioned step is logged `transitioned`; an event the chart
+  /// did not handle, or got after it halted, `ignored`.
+  @discardableResult
+  public func record<ID>(
+    _ event: Event, step: ChartStep<Event, Effect>, machine: ChartMachine<ID, Event, Context, Effect>
+  ) throws(LogError) -> Int where State == ChartLogState<ID> {
+    try record(
+      event, logged: step.outcome == .transitioned ? .transitioned : .ignored, state: ChartLogState(machine),
+      context: machine.context, effects: step.effects)
+  }
+}
+
+extension LogReader {
+  /// Opens the log file of a chart at `path`, checks its header against `chart` (name and
+  /// fingerprint), and decodes it; entries are then read as a stream.
+  public init<ID>(contentsOf path: String, for chart: Chart<ID, Event, Context, Effect>) throws(LogError)
+  where State == ChartLogState<ID>, Effect: Sendable, Event: Sendable {
+    try self.init(.file(FileLines.open(path)), expecting: (chart.name, chart.fingerprint))
+  }
+}
+
+extension Chart where ID: Codable, Event: Codable, Context: Codable & Equatable, Effect: Codable & Equatable {
+  /// Feeds the logged events through the chart from the logged state and compares each
+  /// macrostep with the log: outcome, configuration (and history), context and effects. Never
+  /// performs effects. Like ``TransitionTable/replay(_:reportingAll:)``: the first divergence,
+  /// or every one, continuing each time from what the log recorded.
+  public func replay(_ log: EventLog<ChartLogState<ID>, Event, Context, Effect>, reportingAll all: Bool = false) -> ReplayReport {
+    var replayer = ChartReplayer(self, state: log.header.state, context: log.header.context, reportingAll: all)
+    for entry in log.entries where !replayer.isDone { replayer.check(entry) }
+    return replayer.report
+  }
+
+  /// Replays the log a reader reads, entry by entry, in constant memory.
+  public func replay(
+    _ reader: inout LogReader<ChartLogState<ID>, Event, Context, Effect>, reportingAll all: Bool = false
+  ) throws(LogError) -> ReplayReport {
+    var replayer = ChartReplayer(self, state: reader.header.state, context: reader.header.context, reportingAll: all)
+    while let entry = try reader.next() {
+      if !replayer.isDone { replayer.check(entry) }
+    }
+    return replayer.report
+  }
+
+  /// Replays the chart's log file at `path` as a stream.
+  public func replay(logAt path: String, reportingAll all: Bool = false) throws(LogError) -> ReplayReport {
+    var reader = try LogReader<ChartLogState<ID>, Event, Context, Effect>(contentsOf: path, for: self)
+    return try replay(&reader, reportingAll: all)
+  }
+}
+
+/// Steps a chart alongside a log and collects where they differ.
+struct ChartReplayer<ID: Hashable & Sendable & Codable, Event: Sendable & Codable, Context: Codable & Equatable, Effect: Sendable & Codable & Equatable> {
+  typealias Machine = ChartMachine<ID, Event, Context, Effect>
+  let chart: Chart<ID, Event, Context, Effect>
+  let all: Bool
+  /// The machine at the log's last state; `nil` when that state does not fit the chart.
+  var machine: Machine?
+  var divergences: [Divergence] = []
+  var replayed = 0
+
+  init(_ chart: Chart<ID, Event, Context, Effect>, state: ChartLogState<ID>, context: Context, reportingAll all: Bool) {
+    (self.chart, self.all) = (chart, all)
+    machine = Self.machine(chart, at: state, context: context)
+  }
+
+  /// A machine at `state`: restored, or new (it starts on its first event) when the log began
+  /// before the chart started.
+  static func machine(_ chart: Chart<ID, Event, Context, Effect>, at state: ChartLogState<ID>, context: Context) -> Machine? {
+    if state.configuration.isEmpty { return Machine(chart, context: context) }
+    let snapshot = ChartSnapshot(configuration: state.configuration, history: state.history, context: context, isHalted: state.isHalted)
+    return try? Machine(chart, restoring: snapshot)
+  }
+
+  var isDone: Bool { !all && !divergences.isEmpty }
+  var report: ReplayReport { ReplayReport(replayed: replayed, divergences: divergences) }
+
+  mutating func check(_ entry: LogEntry<ChartLogState<ID>, Event, Context, Effect>) {
+    replayed += 1
+    var differences: [Divergence.Difference] = []
+    if var current = machine {
+      do {
+        let step = try current.send(entry.event)
+        let outcome: LoggedOutcome = step.outcome == .transitioned ? .transitioned : .ignored
+        if outcome != entry.outcome {
+          differences.append(.init(field: "outcome", expected: "\(entry.outcome)", actual: "\(outcome)"))
+        }
+        let state = ChartLogState(current)
+        if state != entry.state { differences.append(.init(field: "state", expected: "\(entry.state)", actual: "\(state)")) }
+        if current.context != entry.context {
+          differences.append(.init(field: "context", expected: "\(entry.context)", actual: "\(current.context)"))
+        }
+        if step.effects != entry.effects {
+          differences.append(.init(field: "effects", expected: "\(entry.effects)", actual: "\(step.effects)"))
+        }
+        machine = current
+      } catch {
+        differences.append(.init(field: "outcome", expected: "\(entry.outcome)", actual: "\(error)"))
+      }
+    } else {
+      differences.append(.init(field: "state", expected: "a state of chart '\(chart.name)'", actual: "a state the chart does not have"))
+    }
+    if !differences.isEmpty {
+      divergences.append(Divergence(sequence: entry.sequence, event: "\(entry.event)", differences: differences))
+      // Continue from what the log recorded, so one divergence does not cascade.
+      machine = Self.machine(chart, at: entry.state, context: entry.context)
+    }
+  }
+}
