@@ -109,10 +109,14 @@ struct LifecycleTests {
     let counts = Counts()
     let done = ManagedFlag()
     let store = Store(Tally.table(), context: .init()) { (_: Never, _) in } inspector: { event in
-      if done.get() { counts.afterFinish.withLock { $0 += 1 } }
+      // Sends after finish() are rejected and say so; no step or drop may come after it.
       switch event {
-      case .step: counts.handled.withLock { $0 += 1 }
-      case .queuedEventDropped: counts.dropped.withLock { $0 += 1 }
+      case .step:
+        if done.get() { counts.afterFinish.withLock { $0 += 1 } }
+        counts.handled.withLock { $0 += 1 }
+      case .queuedEventDropped:
+        if done.get() { counts.afterFinish.withLock { $0 += 1 } }
+        counts.dropped.withLock { $0 += 1 }
       default: break
       }
     }
