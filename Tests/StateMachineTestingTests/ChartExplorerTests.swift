@@ -62,3 +62,46 @@ struct ChartExplorerTests {
     #expect(result.configurations == 5)
   }
 }
+
+@Suite("Random walks through statecharts")
+struct ChartPropertyCheckTests {
+  /// Whether running `events` from the start ever makes `loud` and `paused` active together.
+  static func breaks(_ chart: Chart<String, String, NoContext, String>, _ events: [String]) throws -> Bool {
+    var machine = ChartMachine(chart, context: NoContext())
+    _ = try machine.start()
+    for event in events {
+      _ = try machine.send(event)
+      if machine.configuration.contains("loud") && machine.configuration.contains("paused") { return true }
+    }
+    return false
+  }
+
+  @Test("a planted bug is found and shrunk to a 1-minimal sequence that still breaks it", arguments: [UInt64(1), 2, 3])
+  func plantedBug(_ seed: UInt64) throws {
+    let chart = try ChartExplorerTests.player()
+    let check = ChartPropertyCheck(chart: chart, context: NoContext(), alphabet: chart.eventNames)
+      .invariant("never loud while paused") { states, _ in !(states.contains("loud") && states.contains("paused")) }
+    do {
+      try check.run(walks: 200, length: 40, seed: seed)
+      Issue.record("the planted bug was not found")
+    } catch {
+      #expect(error.property == "never loud while paused")
+      #expect(error.events.count >= 4 && error.events.count < error.original, "4 is the least that can break it: \(error)")
+      #expect(try Self.breaks(chart, error.events))
+      for i in error.events.indices {
+        var fewer = error.events
+        fewer.remove(at: i)
+        #expect(try !Self.breaks(chart, fewer), "removing event \(i) still fails: not 1-minimal")
+      }
+    }
+  }
+
+  @Test("a chart that keeps its invariants passes every walk")
+  func passes() throws {
+    let chart = try ChartExplorerTests.player()
+    let summary = try ChartPropertyCheck(chart: chart, context: NoContext(), alphabet: chart.eventNames)
+      .invariant("one playback state") { states, _ in states.filter { ["stopped", "playing", "paused"].contains($0) }.count <= 1 }
+      .run(walks: 50, length: 30, seed: 9)
+    #expect(summary.steps == 1_500)
+  }
+}

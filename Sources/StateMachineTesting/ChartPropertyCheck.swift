@@ -1,0 +1,119 @@
+public import StateMachine
+
+/// Seeded random walks through a statechart, checking invariants after every macrostep; a
+/// failing walk is shrunk to a 1-minimal sequence (removing any one event makes it pass).
+///
+/// ```swift
+/// try ChartPropertyCheck(chart: chart, context: NoContext(), alphabet: chart.eventNames)
+///     .invariant("never loud while paused") { states, _ in !(states.contains("loud") && states.contains("paused")) }
+///     .run(walks: 200, length: 40, seed: 7)
+/// ```
+public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, Effect: Sendable>: Sendable {
+  public typealias Invariant = @Sendable (_ configuration: [ID], _ context: Context) -> Bool
+
+  let chart: Chart<ID, Event, Context, Effect>
+  let context: Context
+  let alphabet: [Event]
+  var invariants: [(name: String, holds: Invariant)] = []
+
+  public init(chart: Chart<ID, Event, Context, Effect>, context: Context, alphabet: [Event]) {
+    (self.chart, self.context, self.alphabet) = (chart, context, alphabet)
+  }
+
+  /// Adds an invariant every configuration reached (active atomic states and context) must hold.
+  public func invariant(_ name: String, _ holds: @escaping Invariant) -> ChartPropertyCheck {
+    var copy = self
+    copy.invariants.append((name, holds))
+    return copy
+  }
+
+  /// What a passing run did.
+  public struct Summary: Sendable {
+    public let walks: Int
+    public let steps: Int
+    public let seed: UInt64
+  }
+
+  /// Runs `walks` walks of `length` events (uniform over the alphabet) from the chart's start.
+  ///
+  /// - Throws: ``ChartPropertyFailure`` with the shrunk sequence and the seed to reproduce it.
+  @discardableResult
+  public func run(walks: Int = 100, length: Int = 50, seed: UInt64? = nil) throws(ChartPropertyFailure<Event>) -> Summary {
+    let seed = seed ?? UInt64.random(in: 0...UInt64.max)
+    var random = SplitMix64(seed: seed)
+    var steps = 0
+    for _ in 0..<walks where !alphabet.isEmpty {
+      let events = (0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
+      guard let (property, message, failing) = failure(of: events) else {
+        steps += length
+        continue
+      }
+      let shrunk = shrink(failing, property: property)
+      let last = failure(of: shrunk)
+      throw ChartPropertyFailure(property: property, message: last?.message ?? message, events: shrunk, seed: seed, original: failing.count)
+    }
+    return Summary(walks: walks, steps: steps, seed: seed)
+  }
+
+  /// The first broken property of `events` run from the start, with the prefix that breaks it.
+  func failure(of events: [Event]) -> (property: String, message: String, events: [Event])? {
+    var machine = ChartMachine(chart, context: context)
+    do {
+      _ = try machine.start()
+      if let broken = broken(machine) { return (broken.0, broken.1, []) }
+      for (n, event) in events.enumerated() {
+        _ = try machine.send(event)
+        if let broken = broken(machine) { return (broken.0, broken.1, Array(events[...n])) }
+      }
+    } catch {
+      return ("settles", error.description, events)
+    }
+    return nil
+  }
+
+  func broken(_ machine: ChartMachine<ID, Event, Context, Effect>) -> (String, String)? {
+    for (name, holds) in invariants where !holds(machine.configuration, machine.context) {
+      return (name, "broken in \(machine.configuration)")
+    }
+    return nil
+  }
+
+  /// Removes events one at a time while the same property still fails, until no single
+  /// removal keeps it failing: the result is 1-minimal.
+  func shrink(_ events: [Event], property: String) -> [Event] {
+    var current = events
+    var changed = true
+    while changed {
+      changed = false
+      var i = 0
+      while i < current.count {
+        var candidate = current
+        candidate.remove(at: i)
+        if let failing = failure(of: candidate), failing.property == property {
+          current = failing.events
+          changed = true
+        } else {
+          i += 1
+        }
+      }
+    }
+    return current
+  }
+}
+
+/// A chart walk that broke a property, shrunk to a 1-minimal event sequence.
+public struct ChartPropertyFailure<Event: Sendable>: Error, Sendable, CustomStringConvertible {
+  public let property: String
+  public let message: String
+  /// The shrunk sequence, from the chart's start.
+  public let events: [Event]
+  /// The seed of the run (pass it to `run(seed:)` to reproduce).
+  public let seed: UInt64
+  /// How long the failing walk was before shrinking.
+  public let original: Int
+
+  public var description: String {
+    "property '\(property)' failed (\(message)) after \(events.count) events (shrunk from \(original), seed \(seed)): "
+      + events.map { "\($0)" }.joined(separator: ", ")
+  }
+}
