@@ -8,7 +8,7 @@ public struct CommandResult: Sendable, Equatable {
   static func success(_ output: String) -> CommandResult { CommandResult(code: 0, output: output, errorOutput: "") }
   static func findings(_ output: String) -> CommandResult { CommandResult(code: 1, output: output, errorOutput: "") }
   static func usage(_ message: String, help: String) -> CommandResult {
-    CommandResult(code: 2, output: "", errorOutput: "error: \(message)\n\n\(help)")
+    CommandResult(code: 2, output: "", errorOutput: "error: \(message)\n\n\(help)" + (help.hasSuffix("\n") ? "" : "\n"))
   }
   static func failure(_ message: String) -> CommandResult {
     CommandResult(code: 2, output: "", errorOutput: "error: \(message)\n")

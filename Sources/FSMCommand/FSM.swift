@@ -45,7 +45,7 @@ public enum FSM {
       return .failure("`demo` runs asynchronously: call FSM.run(_:streaming:) (the fsm executable does)")
     case "__log-writer": return LogWriterCommand.run(rest)
     case "help", "--help", "-h":
-      guard let topic = rest.first else { return .success(help + "\n") }
+      guard let topic = rest.first, topic != "--help", topic != "-h" else { return .success(help + "\n") }
       guard let text = helpText(for: topic) else { return .usage("unknown command '\(topic)'", help: help) }
       return .success(text + "\n")
     default:

@@ -153,7 +153,7 @@ public struct Exploration<State: Discriminated, Event> {
 
     public var description: String {
       "rows \(rowsHit.count)/\(rowCount), states \(statesReached.count)/\(stateCount)"
-        + (rowsNeverHit.isEmpty ? "" : "; rows never hit: " + rowsNeverHit.map { "\($0 + 1)" }.joined(separator: ", "))
+        + (rowsNeverHit.isEmpty ? "" : "; never hit: " + rowsNeverHit.map { "row \($0 + 1)" }.joined(separator: ", "))
     }
   }
 

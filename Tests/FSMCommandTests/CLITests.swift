@@ -25,6 +25,7 @@ struct CLITests {
     .init(label: "unknown command", arguments: ["frobnicate"], code: 2, output: "", error: "error: unknown command 'frobnicate'"),
     .init(label: "help", arguments: ["--help"], code: 0, output: "usage: fsm <command>", error: ""),
     .init(label: "help for a command", arguments: ["help", "check"], code: 0, output: "usage: fsm check", error: ""),
+    .init(label: "help --help", arguments: ["help", "--help"], code: 0, output: "usage: fsm <command>", error: ""),
     .init(label: "help for an unknown command", arguments: ["help", "nope"], code: 2, output: "", error: "unknown command 'nope'"),
     .init(label: "list", arguments: ["list"], code: 0, output: "cd-player     Boost.SML", error: ""),
     .init(label: "list --help", arguments: ["list", "--help"], code: 0, output: "usage: fsm list", error: ""),
@@ -63,6 +64,32 @@ struct CLITests {
     #expect(result.code == c.code, "stdout: \(result.output)\nstderr: \(result.errorOutput)")
     if c.output.isEmpty { #expect(result.output.isEmpty) } else { #expect(result.output.contains(c.output), "\(result.output)") }
     if c.error.isEmpty { #expect(result.errorOutput.isEmpty) } else { #expect(result.errorOutput.contains(c.error), "\(result.errorOutput)") }
+  }
+
+  @Test("every usage error ends with a newline", arguments: [["frobnicate"], ["check"], ["show", "cd-player", "--format", "png"], ["explore", "x", "--depth", "-1"]])
+  func usageEndsWithNewline(_ arguments: [String]) {
+    let result = FSM.run(arguments)
+    #expect(result.code == 2)
+    #expect(result.errorOutput.hasSuffix("\n"))
+  }
+
+  @Test("fsm explore names the rows never hit by what they do")
+  func rowsNeverHitDescribed() {
+    let result = FSM.run(["explore", "loader", "--depth", "3"])
+    #expect(result.output.contains("never hit: row 6, row 8"), "\(result.output)")
+    #expect(result.output.contains("  never hit: row 6: from loading on failed -> retry"), "\(result.output)")
+  }
+
+  @Test("fsm check on a spec without a states table says no state is marked initial, not a bare initial")
+  func initialWithoutStates() throws {
+    let path = FileManager.default.temporaryDirectory.path + "/fsm-nostates-\(UInt32.random(in: 0...UInt32.max)).md"
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try "| from | event | guard | to | effects |\n| --- | --- | --- | --- | --- |\n| idle | go |  | busy |  |\n"
+      .write(toFile: path, atomically: true, encoding: .utf8)
+    let result = FSM.run(["check", path])
+    #expect(result.output.contains("initial: (none marked; idle stands in)"))
+    #expect(!result.output.contains("initial: idle\n"))
+    #expect(result.output.contains("no initial state"))
   }
 
   @Test("fsm list prints one machine per line, name first")

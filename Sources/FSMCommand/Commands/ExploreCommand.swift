@@ -41,7 +41,7 @@ enum ExploreCommand {
 
   static func run<S, E, C, Effect>(_ model: ExampleModel<S, E, C, Effect>) -> Run {
     { depth, limit, walks in
-      report(model.explorer.explore(depth: depth, limit: limit), walks: walks) { walks in
+      report(model.explorer.explore(depth: depth, limit: limit), describe: model.table.describeRow, walks: walks) { walks in
         do throws(PropertyFailure<E>) {
           let r = try model.propertyCheck.run(walks: walks.walks, length: walks.length, seed: walks.seed)
           return ("walks: \(r.walks) walks, \(r.steps) steps, seed \(r.seed): no failure", false)
@@ -53,12 +53,15 @@ enum ExploreCommand {
   }
 
   static func report<S, E>(
-    _ result: Exploration<S, E>, walks: (walks: Int, length: Int, seed: UInt64?)?,
+    _ result: Exploration<S, E>, describe: (Int) -> String, walks: (walks: Int, length: Int, seed: UInt64?)?,
     run: ((walks: Int, length: Int, seed: UInt64?)) -> (String, Bool)
   ) -> (lines: [String], failed: Bool) {
     var lines = [
       "configurations: \(result.configurations) (depth \(result.maxDepth)\(result.truncated ? ", limit reached" : ""))",
       "coverage: \(result.coverage)",
+    ]
+    for row in result.coverage.rowsNeverHit { lines.append("  never hit: row \(row + 1): \(describe(row))") }
+    lines += [
       "reachable states:",
     ]
     for state in result.coverage.statesReached {

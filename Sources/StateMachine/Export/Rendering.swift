@@ -143,6 +143,17 @@ struct RenderedState: Equatable {
 }
 
 extension TransitionTable {
+  /// Row `index` (from 0) as one line: `from loading on failed [retries left] -> failure / retry`.
+  public func describeRow(_ index: Int) -> String {
+    guard renderedRows.indices.contains(index) else { return "no row \(index + 1)" }
+    let row = renderedRows[index]
+    var text = "from " + (row.isWildcard ? Rendering.any : row.sources.joined(separator: ", ")) + " on " + row.event
+    if let guardName = row.guardName { text += " [\(guardName)]" }
+    text += " -> " + row.target
+    if !row.effects.isEmpty { text += " / " + row.effects.joined(separator: ", ") }
+    return text
+  }
+
   var renderedRows: [RenderedRow] {
     rows.map { row in
       RenderedRow(

@@ -121,7 +121,7 @@ extension TransitionTable {
     let unhandledNote = policy == .ignore ? " (ignored by policy)" : ""
     return [
       "\(name): \(stateCases.count) states, \(eventCases.count) events, \(rows.count) rows, unhandled events: \(policy.rawValue)",
-      "initial: \(analysis.initial)",
+      problems.contains(.noInitialState) ? "initial: (none marked; \(analysis.initial) stands in)" : "initial: \(analysis.initial)",
       "reachable: \(names(analysis.reachable))",
       "final: \(names(analysis.finalStates))",
       "unhandled (state, event) pairs: \(analysis.unhandledCount)\(unhandledNote)"
