@@ -13,6 +13,8 @@ public enum ChartSpec {
   typealias Action = ChartAction<String, NoContext, String>
 
   static let stateColumns = ["state", "parent", "kind", "initial", "entry", "exit"]
+  /// The deepest nesting a chart spec may have (the chart is built recursively), as for SCXML.
+  public static let maxDepth = 256
   static let transitionColumns = ["from", "event", "guard", "to", "type", "actions"]
 
   /// Whether `text` is a chart spec (its states table has a `parent` column).
@@ -129,30 +131,32 @@ public enum ChartSpec {
     }
     for id in order {
       if let parent = parentOf[id], states[parent] == nil {
-        throw SpecError(file: file, line: states[id]!.line ?? 0, field: "parent", message: "'\(parent)' is not in the states table")
+        throw SpecError(file: file, line: states[id]?.line ?? 0, field: "parent", message: "'\(parent)' is not in the states table")
       }
     }
     var childrenOf: [String: [String]] = [:]
     for id in order { if let parent = parentOf[id] { childrenOf[parent, default: []].append(id) } }
     var visiting = Set<String>()
-    func tree(_ id: String) throws(SpecError) -> State {
+    func tree(_ id: String, depth: Int) throws(SpecError) -> State {
       guard visiting.insert(id).inserted else {
-        throw SpecError(file: file, line: states[id]!.line ?? 0, field: "parent", message: "'\(id)' is its own ancestor")
+        throw SpecError(file: file, line: states[id]?.line ?? 0, field: "parent", message: "'\(id)' is its own ancestor")
       }
-      var state = states[id]!
-      for child in childrenOf[id] ?? [] { state.children.append(try tree(child)) }
+      guard var state = states[id] else { throw SpecError(file: file, line: 0, field: "parent", message: "'\(id)' is not in the states table") }
+      guard depth < maxDepth else {
+        throw SpecError(file: file, line: state.line ?? 0, field: "parent", message: "states nested deeper than \(maxDepth) levels")
+      }
+      for child in childrenOf[id] ?? [] { state.children.append(try tree(child, depth: depth + 1)) }
       return state
     }
     var roots: [State] = []
-    for id in order where parentOf[id] == nil { roots.append(try tree(id)) }
+    for id in order where parentOf[id] == nil { roots.append(try tree(id, depth: 0)) }
     if visiting.count < order.count, let id = order.first(where: { !visiting.contains($0) }) {
-      throw SpecError(file: file, line: states[id]!.line ?? 0, field: "parent", message: "'\(id)' is its own ancestor")
+      throw SpecError(file: file, line: states[id]?.line ?? 0, field: "parent", message: "'\(id)' is its own ancestor")
     }
     do {
       return try DocumentChart(name: name, initial: initial, states: roots, initialActions: initialActions)
     } catch {
-      let first = error.problems[0]
-      throw SpecError(file: file, line: first.line ?? 0, message: error.problems.map(\.description).joined(separator: "; "))
+      throw SpecError(file: file, line: error.problems.first?.line ?? 0, message: error.problems.map(\.description).joined(separator: "; "))
     }
   }
 
