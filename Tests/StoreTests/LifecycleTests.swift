@@ -240,3 +240,23 @@ struct LifecycleTests {
     #expect(ledger.unbalanced.isEmpty, "seed \(seed): \(ledger.unbalanced)")
   }
 }
+
+@Suite("Store steps carry their clock time")
+struct StepTimeTests {
+  @Test("on a manual clock, each step's time is the virtual time it was taken at")
+  func timeline() async {
+    let clock = ManualClock()
+    let times = Mutex<[String]>([])
+    let store = Store(Countdown.table, context: .init(), clock: clock) { _, send in
+      try await clock.sleep(for: .seconds(2))
+      send(.codeSent)
+    } inspector: { report in
+      if case .step(let step) = report { times.withLock { $0.append("\(step.time) \(step.event)") } }
+    }
+    await clock.advance(by: .milliseconds(500))
+    store.send(.tap)
+    await clock.advance(by: .seconds(4))
+    #expect(times.withLock { $0 } == ["0.5 seconds tap", "2.5 seconds codeSent", "3.5 seconds tick", "4.5 seconds tick"])
+    await store.finish()
+  }
+}

@@ -51,7 +51,7 @@ extension Store {
         report(
           StoreStep(
             sequence: work.sequence, event: event, from: from, to: machine.state, outcome: outcome,
-            context: machine.context))
+            context: machine.context, time: elapsed()))
       }
       perform(work)
       // Those waiting for the store to settle resume only once the step has been reported.

@@ -34,6 +34,8 @@ public final class Store<State: Discriminated, Event: Discriminated, Context: Se
   @usableFromInline let failure: Failure
   @usableFromInline let inspector: Inspector?
   @usableFromInline let clock: any Clock<Duration>
+  /// The time on `clock` since the store was made (read only when a step is reported).
+  @usableFromInline let elapsed: @Sendable () -> Duration
   @usableFromInline let manualClock: ManualClock?
   @usableFromInline let stateBroadcast = Broadcast<State>()
   @usableFromInline let stepBroadcast = Broadcast<StoreStep<State, Event, Context, Effect>>()
@@ -62,6 +64,7 @@ public final class Store<State: Discriminated, Event: Discriminated, Context: Se
     self.failure = failure
     self.inspector = inspector
     self.clock = clock
+    elapsed = elapsedSinceNow(on: clock)
     manualClock = clock as? ManualClock
     manualClock?.register(self)
   }

@@ -12,14 +12,25 @@ public struct StoreStep<State: Sendable, Event: Sendable, Context: Sendable, Eff
   public let outcome: StepOutcome<State, Effect>
   /// The context after the step.
   public let context: Context
+  /// When the step was taken: the time on the store's clock since the store was made (on a
+  /// ``ManualClock``, exactly the virtual time), for timelines.
+  ///
+  /// ```swift
+  /// Store(table, context: context, clock: clock, handler: handler) { report in
+  ///     if case .step(let step) = report { print(step.time, step.event, "->", step.to) }
+  /// }
+  /// ```
+  public let time: Duration
 
   /// The effects the step emitted.
   public var effects: Effects<Effect> { outcome.effects }
 
   @inlinable
-  init(sequence: Int, event: Event, from: State, to: State, outcome: StepOutcome<State, Effect>, context: Context) {
+  init(
+    sequence: Int, event: Event, from: State, to: State, outcome: StepOutcome<State, Effect>, context: Context, time: Duration
+  ) {
     (self.sequence, self.event, self.from, self.to, self.outcome) = (sequence, event, from, to, outcome)
-    self.context = context
+    (self.context, self.time) = (context, time)
   }
 }
 
