@@ -138,6 +138,15 @@ struct TestStoreTests {
     #expect(store.context.username == "admin")
   }
 
+  @Test("not exhaustive: a send without `to:` does not check the state; a stated state still is")
+  func nonExhaustiveStateOnlyWhenStated() async throws {
+    let store = Self.login(.off)
+    try await store.send(.start)  // goes to credentials: not stated, not checked
+    #expect(store.state == .credentials)
+    await #expect(throws: TestStoreFailure.self) { try await store.send(.editUsername("admin"), to: .success) }
+    try await store.finish()
+  }
+
   @Test func nonExhaustiveReceiveSkipsOtherEvents() async throws {
     let store = TestStore(exhaustivity: .off) { clock, inspector in Counter.store(clock: clock, inspector: inspector) }
     await store.start()

@@ -153,8 +153,8 @@ where
   ) throws {
     let before = log.known
     defer { log.know(step.to, step.context) }
-    let expectedState = state ?? before.state
-    if step.to != expectedState {
+    // Exhaustive: the state is as stated, or unchanged. Not exhaustive: only a stated state is checked.
+    if let expectedState = state ?? (exhaustivity == .on ? before.state : nil), step.to != expectedState {
       throw TestStoreFailure(
         "\(verb) \(event): expected the state \(expectedState), got \(step.to) (from \(step.from))", file: file, line: line)
     }
