@@ -42,4 +42,3 @@ extension Command: CustomStringConvertible {
 extension Command: Equatable where Event: Equatable, Work: Equatable {}
 extension Command: Hashable where Event: Hashable, Work: Hashable {}
 
-extension Command: Codable where Event: Codable, Work: Codable {}

@@ -1,11 +1,28 @@
 /// The name of a running effect or timer, so a row can cancel it (``Command/cancel(_:)``) and
 /// a new one with the same name replaces it.
+///
+/// Encoded as its name, a string (`{"name": "x"}`, as earlier versions wrote it, still decodes).
 public struct EffectID: Hashable, Sendable, Codable, ExpressibleByStringLiteral, CustomStringConvertible {
   /// The name.
   public let name: String
   public init(_ name: String) { self.name = name }
   public init(stringLiteral name: String) { self.name = name }
   public var description: String { name }
+
+  enum CodingKeys: String, CodingKey { case name }
+
+  public init(from decoder: any Decoder) throws {
+    if let name = try? decoder.singleValueContainer().decode(String.self) {
+      self.name = name
+    } else {
+      name = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .name)
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(name)
+  }
 }
 
 /// How long an effect or timer may run.
