@@ -11,25 +11,15 @@ public import StateMachine
 /// print(result.coverage)                    // transitions 9/10, states 11/11
 /// result.shortestPath(to: "loud")           // ["power", "louder"]
 /// ```
-public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: Hashable & Sendable, Effect: Sendable>: Sendable {
-  public typealias Invariant = @Sendable (_ configuration: [ID], _ context: Context) -> Bool
-
+public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: Hashable & Sendable, Effect: Sendable>: ChartChecking {
   let chart: Chart<ID, Event, Context, Effect>
   let context: Context
   let alphabet: [Event]
-  var invariants: [(name: String, holds: Invariant)] = []
+  public var invariants: [(name: String, holds: ChartInvariant)] = []
 
   /// Explores `chart` from its start with `context`, trying every event of `alphabet`.
   public init(chart: Chart<ID, Event, Context, Effect>, context: Context, alphabet: [Event]) {
     (self.chart, self.context, self.alphabet) = (chart, context, alphabet)
-  }
-
-  /// Adds an invariant every reached configuration (its active atomic states and the context)
-  /// must satisfy; a violation is reported with its shortest path.
-  public func invariant(_ name: String, _ holds: @escaping Invariant) -> ChartExplorer {
-    var copy = self
-    copy.invariants.append((name, holds))
-    return copy
   }
 
   /// Explores up to `depth` events deep, stopping after `limit` configurations. A macrostep
@@ -65,9 +55,9 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
     }
     func visit(_ machine: Machine, at i: Int) {
       for id in machine.activeStates where result.shortestPaths[id] == nil { result.shortestPaths[id] = path(to: i) }
-      for (name, holds) in invariants where !violated.contains(name) && !holds(machine.configuration, machine.context) {
+      if let (name, message) = broken(machine), !violated.contains(name) {
         violated.insert(name)
-        result.violations.append(.init(property: name, message: "broken in \(machine.configuration)", path: path(to: i)))
+        result.violations.append(.init(property: name, message: message, path: path(to: i)))
       }
     }
     visit(start, at: 0)

@@ -8,23 +8,15 @@ public import StateMachine
 ///     .invariant("never loud while paused") { states, _ in !(states.contains("loud") && states.contains("paused")) }
 ///     .run(walks: 200, length: 40, seed: 7)
 /// ```
-public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, Effect: Sendable>: Sendable {
-  public typealias Invariant = @Sendable (_ configuration: [ID], _ context: Context) -> Bool
-
+public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, Effect: Sendable>: ChartChecking {
   let chart: Chart<ID, Event, Context, Effect>
   let context: Context
   let alphabet: [Event]
-  var invariants: [(name: String, holds: Invariant)] = []
+  public var invariants: [(name: String, holds: ChartInvariant)] = []
 
+  /// Walks `chart` from its start with `context`, choosing events from `alphabet`.
   public init(chart: Chart<ID, Event, Context, Effect>, context: Context, alphabet: [Event]) {
     (self.chart, self.context, self.alphabet) = (chart, context, alphabet)
-  }
-
-  /// Adds an invariant every configuration reached (active atomic states and context) must hold.
-  public func invariant(_ name: String, _ holds: @escaping Invariant) -> ChartPropertyCheck {
-    var copy = self
-    copy.invariants.append((name, holds))
-    return copy
   }
 
   /// What a passing run did.
@@ -60,20 +52,13 @@ public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Conte
     var machine = ChartMachine(chart, context: context)
     do {
       _ = try machine.start()
-      if let broken = broken(machine) { return (broken.0, broken.1, []) }
+      if let broken = broken(machine) { return (broken.property, broken.message, []) }
       for (n, event) in events.enumerated() {
         _ = try machine.send(event)
-        if let broken = broken(machine) { return (broken.0, broken.1, Array(events[...n])) }
+        if let broken = broken(machine) { return (broken.property, broken.message, Array(events[...n])) }
       }
     } catch {
       return ("settles", error.description, events)
-    }
-    return nil
-  }
-
-  func broken(_ machine: ChartMachine<ID, Event, Context, Effect>) -> (String, String)? {
-    for (name, holds) in invariants where !holds(machine.configuration, machine.context) {
-      return (name, "broken in \(machine.configuration)")
     }
     return nil
   }

@@ -1,0 +1,33 @@
+import StateMachine
+
+/// What ``ChartExplorer`` and ``ChartPropertyCheck`` share: a chart, the context it starts with,
+/// the events to try, and the invariants every reached configuration must hold.
+public protocol ChartChecking: Sendable {
+  associatedtype ID: Hashable & Sendable
+  associatedtype Event: Sendable
+  associatedtype Context: Sendable
+  associatedtype Effect: Sendable
+
+  /// An invariant over a configuration (its active atomic states) and the context.
+  typealias ChartInvariant = @Sendable (_ configuration: [ID], _ context: Context) -> Bool
+
+  var invariants: [(name: String, holds: ChartInvariant)] { get set }
+}
+
+extension ChartChecking {
+  /// Adds an invariant every configuration reached (active atomic states and context) must
+  /// hold; a violation is reported with the events that lead to it.
+  public func invariant(_ name: String, _ holds: @escaping ChartInvariant) -> Self {
+    var copy = self
+    copy.invariants.append((name, holds))
+    return copy
+  }
+
+  /// The first invariant `machine` breaks, with a message.
+  func broken(_ machine: ChartMachine<ID, Event, Context, Effect>) -> (property: String, message: String)? {
+    for (name, holds) in invariants where !holds(machine.configuration, machine.context) {
+      return (name, "broken in \(machine.configuration)")
+    }
+    return nil
+  }
+}
