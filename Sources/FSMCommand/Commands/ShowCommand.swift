@@ -5,8 +5,8 @@ enum ShowCommand {
     usage: fsm show <machine|spec.md|chart.scxml> [--format table|mermaid|dot]
 
     Prints the machine's transition table (the default: Markdown, the format spec files use),
-    its Mermaid stateDiagram-v2, or its Graphviz DOT graph. For an SCXML chart: an outline of
-    its states and transitions, a nested Mermaid diagram, or DOT with clusters.
+    its Mermaid stateDiagram-v2, or its Graphviz DOT graph. For a chart (.scxml, or a Markdown
+    chart spec): its Markdown chart spec, a nested Mermaid diagram, or DOT with clusters.
     """
 
   static func run(_ words: [String]) -> CommandResult {

@@ -26,8 +26,6 @@ public struct Analysis<StateCase: Hashable & Sendable, EventCase: Hashable & Sen
   }
   /// How many pairs ``unhandled`` holds.
   public let unhandledCount: Int
-  /// The states with unhandled events, in ``unhandled``'s order.
-  public var statesWithUnhandledEvents: [StateCase] { gaps.map(\.state) }
 
   /// The events no row handles in `state` (empty when `state` is unreachable or final), at
   /// most `limit` of them, in event order.

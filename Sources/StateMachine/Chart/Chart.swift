@@ -40,7 +40,6 @@ public struct Chart<ID: Hashable & Sendable, Event: Sendable, Context, Effect: S
   /// Transitions of each state, in document order.
   let stateTransitions: [[Int]]
   let index: [ID: Int]
-  let lines: [Int?]
 
   // Transitions.
   let sources: [Int]
@@ -80,8 +79,8 @@ public struct Chart<ID: Hashable & Sendable, Event: Sendable, Context, Effect: S
     self.eventName = eventName
     (ids, kinds, parents, ends, children, histories) =
       (builder.ids, builder.kinds, builder.parents, builder.ends, builder.children, builder.histories)
-    (onEntry, onExit, defaultTransition, stateTransitions, index, lines) =
-      (builder.onEntry, builder.onExit, builder.defaultTransition, builder.stateTransitions, builder.index, builder.lines)
+    (onEntry, onExit, defaultTransition, stateTransitions, index) =
+      (builder.onEntry, builder.onExit, builder.defaultTransition, builder.stateTransitions, builder.index)
     (sources, descriptors, guards, targets, isInternal, actions) =
       (builder.sources, builder.descriptors, builder.guards, builder.resolvedTargets, builder.isInternal, builder.actions)
   }

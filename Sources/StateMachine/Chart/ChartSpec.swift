@@ -3,6 +3,7 @@
 ///
 /// ```swift
 /// let chart = try ChartSpec.parse(text, file: "Specs/player.md")
+/// // or, for a file that may hold a table or a chart: SpecDocument.loadMachine(contentsOf:)
 /// ```
 ///
 /// Guards are `In(id)` and `!In(id)`; any other guard name is kept as a name that never
@@ -20,12 +21,6 @@ public enum ChartSpec {
   /// Whether `text` is a chart spec (its states table has a `parent` column).
   public static func isChart(_ text: String) -> Bool {
     text.contains("| state | parent | kind |") || text.contains("- chart:")
-  }
-
-  /// Reads the chart spec file at `path` (refused as ``SpecDocument/load(contentsOf:)`` refuses
-  /// files: not regular, over ``SpecDocument/maxFileSize``, not UTF-8).
-  public static func load(contentsOf path: String) throws(SpecError) -> DocumentChart {
-    try parse(SpecDocument.readText(path), file: path)
   }
 
   /// Reads a chart spec.
@@ -69,7 +64,7 @@ public enum ChartSpec {
         let lowered = cells.map { $0.lowercased() }
         place = lowered == stateColumns ? .statesHeader : lowered == transitionColumns ? .transitionsHeader : .other
       case .statesHeader, .transitionsHeader:
-        guard cells.allSatisfy({ $0.allSatisfy { "-: ".contains($0) } && $0.contains("-") }), cells.count == 6 else {
+        guard SpecParser.isSeparatorRow(cells), cells.count == 6 else {
           throw SpecError(file: file, line: number, message: "expected the separator row (| --- | --- | ...) under the table header")
         }
         place = place == .statesHeader ? .states : .transitions

@@ -129,26 +129,33 @@ struct Replayer<State: Discriminated & Codable & Equatable, Event: Discriminated
   mutating func check(_ entry: LogEntry<State, Event, Context, Effect>) {
     let step = table.step(state, context, entry.event)
     replayed += 1
-    var differences: [Divergence.Difference] = []
-    let outcome = LoggedOutcome(step.outcome)
-    if outcome != entry.outcome {
-      differences.append(.init(field: "outcome", expected: "\(entry.outcome)", actual: "\(outcome)"))
-    }
-    if step.state != entry.state {
-      differences.append(.init(field: "state", expected: "\(entry.state)", actual: "\(step.state)"))
-    }
-    if step.context != entry.context {
-      differences.append(.init(field: "context", expected: "\(entry.context)", actual: "\(step.context)"))
-    }
-    let effects = Array(step.outcome.effects)
-    if effects != entry.effects {
-      differences.append(.init(field: "effects", expected: "\(entry.effects)", actual: "\(effects)"))
-    }
+    let differences = entry.differences(
+      outcome: LoggedOutcome(step.outcome), state: step.state, context: step.context, effects: Array(step.outcome.effects))
     if !differences.isEmpty {
       divergences.append(Divergence(sequence: entry.sequence, event: "\(entry.event)", differences: differences))
     }
     // Continue from what the log recorded, so one divergence does not cascade.
     state = entry.state
     context = entry.context
+  }
+}
+
+extension LogEntry where State: Equatable, Context: Equatable, Effect: Equatable {
+  /// Where a replayed step differs from this entry, field by field (outcome, state, context,
+  /// effects): what tables and charts report as a divergence.
+  @inlinable
+  func differences(outcome: LoggedOutcome, state: State, context: Context, effects: [Effect]) -> [Divergence.Difference] {
+    var differences: [Divergence.Difference] = []
+    if outcome != self.outcome {
+      differences.append(.init(field: "outcome", expected: "\(self.outcome)", actual: "\(outcome)"))
+    }
+    if state != self.state { differences.append(.init(field: "state", expected: "\(self.state)", actual: "\(state)")) }
+    if context != self.context {
+      differences.append(.init(field: "context", expected: "\(self.context)", actual: "\(context)"))
+    }
+    if effects != self.effects {
+      differences.append(.init(field: "effects", expected: "\(self.effects)", actual: "\(effects)"))
+    }
+    return differences
   }
 }

@@ -53,25 +53,10 @@ extension SpecDocument {
     } catch {
       throw SpecError(file: path, line: 0, message: error.reason)
     }
-    if let offset = firstInvalidUTF8(bytes) {
-      let line = 1 + bytes[..<offset].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-      throw SpecError(file: path, line: line, message: "invalid UTF-8 at byte \(offset + 1); expected UTF-8 text")
+    if let bad = invalidUTF8(in: bytes) {
+      throw SpecError(file: path, line: bad.line, message: "invalid UTF-8 at byte \(bad.offset + 1); expected UTF-8 text")
     }
     return String(decoding: bytes, as: UTF8.self)
-  }
-
-  /// The offset of the first byte that is not part of valid UTF-8, if any.
-  static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
-    var iterator = bytes.makeIterator()
-    var parser = Unicode.UTF8.ForwardParser()
-    var offset = 0
-    while true {
-      switch parser.parseScalar(from: &iterator) {
-      case .valid(let scalar): offset += scalar.count
-      case .emptyInput: return nil
-      case .error: return offset
-      }
-    }
   }
 }
 
@@ -122,7 +107,7 @@ struct SpecParser {
     switch place {
     case .prose, .code: try startTable(cells, at: n)
     case .stateHeader, .transitionHeader:
-      guard cells.allSatisfy({ $0.allSatisfy { "-: ".contains($0) } && $0.contains("-") }) else {
+      guard Self.isSeparatorRow(cells) else {
         throw error(n, nil, "expected the separator row (| --- | --- | ...) under the table header")
       }
       let expected = place == .stateHeader ? Self.stateColumns.count : Self.transitionColumns.count
@@ -228,6 +213,11 @@ struct SpecParser {
     }
     let fallback = file.split(separator: "/").last.map { String($0.split(separator: ".").first ?? $0) } ?? "spec"
     return SpecDocument(file: file, name: name ?? fallback, policy: policy, states: states, transitions: transitions)
+  }
+
+  /// Whether a table row is the separator under a header (`| --- | :-: |`).
+  static func isSeparatorRow(_ cells: [String]) -> Bool {
+    cells.allSatisfy { $0.allSatisfy { "-: ".contains($0) } && $0.contains("-") }
   }
 
   /// `value` in a line `<key> `value``, or `nil` when the line is not that header.

@@ -28,7 +28,7 @@ extension LogRecorder {
     _ event: Event, step: ChartStep<Event, Effect>, machine: ChartMachine<ID, Event, Context, Effect>
   ) throws(LogError) -> Int where State == ChartLogState<ID> {
     try record(
-      event, logged: step.outcome == .transitioned ? .transitioned : .ignored, state: ChartLogState(machine),
+      event, logged: step.loggedOutcome, state: ChartLogState(machine),
       context: machine.context, effects: step.effects)
   }
 }
@@ -103,18 +103,9 @@ struct ChartReplayer<ID: Hashable & Sendable & Codable, Event: Sendable & Codabl
     if var current = machine {
       do {
         let step = try current.send(entry.event)
-        let outcome: LoggedOutcome = step.outcome == .transitioned ? .transitioned : .ignored
-        if outcome != entry.outcome {
-          differences.append(.init(field: "outcome", expected: "\(entry.outcome)", actual: "\(outcome)"))
-        }
-        let state = ChartLogState(current)
-        if state != entry.state { differences.append(.init(field: "state", expected: "\(entry.state)", actual: "\(state)")) }
-        if current.context != entry.context {
-          differences.append(.init(field: "context", expected: "\(entry.context)", actual: "\(current.context)"))
-        }
-        if step.effects != entry.effects {
-          differences.append(.init(field: "effects", expected: "\(entry.effects)", actual: "\(step.effects)"))
-        }
+        differences = entry.differences(
+          outcome: step.loggedOutcome, state: ChartLogState(current),
+          context: current.context, effects: step.effects)
         machine = current
       } catch {
         differences.append(.init(field: "outcome", expected: "\(entry.outcome)", actual: "\(error)"))
@@ -128,4 +119,10 @@ struct ChartReplayer<ID: Hashable & Sendable & Codable, Event: Sendable & Codabl
       machine = Self.machine(chart, at: entry.state, context: entry.context)
     }
   }
+}
+
+extension ChartStep {
+  /// What a log keeps of the step: `transitioned`, or `ignored` for an event the chart did not
+  /// handle or got after it halted.
+  var loggedOutcome: LoggedOutcome { outcome == .transitioned ? .transitioned : .ignored }
 }

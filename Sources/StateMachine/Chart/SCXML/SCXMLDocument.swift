@@ -44,16 +44,16 @@ public enum SCXMLDocument {
   /// Reads an SCXML document held in memory; `file` names it in errors.
   public static func parse(_ data: Data, file: String) throws(SCXMLError) -> DocumentChart {
     if let range = data.range(of: Data("<!DOCTYPE".utf8)) ?? data.range(of: Data("<!ENTITY".utf8)) {
-      let line = 1 + data[..<range.lowerBound].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+      let line = lineNumber(at: data.distance(from: data.startIndex, to: range.lowerBound), in: data)
       throw SCXMLError(
         file: file, kind: .malformedXML,
         problems: [.init(line: line, column: nil, element: nil, message: "DTD declarations are not accepted (an SCXML document needs none)")])
     }
     // Foundation's XML parser traps on some invalid UTF-8 (in comments, for one): check first.
-    if let offset = SpecDocument.firstInvalidUTF8(Array(data)) {
-      let line = 1 + data.prefix(offset).reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+    if let bad = invalidUTF8(in: data) {
       throw SCXMLError(
-        file: file, kind: .malformedXML, problems: [.init(line: line, column: nil, element: nil, message: "invalid UTF-8 at byte \(offset + 1); expected UTF-8 text")])
+        file: file, kind: .malformedXML,
+        problems: [.init(line: bad.line, column: nil, element: nil, message: "invalid UTF-8 at byte \(bad.offset + 1); expected UTF-8 text")])
     }
     let root: XMLElementNode
     switch XMLElementNode.parse(data) {
