@@ -29,9 +29,18 @@ enum Blocking {
   }
 }
 
+/// A value behind an `NSLock`: ThreadSanitizer sees it (on Linux it cannot see `Mutex`'s futex,
+/// so contended `Mutex`es in these tests would be reported as races).
+final class Guarded<Value>: @unchecked Sendable {  // safe: `value` is only touched under `lock`
+  private let lock = NSLock()
+  private var value: Value
+  init(_ value: Value) { self.value = value }
+  func withLock<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
+}
+
 /// Every effect start and end an inspector saw, to check each start ends exactly once.
 final class EffectLedger: Sendable {
-  private let entries = Mutex<[String]>([])
+  private let entries = Guarded<[String]>([])
 
   func record<S, E, C, W>(_ event: StoreEvent<S, E, C, W>) {
     let line: String? =
@@ -71,7 +80,7 @@ struct LifecycleTests {
   func finishWaitsForTheRunningStep() async {
     let inside = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
-    let reports = Mutex<[String]>([])
+    let reports = Guarded<[String]>([])
     let store = Store(Blocking.table { inside.signal(); release.wait() }, context: 0) { (_: Never, _) in } inspector: { event in
       switch event {
       case .step(let step): reports.withLock { $0.append("step \(step.event)") }
@@ -103,20 +112,16 @@ struct LifecycleTests {
 
   @Test("8 producers, finish() mid-stream: every accepted event was handled or reported dropped", arguments: [1, 2, 3])
   func finishUnderLoad(_ round: Int) async {
-    final class Counts: Sendable {
-      let accepted = Mutex(0), handled = Mutex(0), dropped = Mutex(0), afterFinish = Mutex(0)
-    }
-    let counts = Counts()
-    let done = ManagedFlag()
+    let counts = Guarded([String: Int]())
     let store = Store(Tally.table(), context: .init()) { (_: Never, _) in } inspector: { event in
       // Sends after finish() are rejected and say so; no step or drop may come after it.
       switch event {
       case .step:
-        if done.get() { counts.afterFinish.withLock { $0 += 1 } }
-        counts.handled.withLock { $0 += 1 }
+        if counts.withLock({ $0["done"] != nil }) { counts.withLock { $0["afterFinish", default: 0] += 1 } }
+        counts.withLock { $0["handled", default: 0] += 1 }
       case .queuedEventDropped:
-        if done.get() { counts.afterFinish.withLock { $0 += 1 } }
-        counts.dropped.withLock { $0 += 1 }
+        if counts.withLock({ $0["done"] != nil }) { counts.withLock { $0["afterFinish", default: 0] += 1 } }
+        counts.withLock { $0["dropped", default: 0] += 1 }
       default: break
       }
     }
@@ -126,21 +131,20 @@ struct LifecycleTests {
         group.addTask {
           var mine = 0
           for s in 0..<20_000 where store.send(.add(producer: p, sequence: s)) == .accepted { mine += 1 }
-          counts.accepted.withLock { [mine] in $0 += mine }
+          counts.withLock { [mine] in $0["accepted", default: 0] += mine }
         }
       }
       group.addTask {
         try? await Task.sleep(for: pause)
         await store.finish()
-        done.set()
+        counts.withLock { $0["done"] = 1 }
       }
     }
-    let total = counts.accepted.withLock { $0 }
-    let (handled, dropped) = (counts.handled.withLock { $0 }, counts.dropped.withLock { $0 })
+    let (total, handled, dropped) = counts.withLock { ($0["accepted", default: 0], $0["handled", default: 0], $0["dropped", default: 0]) }
     #expect(total > 0)
     #expect(handled + dropped == total, "accepted \(total), handled \(handled), dropped \(dropped)")
     #expect(store.stepCount == handled)
-    #expect(counts.afterFinish.withLock { $0 } == 0)
+    #expect(counts.withLock { $0["afterFinish", default: 0] } == 0)
   }
 
   @Test("a one-shot timer reports finished when it fires; TestStore-style accounting balances")
@@ -217,7 +221,7 @@ struct LifecycleTests {
     var random = SplitMix64(seed: seed)
     let clock = ManualClock()
     let ledger = EffectLedger()
-    let outcomes = Mutex(SplitMix64(seed: seed &+ 99))
+    let outcomes = Guarded(SplitMix64(seed: seed &+ 99))
     let store = Store(Countdown.table, context: .init(), clock: clock) { _, send in
       let choice = outcomes.withLock { $0.next() % 4 }
       switch choice {
@@ -246,7 +250,7 @@ struct StepTimeTests {
   @Test("on a manual clock, each step's time is the virtual time it was taken at")
   func timeline() async {
     let clock = ManualClock()
-    let times = Mutex<[String]>([])
+    let times = Guarded<[String]>([])
     let store = Store(Countdown.table, context: .init(), clock: clock) { _, send in
       try await clock.sleep(for: .seconds(2))
       send(.codeSent)
