@@ -76,7 +76,7 @@ extension ChartMachine {
     run.microsteps += 1
     run.taken += enabled
     exitStates(enabled, event: event, &run)
-    for t in enabled { execute(chart.actions[t], event: event, &run) }
+    for t in enabled { execute(chart.actions[t], event: event, owner: run.tracking || run.recording ? owner(of: t) : 0, &run) }
     enterStates(enabled, event: event, &run)
   }
 
@@ -105,8 +105,9 @@ extension ChartMachine {
       }
     }
     for s in leaving {
-      execute(chart.onExit[s], event: event, &run)
+      execute(chart.onExit[s], event: event, owner: chart.parents[s], &run)
       active[s] = false
+      if run.recording || run.tracking { run.exits.append(ChartExit(state: s, output: run.outputs.count)) }
     }
   }
 
@@ -143,9 +144,9 @@ extension ChartMachine {
     for s in entry.states.sorted() {
       active[s] = true
       run.entered.append(s - 1)
-      execute(chart.onEntry[s], event: event, &run)
-      if entry.defaultEntry.contains(s) { execute(chart.actions[chart.defaultTransition[s]], event: event, &run) }
-      if let content = entry.historyContent[s] { execute(chart.actions[content], event: event, &run) }
+      execute(chart.onEntry[s], event: event, owner: s, &run)
+      if entry.defaultEntry.contains(s) { execute(chart.actions[chart.defaultTransition[s]], event: event, owner: s, &run) }
+      if let content = entry.historyContent[s] { execute(chart.actions[content], event: event, owner: s, &run) }
       guard chart.kinds[s] == .final else { continue }
       let parent = chart.parents[s]
       if parent == 0 {
@@ -250,18 +251,32 @@ extension ChartMachine {
 
   // MARK: Content
 
-  mutating func execute(_ actions: [ChartAction<Event, Context, Effect>], event: QueuedEvent?, _ run: inout Run) {
+  /// Runs content; `owner` is the state its effects belong to (see ``ChartStep``), recorded
+  /// only when the machine tracks owners or plans the macrostep.
+  mutating func execute(_ actions: [ChartAction<Event, Context, Effect>], event: QueuedEvent?, owner: Int, _ run: inout Run) {
     for action in actions {
-      if run.recording { run.plan.actions.append((action, run.external ? .external : .recorded(event?.value))) }
+      if run.recording {
+        run.plan.actions.append((action, run.external ? .external : .recorded(event?.value)))
+        run.plan.owners.append(owner)
+      }
       switch action {
-      case .effect(let effect): run.outputs.append(.effect(effect))
+      case .effect(let effect): run.output(.effect(effect), owner: owner)
       case .raise(let raised): internalQueue.append(QueuedEvent(name: chart.eventName(raised), value: raised))
-      case .send(let sent, let delay, let id): run.outputs.append(.send(sent, after: delay, id: id))
-      case .cancel(let id): run.outputs.append(.cancel(id))
+      case .send(let sent, let delay, let id): run.output(.send(sent, after: delay, id: id), owner: owner)
+      case .cancel(let id): run.output(.cancel(id), owner: owner)
       case .update(let update): update(&context, event?.value)
       case .error(let name): enqueue(name)
       }
     }
+  }
+
+  /// The state a transition's content belongs to: its source when it has no target, else the
+  /// nearest state holding all of its targets (history replaced by what it restores).
+  func owner(of t: Int) -> Int {
+    let targets = effectiveTargets(t)
+    guard var owner = targets.first else { return chart.sources[t] }
+    while owner > 0, !targets.allSatisfy({ $0 == owner || chart.isDescendant($0, of: owner) }) { owner = chart.parents[owner] }
+    return owner
   }
 
   mutating func enqueue(_ name: String) { internalQueue.append(QueuedEvent(name: name, value: nil)) }
@@ -270,7 +285,10 @@ extension ChartMachine {
   /// document order; the configuration is kept as it was, for callers to read.
   mutating func exitInterpreter(_ run: inout Run) {
     let remaining = (1..<chart.count).filter { active[$0] }.sorted(by: >)
-    for s in remaining { execute(chart.onExit[s], event: nil, &run) }
+    for s in remaining {
+      execute(chart.onExit[s], event: nil, owner: chart.parents[s], &run)
+      if run.recording || run.tracking { run.exits.append(ChartExit(state: s, output: run.outputs.count)) }
+    }
     internalQueue.removeAll()
     queueHead = 0
   }

@@ -47,6 +47,9 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     set { reporting = newValue }
   }
   @usableFromInline var reporting = false
+  /// When on, each ``ChartStep`` says which state each output belongs to and which states
+  /// were exited (for a store's state-scoped effects). Off by default.
+  @usableFromInline var tracksOwners = false
 
   /// The chart reached a final child of its root: it takes no more events.
   public internal(set) var isHalted: Bool {
@@ -110,11 +113,11 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   public mutating func start() throws(ChartRunError) -> ChartStep<Event, Effect> {
     guard !isStarted else { return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0) }
     isStarted = true
-    var run = Run()
-    execute(chart.actions[chart.defaultTransition[0]], event: nil, &run)
+    var run = Run(tracking: tracksOwners)
+    execute(chart.actions[chart.defaultTransition[0]], event: nil, owner: 0, &run)
     enterStates([chart.defaultTransition[0]], &run)
     try settle(&run)
-    return ChartStep(outcome: .transitioned, outputs: run.outputs, microsteps: run.microsteps, transitions: reporting ? run.taken : [], entered: reporting ? run.entered : [])
+    return step(of: run)
   }
 
   /// Handles one external event and the whole macrostep it causes.
@@ -125,7 +128,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   public mutating func send(_ event: Event) throws(ChartRunError) -> ChartStep<Event, Effect> {
     // The fast path, specialised in the caller's module: a macrostep already planned for this
     // configuration and event is replayed.
-    if started, !halted, !reportsTransitions, let id = configurationID, plans != nil, let plan = plannedStep(from: id, event) {
+    if started, !halted, !reporting, !tracksOwners, let id = configurationID, plans != nil, let plan = plannedStep(from: id, event) {
       let quick = plans!.quick[plan]
       if quick.isSmallPlainMove {
         // Nothing to run but the move itself: no content, no history, one word of states.
@@ -157,7 +160,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     if let id = configurationID, let plan = plans?.plan(from: id, event: name) { return replay(plans!.plans[plan], event: event) }
     let from = configurationID
     configurationID = nil
-    var run = Run()
+    var run = Run(tracking: tracksOwners)
     run.recording = from != nil
     historyTouched = false
     let queued = QueuedEvent(name: name, value: event)
@@ -176,11 +179,18 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
       run.plan.transitioned = !enabled.isEmpty
       run.plan.taken = run.taken
       run.plan.entered = run.entered
+      run.plan.exits = run.exits
       plans!.add(run.plan, from: from, event: name, ordinal: eventOrdinal?(event))
       configurationID = run.plan.endID
     }
     guard !enabled.isEmpty else { return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0) }
-    return ChartStep(outcome: .transitioned, outputs: run.outputs, microsteps: run.microsteps, transitions: reporting ? run.taken : [], entered: reporting ? run.entered : [])
+    return step(of: run)
+  }
+
+  func step(of run: Run) -> ChartStep<Event, Effect> {
+    ChartStep(
+      outcome: .transitioned, outputs: run.outputs, microsteps: run.microsteps, transitions: reporting ? run.taken : [],
+      entered: reporting ? run.entered : [], owners: run.owners, exits: run.exits)
   }
 
   /// Runs a recorded macrostep again: its content in order (updates see this event), its
@@ -189,12 +199,19 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   mutating func replay(_ plan: ChartPlan<Event, Context, Effect>, event: Event) -> ChartStep<Event, Effect> {
     guard plan.transitioned else { return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0) }
     var outputs: [Output] = []
+    var owners: [Int] = []
     if !plan.actions.isEmpty {
-    for (action, source) in plan.actions {
+    for (position, (action, source)) in plan.actions.enumerated() {
       switch action {
-      case .effect(let effect): outputs.append(.effect(effect))
-      case .send(let sent, let delay, let id): outputs.append(.send(sent, after: delay, id: id))
-      case .cancel(let id): outputs.append(.cancel(id))
+      case .effect(let effect):
+        outputs.append(.effect(effect))
+        if tracksOwners { owners.append(plan.owners[position]) }
+      case .send(let sent, let delay, let id):
+        outputs.append(.send(sent, after: delay, id: id))
+        if tracksOwners { owners.append(plan.owners[position]) }
+      case .cancel(let id):
+        outputs.append(.cancel(id))
+        if tracksOwners { owners.append(plan.owners[position]) }
       case .update(let update):
         switch source {
         case .external: update(&storedContext, event)
@@ -209,12 +226,18 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     configurationID = plan.endID
     if plan.halted { halted = true }
     return ChartStep(outcome: .transitioned, outputs: outputs, microsteps: plan.microsteps, transitions: reporting ? plan.taken : [],
-      entered: reporting ? plan.entered : [])
+      entered: reporting ? plan.entered : [], owners: owners, exits: tracksOwners ? plan.exits : [])
   }
 
   /// What one macrostep collects.
   struct Run {
     var outputs: [Output] = []
+    /// Per output, the state it belongs to (when tracking).
+    var owners: [Int] = []
+    /// States exited, in order, each with how many outputs came before (when tracking or recording).
+    var exits: [ChartExit] = []
+    /// Owners and exits are reported.
+    var tracking = false
     var microsteps = 0
     /// Transitions taken, in order.
     var taken: [Int] = []
@@ -225,6 +248,13 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     /// The content running now belongs to the external event's microstep.
     var external = false
     var plan = ChartPlan<Event, Context, Effect>()
+
+    init(tracking: Bool = false) { self.tracking = tracking }
+
+    mutating func output(_ output: Output, owner: Int) {
+      outputs.append(output)
+      if tracking { owners.append(owner) }
+    }
   }
 
   /// Eventless transitions, then internal events, until neither is left (or the chart halts).
@@ -272,14 +302,33 @@ public struct ChartStep<Event: Sendable, Effect: Sendable>: Sendable {
   /// The states entered, in order, as positions in ``Chart/states`` (a state entered and left
   /// within the macrostep too) — when the machine ``ChartMachine/reportsTransitions``.
   public let entered: [Int]
+  /// Per output, the state (an index of the chart) it belongs to: a state's entry content and
+  /// its initial content belong to it, a transition's content to its source when it has no
+  /// target, else to the nearest state holding its targets; exit content to the parent of the
+  /// state left. Empty unless the machine tracks owners (a store does).
+  @usableFromInline let owners: [Int]
+  /// The states exited, in order, when the machine tracks owners.
+  @usableFromInline let exits: [ChartExit]
 
   @usableFromInline
-  init(outcome: Outcome, outputs: [ChartOutput<Event, Effect>], microsteps: Int, transitions: [Int] = [], entered: [Int] = []) {
+  init(
+    outcome: Outcome, outputs: [ChartOutput<Event, Effect>], microsteps: Int, transitions: [Int] = [], entered: [Int] = [],
+    owners: [Int] = [], exits: [ChartExit] = []
+  ) {
     (self.outcome, self.outputs, self.microsteps, self.transitions, self.entered) = (outcome, outputs, microsteps, transitions, entered)
+    (self.owners, self.exits) = (owners, exits)
   }
 
   /// The effects alone.
   public var effects: [Effect] { outputs.compactMap { if case .effect(let e) = $0 { e } else { nil } } }
+}
+
+/// A state exited during a macrostep, and how many of the macrostep's outputs came before it:
+/// a state-scoped effect output earlier by that state never starts.
+@usableFromInline
+struct ChartExit: Hashable, Sendable {
+  @usableFromInline let state: Int
+  @usableFromInline let output: Int
 }
 
 /// What a macrostep asks the caller to do.

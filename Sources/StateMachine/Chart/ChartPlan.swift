@@ -43,6 +43,10 @@ struct ChartPlan<Event: Sendable, Context, Effect: Sendable> {
   }
 
   @usableFromInline var actions: [(ChartAction<Event, Context, Effect>, Source)] = []
+  /// Per action, the state its output belongs to.
+  @usableFromInline var owners: [Int] = []
+  /// The states the macrostep exits, with the number of outputs before each.
+  @usableFromInline var exits: [ChartExit] = []
   @usableFromInline var historyWrites: [(Int, [Int])] = []
   @usableFromInline var end = StateBits(count: 0)
   @usableFromInline var halted = false

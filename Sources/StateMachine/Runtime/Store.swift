@@ -29,16 +29,7 @@ public final class Store<State: Discriminated, Event: Discriminated, Context: Se
   public typealias Failure = @Sendable (Work, any Error) -> Event?
   public typealias Inspector = @Sendable (StoreEvent<State, Event, Context, Work>) -> Void
 
-  @usableFromInline let core: Locked<StoreCore<State, Event, Context, Work>>
-  @usableFromInline let handler: Handler
-  @usableFromInline let failure: Failure
-  @usableFromInline let inspector: Inspector?
-  @usableFromInline let clock: any Clock<Duration>
-  /// The time on `clock` since the store was made (read only when a step is reported).
-  @usableFromInline let elapsed: @Sendable () -> Duration
-  @usableFromInline let manualClock: ManualClock?
-  @usableFromInline let stateBroadcast = Broadcast<State>()
-  @usableFromInline let stepBroadcast = Broadcast<StoreStep<State, Event, Context, Effect>>()
+  @usableFromInline let runtime: StoreRuntime<TableEngine<State, Event, Context, Work>>
 
   /// A store running `table` from its initial state.
   ///
@@ -58,77 +49,48 @@ public final class Store<State: Discriminated, Event: Discriminated, Context: Se
     failure: @escaping Failure = { _, _ in nil },
     inspector: Inspector? = nil
   ) {
-    let capacity: Int? = if case .bounded(let c) = mailbox { max(1, c) } else { nil }
-    core = Locked(StoreCore(machine: Machine(table, context: context), capacity: capacity))
-    self.handler = handler
-    self.failure = failure
-    self.inspector = inspector
-    self.clock = clock
-    elapsed = elapsedSinceNow(on: clock)
-    manualClock = clock as? ManualClock
-    manualClock?.register(self)
+    var report: StoreRuntime<TableEngine<State, Event, Context, Work>>.Inspector?
+    if let inspector { report = { inspector(StoreEvent($0)) } }
+    runtime = StoreRuntime(
+      engine: TableEngine(machine: Machine(table, context: context)), clock: clock, mailbox: mailbox, handler: handler,
+      failure: failure, inspector: report)
   }
 
   /// The current state.
   @inlinable
-  public var state: State { core.withLock { $0.machine.state } }
+  public var state: State { runtime.core.withLock { $0.engine.machine.state } }
   /// The current context.
-  public var context: Context { core.withLock { $0.machine.context } }
+  public var context: Context { runtime.core.withLock { $0.engine.machine.context } }
   /// Steps taken so far.
-  public var stepCount: Int { core.withLock { $0.steps } }
+  public var stepCount: Int { runtime.core.withLock { $0.steps } }
   /// Effects and timers running now.
-  public var runningEffectCount: Int { core.withLock { $0.running.count } }
+  public var runningEffectCount: Int { runtime.core.withLock { $0.running.count } }
 
   /// The states the machine enters from now on, starting with the current one. Each access
   /// is a new subscription; any number may iterate at once. Ends when the store finishes.
-  public var states: AsyncStream<State> { stateBroadcast.subscribe(first: state) }
+  public var states: AsyncStream<State> { runtime.states }
 
   /// Every step from now on. Each access is a new subscription. Ends when the store finishes.
-  public var steps: AsyncStream<StoreStep<State, Event, Context, Effect>> { stepBroadcast.subscribe() }
+  public var steps: AsyncStream<StoreStep<State, Event, Context, Effect>> { runtime.steps }
 
   /// Performs the current state's entry effects. Call it once, before or after the first events.
-  public func start() {
-    let work = core.withLock { core in core.started(core.machine.start()) }
-    if let work { perform(work) }
-  }
+  public func start() { runtime.start() }
 
   /// Queues `event` and, unless another caller is already handling events, handles the queue
   /// on this thread until it is empty.
   @inlinable
   @discardableResult
   public func send(_ event: Event) -> SendResult {
-    enqueue(event, force: false)
+    runtime.enqueue(event, force: false)
   }
 
   /// Like ``send(_:)``, but when the bounded mailbox is full it suspends until there is room.
   @discardableResult
-  public func send(waitingForRoom event: Event) async -> SendResult {
-    while true {
-      let result = enqueue(event, force: false, report: false)
-      guard result == .rejected(.mailboxFull) else { return result }
-      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        let wait = core.withLock { core -> Bool in
-          guard core.isFull, !core.finished else { return false }
-          core.spaceWaiters.append(continuation)
-          return true
-        }
-        if !wait { continuation.resume() }
-      }
-    }
-  }
+  public func send(waitingForRoom event: Event) async -> SendResult { await runtime.send(waitingForRoom: event) }
 
   /// Waits until no event is queued and every running effect is done or asleep on the
   /// ``ManualClock``. With another clock, until every effect is done.
-  public func settle() async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let idle = core.withLock { core -> Bool in
-        if core.isIdle { return true }
-        core.idleWaiters.append(continuation)
-        return false
-      }
-      if idle { continuation.resume() }
-    }
-  }
+  public func settle() async { await runtime.settle() }
 
   /// Stops the store. When it returns:
   /// - no event is accepted any more (``send(_:)`` returns ``SendRejection/finished``);
@@ -140,31 +102,5 @@ public final class Store<State: Discriminated, Event: Discriminated, Context: Se
   /// - every effect and timer has been cancelled (each reported once) and all of their tasks
   ///   have ended;
   /// - the observation sequences have finished.
-  public func finish() async {
-    let dropped = core.withLock { $0.beginFinishing() }
-    // Wait for a drainer in the middle of a step: it stops at its next event.
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let wait = core.withLock { core -> Bool in
-        guard core.draining else { return false }
-        core.finishWaiters.append(continuation)
-        return true
-      }
-      if !wait { continuation.resume() }
-    }
-    for event in dropped { inspector?(.queuedEventDropped(event)) }
-    let (cancelled, awaited, waiters) = core.withLock { core in
-      let (cancelled, awaited) = core.cancelAll()
-      return (cancelled, awaited, core.drainWaiters())
-    }
-    var tasks = awaited
-    for effect in cancelled {
-      if case .task(let task) = effect.handle { tasks.append(task) }
-      cancel(effect)
-    }
-    for waiter in waiters { waiter.resume() }
-    for task in tasks { await task.value }
-    manualClock?.unregister(self)
-    stateBroadcast.finish()
-    stepBroadcast.finish()
-  }
+  public func finish() async { await runtime.finish() }
 }

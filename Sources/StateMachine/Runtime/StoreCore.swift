@@ -1,9 +1,11 @@
-/// The store's state, kept behind its lock: the machine, the mailbox, and the running effects.
-/// Its mutating methods are named after what happens and return what the caller must do
-/// outside the lock (start or cancel work, notify observers), in the style of swift-nio's
-/// state machines.
+/// The store's state, kept behind its lock: the engine (a table's or a chart's machine), the
+/// mailbox, and the running effects. Its mutating methods are named after what happens and
+/// return what the caller must do outside the lock (start or cancel work, notify observers), in
+/// the style of swift-nio's state machines.
 @usableFromInline
-struct StoreCore<State: Discriminated, Event: Discriminated, Context, Work: Sendable> {
+struct StoreCore<Engine: StoreEngine> {
+  @usableFromInline typealias Event = Engine.Event
+  @usableFromInline typealias Work = Engine.Work
   @usableFromInline typealias Effect = Command<Event, Work>
 
   /// What is running for a token.
@@ -19,14 +21,15 @@ struct StoreCore<State: Discriminated, Event: Discriminated, Context, Work: Send
     @usableFromInline let token: UInt64
     @usableFromInline let id: EffectID?
     @usableFromInline let scope: EffectScope
-    /// The state index the machine was in after the step that started it.
-    @usableFromInline let stateIndex: Int
+    /// The state it belongs to (an index of the engine's): a state-scoped effect is cancelled
+    /// when that state is left.
+    @usableFromInline let owner: Int
     @usableFromInline let description: String
     @usableFromInline var handle: Handle
 
     @usableFromInline
-    init(token: UInt64, id: EffectID?, scope: EffectScope, stateIndex: Int, description: String, handle: Handle) {
-      (self.token, self.id, self.scope, self.stateIndex) = (token, id, scope, stateIndex)
+    init(token: UInt64, id: EffectID?, scope: EffectScope, owner: Int, description: String, handle: Handle) {
+      (self.token, self.id, self.scope, self.owner) = (token, id, scope, owner)
       (self.description, self.handle) = (description, handle)
     }
   }
@@ -71,11 +74,13 @@ struct StoreCore<State: Discriminated, Event: Discriminated, Context, Work: Send
     init(sequence: Int) { self.sequence = sequence }
   }
 
-  @usableFromInline var machine: Machine<State, Event, Context, Effect>
+  @usableFromInline var engine: Engine
   @usableFromInline var mailbox = Mailbox<Event>()
   @usableFromInline let capacity: Int?
   @usableFromInline var draining = false
   @usableFromInline var finished = false
+  /// The engine halted (a chart reached its top-level final state): events are refused.
+  @usableFromInline var halted = false
   @usableFromInline var steps = 0
   @usableFromInline var nextToken: UInt64 = 0
   @usableFromInline var running: [UInt64: Running] = [:]
@@ -90,8 +95,8 @@ struct StoreCore<State: Discriminated, Event: Discriminated, Context, Work: Send
   @usableFromInline var spaceWaiters: [CheckedContinuation<Void, Never>] = []
 
   @usableFromInline
-  init(machine: Machine<State, Event, Context, Effect>, capacity: Int?) {
-    self.machine = machine
+  init(engine: Engine, capacity: Int?) {
+    self.engine = engine
     self.capacity = capacity
   }
 
@@ -100,8 +105,8 @@ struct StoreCore<State: Discriminated, Event: Discriminated, Context, Work: Send
 
   @usableFromInline
   enum Enqueued {
-    /// Nobody was draining: the caller drains, starting with this event and machine.
-    case drain(Event, Machine<State, Event, Context, Effect>)
+    /// Nobody was draining: the caller drains, starting with this event and engine.
+    case drain(Event, Engine)
     case queued
     case rejected(SendRejection)
   }
@@ -110,6 +115,7 @@ struct StoreCore<State: Discriminated, Event: Discriminated, Context, Work: Send
   @inlinable
   mutating func eventArrived(_ event: Event, force: Bool = false) -> Enqueued {
     if finished { return .rejected(.finished) }
+    if halted { return .rejected(.halted) }
     if !force, isFull { return .rejected(.mailboxFull) }
     if draining {
       mailbox.append(event)
@@ -117,52 +123,58 @@ struct StoreCore<State: Discriminated, Event: Discriminated, Context, Work: Send
     }
     // Nobody drains, so the mailbox is empty: the event goes straight to the caller.
     draining = true
-    return .drain(event, machine)
+    return .drain(event, engine)
   }
 
-  /// The drainer takes the next event and a copy of the machine to step outside the lock;
-  /// `nil` when the mailbox is empty (draining stops).
+  /// The drainer takes the next event to step outside the lock (with its own copy of the
+  /// engine, which only it changes); `nil` when the mailbox is empty (draining stops).
   @inlinable
-  mutating func takeNext() -> (Event, Machine<State, Event, Context, Effect>)? {
+  mutating func takeNext() -> Event? {
     guard !finished, let event = mailbox.pop() else {
       draining = false
       return nil
     }
-    return (event, machine)
+    return event
   }
 
-  /// The drainer stepped `machine` (taken with ``takeNext()``) on `event`: keep it, cancel what
+  /// The drainer stepped `engine` (taken with ``takeNext()``) to `outcome`: keep it, cancel what
   /// the step ends, register what it starts.
   @inlinable
-  mutating func stepped(
-    machine stepped: Machine<State, Event, Context, Effect>, fromIndex: Int, transitioned: Bool,
-    effects: Effects<Effect>?
-  ) -> StepWork {
-    machine = stepped
+  mutating func stepped(engine stepped: Engine, outcome: Engine.Outcome) -> StepWork {
+    engine = stepped
     steps += 1
     var work = StepWork(sequence: steps)
     // A step that was running when the store finished completes, but starts nothing.
     guard !finished else { return work }
-    if transitioned, !running.isEmpty {
-      // State-scoped effects of the state left are cancelled before the new ones start.
-      for (token, effect) in running where effect.scope == .state && effect.stateIndex == fromIndex {
-        work.cancelled.append(remove(token))
-      }
-    }
-    if let effects { for command in effects { register(command, into: &work) } }
+    Engine.commit(outcome, to: &self, &work)
     return work
   }
 
-  /// The initial state's entry effects, registered like a step's.
-  mutating func started(_ effects: [Effect]) -> StepWork? {
+  /// The engine's start effects, registered like a step's.
+  mutating func started() -> StepWork? {
     guard !finished else { return nil }
     var work = StepWork(sequence: 0)
-    for command in effects { register(command, into: &work) }
+    for (command, owner) in engine.startEffects() { register(command, owner: owner, into: &work) }
     return work
+  }
+
+  /// The state `owner` was left: its state-scoped effects are cancelled.
+  @inlinable
+  mutating func left(_ owner: Int, into work: inout StepWork) {
+    guard !running.isEmpty else { return }
+    for (token, effect) in running where effect.scope == .state && effect.owner == owner {
+      work.cancelled.append(remove(token))
+    }
+  }
+
+  /// The engine halted: every running effect and timer is cancelled, and no event is accepted.
+  mutating func halt(into work: inout StepWork) {
+    halted = true
+    for token in running.keys.sorted() { work.cancelled.append(remove(token)) }
   }
 
   @usableFromInline
-  mutating func register(_ command: Effect, into work: inout StepWork) {
+  mutating func register(_ command: Effect, owner: Int, into work: inout StepWork) {
     let id: EffectID?
     let scope: EffectScope
     switch command {
@@ -175,7 +187,7 @@ struct StoreCore<State: Discriminated, Event: Discriminated, Context, Work: Send
     if let id, let old = byID[id] { work.cancelled.append(remove(old)) }  // a new one replaces it
     nextToken += 1
     running[nextToken] = Running(
-      token: nextToken, id: id, scope: scope, stateIndex: machine.index, description: command.description, handle: .pending)
+      token: nextToken, id: id, scope: scope, owner: owner, description: command.description, handle: .pending)
     if let id { byID[id] = nextToken }
     if case .perform = command { activeTasks += 1 }
     work.starts.append(Start(token: nextToken, command: command))
@@ -200,7 +212,7 @@ struct StoreCore<State: Discriminated, Event: Discriminated, Context, Work: Send
   }
 
   /// Whether an effect's result may still be delivered.
-  func isActive(_ token: UInt64) -> Bool { running[token] != nil && !finished }
+  func isActive(_ token: UInt64) -> Bool { running[token] != nil && !finished && !halted }
 
   /// What to report when a perform task ends.
   @usableFromInline

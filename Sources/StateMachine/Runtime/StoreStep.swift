@@ -40,11 +40,14 @@ public enum SendRejection: String, Hashable, Sendable, CustomStringConvertible {
   case mailboxFull
   /// ``Store/finish()`` was called.
   case finished
+  /// The chart reached a final state of its root (``ChartStore``): it takes no more events.
+  case halted
 
   public var description: String {
     switch self {
     case .mailboxFull: "the mailbox is full"
     case .finished: "the store has finished"
+    case .halted: "the chart has halted (it reached a final state)"
     }
   }
 }
@@ -89,4 +92,20 @@ public enum StoreEvent<State: Sendable, Event: Sendable, Context: Sendable, Work
   case eventRejected(Event, SendRejection)
   /// An event was accepted, but ``Store/finish()`` was called before its turn: never handled.
   case queuedEventDropped(Event)
+}
+
+extension StoreEvent {
+  @usableFromInline
+  init(_ report: StoreReport<Event, StoreStep<State, Event, Context, Command<Event, Work>>>) {
+    switch report {
+    case .step(let step): self = .step(step)
+    case .effectStarted(let id, let description): self = .effectStarted(id: id, description: description)
+    case .effectFinished(let id, let description): self = .effectFinished(id: id, description: description)
+    case .effectCancelled(let id, let description): self = .effectCancelled(id: id, description: description)
+    case .effectFailed(let description, let error, let event): self = .effectFailed(description: description, error: error, event: event)
+    case .lateEventDropped(let event, let effect): self = .lateEventDropped(event, effect: effect)
+    case .eventRejected(let event, let reason): self = .eventRejected(event, reason)
+    case .queuedEventDropped(let event): self = .queuedEventDropped(event)
+    }
+  }
 }

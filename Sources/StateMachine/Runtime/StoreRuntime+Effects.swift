@@ -1,4 +1,4 @@
-extension Store {
+extension StoreRuntime {
   /// Queues an event; drains the mailbox on this thread unless another caller is draining.
   @inlinable
   func enqueue(_ event: Event, force: Bool, report: Bool = true) -> SendResult {
@@ -18,40 +18,23 @@ extension Store {
   /// for run outside the lock, so other threads can queue events meanwhile. One lock per event:
   /// the step is kept and the next event taken together.
   @inlinable
-  func drain(_ first: Event, _ machine: Machine<State, Event, Context, Effect>) {
+  func drain(_ first: Event, _ engine: Engine) {
     var event = first
-    var machine = machine
+    var engine = engine
     while true {
-      let fromIndex = machine.index
-      let from = machine.state
-      let outcome = machine.send(event)
-      var transitioned = false
-      var effects: Effects<Effect>?
-      switch outcome {
-      case .transitioned(_, _, let e):
-        transitioned = true
-        if !e.isEmpty { effects = e }
-      case .stayed(let e):
-        if !e.isEmpty { effects = e }
-      case .ignored, .rejected: break
-      }
-      var work = StoreCore<State, Event, Context, Work>.StepWork(sequence: 0)
+      let outcome = engine.apply(event)
+      var work = StoreCore<Engine>.StepWork(sequence: 0)
       var next: Event?
       var waiters: [CheckedContinuation<Void, Never>] = []
       core.withLock { core in
-        work = core.stepped(machine: machine, fromIndex: fromIndex, transitioned: transitioned, effects: effects)
-        if let (following, taken) = core.takeNext() {
-          next = following
-          machine = taken
-        }
+        work = core.stepped(engine: engine, outcome: outcome)
+        // The engine stays ours: only the drainer changes the core's copy.
+        next = core.takeNext()
         waiters = core.waitersToResume()
       }
-      if transitioned { stateBroadcast.yield(machine.state) }
+      if Engine.changesObserved(outcome) { stateBroadcast.yield(engine.observed) }
       if stepBroadcast.hasSubscribers || inspector != nil {
-        report(
-          StoreStep(
-            sequence: work.sequence, event: event, from: from, to: machine.state, outcome: outcome,
-            context: machine.context, time: elapsed()))
+        report(engine.report(outcome, event: event, sequence: work.sequence, time: elapsed()))
       }
       perform(work)
       // Those waiting for the store to settle resume only once the step has been reported.
@@ -63,20 +46,20 @@ extension Store {
 
   /// Tells the step's subscribers and the inspector.
   @usableFromInline
-  func report(_ step: StoreStep<State, Event, Context, Effect>) {
+  func report(_ step: Engine.Step) {
     stepBroadcast.yield(step)
     inspector?(.step(step))
   }
 
   /// Cancels and starts what one step (or ``start()``) asked for.
   @inlinable
-  func perform(_ work: StoreCore<State, Event, Context, Work>.StepWork) {
+  func perform(_ work: StoreCore<Engine>.StepWork) {
     if !work.cancelled.isEmpty { for effect in work.cancelled { cancel(effect) } }
     if !work.starts.isEmpty { for start in work.starts { self.start(start.command, token: start.token) } }
   }
 
   @usableFromInline
-  func cancel(_ effect: StoreCore<State, Event, Context, Work>.Running) {
+  func cancel(_ effect: StoreCore<Engine>.Running) {
     if DeliveryContext.token == effect.token {
       // The effect's own event led here, and its work is still inside `send`: whether it ends
       // finished (it returns) or cancelled (it throws, or sends more) is reported when it ends.
@@ -121,7 +104,7 @@ extension Store {
     }
   }
 
-  private func run(_ work: Work, token: UInt64, description: String) async -> StoreCore<State, Event, Context, Work>.Ending {
+  private func run(_ work: Work, token: UInt64, description: String) async -> StoreCore<Engine>.Ending {
     do {
       try await handler(work, Send { self.deliver($0, from: token, effect: description) })
       return .returned
@@ -152,7 +135,7 @@ extension Store {
   /// A timer fell due: queue its event if it is still running. Returns whether it was.
   /// A one-shot timer has finished once it fired (its event is queued); a repeating one runs on.
   private func timerFired(_ token: UInt64, event: Event, keep: Bool) -> Bool {
-    let fired = core.withLock { core -> (StoreCore<State, Event, Context, Work>.Enqueued, ended: StoreCore<State, Event, Context, Work>.Running?)? in
+    let fired = core.withLock { core -> (StoreCore<Engine>.Enqueued, ended: StoreCore<Engine>.Running?)? in
       guard core.isActive(token) else { return nil }
       let ended = keep ? nil : core.remove(token)
       return (core.eventArrived(event, force: true), ended)
@@ -165,7 +148,7 @@ extension Store {
 
   /// An effect sent an event: queue it if the effect still runs, else drop it and say so.
   private func deliver(_ event: Event, from token: UInt64, effect: String) {
-    let enqueued = core.withLock { core -> StoreCore<State, Event, Context, Work>.Enqueued? in
+    let enqueued = core.withLock { core -> StoreCore<Engine>.Enqueued? in
       guard core.isActive(token) else {
         core.deferred[token]?.dropped = true
         return nil
@@ -180,7 +163,7 @@ extension Store {
   }
 
   @discardableResult
-  private func attach(_ handle: StoreCore<State, Event, Context, Work>.Handle, to token: UInt64) -> Bool {
+  private func attach(_ handle: StoreCore<Engine>.Handle, to token: UInt64) -> Bool {
     let attached = core.withLock { $0.attach(handle, to: token) }
     if !attached, case .task(let task) = handle { task.cancel() }
     return attached
@@ -190,9 +173,9 @@ extension Store {
   /// maps to, queued as the effect's last result) or cancelled — or nothing, when its
   /// cancellation was reported already.
   private func taskEnded(
-    _ token: UInt64, work: Work, ending: StoreCore<State, Event, Context, Work>.Ending, id: EffectID?, description: String
+    _ token: UInt64, work: Work, ending: StoreCore<Engine>.Ending, id: EffectID?, description: String
   ) {
-    typealias Core = StoreCore<State, Event, Context, Work>
+    typealias Core = StoreCore<Engine>
     var mapped: Event?
     if case .threw(let error) = ending, !(error is CancellationError), core.withLock({ $0.isActive(token) }) {
       mapped = failure(work, error)
@@ -216,7 +199,7 @@ extension Store {
   }
 }
 
-extension Store: ManualClockParticipant {
+extension StoreRuntime: ManualClockParticipant {
   func sleeperStarted() {
     let waiters = core.withLock { core in
       core.sleeping += 1

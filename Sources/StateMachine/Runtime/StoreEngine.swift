@@ -1,0 +1,88 @@
+/// What a store runs: a table's ``Machine`` or a chart's ``ChartMachine``, behind one
+/// interface, so that the mailbox, the run-to-completion loop and the effect lifecycle exist
+/// once for both.
+///
+/// `apply(_:)` runs outside the store's lock; `commit(_:to:_:)` runs under it and says which
+/// state-scoped effects end and which commands start.
+@usableFromInline
+protocol StoreEngine: Sendable {
+  associatedtype Event: Sendable
+  associatedtype Work: Sendable
+  /// What the store's `states` sequence yields.
+  associatedtype Observed: Sendable
+  /// What the store reports for each step.
+  associatedtype Step: Sendable
+  /// What `apply(_:)` returns for `commit` and `report`.
+  associatedtype Outcome
+
+  /// The current state, as observers see it.
+  var observed: Observed { get }
+  /// The commands to perform when the store starts, each with the state it belongs to.
+  func startEffects() -> [(Command<Event, Work>, owner: Int)]
+  /// Handles one event.
+  mutating func apply(_ event: Event) -> Outcome
+  /// Whether the step changed what observers see.
+  static func changesObserved(_ outcome: Outcome) -> Bool
+  /// Under the store's lock: ends the effects of states left and registers the step's commands.
+  static func commit(_ outcome: Outcome, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork)
+  /// The step to report (built only when someone listens).
+  func report(_ outcome: Outcome, event: Event, sequence: Int, time: Duration) -> Step
+}
+
+/// A ``TransitionTable``'s machine in a ``Store``.
+@usableFromInline
+struct TableEngine<State: Discriminated, Event: Discriminated, Context: Sendable, Work: Sendable>: StoreEngine {
+  @usableFromInline typealias Effect = Command<Event, Work>
+  @usableFromInline var machine: Machine<State, Event, Context, Effect>
+
+  @usableFromInline
+  struct Outcome {
+    @usableFromInline let step: StepOutcome<State, Effect>
+    @usableFromInline let from: State
+    @usableFromInline let fromIndex: Int
+
+    @inlinable
+    init(step: StepOutcome<State, Effect>, from: State, fromIndex: Int) {
+      (self.step, self.from, self.fromIndex) = (step, from, fromIndex)
+    }
+  }
+
+  @usableFromInline
+  init(machine: Machine<State, Event, Context, Effect>) { self.machine = machine }
+
+  @inlinable var observed: State { machine.state }
+
+  @usableFromInline
+  func startEffects() -> [(Command<Event, Work>, owner: Int)] { machine.start().map { ($0, machine.index) } }
+
+  @inlinable
+  mutating func apply(_ event: Event) -> Outcome {
+    let (from, fromIndex) = (machine.state, machine.index)
+    return Outcome(step: machine.send(event), from: from, fromIndex: fromIndex)
+  }
+
+  @inlinable
+  static func changesObserved(_ outcome: Outcome) -> Bool {
+    if case .transitioned = outcome.step { true } else { false }
+  }
+
+  @inlinable
+  static func commit(_ outcome: Outcome, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) {
+    switch outcome.step {
+    case .transitioned(_, _, let effects):
+      // State-scoped effects of the state left are cancelled before the new ones start.
+      core.left(outcome.fromIndex, into: &work)
+      if !effects.isEmpty { for command in effects { core.register(command, owner: core.engine.machine.index, into: &work) } }
+    case .stayed(let effects):
+      if !effects.isEmpty { for command in effects { core.register(command, owner: core.engine.machine.index, into: &work) } }
+    case .ignored, .rejected: break
+    }
+  }
+
+  @inlinable
+  func report(_ outcome: Outcome, event: Event, sequence: Int, time: Duration) -> StoreStep<State, Event, Context, Effect> {
+    StoreStep(
+      sequence: sequence, event: event, from: outcome.from, to: machine.state, outcome: outcome.step, context: machine.context,
+      time: time)
+  }
+}
