@@ -92,8 +92,11 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   }
 
   /// The active atomic states (the configuration SCXML traces list), in document order.
-  public var configuration: [ID] {
-    (1..<chart.count).compactMap { active[$0] && chart.isAtomic($0) ? chart.ids[$0] : nil }
+  public var configuration: [ID] { configuration(of: active) }
+
+  /// The atomic states of `bits`, in document order.
+  func configuration(of bits: StateBits) -> [ID] {
+    (1..<chart.count).compactMap { bits[$0] && chart.isAtomic($0) ? chart.ids[$0] : nil }
   }
 
   /// Every active state (compound and parallel ones included), in document order.
@@ -355,3 +358,5 @@ public enum ChartRunError: Error, Hashable, Sendable, CustomStringConvertible {
     }
   }
 }
+
+extension ChartMachine: Sendable where Context: Sendable {}

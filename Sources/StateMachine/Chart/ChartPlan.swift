@@ -134,3 +134,8 @@ struct PlanBook<Event: Sendable, Context, Effect: Sendable> {
   }
 }
 
+
+extension ChartPlan: Sendable {}
+extension ChartPlan.Source: Sendable {}
+extension PlanBook: Sendable {}
+extension PlanBook.Quick: Sendable {}

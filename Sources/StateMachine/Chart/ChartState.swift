@@ -202,3 +202,18 @@ extension ChartTransition where Event: Discriminated {
     ChartTransition(events: Self.descriptors(event), guard: guardCondition, targets: [target], isInternal: true, actions: actions)
   }
 }
+
+extension ChartTransition {
+  /// A transition on `done.state.<state>`: raised when a compound `state` enters one of its
+  /// final children, or when every region of a parallel `state` has.
+  ///
+  /// ```swift
+  /// .parallel(.form, regions: [...], transitions: [.onDone(of: .form, to: .submitting)])
+  /// ```
+  public static func onDone(
+    of state: ID, when guardCondition: ChartGuard<ID, Event, Context>? = nil, to target: ID,
+    actions: [ChartAction<Event, Context, Effect>] = []
+  ) -> ChartTransition {
+    ChartTransition(events: ["done.state.\(state)"], guard: guardCondition, targets: [target], actions: actions)
+  }
+}

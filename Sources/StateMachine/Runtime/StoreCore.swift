@@ -150,12 +150,15 @@ struct StoreCore<Engine: StoreEngine> {
     return work
   }
 
-  /// The engine's start effects, registered like a step's.
-  mutating func started() -> StepWork? {
+  /// The engine's start effects, registered like a step's; and, when the start queued events
+  /// and nobody drains, the first of them for the caller to drain.
+  mutating func started() -> (StepWork, drain: (Event, Engine)?)? {
     guard !finished else { return nil }
     var work = StepWork(sequence: 0)
-    for (command, owner) in engine.startEffects() { register(command, owner: owner, into: &work) }
-    return work
+    Engine.commitStart(to: &self, &work)
+    guard !draining, let first = mailbox.pop() else { return (work, nil) }
+    draining = true
+    return (work, (first, engine))
   }
 
   /// The state `owner` was left: its state-scoped effects are cancelled.

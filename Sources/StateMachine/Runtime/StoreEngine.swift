@@ -17,8 +17,9 @@ protocol StoreEngine: Sendable {
 
   /// The current state, as observers see it.
   var observed: Observed { get }
-  /// The commands to perform when the store starts, each with the state it belongs to.
-  func startEffects() -> [(Command<Event, Work>, owner: Int)]
+  /// Under the store's lock, when the store starts: registers the commands the start asks for
+  /// (a table's initial entry effects; a chart's first macrostep's).
+  static func commitStart(to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork)
   /// Handles one event.
   mutating func apply(_ event: Event) -> Outcome
   /// Whether the step changed what observers see.
@@ -53,7 +54,9 @@ struct TableEngine<State: Discriminated, Event: Discriminated, Context: Sendable
   @inlinable var observed: State { machine.state }
 
   @usableFromInline
-  func startEffects() -> [(Command<Event, Work>, owner: Int)] { machine.start().map { ($0, machine.index) } }
+  static func commitStart(to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) {
+    for command in core.engine.machine.start() { core.register(command, owner: core.engine.machine.index, into: &work) }
+  }
 
   @inlinable
   mutating func apply(_ event: Event) -> Outcome {

@@ -32,7 +32,7 @@ extension StoreRuntime {
         next = core.takeNext()
         waiters = core.waitersToResume()
       }
-      if Engine.changesObserved(outcome) { stateBroadcast.yield(engine.observed) }
+      if Engine.changesObserved(outcome), stateBroadcast.hasSubscribers { stateBroadcast.yield(engine.observed) }
       if stepBroadcast.hasSubscribers || inspector != nil {
         report(engine.report(outcome, event: event, sequence: work.sequence, time: elapsed()))
       }

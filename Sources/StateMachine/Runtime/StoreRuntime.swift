@@ -41,8 +41,9 @@ final class StoreRuntime<Engine: StoreEngine>: Sendable {
   var steps: AsyncStream<Engine.Step> { stepBroadcast.subscribe() }
 
   func start() {
-    let work = core.withLock { $0.started() }
-    if let work { perform(work) }
+    guard let (work, queued) = core.withLock({ $0.started() }) else { return }
+    perform(work)
+    if let (first, engine) = queued { drain(first, engine) }
   }
 
   func send(waitingForRoom event: Event) async -> SendResult {

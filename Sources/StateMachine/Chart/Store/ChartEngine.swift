@@ -1,0 +1,104 @@
+/// A ``ChartMachine`` in a ``ChartStore``: each output is tied to the state it belongs to, so
+/// state-scoped effects live exactly as long as that state (or any of its descendants) is
+/// active.
+@usableFromInline
+struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, Work: Sendable>: StoreEngine {
+  @usableFromInline typealias Effect = Command<Event, Work>
+  @usableFromInline var machine: ChartMachine<ID, Event, Context, Effect>
+  /// The first macrostep's outputs, performed when the store starts.
+  @usableFromInline var startStep: ChartStep<Event, Effect>?
+
+  @usableFromInline
+  struct Outcome {
+    /// `nil` when the macrostep did not settle.
+    @usableFromInline let step: ChartStep<Event, Effect>?
+    @usableFromInline let error: ChartRunError?
+    @usableFromInline let from: StateBits
+    @usableFromInline let changed: Bool
+  }
+
+  /// Enters the chart's initial configuration (its content runs; its effects wait for `start`).
+  @usableFromInline
+  init(_ chart: Chart<ID, Event, Context, Effect>, context: Context) throws(ChartRunError) {
+    machine = ChartMachine(chart, context: context)
+    machine.tracksOwners = true
+    startStep = try machine.start()
+  }
+
+  @usableFromInline var observed: [ID] { machine.configuration }
+
+  @usableFromInline
+  mutating func apply(_ event: Event) -> Outcome {
+    let before = machine.active
+    do {
+      let step = try machine.send(event)
+      return Outcome(step: step, error: nil, from: before, changed: before != machine.active)
+    } catch {
+      return Outcome(step: nil, error: error, from: before, changed: before != machine.active)
+    }
+  }
+
+  @usableFromInline
+  static func changesObserved(_ outcome: Outcome) -> Bool { outcome.changed }
+
+  @usableFromInline
+  static func commitStart(to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) {
+    guard let step = core.engine.startStep else { return }
+    core.engine.startStep = nil
+    commit(step, to: &core, &work)
+  }
+
+  @usableFromInline
+  static func commit(_ outcome: Outcome, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) {
+    if let step = outcome.step { commit(step, to: &core, &work) }
+  }
+
+  /// States left end their state-scoped effects; then the outputs start in order, except a
+  /// state-scoped one whose state was left later in the same macrostep. A send without delay
+  /// joins the mailbox at once (SCXML's external queue). When the chart halts, everything still
+  /// running is cancelled and only the last macrostep's work starts (its events are dropped).
+  static func commit(_ step: ChartStep<Event, Effect>, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) {
+    let halted = core.engine.machine.isHalted
+    if halted {
+      core.halt(into: &work)
+    } else {
+      for exit in step.exits { core.left(exit.state, into: &work) }
+    }
+    for (position, output) in step.outputs.enumerated() {
+      let owner = step.owners[position]
+      switch output {
+      case .effect(let command):
+        if halted, case .perform = command {} else if halted { continue }
+        if case .state = command.scope, step.exits.contains(where: { $0.state == owner && $0.output > position }) { continue }
+        core.register(command, owner: owner, into: &work)
+      case .send(let event, let delay, let id):
+        guard !halted else { continue }
+        if delay <= .zero {
+          core.mailbox.append(event)
+        } else {
+          core.register(.send(event, after: delay, id: id.map { EffectID($0) }, scope: .global), owner: owner, into: &work)
+        }
+      case .cancel(let id):
+        core.register(.cancel(EffectID(id)), owner: owner, into: &work)
+      }
+    }
+  }
+
+  @usableFromInline
+  func report(_ outcome: Outcome, event: Event, sequence: Int, time: Duration) -> ChartStoreStep<ID, Event, Context, Work> {
+    ChartStoreStep(
+      sequence: sequence, event: event, from: machine.configuration(of: outcome.from), to: machine.configuration,
+      outcome: outcome.step?.outcome ?? .transitioned, outputs: outcome.step?.outputs ?? [], context: machine.context,
+      time: time, error: outcome.error)
+  }
+}
+
+extension Command {
+  /// The scope of a command that runs (a cancel has none: global).
+  var scope: EffectScope {
+    switch self {
+    case .perform(_, _, let scope), .send(_, _, _, let scope), .every(_, _, _, let scope): scope
+    case .cancel: .global
+    }
+  }
+}
