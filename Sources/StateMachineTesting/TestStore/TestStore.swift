@@ -32,23 +32,24 @@ where
   public typealias Runtime = Store<State, Event, Context, Work>
 
   /// The clock the store runs on.
-  public let clock: ManualClock
+  public var clock: ManualClock { driver.clock }
   /// How strictly steps are checked.
-  public let exhaustivity: Exhaustivity
+  public var exhaustivity: Exhaustivity { driver.exhaustivity }
   private let store: Runtime
-  private let log: Journal<State, Event, Context, Work>
+  private let driver: TestStoreDriver<StoreStep<State, Event, Context, Effect>>
 
   /// A test store around the store `makeStore` builds with the clock and inspector it is given.
   public init(
     clock: ManualClock = ManualClock(), exhaustivity: Exhaustivity = .on,
     _ makeStore: (ManualClock, @escaping Runtime.Inspector) -> Runtime
   ) {
-    let log = Journal<State, Event, Context, Work>()
-    self.clock = clock
-    self.exhaustivity = exhaustivity
-    self.log = log
-    store = makeStore(clock) { log.record($0) }
-    log.start(state: store.state, context: store.context)
+    let journal = Journal<StoreStep<State, Event, Context, Effect>>()
+    let store = makeStore(clock) { journal.record($0.sighting) }
+    journal.know(store.state, store.context)
+    self.store = store
+    driver = TestStoreDriver(
+      clock: clock, exhaustivity: exhaustivity, journal: journal, noun: "state", show: { "\($0)" }, sendEvent: { store.send($0) },
+      finishStore: { await store.finish() })
   }
 
   /// A test store running `table` with `handler` performing its work.
@@ -62,9 +63,9 @@ where
   }
 
   /// The state the last asserted step left.
-  public var state: State { log.known.state }
+  public var state: State { driver.journal.known.state }
   /// The context the last asserted step left.
-  public var context: Context { log.known.context }
+  public var context: Context { driver.journal.known.context }
 
   /// Performs the initial state's entry effects (timers, work), as ``Store/start()`` does;
   /// their events then wait to be received.
@@ -81,21 +82,7 @@ where
     file: StaticString = #fileID, line: UInt = #line,
     _ change: ((inout Context) throws -> Void)? = nil
   ) async throws {
-    let unasserted = log.takeAllReceived()
-    if exhaustivity == .on, !unasserted.isEmpty {
-      throw TestStoreFailure(
-        "sent \(event) while \(unasserted.count) received event(s) were not asserted: "
-          + unasserted.map { "\($0.event)" }.joined(separator: ", "), file: file, line: line)
-    }
-    if let last = unasserted.last { log.know(last.to, last.context) }
-    if case .rejected(let reason) = store.send(event) {
-      throw TestStoreFailure("the store did not accept \(event): \(reason)", file: file, line: line)
-    }
-    await clock.settle()
-    guard let step = log.takeNext() else {
-      throw TestStoreFailure("no step was recorded for \(event)", file: file, line: line)
-    }
-    try check(step, "sent", event: event, state: state, effects: effects, change: change, file: file, line: line)
+    try await driver.send(event, to: state, effects: effects, file: file, line: line, change)
   }
 
   /// Asserts that the next event an effect or timer sent is `event`, and its step as in
@@ -105,20 +92,7 @@ where
     file: StaticString = #fileID, line: UInt = #line,
     _ change: ((inout Context) throws -> Void)? = nil
   ) async throws {
-    await clock.settle()
-    while let step = log.takeNext() {
-      if step.event == event {
-        try check(step, "received", event: event, state: state, effects: effects, change: change, file: file, line: line)
-        return
-      }
-      if exhaustivity == .on {
-        throw TestStoreFailure("expected to receive \(event), but received \(step.event)", file: file, line: line)
-      }
-      log.know(step.to, step.context)
-    }
-    throw TestStoreFailure(
-      "expected to receive \(event), but no event arrived (advance the clock for effects and timers to run?)",
-      file: file, line: line)
+    try await driver.receive(event, to: state, effects: effects, file: file, line: line, change)
   }
 
   /// Moves the clock forward; effects and timers due on the way run, and the events they send
@@ -130,47 +104,6 @@ where
   /// Ends the test: when exhaustive, fails if a received event was not asserted or an effect or
   /// timer is still running. Always stops the store.
   public func finish(file: StaticString = #fileID, line: UInt = #line) async throws {
-    await clock.settle()
-    let unasserted = log.takeAllReceived()
-    let running = log.running
-    await store.finish()
-    guard exhaustivity == .on else { return }
-    if !unasserted.isEmpty {
-      throw TestStoreFailure(
-        "the test ended with \(unasserted.count) received event(s) not asserted: "
-          + unasserted.map { "\($0.event)" }.joined(separator: ", "), file: file, line: line)
-    }
-    if !running.isEmpty {
-      throw TestStoreFailure(
-        "the test ended with effects still running: " + running.joined(separator: ", ")
-          + " (cancel them, let them finish, or use exhaustivity: .off)", file: file, line: line)
-    }
-  }
-
-  private func check(
-    _ step: StoreStep<State, Event, Context, Effect>, _ verb: String, event: Event, state: State?, effects: [Effect]?,
-    change: ((inout Context) throws -> Void)?, file: StaticString, line: UInt
-  ) throws {
-    let before = log.known
-    defer { log.know(step.to, step.context) }
-    // Exhaustive: the state is as stated, or unchanged. Not exhaustive: only a stated state is checked.
-    if let expectedState = state ?? (exhaustivity == .on ? before.state : nil), step.to != expectedState {
-      throw TestStoreFailure(
-        "\(verb) \(event): expected the state \(expectedState), got \(step.to) (from \(step.from))", file: file, line: line)
-    }
-    var expected = exhaustivity == .on ? before.context : step.context
-    if let change { try change(&expected) }
-    if expected != step.context {
-      throw TestStoreFailure(
-        "\(verb) \(event): the context differs:\n" + difference(expected: expected, actual: step.context),
-        file: file, line: line)
-    }
-    guard exhaustivity == .on || effects != nil else { return }
-    let (expectedEffects, actual) = (effects ?? [], Array(step.effects))
-    if expectedEffects != actual {
-      let show = { (list: [Effect]) in list.isEmpty ? "none" : list.map { "\($0)" }.joined(separator: ", ") }
-      throw TestStoreFailure(
-        "\(verb) \(event): expected the effects [\(show(expectedEffects))], got [\(show(actual))]", file: file, line: line)
-    }
+    try await driver.finish(file: file, line: line)
   }
 }

@@ -1,0 +1,106 @@
+import StateMachine
+import StateMachineTesting
+import Testing
+
+@Suite("ChartTestStore: asserting configurations, context changes and effects")
+struct ChartTestStoreTests {
+  enum S: String, Hashable, Sendable { case session, idle, uploading, done }
+  enum E: Sendable, Equatable, Discriminated {
+    case pick, progress(Int), uploaded, cancel
+    enum Kind: UInt8, Hashable, Sendable { case pick, progress, uploaded, cancel }
+    var discriminant: Kind {
+      switch self {
+      case .pick: .pick
+      case .progress: .progress
+      case .uploaded: .uploaded
+      case .cancel: .cancel
+      }
+    }
+  }
+  enum W: Sendable, Equatable { case upload }
+  struct C: Sendable, Equatable { var percent = 0 }
+
+  static func chart() throws -> Chart<S, E, C, Command<E, W>> {
+    try Chart(name: "upload", states: [
+      .compound(.session, children: [
+        .atomic(.idle, transitions: [.on(.pick, to: .uploading)]),
+        .atomic(.uploading, transitions: [
+          .on(.progress, do: [.update { c, e in if case .progress(let p)? = e { c.percent = p } }]),
+          .on(.uploaded, to: .done),
+          .on(.cancel, to: .idle),
+        ], onEntry: [.effect(.perform(.upload, id: "upload", scope: .state))]),
+        .atomic(.done),
+      ]),
+    ])
+  }
+
+  /// The upload reports progress at 1 s and finishes at 2 s.
+  static func store(exhaustivity: Exhaustivity = .on) throws -> ChartTestStore<S, E, C, W> {
+    let clock = ManualClock()
+    return try ChartTestStore(try chart(), context: C(), clock: clock, exhaustivity: exhaustivity) { _, send in
+      try await clock.sleep(for: .seconds(1))
+      send(.progress(50))
+      try await clock.sleep(for: .seconds(1))
+      send(.uploaded)
+    }
+  }
+
+  @Test("a whole upload: sent and received steps, configurations and context")
+  func upload() async throws {
+    let store = try Self.store()
+    try await store.send(.pick, to: [.uploading], effects: [.perform(.upload, id: "upload", scope: .state)])
+    await store.advance(by: .seconds(1))
+    try await store.receive(.progress(50)) { $0.percent = 50 }
+    await store.advance(by: .seconds(1))
+    try await store.receive(.uploaded, to: [.done])
+    #expect(store.configuration == [.done])
+    try await store.finish()
+  }
+
+  struct Failing: Sendable, CustomTestStringConvertible {
+    let label: String
+    let expected: String
+    let run: @Sendable (ChartTestStore<S, E, C, W>) async throws -> Void
+    var testDescription: String { label }
+  }
+
+  static let failing: [Failing] = [
+    .init(label: "wrong configuration", expected: "sent pick: expected the configuration [idle], got [uploading]") {
+      try await $0.send(.pick, to: [.idle], effects: [.perform(.upload, id: "upload", scope: .state)])
+    },
+    .init(label: "unstated effects", expected: "sent pick: expected the effects [none], got [upload (in state)]") {
+      try await $0.send(.pick, to: [.uploading])
+    },
+    .init(label: "a received event not asserted", expected: "sent cancel while 1 received event(s) were not asserted: progress(50)") {
+      try await $0.send(.pick, to: [.uploading], effects: [.perform(.upload, id: "upload", scope: .state)])
+      await $0.advance(by: .seconds(1))
+      try await $0.send(.cancel, to: [.idle])
+    },
+    .init(label: "an effect still running at the end", expected: "the test ended with effects still running: upload: upload") {
+      try await $0.send(.pick, to: [.uploading], effects: [.perform(.upload, id: "upload", scope: .state)])
+      try await $0.finish()
+    },
+  ]
+
+  @Test("each failure names what was expected, at the call", arguments: failing)
+  func failures(_ c: Failing) async throws {
+    let store = try Self.store()
+    do {
+      try await c.run(store)
+      Issue.record("expected a failure")
+    } catch let failure as TestStoreFailure {
+      #expect(failure.message.hasPrefix(c.expected), "\(failure.message)")
+      #expect(failure.file.hasSuffix("ChartTestStoreTests.swift"))
+    }
+    try? await store.finish()
+  }
+
+  @Test("exhaustivity off checks only what the test states")
+  func nonExhaustive() async throws {
+    let store = try Self.store(exhaustivity: .off)
+    try await store.send(.pick)
+    await store.advance(by: .seconds(2))
+    try await store.receive(.uploaded, to: [.done])
+    try await store.finish()
+  }
+}
