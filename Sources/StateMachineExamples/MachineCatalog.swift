@@ -8,7 +8,7 @@ public enum MachineCatalog {
     MachineDescription(Loader.table, summary: "paged user list with automatic retries and a cache"),
     MachineDescription(Captcha.table, summary: "verification-code button with a 60 s countdown"),
     MachineDescription(Registration.table, summary: "registration form with four requirements"),
-    MachineDescription(PhoneLogin.table, summary: "phone login: code countdown, agreement alert, login API"),
+    MachineDescription(chart: PhoneLogin.chart, summary: "phone login: two regions, the form and the code countdown (a chart)"),
     MachineDescription(NameLength.table, summary: "tiny: a text field and its \"length: N\" label"),
     MachineDescription(Counter.table, summary: "tiny: a counter a 1 s timer increments"),
     MachineDescription(CDPlayer.table, summary: "Boost.SML's CD player benchmark machine: 5 states, 6 events, 12 transitions"),

@@ -69,19 +69,62 @@ func summary(_ events: [String]) -> String {
   return parts.map { $0.1 == 1 ? $0.0 : "\($0.0) ×\($0.1)" }.joined(separator: ", ")
 }
 
-/// Runs one scenario in a store on a manual clock and checks every row.
+/// What a scenario drives: a table's store or a chart's, seen as text.
+struct ScenarioSubject<Event> {
+  let send: (Event) -> Void
+  /// The state column: a table's state, or what a chart's example names as its step.
+  let state: () -> String
+  let screen: () -> String
+  let finish: () async -> Void
+}
+
+/// Runs one scenario in a table's store on a manual clock and checks every row.
 func run<State, Event, Context, Work>(
   _ scenario: ScenarioFile.Scenario,
   makeStore: (ManualClock, @escaping Store<State, Event, Context, Work>.Inspector) -> Store<State, Event, Context, Work>,
   parse: (String, Substring) -> Event?,
   setUp: (String, Substring) -> Bool = { _, _ in false },
-  screen: (State, Context) -> String
+  screen: @escaping (State, Context) -> String
+) async {
+  await play(scenario, parse: parse, setUp: setUp) { clock, steps in
+    let store = makeStore(clock) { report in
+      if case .step(let step) = report { steps.record(event: "\(step.event)", effects: step.effects.map { "\($0)" }) }
+    }
+    store.start()
+    return ScenarioSubject(
+      send: { store.send($0) }, state: { "\(store.state)" }, screen: { screen(store.state, store.context) },
+      finish: { await store.finish() })
+  }
+}
+
+/// Runs one scenario in a chart's store; `state` names the column's state for a configuration.
+func run<ID, Event, Context, Work>(
+  _ scenario: ScenarioFile.Scenario,
+  makeChartStore: (ManualClock, @escaping ChartStore<ID, Event, Context, Work>.Inspector) -> ChartStore<ID, Event, Context, Work>,
+  parse: (String, Substring) -> Event?,
+  state: @escaping ([ID]) -> String,
+  screen: @escaping ([ID], Context) -> String
+) async {
+  await play(scenario, parse: parse, setUp: { _, _ in false }) { clock, steps in
+    let store = makeChartStore(clock) { report in
+      if case .step(let step) = report { steps.record(event: "\(step.event)", effects: step.effects.map { "\($0)" }) }
+    }
+    store.start()
+    return ScenarioSubject(
+      send: { store.send($0) }, state: { state(store.configuration) }, screen: { screen(store.configuration, store.context) },
+      finish: { await store.finish() })
+  }
+}
+
+/// Plays the scenario's rows against the subject `make` starts.
+func play<Event>(
+  _ scenario: ScenarioFile.Scenario, parse: (String, Substring) -> Event?, setUp: (String, Substring) -> Bool,
+  make: (ManualClock, StepLog) -> ScenarioSubject<Event>
 ) async {
   #expect(!scenario.rows.isEmpty, "\(scenario.file) has no scenario")
   let clock = ManualClock()
-  let steps = StepLog<State, Event, Context, Work>()
-  let store = makeStore(clock) { steps.record($0) }
-  store.start()
+  let steps = StepLog()
+  let store = make(clock, steps)
   await clock.settle()
   for row in scenario.rows {
     let place = "\(scenario.file):\(row.line) `\(row.step)`"
@@ -117,21 +160,20 @@ func run<State, Event, Context, Work>(
         return
       }
     }
-    #expect("\(store.state)" == row.state, "\(place): state")
-    #expect(screen(store.state, store.context) == row.screen, "\(place): screen")
+    #expect(store.state() == row.state, "\(place): state")
+    #expect(store.screen() == row.screen, "\(place): screen")
   }
   await store.finish()
 }
 
 /// The steps a store reported, as text.
-final class StepLog<State: Sendable, Event: Sendable, Context: Sendable, Work: Sendable>: @unchecked Sendable {
+final class StepLog: @unchecked Sendable {
   // Safe: `steps` is read and written only while `lock` is held.
   private let lock = NSLock()
   private var steps: [(event: String, effects: [String])] = []
 
-  func record(_ report: StoreEvent<State, Event, Context, Work>) {
-    guard case .step(let step) = report else { return }
-    lock.withLock { steps.append(("\(step.event)", step.effects.map { "\($0)" })) }
+  func record(event: String, effects: [String]) {
+    lock.withLock { steps.append((event, effects)) }
   }
 
   var count: Int { lock.withLock { steps.count } }

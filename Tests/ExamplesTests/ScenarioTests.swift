@@ -99,7 +99,7 @@ struct ScenarioTests {
   func phoneLogin(_ scenario: ScenarioFile.Scenario) async {
     await run(
       scenario,
-      makeStore: { clock, inspector in PhoneLogin.store(services: .fake(clock: clock), clock: clock, inspector: inspector) },
+      makeChartStore: { clock, inspector in PhoneLogin.store(services: .fake(clock: clock), clock: clock, inspector: inspector) },
       parse: { name, text in
         switch name {
         case "editPhone": .editPhone(argument(text))
@@ -113,6 +113,7 @@ struct ScenarioTests {
         default: nil
         }
       },
+      state: { "\(PhoneLogin.formStep($0))" },
       screen: PhoneLogin.screen)
   }
 

@@ -38,9 +38,10 @@ struct ExampleMachinesCLITests {
     #expect(text.contains("codeSent"))
     for remaining in [60, 59, 30, 1] { #expect(text.contains("code button: \(remaining) s"), "\(remaining) s") }
     #expect(text.contains("loginFailed(\"wrong verification code\")"))
-    #expect(text.contains("submitting → loggedIn"))
-    #expect(text.contains("cancel ticker  | code button: resend, welcome, Li Lei"))
-    #expect(text.contains("after 63.0 s of clock time: loggedIn"))
+    #expect(text.contains("submitting, counting → loggedIn, counting"))
+    // The last tick leaves `counting`, which ends its ticker: no cancel needed.
+    #expect(text.contains("loggedIn, counting → loggedIn, idle                   -  | code button: resend, welcome, Li Lei"))
+    #expect(text.contains("after 63.0 s of clock time: loggedIn, idle"))
   }
 
   @Test(arguments: MachineCatalog.demos.map(\.name)) func everyDemoRuns(_ name: String) async {

@@ -33,7 +33,7 @@ enum ExploreCommand {
     case Loader.table.name: run(Loader.model)
     case Captcha.table.name: run(Captcha.model)
     case Registration.table.name: run(Registration.model)
-    case PhoneLogin.table.name: run(PhoneLogin.model)
+    case PhoneLogin.chart.name: run(PhoneLogin.model)
     case CDPlayer.table.name: run(CDPlayer.model)
     default: nil
     }
@@ -81,25 +81,51 @@ enum ExploreCommand {
     return (lines, failed)
   }
 
+  /// Explores a shipped chart over its model's alphabet, with its invariants; with walks, also
+  /// random walks.
+  static func run<ID, E, C, Effect>(_ model: ChartExampleModel<ID, E, C, Effect>) -> Run {
+    { depth, limit, walks in
+      var (lines, failed) = report(
+        model.explorer.explore(depth: depth, limit: limit), chart: model.chart, alphabet: model.alphabet.map { "\($0)" })
+      if let walks, walks.walks > 0 {
+        do throws(ChartPropertyFailure<E>) {
+          let r = try model.propertyCheck.run(walks: walks.walks, length: walks.length, seed: walks.seed)
+          lines.append("walks: \(r.walks) walks, \(r.steps) steps, seed \(r.seed): no failure")
+        } catch {
+          lines.append("walks: \(error.description)")
+          failed = true
+        }
+      }
+      return (lines, failed)
+    }
+  }
+
   /// Explores a document chart over the event names its transitions mention.
   static func exploreChart(_ chart: SCXMLDocument.DocumentChart, depth: Int, limit: Int) -> (lines: [String], failed: Bool) {
     let alphabet = chart.eventNames
     let result = ChartExplorer(chart: chart, context: NoContext(), alphabet: alphabet).explore(depth: depth, limit: limit)
+    return report(result, chart: chart, alphabet: alphabet)
+  }
+
+  static func report<ID, E, C, Effect>(
+    _ result: ChartExploration<ID, E>, chart: Chart<ID, E, C, Effect>, alphabet: [String]
+  ) -> (lines: [String], failed: Bool) {
+    let path = { (events: [E]) in events.map { "\($0)" }.joined(separator: ", ") }
     var lines = [
       "alphabet: " + alphabet.joined(separator: ", "),
       "configurations: \(result.configurations) (depth \(result.maxDepth)\(result.truncated ? ", limit reached" : ""))",
       "coverage: \(result.coverage)",
     ]
-    if !result.statesNeverEntered.isEmpty { lines.append("states never entered: " + result.statesNeverEntered.joined(separator: ", ")) }
+    if !result.statesNeverEntered.isEmpty { lines.append("states never entered: " + result.statesNeverEntered.map { "\($0)" }.joined(separator: ", ")) }
     for transition in result.transitionsNeverTaken { lines.append("never taken: \(transition)") }
     lines.append("states, with a shortest path:")
     for id in chart.stateIDs {
-      guard let path = result.shortestPath(to: id) else { continue }
-      lines.append("  \(id): " + (path.isEmpty ? "(start)" : path.joined(separator: ", ")))
+      guard let events = result.shortestPath(to: id) else { continue }
+      lines.append("  \(id): " + (events.isEmpty ? "(start)" : path(events)))
     }
     for violation in result.violations {
       lines.append("violation: \(violation.property): \(violation.message)")
-      lines.append("  shortest path: " + violation.path.joined(separator: ", "))
+      lines.append("  shortest path: " + path(violation.path))
     }
     return (lines, !result.violations.isEmpty)
   }

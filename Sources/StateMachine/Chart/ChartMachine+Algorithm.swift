@@ -261,6 +261,7 @@ extension ChartMachine {
       }
       switch action {
       case .effect(let effect): run.output(.effect(effect), owner: owner)
+      case .make(_, let make): if let effect = make(context, event?.value) { run.output(.effect(effect), owner: owner) }
       case .raise(let raised): internalQueue.append(QueuedEvent(name: chart.eventName(raised), value: raised))
       case .send(let sent, let delay, let id): run.output(.send(sent, after: delay, id: id), owner: owner)
       case .cancel(let id): run.output(.cancel(id), owner: owner)

@@ -215,6 +215,15 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
       case .cancel(let id):
         outputs.append(.cancel(id))
         if tracksOwners { owners.append(plan.owners[position]) }
+      case .make(_, let make):
+        let made = switch source {
+        case .external: make(storedContext, event)
+        case .recorded(let value): make(storedContext, value)
+        }
+        if let made {
+          outputs.append(.effect(made))
+          if tracksOwners { owners.append(plan.owners[position]) }
+        }
       case .update(let update):
         switch source {
         case .external: update(&storedContext, event)

@@ -151,6 +151,13 @@ public struct ChartGuard<ID: Hashable & Sendable, Event: Sendable, Context>: Sen
 public enum ChartAction<Event: Sendable, Context, Effect: Sendable>: Sendable {
   /// An effect for the caller to perform.
   case effect(Effect)
+  /// An effect made from the context (as the content before it left it) and the event, shown
+  /// under `name`; `nil` emits nothing.
+  ///
+  /// ```swift
+  /// .make("login") { context, _ in .perform(.login(phone: context.phone, code: context.code), id: "login", scope: .state) }
+  /// ```
+  case make(String, @Sendable (Context, Event?) -> Effect?)
   /// Put `event` on the internal queue: handled in the same macrostep, before any external event.
   case raise(Event)
   /// Send `event` to the external queue after `delay` (zero: after the current macrostep); a
@@ -215,5 +222,16 @@ extension ChartTransition {
     actions: [ChartAction<Event, Context, Effect>] = []
   ) -> ChartTransition {
     ChartTransition(events: ["done.state.\(state)"], guard: guardCondition, targets: [target], actions: actions)
+  }
+}
+
+extension ChartAction {
+  /// How exports name an effect action: the effect, or the name of the one made later.
+  var effectLabel: String? {
+    switch self {
+    case .effect(let effect): "\(effect)"
+    case .make(let name, _): name
+    default: nil
+    }
   }
 }

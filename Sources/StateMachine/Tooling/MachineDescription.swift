@@ -88,6 +88,39 @@ public struct MachineDescription: Sendable {
     self.replayer = replayer
   }
 
+  /// Describes `chart`, a statechart: rendered as its Markdown spec, nested Mermaid and DOT
+  /// clusters, checked with ``Chart/check()``, and its logs (``ChartLogState``) replayed.
+  public init<ID, Event, Context, Effect>(chart: Chart<ID, Event, Context, Effect>, summary: String)
+  where ID: Codable, Event: Codable, Context: Codable & Equatable & Sendable, Effect: Codable & Equatable {
+    name = chart.name
+    self.summary = summary
+    renderings = { format in
+      switch format {
+      case .table: chart.markdown()
+      case .mermaid: chart.mermaid()
+      case .dot: chart.dot()
+      }
+    }
+    findings = { chart.check() }
+    overview = { chart.overviewLines() }
+    replayer = { source, all in
+      var reader: LogReader<ChartLogState<ID>, Event, Context, Effect>
+      do throws(LogError) {
+        switch source {
+        case .data(let data): reader = try LogReader(.memory(MemoryLines(data: data)), expecting: (chart.name, chart.fingerprint))
+        case .file(let path): reader = try LogReader(contentsOf: path, for: chart)
+        }
+      } catch {
+        return .unreadable(error, entries: 0)
+      }
+      do throws(LogError) {
+        return .replayed(try chart.replay(&reader, reportingAll: all))
+      } catch {
+        return .unreadable(error, entries: reader.entriesRead)
+      }
+    }
+  }
+
   /// Whether logs of this machine can be replayed (its types are `Codable` and `Equatable`).
   public var canReplay: Bool { replayer != nil }
 

@@ -97,9 +97,9 @@ extension Registration {
 
 extension PhoneLogin {
   /// The code button, the form and the message.
-  public static func screen(_ state: State, _ context: Context) -> String {
-    var parts = ["code button: \(context.countdown.label)"]
-    if state == .awaitingAgreement { parts.append("alert: accept the user agreement?") }
+  public static func screen(_ configuration: [State], _ context: Context) -> String {
+    var parts = ["code button: \(codeButton(configuration, context))"]
+    if configuration.contains(.awaitingAgreement) { parts.append("alert: accept the user agreement?") }
     if let message = context.message { parts.append("message: \(message)") }
     if let user = context.user { parts.append("welcome, \(user.name)") }
     return parts.joined(separator: ", ")
@@ -107,7 +107,7 @@ extension PhoneLogin {
 
   /// A code, the agreement alert, a wrong code, the right one, and the countdown to its end.
   public static let demo = MachineDemo(
-    name: table.name,
+    name: chart.name,
     summary: "request a code (60 s countdown), the agreement alert, a wrong code, the right one; the countdown runs on to \"resend\"",
     script: [
       .send(.editPhone("13800138000")), .send(.requestCode), .wait(.seconds(1)),

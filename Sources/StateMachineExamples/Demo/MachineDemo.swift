@@ -18,6 +18,8 @@ public struct MachineDemo: Sendable {
   public let name: String
   /// What the script does, in one sentence.
   public let summary: String
+  /// How wide the "from → to" column is: configurations of charts need more room.
+  private let moveWidth: Int
   private let body: @Sendable (ManualClock, @escaping @Sendable (String) -> Void, @escaping @Sendable (Duration) async -> Void) async -> Void
 
   /// A demo that runs `script` in the store `makeStore` builds; `show` says what the screen shows.
@@ -28,31 +30,76 @@ public struct MachineDemo: Sendable {
   ) {
     self.name = name
     self.summary = summary
+    moveWidth = 38
     body = { clock, emit, pace in
       let store = makeStore(clock) { report in
         guard case .step(let step) = report else { return }
-        emit(Self.line(time: clock.now.offset, step: step, screen: show(step.to, step.context)))
+        let outcome: String
+        switch step.outcome {
+        case .ignored: outcome = " (ignored)"
+        case .rejected(let reason): outcome = " (rejected: \(reason))"
+        default: outcome = ""
+        }
+        emit(Self.line(
+          time: clock.now.offset, event: step.event, move: "\(step.from) → \(step.to)\(outcome)", effects: Array(step.effects),
+          screen: show(step.to, step.context)))
       }
       store.start()
-      await clock.settle()
-      for action in script {
-        switch action {
-        case .send(let event):
-          store.send(event)
-          await clock.settle()
-        case .wait(let duration):
-          var left = duration
-          while left > .zero {
-            let slice = min(left, .seconds(1))
-            await clock.advance(by: slice)
-            await pace(slice)
-            left -= slice
-          }
-        }
-      }
+      await Self.play(script, clock: clock, pace: pace) { store.send($0) }
       emit("")
       emit("after \(Self.seconds(clock.now.offset)) of clock time: \(store.state)  | \(show(store.state, store.context))")
       await store.finish()
+    }
+  }
+
+  /// A demo of a chart that runs `script` in the chart store `makeStore` builds; `show` says
+  /// what the screen shows for a configuration and context. Each line shows the active atomic
+  /// states before and after the step.
+  public init<ID, Event, Context, Work>(
+    name: String, summary: String, script: [DemoStep<Event>],
+    makeStore: @escaping @Sendable (ManualClock, @escaping ChartStore<ID, Event, Context, Work>.Inspector) -> ChartStore<ID, Event, Context, Work>,
+    show: @escaping @Sendable ([ID], Context) -> String
+  ) {
+    self.name = name
+    self.summary = summary
+    moveWidth = 54
+    body = { clock, emit, pace in
+      let store = makeStore(clock) { report in
+        guard case .step(let step) = report else { return }
+        let states = { (configuration: [ID]) in configuration.map { "\($0)" }.joined(separator: ", ") }
+        let outcome = step.outcome == .unhandled ? " (ignored)" : ""
+        emit(Self.line(
+          time: clock.now.offset, event: step.event, move: "\(states(step.from)) → \(states(step.to))\(outcome)",
+          effects: step.effects, screen: show(step.to, step.context), width: 54))
+      }
+      store.start()
+      await Self.play(script, clock: clock, pace: pace) { store.send($0) }
+      emit("")
+      let configuration = store.configuration.map { "\($0)" }.joined(separator: ", ")
+      emit("after \(Self.seconds(clock.now.offset)) of clock time: \(configuration)  | \(show(store.configuration, store.context))")
+      await store.finish()
+    }
+  }
+
+  /// Sends the script's events and lets its time pass, a second at a time.
+  static func play<Event>(
+    _ script: [DemoStep<Event>], clock: ManualClock, pace: @Sendable (Duration) async -> Void, send: (Event) -> SendResult
+  ) async {
+    await clock.settle()
+    for action in script {
+      switch action {
+      case .send(let event):
+        _ = send(event)
+        await clock.settle()
+      case .wait(let duration):
+        var left = duration
+        while left > .zero {
+          let slice = min(left, .seconds(1))
+          await clock.advance(by: slice)
+          await pace(slice)
+          left -= slice
+        }
+      }
     }
   }
 
@@ -63,22 +110,15 @@ public struct MachineDemo: Sendable {
   ) async {
     emit("\(name): \(summary)")
     emit("")
-    emit(Self.pad("time", 8) + Self.pad("event", 34) + Self.pad("from → to", 38) + "effects  | screen")
+    emit(Self.pad("time", 8) + Self.pad("event", 34) + Self.pad("from → to", moveWidth) + "effects  | screen")
     await body(ManualClock(), emit, pace)
   }
 
-  static func line<State, Event, Context, Effect>(
-    time: Duration, step: StoreStep<State, Event, Context, Effect>, screen: String
+  static func line<Event, Effect>(
+    time: Duration, event: Event, move: String, effects: [Effect], screen: String, width: Int = 38
   ) -> String {
-    let effects = step.effects.map { "\($0)" }.joined(separator: ", ")
-    let outcome: String
-    switch step.outcome {
-    case .ignored: outcome = " (ignored)"
-    case .rejected(let reason): outcome = " (rejected: \(reason))"
-    default: outcome = ""
-    }
-    return pad(seconds(time), 8) + pad("\(step.event)", 34) + pad("\(step.from) → \(step.to)\(outcome)", 38)
-      + (effects.isEmpty ? "-" : effects) + "  | " + screen
+    let effects = effects.map { "\($0)" }.joined(separator: ", ")
+    return pad(seconds(time), 8) + pad("\(event)", 34) + pad(move, width) + (effects.isEmpty ? "-" : effects) + "  | " + screen
   }
 
   static func seconds(_ duration: Duration) -> String {

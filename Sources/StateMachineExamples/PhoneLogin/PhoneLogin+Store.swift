@@ -8,19 +8,25 @@ public struct PhoneLoginServices: Sendable {
   /// Calls the login API and returns the response body.
   public var login: @Sendable (_ phone: String, _ code: String) async throws -> Data
 
-  public init(codes: CodeService, login: @escaping @Sendable (_ phone: String, _ code: String) async throws -> Data) {
+  public init(
+    codes: CodeService,
+    login: @escaping @Sendable (_ phone: String, _ code: String) async throws -> Data
+  ) {
     (self.codes, self.login) = (codes, login)
   }
 
   /// Fakes on `clock`: codes arrive after 1 s; the API answers after 1 s, accepting the code
   /// `123456`, refusing any other with "wrong verification code", and answering the number in
   /// `brokenPhone` with a body that is not JSON.
-  public static func fake(clock: any Clock<Duration>, brokenPhone: String = "19900000000") -> PhoneLoginServices {
+  public static func fake(clock: any Clock<Duration>, brokenPhone: String = "19900000000")
+    -> PhoneLoginServices
+  {
     PhoneLoginServices(codes: .fake(clock: clock)) { phone, code in
       try await clock.sleep(for: .seconds(1))
       if phone == brokenPhone { return Data("<html>502 Bad Gateway</html>".utf8) }
       if code == "123456" {
-        return Data(#"{"code":0,"message":"ok","data":{"id":7,"name":"Li Lei","phone":"\#(phone)"}}"#.utf8)
+        return Data(
+          #"{"code":0,"message":"ok","data":{"id":7,"name":"Li Lei","phone":"\#(phone)"}}"#.utf8)
       }
       return Data(#"{"code":-1,"message":"wrong verification code","data":null}"#.utf8)
     }
@@ -28,34 +34,38 @@ public struct PhoneLoginServices: Sendable {
 }
 
 extension PhoneLogin {
-  /// A store running ``table``.
-  public typealias Runtime = Store<State, Event, Context, Work>
+  /// A store running ``chart``.
+  public typealias Runtime = ChartStore<State, Event, Context, Work>
 
   /// A store running the phone login with `services`.
   public static func store(
     services: PhoneLoginServices, clock: any Clock<Duration>, context: Context = Context(),
     inspector: Runtime.Inspector? = nil
   ) -> Runtime {
-    Runtime(
-      table, context: context, clock: clock,
-      handler: { work, send in
-        switch work {
-        case .requestCode(let phone):
-          try await services.codes.requestCode(phone)
-          send(.codeSent)
-        case .login(let phone, let code):
-          switch APIResponse<User>.decode(try await services.login(phone, code)) {
-          case .success(let user): send(.loginSucceeded(user))
-          case .failure(let error): send(.loginFailed(error.description))
+    shippedChartStore { () throws(ChartRunError) in
+      try Runtime(
+        chart, context: context, clock: clock,
+        handler: { work, send in
+          switch work {
+          case .requestCode(let phone):
+            try await services.codes.requestCode(phone)
+            send(.codeSent)
+          case .login(let phone, let code):
+            switch APIResponse<User>.decode(try await services.login(phone, code)) {
+            case .success(let user): send(.loginSucceeded(user))
+            case .failure(let error): send(.loginFailed(error.description))
+            }
           }
-        }
-      },
-      failure: { work, error in
-        switch work {
-        case .requestCode: return .codeRequestFailed(ServiceError.message(of: error, otherwise: "could not send the code"))
-        case .login: return .loginFailed("the login service is unreachable")
-        }
-      },
-      inspector: inspector)
+        },
+        failure: { work, error in
+          switch work {
+          case .requestCode:
+            return .codeRequestFailed(
+              ServiceError.message(of: error, otherwise: "could not send the code"))
+          case .login: return .loginFailed("the login service is unreachable")
+          }
+        },
+        inspector: inspector)
+    }
   }
 }

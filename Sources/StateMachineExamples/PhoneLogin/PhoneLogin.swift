@@ -3,22 +3,30 @@ public import StateMachine
 /// Phone-number login: phone and code fields, the captcha countdown, the agreement alert and
 /// the submission to a login API.
 ///
-/// ## One table, with the countdown as a region of the context
+/// ## Two parallel regions
 /// The countdown runs beside every step of the login: a code can be requested while editing,
 /// and the 60 s keep running while the agreement alert is up, while the form submits, and
-/// after a failure. The framework has no orthogonal regions yet, so there are two ways to
-/// write that: a product of the two machines (5 login states × 3 countdown phases, with every
-/// row written once per combination), or one table whose states are the login steps and
-/// whose countdown is a small region of the context, handled by wildcard rows (`*`) that
-/// apply in every step. This is the second: it keeps the table at 5 states and about 20 rows, and
-/// it reuses ``Captcha``'s rules (``Captcha/isValidPhone(_:)``, the 60 s length, the
-/// messages, the button label). The ticker is a global timer named `ticker` that the last
-/// tick and `reset` cancel; a state-scoped one would stop whenever the login step changes.
-/// When orthogonal regions land, ``Captcha/table`` becomes a region of this machine as is.
+/// after a failure. So the chart has two regions inside `session`, active together: `form`
+/// (the login steps) and `countdown` (idle, requesting, counting), each with its own rows. The
+/// countdown reuses ``Captcha``'s rules (``Captcha/isValidPhone(_:)``, the 60 s, the messages,
+/// the button label). Its ticker belongs to `counting` and the code request to `requesting`
+/// (``EffectScope/state``): leaving the phase ends them, whatever the form does meanwhile, and
+/// `reset` re-enters `session`, which ends everything either region started.
+///
+/// ```
+/// session (parallel)
+/// ├── form:      filling { editing, failed } → awaitingAgreement → submitting → loggedIn
+/// └── countdown: idle → requesting → counting → idle
+/// ```
 public enum PhoneLogin {
-  /// The login steps.
-  public enum State: String, Hashable, Sendable, CaseIterable, Codable, Discriminated {
-    case editing, awaitingAgreement, submitting, loggedIn, failed
+  /// The chart's states: `session` holds the two regions, `form` and `countdown`.
+  public enum State: String, Hashable, Sendable, CaseIterable, Codable {
+    /// The two regions, side by side.
+    case session
+    /// The login steps; `filling` holds the two steps where the fields can be edited.
+    case form, filling, editing, failed, awaitingAgreement, submitting, loggedIn
+    /// The code button's phases.
+    case countdown, idle, requesting, counting
   }
 
   /// What the user does, and what the code service, the ticker and the login API answer.
@@ -86,20 +94,12 @@ public enum PhoneLogin {
     }
   }
 
-  /// The countdown region: the captcha button's phase and seconds left.
+  /// The countdown's numbers (its phase is the `countdown` region's state).
   public struct Countdown: Hashable, Sendable, Codable {
-    public var phase: Captcha.State = .idle
     public var remaining = 0
     public var sentBefore = false
 
     public init() {}
-
-    /// What the code button shows.
-    public var label: String {
-      var context = Captcha.Context()
-      (context.remaining, context.sentBefore) = (remaining, sentBefore)
-      return Captcha.buttonLabel(phase, context)
-    }
   }
 
   /// The fields, the agreement, the countdown, the message and the logged-in user.
@@ -124,86 +124,99 @@ public enum PhoneLogin {
 
   public typealias Effect = Command<Event, Work>
 
-  static let cannotSubmit = Guard<Context, Event>("canSubmit") { context, _ in context.canSubmit }.negated
-  static let agreed = Guard<Context, Event>("agreed") { context, _ in context.agreed }
-  static let countdownBusy = Guard<Context, Event>("countdownBusy") { context, _ in context.countdown.phase != .idle }
-  static let invalidPhone = Guard<Context, Event>("invalidPhone") { context, _ in !Captcha.isValidPhone(context.phone) }
-  static let requesting = Guard<Context, Event>("requesting") { context, _ in context.countdown.phase == .requesting }
-  static let counting = Guard<Context, Event>("counting") { context, _ in context.countdown.phase == .counting }
-  static let moreToCount = Guard<Context, Event>("remaining > 1") { context, _ in context.countdown.remaining > 1 }
-  static let login = EffectItem<Context, Event, Effect>.make("login") { context, _ in
-    .perform(.login(phone: context.phone, code: context.code), id: "login", scope: .state)
+  /// The form region's step in `configuration` (the chart's active atomic states).
+  public static func formStep(_ configuration: [State]) -> State {
+    configuration.first { [.editing, .failed, .awaitingAgreement, .submitting, .loggedIn].contains($0) } ?? .editing
   }
 
-  static func clearMessage(_ context: inout Context, _ event: Event) { context.message = nil }
+  /// The countdown region's phase in `configuration`, as the captcha names it.
+  public static func codePhase(_ configuration: [State]) -> Captcha.State {
+    if configuration.contains(.requesting) { return .requesting }
+    return configuration.contains(.counting) ? .counting : .idle
+  }
 
-  static func edit(_ context: inout Context, _ event: Event) {
+  /// What the code button shows.
+  public static func codeButton(_ configuration: [State], _ context: Context) -> String {
+    var captcha = Captcha.Context()
+    (captcha.remaining, captcha.sentBefore) = (context.countdown.remaining, context.countdown.sentBefore)
+    return Captcha.buttonLabel(codePhase(configuration), captcha)
+  }
+
+  typealias Guard = ChartGuard<State, Event, Context>
+  typealias Action = ChartAction<Event, Context, Effect>
+
+  static let canSubmit = Guard("canSubmit") { context, _ in context.canSubmit }
+  static let canSubmitAgreed = Guard("canSubmit && agreed") { context, _ in context.canSubmit && context.agreed }
+  static let invalidPhone = Guard("invalidPhone") { context, _ in !Captcha.isValidPhone(context.phone) }
+  static let moreToCount = Guard("remaining > 1") { context, _ in context.countdown.remaining > 1 }
+
+  static let edit = Action.update { context, event in
     switch event {
-    case .editPhone(let text): context.phone = text
-    case .editCode(let text): context.code = text
-    case .toggleAgreement: context.agreed.toggle()
+    case .editPhone(let text)?: context.phone = text
+    case .editCode(let text)?: context.code = text
+    case .toggleAgreement?: context.agreed.toggle()
     default: break
     }
   }
-
-  /// The transition table.
-  public static let table: TransitionTable<State, Event, Context, Effect> = build {
-    try TransitionTable(
-      name: "phone-login",
-      initial: .editing,
-      states: [.state(.editing), .state(.awaitingAgreement), .state(.submitting), .final(.loggedIn), .state(.failed)],
-      rows: formRows + countdownRows,
-      policy: .ignore)
+  static let clearMessage = Action.update { context, _ in context.message = nil }
+  static let login = Action.make("login") { context, _ in
+    .perform(.login(phone: context.phone, code: context.code), id: "login", scope: .state)
   }
 
-  static let formRows: [Row<State, Event, Context, Effect>] = [
-    .stay(in: .editing, on: .editPhone).update(edit),
-    .stay(in: .editing, on: .editCode).update(edit),
-    .stay(in: .editing, on: .toggleAgreement).update(edit),
-    .transition(from: .failed, on: .editPhone, to: .editing).update(edit).update(clearMessage),
-    .transition(from: .failed, on: .editCode, to: .editing).update(edit).update(clearMessage),
-    .transition(from: .failed, on: .toggleAgreement, to: .editing).update(edit).update(clearMessage),
-    .ignore(in: [.editing, .failed], on: .submit).when(cannotSubmit),
-    .transition(from: [.editing, .failed], on: .submit, to: .submitting).when(agreed)
-      .update { context, _ in context.message = nil }
-      .emit(login),
-    .transition(from: [.editing, .failed], on: .submit, to: .awaitingAgreement),
-    .transition(from: .awaitingAgreement, on: .confirmAgreement, to: .submitting)
-      .update { context, _ in (context.agreed, context.message) = (true, nil) }
-      .emit(login),
-    .transition(from: .awaitingAgreement, on: .cancelAgreement, to: .editing),
-    .transition(from: .submitting, on: .loginSucceeded, to: .loggedIn).update { context, event in
-      if case .loginSucceeded(let user) = event { context.user = user }
-    },
-    .transition(from: .submitting, on: .loginFailed, to: .failed).update { context, event in
-      if case .loginFailed(let message) = event { context.message = message }
-    },
-    .fromAny(on: .reset, to: .editing, effects: .cancel("ticker"), .cancel("request"))
-      .update { context, _ in context = Context() },
-  ]
+  /// The chart.
+  public static let chart: Chart<State, Event, Context, Effect> = buildChart {
+    try Chart(name: "phone-login", states: [
+      .parallel(.session, regions: [form, countdown], transitions: [
+        // Re-entering the session ends whatever either region started and starts both afresh.
+        .on(.reset, to: .session, actions: [.update { context, _ in context = Context() }]),
+      ]),
+    ])
+  }
 
-  static let countdownRows: [Row<State, Event, Context, Effect>] = [
-    .ignoreInAny(on: .requestCode).when(countdownBusy),
-    .stayInAny(on: .requestCode).when(invalidPhone).update { context, _ in context.message = Captcha.invalidPhoneMessage },
-    .stayInAny(on: .requestCode)
-      .update { context, _ in (context.countdown.phase, context.message) = (.requesting, nil) }
-      .emit("requestCode") { context, _ in .perform(.requestCode(phone: context.phone), id: "request") },
-    .stayInAny(on: .codeSent, effects: .every(.seconds(1), send: .tick, id: "ticker")).when(requesting).update { context, _ in
-      context.countdown.phase = .counting
-      context.countdown.remaining = Captcha.countdownSeconds
-      context.countdown.sentBefore = true
-    },
-    .stayInAny(on: .codeRequestFailed).when(requesting).update { context, event in
-      context.countdown.phase = .idle
-      if case .codeRequestFailed(let message) = event { context.message = message }
-    },
-    // An answer or a tick that does not fit the countdown's phase (a late one) changes nothing.
-    .ignoreInAny(on: .codeSent),
-    .ignoreInAny(on: .codeRequestFailed),
-    .ignoreInAny(on: .tick).when(counting.negated),
-    .stayInAny(on: .tick).when(moreToCount).update { context, _ in context.countdown.remaining -= 1 },
-    .stayInAny(on: .tick, effects: .cancel("ticker")).update { context, _ in
-      (context.countdown.phase, context.countdown.remaining) = (.idle, 0)
-    },
-  ]
+  static let form: Chart<State, Event, Context, Effect>.State = .compound(.form, children: [
+    .compound(.filling, children: [
+      .atomic(.editing, transitions: [.on(.editPhone, do: [edit]), .on(.editCode, do: [edit]), .on(.toggleAgreement, do: [edit])]),
+      .atomic(.failed, transitions: [
+        .on(.editPhone, to: .editing, actions: [edit, clearMessage]),
+        .on(.editCode, to: .editing, actions: [edit, clearMessage]),
+        .on(.toggleAgreement, to: .editing, actions: [edit, clearMessage]),
+      ]),
+    ], transitions: [
+      .on(.submit, when: canSubmitAgreed, to: .submitting, actions: [clearMessage]),
+      .on(.submit, when: canSubmit, to: .awaitingAgreement),
+    ]),
+    .atomic(.awaitingAgreement, transitions: [
+      .on(.confirmAgreement, to: .submitting, actions: [.update { context, _ in (context.agreed, context.message) = (true, nil) }]),
+      .on(.cancelAgreement, to: .editing),
+    ]),
+    .atomic(.submitting, transitions: [
+      .on(.loginSucceeded, to: .loggedIn, actions: [.update { context, event in
+        if case .loginSucceeded(let user)? = event { context.user = user }
+      }]),
+      .on(.loginFailed, to: .failed, actions: [.update { context, event in
+        if case .loginFailed(let message)? = event { context.message = message }
+      }]),
+    ], onEntry: [login]),
+    .final(.loggedIn),
+  ])
+
+  static let countdown: Chart<State, Event, Context, Effect>.State = .compound(.countdown, children: [
+    .atomic(.idle, transitions: [
+      .on(.requestCode, when: invalidPhone, do: [.update { context, _ in context.message = Captcha.invalidPhoneMessage }]),
+      .on(.requestCode, to: .requesting, actions: [clearMessage]),
+    ]),
+    .atomic(.requesting, transitions: [
+      .on(.codeSent, to: .counting),
+      .on(.codeRequestFailed, to: .idle, actions: [.update { context, event in
+        if case .codeRequestFailed(let message)? = event { context.message = message }
+      }]),
+    ], onEntry: [.make("requestCode") { context, _ in .perform(.requestCode(phone: context.phone), id: "request", scope: .state) }]),
+    .atomic(.counting, transitions: [
+      .on(.tick, when: moreToCount, do: [.update { context, _ in context.countdown.remaining -= 1 }]),
+      .on(.tick, to: .idle, actions: [.update { context, _ in context.countdown.remaining = 0 }]),
+    ], onEntry: [
+      .update { context, _ in (context.countdown.remaining, context.countdown.sentBefore) = (Captcha.countdownSeconds, true) },
+      .effect(.every(.seconds(1), send: .tick, id: "ticker", scope: .state)),
+    ]),
+  ])
 }

@@ -87,21 +87,44 @@ extension Registration {
 }
 
 extension PhoneLogin {
-  /// The countdown stays within 0...60; submitting needs both fields and the agreement.
-  public static let model = ExampleModel(
-    table: table, context: Context(),
+  /// The countdown stays within 0...60 and is above 0 exactly while counting; submitting needs
+  /// both fields and the agreement; a logged-in session knows its user.
+  public static let model = ChartExampleModel(
+    chart: chart, context: Context(),
     alphabet: [.editPhone("13800138000"), .editPhone(""), .editCode("123456"), .toggleAgreement, .requestCode, .codeSent,
                .codeRequestFailed("busy"), .tick, .submit, .confirmAgreement, .cancelAgreement,
                .loginSucceeded(User(id: 1, name: "A", phone: "1")), .loginFailed("no"), .reset],
     invariants: [
-      Invariant("0 ≤ remaining ≤ 60") { _, c in (0...Captcha.countdownSeconds).contains(c.countdown.remaining) },
-      Invariant("remaining > 0 exactly while counting") { _, c in (c.countdown.phase == .counting) == (c.countdown.remaining > 0) },
-      .inState(.submitting, "both fields and the agreement") { _, c in c.canSubmit && c.agreed },
-      .inState(.loggedIn, "the user is known") { _, c in c.user != nil },
+      ("0 ≤ remaining ≤ 60", { _, c in (0...Captcha.countdownSeconds).contains(c.countdown.remaining) }),
+      ("remaining > 0 exactly while counting", { states, c in states.contains(.counting) == (c.countdown.remaining > 0) }),
+      ("submitting: both fields and the agreement", { states, c in !states.contains(.submitting) || (c.canSubmit && c.agreed) }),
+      ("logged in: the user is known", { states, c in !states.contains(.loggedIn) || c.user != nil }),
+      ("one step of each region", { states, _ in states.count == 2 }),
     ])
 }
 
 extension CDPlayer {
   /// Every event, no invariant beyond "no dead end".
   public static let model = ExampleModel(table: table, context: NoContext(), alphabet: Event.allCases, invariants: [])
+}
+
+/// How to model-check one example chart: an alphabet, and the invariants every configuration
+/// reached must keep, for ``ChartExplorer`` and ``ChartPropertyCheck``.
+public struct ChartExampleModel<ID: Hashable & Sendable, Event: Hashable & Sendable, Context: Hashable & Sendable, Effect: Sendable>: Sendable {
+  public typealias ChartInvariant = @Sendable (_ configuration: [ID], _ context: Context) -> Bool
+  public let chart: Chart<ID, Event, Context, Effect>
+  public let context: Context
+  /// Events with a few representative payloads each.
+  public let alphabet: [Event]
+  public let invariants: [(name: String, holds: ChartInvariant)]
+
+  /// The exhaustive explorer over ``alphabet`` with the invariants.
+  public var explorer: ChartExplorer<ID, Event, Context, Effect> {
+    invariants.reduce(ChartExplorer(chart: chart, context: context, alphabet: alphabet)) { $0.invariant($1.name, $1.holds) }
+  }
+
+  /// Seeded random walks over ``alphabet`` with the same invariants.
+  public var propertyCheck: ChartPropertyCheck<ID, Event, Context, Effect> {
+    invariants.reduce(ChartPropertyCheck(chart: chart, context: context, alphabet: alphabet)) { $0.invariant($1.name, $1.holds) }
+  }
 }

@@ -58,9 +58,9 @@ struct LoaderRows {
   }
 }
 
-@Suite("Phone-login rows")
+@Suite("Phone-login transitions")
 struct PhoneLoginRows {
-  typealias Case = RowCase<PhoneLogin.State, PhoneLogin.Event, PhoneLogin.Context>
+  typealias Case = ChartCase<PhoneLogin.State, PhoneLogin.Event, PhoneLogin.Context>
   static let filled = PhoneLogin.Context(phone: "13800138000", code: "123456")
   static let agreed = PhoneLogin.Context(phone: "13800138000", code: "123456", agreed: true)
   static let user = User(id: 7, name: "Li Lei", phone: "13800138000")
@@ -71,59 +71,61 @@ struct PhoneLoginRows {
   }
   static func counting(_ remaining: Int) -> PhoneLogin.Context {
     var context = filled
-    (context.countdown.phase, context.countdown.remaining, context.countdown.sentBefore) = (.counting, remaining, true)
-    return context
-  }
-  static var requesting: PhoneLogin.Context {
-    var context = filled
-    context.countdown.phase = .requesting
+    (context.countdown.remaining, context.countdown.sentBefore) = (remaining, true)
     return context
   }
   static let login = #"login("13800138000", "123456") (in state)"#
 
   static let cases: [Case] = [
-    Case("edit phone", .editing, .init(), .editPhone("1"), to: .editing) { $0.phone = "1" },
-    Case("edit code", .editing, .init(), .editCode("2"), to: .editing) { $0.code = "2" },
-    Case("tick the agreement", .editing, .init(), .toggleAgreement, to: .editing) { $0.agreed = true },
-    Case("edit phone after a failure", .failed, failed, .editPhone("1"), to: .editing) { ($0.phone, $0.message) = ("1", nil) },
-    Case("edit code after a failure", .failed, failed, .editCode("2"), to: .editing) { ($0.code, $0.message) = ("2", nil) },
-    Case("untick after a failure", .failed, failed, .toggleAgreement, to: .editing) { ($0.agreed, $0.message) = (false, nil) },
-    Case("submit without a code is ignored", .editing, .init(phone: "13800138000"), .submit, to: .editing),
-    Case("submit with the agreement", .editing, agreed, .submit, to: .submitting, effects: [login]),
-    Case("submit without the agreement opens the alert", .editing, filled, .submit, to: .awaitingAgreement),
-    Case("confirm ticks and submits", .awaitingAgreement, filled, .confirmAgreement, to: .submitting, effects: [login]) {
-      $0.agreed = true
+    Case("edit phone", [.editing, .idle], .init(), .editPhone("1"), to: [.editing, .idle]) { $0.phone = "1" },
+    Case("edit code", [.editing, .idle], .init(), .editCode("2"), to: [.editing, .idle]) { $0.code = "2" },
+    Case("tick the agreement", [.editing, .idle], .init(), .toggleAgreement, to: [.editing, .idle]) { $0.agreed = true },
+    Case("edit phone after a failure", [.failed, .idle], failed, .editPhone("1"), to: [.editing, .idle]) {
+      ($0.phone, $0.message) = ("1", nil)
     },
-    Case("cancel goes back", .awaitingAgreement, filled, .cancelAgreement, to: .editing),
-    Case("logged in", .submitting, agreed, .loginSucceeded(user), to: .loggedIn) { $0.user = user },
-    Case("the server refuses", .submitting, agreed, .loginFailed("wrong verification code"), to: .failed) {
+    Case("edit code after a failure", [.failed, .idle], failed, .editCode("2"), to: [.editing, .idle]) {
+      ($0.code, $0.message) = ("2", nil)
+    },
+    Case("untick after a failure", [.failed, .idle], failed, .toggleAgreement, to: [.editing, .idle]) {
+      ($0.agreed, $0.message) = (false, nil)
+    },
+    Case("submit without a code is ignored", [.editing, .idle], .init(phone: "13800138000"), .submit, to: [.editing, .idle]),
+    Case("submit with the agreement", [.editing, .idle], agreed, .submit, to: [.submitting, .idle], effects: [login]),
+    Case("submit after a failure", [.failed, .idle], failed, .submit, to: [.submitting, .idle], effects: [login]) {
+      $0.message = nil
+    },
+    Case("submit without the agreement opens the alert", [.editing, .idle], filled, .submit, to: [.awaitingAgreement, .idle]),
+    Case("confirm ticks and submits", [.awaitingAgreement, .idle], filled, .confirmAgreement, to: [.submitting, .idle],
+         effects: [login]) { $0.agreed = true },
+    Case("cancel goes back", [.awaitingAgreement, .idle], filled, .cancelAgreement, to: [.editing, .idle]),
+    Case("logged in", [.submitting, .idle], agreed, .loginSucceeded(user), to: [.loggedIn, .idle]) { $0.user = user },
+    Case("the server refuses", [.submitting, .idle], agreed, .loginFailed("wrong verification code"), to: [.failed, .idle]) {
       $0.message = "wrong verification code"
     },
-    Case("reset cancels the countdown", .submitting, counting(30), .reset, to: .editing,
-         effects: ["cancel ticker", "cancel request"]) { $0 = .init() },
-    Case("request a code while counting is ignored", .editing, counting(30), .requestCode, to: .editing),
-    Case("request a code for an invalid number", .awaitingAgreement, .init(phone: "12"), .requestCode, to: .awaitingAgreement) {
-      $0.message = "enter a valid phone number"
+    Case("reset re-enters both regions (leaving them ends their work)", [.submitting, .counting], counting(30), .reset,
+         to: [.editing, .idle]) { $0 = .init() },
+    Case("request a code while counting is ignored", [.editing, .counting], counting(30), .requestCode, to: [.editing, .counting]),
+    Case("request a code for an invalid number", [.awaitingAgreement, .idle], .init(phone: "12"), .requestCode,
+         to: [.awaitingAgreement, .idle]) { $0.message = "enter a valid phone number" },
+    Case("request a code", [.editing, .idle], filled, .requestCode, to: [.editing, .requesting],
+         effects: [#"requestCode("13800138000") (in state)"#]),
+    Case("code sent: the countdown starts", [.submitting, .requesting], filled, .codeSent, to: [.submitting, .counting],
+         effects: ["every 1 s: tick (in state)"]) { ($0.countdown.remaining, $0.countdown.sentBefore) = (60, true) },
+    Case("the code request failed", [.editing, .requesting], filled, .codeRequestFailed("busy"), to: [.editing, .idle]) {
+      $0.message = "busy"
     },
-    Case("request a code", .editing, filled, .requestCode, to: .editing, effects: [#"requestCode("13800138000")"#]) {
-      $0.countdown.phase = .requesting
+    Case("a late code is ignored", [.editing, .counting], counting(30), .codeSent, to: [.editing, .counting]),
+    Case("a late failure is ignored", [.editing, .counting], counting(30), .codeRequestFailed("busy"), to: [.editing, .counting]),
+    Case("a late tick is ignored", [.editing, .idle], filled, .tick, to: [.editing, .idle]),
+    Case("a tick in any step", [.loggedIn, .counting], counting(2), .tick, to: [.loggedIn, .counting]) {
+      $0.countdown.remaining = 1
     },
-    Case("code sent: the countdown starts", .submitting, requesting, .codeSent, to: .submitting, effects: ["every 1 s: tick"]) {
-      ($0.countdown.phase, $0.countdown.remaining, $0.countdown.sentBefore) = (.counting, 60, true)
-    },
-    Case("the code request failed", .editing, requesting, .codeRequestFailed("busy"), to: .editing) {
-      ($0.message, $0.countdown.phase) = ("busy", .idle)
-    },
-    Case("a late code is ignored", .editing, counting(30), .codeSent, to: .editing),
-    Case("a late failure is ignored", .editing, counting(30), .codeRequestFailed("busy"), to: .editing),
-    Case("a late tick is ignored", .editing, filled, .tick, to: .editing),
-    Case("a tick in any step", .loggedIn, counting(2), .tick, to: .loggedIn) { $0.countdown.remaining = 1 },
-    Case("the last tick stops the ticker", .awaitingAgreement, counting(1), .tick, to: .awaitingAgreement,
-         effects: ["cancel ticker"]) { ($0.countdown.phase, $0.countdown.remaining) = (.idle, 0) },
+    Case("the last tick ends counting (and its ticker)", [.awaitingAgreement, .counting], counting(1), .tick,
+         to: [.awaitingAgreement, .idle]) { $0.countdown.remaining = 0 },
   ]
 
-  @Test(arguments: cases) func row(_ c: Case) { c.check(PhoneLogin.table) }
-  @Test func everyRowIsCovered() { expectEveryRowCovered(by: Self.cases, of: PhoneLogin.table) }
+  @Test(arguments: cases) func transition(_ c: Case) throws { try c.check(PhoneLogin.chart) }
+  @Test func everyTransitionIsCovered() throws { try expectEveryTransitionCovered(by: Self.cases, of: PhoneLogin.chart) }
 
   struct Body: Sendable, CustomTestStringConvertible {
     let label: String

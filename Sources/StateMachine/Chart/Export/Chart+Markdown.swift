@@ -69,8 +69,8 @@ extension Chart {
   /// One action as a spec cell reads it back.
   func actionCell(_ action: Action) -> String {
     switch action {
-    case .effect(let effect):
-      let name = "\(effect)"
+    case .effect, .make:
+      let name = action.effectLabel ?? ""
       let keyword = ["raise ", "send ", "cancel ", "error "].contains { name.hasPrefix($0) } || name == "(update)"
       return keyword ? Rendering.quoted(name) : Rendering.cellName(name)
     case .raise(let event): return "raise " + Rendering.cellName(eventName(event))

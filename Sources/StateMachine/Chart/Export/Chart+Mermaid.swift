@@ -101,6 +101,7 @@ extension Chart {
   func actionLabel(_ action: Action) -> String {
     switch action {
     case .effect(let effect): "\(effect)"
+    case .make(let name, _): name
     case .raise(let event): "raise \(eventName(event))"
     case .send(let event, let delay, _): delay == .zero ? "send \(eventName(event))" : "send \(eventName(event)) after \(Command<String, String>.format(delay))"
     case .cancel(let id): "cancel \(id)"

@@ -72,8 +72,8 @@ extension Chart {
     func executable(_ list: [Action], indent: String) {
       for action in list {
         switch action {
-        case .effect(let effect):
-          let text = "\(effect)"
+        case .effect, .make:
+          let text = action.effectLabel ?? ""
           if !text.contains("'") {
             lines.append("\(indent)<log expr=\(attribute("'\(text)'"))/>")
           } else if !text.contains("\"") {

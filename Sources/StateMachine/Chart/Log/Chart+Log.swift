@@ -33,6 +33,45 @@ extension LogRecorder {
   }
 }
 
+extension LogRecorder {
+  /// An inspector for a ``ChartStore`` that records every macrostep (configuration, history,
+  /// context, effects), as ``storeInspector(forwardingTo:onError:)`` does for a table's store.
+  /// Start the recorder from the store's ``ChartStore/snapshot``.
+  ///
+  /// ```swift
+  /// let recorder = try LogRecorder(chart: chart, snapshot: store.snapshot, file: "session.jsonl", clock: clock)
+  /// ```
+  public func chartStoreInspector<ID, Work: Sendable>(
+    forwardingTo forward: (@Sendable (ChartStoreEvent<ID, Event, Context, Work>) -> Void)? = nil,
+    onError: @escaping @Sendable (LogError) -> Void = { _ in }
+  ) -> @Sendable (ChartStoreEvent<ID, Event, Context, Work>) -> Void where State == ChartLogState<ID>, Effect == Command<Event, Work> {
+    { [self] event in
+      if case .step(let step) = event {
+        do throws(LogError) {
+          try record(
+            step.event, logged: step.outcome == .transitioned ? .transitioned : .ignored,
+            state: ChartLogState(configuration: step.to, history: step.history, isHalted: step.isHalted), context: step.context,
+            effects: step.effects)
+        } catch {
+          onError(error)
+        }
+      }
+      forward?(event)
+    }
+  }
+
+  /// Starts a recording of a chart from `snapshot` (a ``ChartStore``'s, or a machine's).
+  public convenience init<ID>(
+    chart: Chart<ID, Event, Context, Effect>, snapshot: ChartSnapshot<ID, Context>, file path: String? = nil,
+    durability: LogFile.Durability = .everyEntry, clock: (any Clock<Duration>)? = nil
+  ) throws(LogError) where State == ChartLogState<ID> {
+    try self.init(
+      machine: chart.name, fingerprint: chart.fingerprint,
+      state: ChartLogState(configuration: snapshot.configuration, history: snapshot.history, isHalted: snapshot.isHalted),
+      context: snapshot.context, file: path, durability: durability, clock: clock, io: .system)
+  }
+}
+
 extension LogReader {
   /// Opens the log file of a chart at `path`, checks its header against `chart` (name and
   /// fingerprint), and decodes it; entries are then read as a stream.

@@ -88,7 +88,8 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
   func report(_ outcome: Outcome, event: Event, sequence: Int, time: Duration) -> ChartStoreStep<ID, Event, Context, Work> {
     ChartStoreStep(
       sequence: sequence, event: event, from: machine.configuration(of: outcome.from), to: machine.configuration,
-      outcome: outcome.step?.outcome ?? .transitioned, outputs: outcome.step?.outputs ?? [], context: machine.context,
+      outcome: outcome.step?.outcome ?? .transitioned, outputs: outcome.step?.outputs ?? [], history: machine.historyValues,
+      isHalted: machine.isHalted, context: machine.context,
       time: time, error: outcome.error)
   }
 }

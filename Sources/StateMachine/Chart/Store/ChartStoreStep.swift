@@ -13,6 +13,10 @@ public struct ChartStoreStep<ID: Hashable & Sendable, Event: Sendable, Context: 
   public let outcome: ChartStep<Event, Command<Event, Work>>.Outcome
   /// Effects, sends and cancels, in the order the chart's content ran.
   public let outputs: [ChartOutput<Event, Command<Event, Work>>]
+  /// What each history state remembers after the step (see ``ChartMachine/historyValues``).
+  public let history: [ID: [ID]]
+  /// The chart halted in this step or before.
+  public let isHalted: Bool
   /// The context after the step.
   public let context: Context
   /// When the step was taken, on the store's clock (see ``StoreStep/time``).
