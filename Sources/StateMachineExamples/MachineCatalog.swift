@@ -9,6 +9,7 @@ public enum MachineCatalog {
     MachineDescription(Captcha.table, summary: "verification-code button with a 60 s countdown"),
     MachineDescription(Registration.table, summary: "registration form with four requirements"),
     MachineDescription(chart: PhoneLogin.chart, summary: "phone login: two regions, the form and the code countdown (a chart)"),
+    MachineDescription(chart: Radio.chart, summary: "internet radio: three regions, eventless buffering, history after power (a chart)"),
     MachineDescription(NameLength.table, summary: "tiny: a text field and its \"length: N\" label"),
     MachineDescription(Counter.table, summary: "tiny: a counter a 1 s timer increments"),
     MachineDescription(CDPlayer.table, summary: "Boost.SML's CD player benchmark machine: 5 states, 6 events, 12 transitions"),
@@ -16,7 +17,7 @@ public enum MachineCatalog {
 
   /// The scripted runs `fsm demo` prints, one per example machine.
   public static let demos: [MachineDemo] = [
-    Login.demo, Loader.demo, Captcha.demo, Registration.demo, PhoneLogin.demo, NameLength.demo, Counter.demo,
+    Login.demo, Loader.demo, Captcha.demo, Registration.demo, PhoneLogin.demo, Radio.demo, NameLength.demo, Counter.demo,
   ]
 
   /// The machine named `name`, if one is shipped.

@@ -36,6 +36,7 @@ struct PropertyTests {
 
   static let models = [
     Model(Login.model), Model(Loader.model), Model(Captcha.model), Model(Registration.model), Model(PhoneLogin.model),
+    Model(Radio.model),
   ]
 
   @Test(arguments: models) func randomWalksKeepTheInvariants(_ model: Model) throws {

@@ -117,6 +117,16 @@ struct ScenarioTests {
       screen: PhoneLogin.screen)
   }
 
+  @Test(arguments: ScenarioFile.scenarios(of: "radio"))
+  func radio(_ scenario: ScenarioFile.Scenario) async {
+    await run(
+      scenario,
+      makeChartStore: { clock, inspector in Radio.store(services: .fake(clock: clock), clock: clock, inspector: inspector) },
+      parse: { name, _ in Radio.Event(rawValue: name) },
+      state: { $0.map(\.rawValue).joined(separator: ", ") },
+      screen: Radio.screen)
+  }
+
   @Test(arguments: ScenarioFile.scenarios(of: "name-length"))
   func nameLength(_ scenario: ScenarioFile.Scenario) async {
     await run(

@@ -38,7 +38,7 @@ struct CLITests {
           error: "option '--format': 'svg'; expected table, mermaid or dot"),
     .init(label: "show without a machine", arguments: ["show"], code: 2, output: "", error: "missing argument <machine>"),
     .init(label: "show an unknown machine", arguments: ["show", "jukebox"], code: 2, output: "",
-          error: "unknown machine 'jukebox'; expected one of: login, loader, captcha, registration, phone-login, name-length, counter, cd-player"),
+          error: "unknown machine 'jukebox'; expected one of: login, loader, captcha, registration, phone-login, radio, name-length, counter, cd-player"),
     .init(label: "show with an unknown option", arguments: ["show", "cd-player", "--colour"], code: 2, output: "", error: "unknown option '--colour'"),
     .init(label: "show a spec file", arguments: ["show", planted, "--format", "mermaid"], code: 0, output: "idle --> busy : go / start", error: ""),
     .init(label: "show a missing file", arguments: ["show", "/nonexistent/x.md"], code: 2, output: "", error: "/nonexistent/x.md: no such file"),

@@ -6,7 +6,7 @@ import Testing
 /// `fsm list`, `check`, `explore` and `demo` over the example machines.
 @Suite("fsm over the example machines")
 struct ExampleMachinesCLITests {
-  static let names = ["login", "loader", "captcha", "registration", "phone-login", "name-length", "counter"]
+  static let names = ["login", "loader", "captcha", "registration", "phone-login", "radio", "name-length", "counter"]
 
   @Test func listShowsEveryExample() {
     let listed = FSM.run(["list"]).output.split(separator: "\n").map { String($0.split(separator: " ")[0]) }
@@ -19,7 +19,7 @@ struct ExampleMachinesCLITests {
     #expect(result.output.hasSuffix("clean: no findings\n"), "\(result.output)")
   }
 
-  @Test(arguments: ["login", "loader", "captcha", "registration", "phone-login"])
+  @Test(arguments: ["login", "loader", "captcha", "registration", "phone-login", "radio"])
   func exploreFindsNoViolation(_ name: String) {
     let result = FSM.run(["explore", name, "--depth", "10", "--walks", "50", "--seed", "7"])
     #expect(result.code == 0, "\(result.output)")

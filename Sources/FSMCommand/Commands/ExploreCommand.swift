@@ -34,6 +34,7 @@ enum ExploreCommand {
     case Captcha.table.name: run(Captcha.model)
     case Registration.table.name: run(Registration.model)
     case PhoneLogin.chart.name: run(PhoneLogin.model)
+    case Radio.chart.name: run(Radio.model)
     case CDPlayer.table.name: run(CDPlayer.model)
     default: nil
     }
