@@ -5,7 +5,7 @@ public enum MachineCatalog {
   /// Every shipped machine, in the order `fsm list` prints them.
   public static let all: [MachineDescription] = [
     MachineDescription(Login.table, summary: "three-step login: welcome, credentials, authenticating, success"),
-    MachineDescription(Loader.table, summary: "paged user list with automatic retries and a cache"),
+    MachineDescription(chart: Loader.chart, summary: "paged user list with automatic retries and a cache (a chart)"),
     MachineDescription(Captcha.table, summary: "verification-code button with a 60 s countdown"),
     MachineDescription(Registration.table, summary: "registration form with four requirements"),
     MachineDescription(chart: PhoneLogin.chart, summary: "phone login: two regions, the form and the code countdown (a chart)"),

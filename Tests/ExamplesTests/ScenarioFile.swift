@@ -102,10 +102,11 @@ func run<ID, Event, Context, Work>(
   _ scenario: ScenarioFile.Scenario,
   makeChartStore: (ManualClock, @escaping ChartStore<ID, Event, Context, Work>.Inspector) -> ChartStore<ID, Event, Context, Work>,
   parse: (String, Substring) -> Event?,
+  setUp: (String, Substring) -> Bool = { _, _ in false },
   state: @escaping ([ID]) -> String,
   screen: @escaping ([ID], Context) -> String
 ) async {
-  await play(scenario, parse: parse, setUp: { _, _ in false }) { clock, steps in
+  await play(scenario, parse: parse, setUp: setUp) { clock, steps in
     let store = makeChartStore(clock) { report in
       if case .step(let step) = report { steps.record(event: "\(step.event)", effects: step.effects.map { "\($0)" }) }
     }

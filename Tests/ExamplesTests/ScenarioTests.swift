@@ -28,7 +28,7 @@ struct ScenarioTests {
     let server = Box<FakeUserServer>()
     await run(
       scenario,
-      makeStore: { clock, inspector in
+      makeChartStore: { clock, inspector in
         server.value = FakeUserServer(clock: clock)
         let cache = InMemoryUserCache { Double(clock.now.offset.components.seconds) }
         let services = LoaderServices(fetchPage: server.value!.fetchPage, cache: cache)
@@ -57,6 +57,7 @@ struct ScenarioTests {
         for response in responses { server.value?.queue(response) }
         return true
       },
+      state: { "\(Loader.step($0))" },
       screen: Loader.screen)
   }
 

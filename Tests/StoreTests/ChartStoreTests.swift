@@ -6,7 +6,7 @@ import Testing
 /// without leaving it, a heartbeat belongs to the compound `session`.
 enum Up: String, Hashable, Sendable, Codable { case session, idle, uploading, done, closed }
 
-enum UpEvent: Sendable, Equatable, Discriminated {
+enum UpEvent: Sendable, Equatable, Codable, Discriminated {
   case pick, progress(Int), finished, cancel, beat, close, again, ping
   enum Kind: UInt8, Hashable, Sendable { case pick, progress, finished, cancel, beat, close, again, ping }
   var discriminant: Kind {
@@ -23,12 +23,12 @@ enum UpEvent: Sendable, Equatable, Discriminated {
   }
 }
 
-enum UpWork: Sendable, Equatable, CustomStringConvertible {
+enum UpWork: Sendable, Equatable, Codable, CustomStringConvertible {
   case upload
   var description: String { "upload" }
 }
 
-struct UpContext: Sendable, Equatable {
+struct UpContext: Sendable, Equatable, Codable {
   var percent = 0
   var beats = 0
 }
@@ -228,4 +228,82 @@ struct ChartStoreRandomTests {
     }
     #expect(open.values.allSatisfy { $0 == 0 }, "every start ends once: \(open)")
   }
+}
+
+/// An uploader whose upload reports 40 % and then waits (on the clock) until cancelled.
+struct FakeUploader: Sendable {
+  let clock: ManualClock
+  func upload(progress: @Sendable (Int) -> Void) async throws {
+    progress(40)
+    try await clock.sleep(for: .seconds(3600))
+  }
+}
+
+@Test("README: the ChartStore example runs as the README says")
+func readmeChartStoreExample() async throws {
+  let clock = ManualClock()
+  let uploader = FakeUploader(clock: clock)
+  let ledger = ChartLedger()
+  // The README's code, as written there (the inspector aside):
+  let upload = try Chart<Up, UpEvent, UpContext, Command<UpEvent, UpWork>>(name: "upload", states: [
+      .compound(.session, children: [
+          .atomic(.idle, transitions: [.on(.pick, to: .uploading)]),
+          .atomic(.uploading, transitions: [
+              .on(.progress, do: [.update { context, event in if case .progress(let p)? = event { context.percent = p } }]),
+              .on(.finished, to: .done),
+              .on(.cancel, to: .idle),
+          ], onEntry: [.effect(.perform(.upload, id: "upload", scope: .state))]),
+          .atomic(.done, transitions: [.on(.pick, to: .uploading)]),
+      ], transitions: [.on(.beat, do: [.update { context, _ in context.beats += 1 }])],
+         onEntry: [.effect(.every(.seconds(1), send: .beat, id: "heartbeat", scope: .state))]),
+  ])
+  let store = try ChartStore(upload, context: UpContext(), clock: clock) { work, send in
+      try await uploader.upload(progress: { send(.progress($0)) })
+      send(.finished)
+  } inspector: { ledger.record($0) }
+  store.start()                // the heartbeat starts with `session`
+  store.send(.pick)            // [uploading]: the upload starts
+  await store.settle()
+  #expect(store.configuration == [.uploading])
+  #expect(store.context.percent == 40, "the upload goes on, percent is 40")
+  store.send(.cancel)          // [idle]: leaving `uploading` cancels the upload; the heartbeat goes on
+  await clock.advance(by: .seconds(2))
+  #expect(store.configuration == [.idle])
+  #expect(store.context.beats == 2)
+  #expect(ledger.lines == [
+    "start every 1 s: beat (in state)", "start upload (in state)", "cancelled upload (in state)",
+  ])
+  await store.finish()
+}
+
+@Test("a chart store's session, recorded through its inspector, replays identically; a changed entry diverges")
+func recordChartStore() async throws {
+  let clock = ManualClock()
+  let path = FileManager.default.temporaryDirectory.appendingPathComponent("fsm-chart-store-\(UInt32.random(in: 0...UInt32.max)).jsonl").path
+  defer { try? FileManager.default.removeItem(atPath: path) }
+  let chart = try ChartStoreTests.upload()
+  let recorder = try LogRecorder(
+    chart: chart, snapshot: ChartSnapshot(configuration: [.idle], history: [:], context: UpContext()), file: path, clock: clock)
+  let recorded = try ChartStore(chart, context: UpContext(), clock: clock, handler: { _, send in
+    try await clock.sleep(for: .milliseconds(300))
+    send(.progress(70))
+    try await clock.sleep(for: .milliseconds(300))
+    send(.finished)
+  }, inspector: recorder.chartStoreInspector())
+  #expect(recorded.snapshot == ChartSnapshot(configuration: [.idle], history: [:], context: UpContext()))
+  recorded.start()
+  recorded.send(.pick)
+  await clock.advance(by: .seconds(3))
+  recorded.send(.pick)
+  recorded.send(.cancel)
+  recorded.send(.close)
+  await recorded.finish()
+  try recorder.close()
+  let log = recorder.log
+  #expect(log.entries.map(\.event) == [.pick, .progress(70), .finished, .beat, .beat, .beat, .pick, .cancel, .close])
+  #expect(log.entries.last?.state.isHalted == true)
+  #expect(try chart.replay(logAt: path).isIdentical)
+  let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: #""percent":70"#, with: #""percent":71"#)
+  try text.write(toFile: path, atomically: true, encoding: .utf8)
+  #expect(try !chart.replay(logAt: path).isIdentical)
 }

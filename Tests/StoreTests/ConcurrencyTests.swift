@@ -46,7 +46,10 @@ struct ConcurrencyTests {
     await withTaskGroup(of: Void.self) { group in
       for p in 0..<8 {
         group.addTask {
-          for s in 0..<perProducer { store.send(.add(producer: p, sequence: s)) }
+          for s in 0..<perProducer {
+            store.send(.add(producer: p, sequence: s))
+            if s % 8 == p { usleep(20) }  // let the mailbox run dry now and then
+          }
         }
       }
     }
@@ -98,5 +101,38 @@ struct ConcurrencyTests {
     #expect(store.context.total == 2)
     #expect(store.context.outOfOrder == 0)
     await store.finish()
+  }
+}
+
+@Suite("Step reports keep the order of the steps")
+struct ReportOrderTests {
+  /// Producers each send one event at a time (so the mailbox is often empty and another
+  /// thread takes over the draining): the inspector and `steps` must still see the steps in
+  /// sequence order, and every step's effects after the step itself.
+  @Test("the inspector sees steps 1, 2, 3, … under contention", arguments: [1, 2, 3] as [Int])
+  func inspectorOrder(round: Int) async {
+    let seen = Guarded<[Int]>([])
+    let store = Store(Tally.table(), context: Tally.Context(), handler: { _, _ in }, inspector: { report in
+      guard case .step(let step) = report else { return }
+      // A slow inspector now and then widens the moment between a step and its report.
+      if step.sequence % 64 == 0 { usleep(200) }
+      seen.withLock { $0.append(step.sequence) }
+    })
+    let perProducer = 3_000
+    await withTaskGroup(of: Void.self) { group in
+      for p in 0..<4 {
+        group.addTask {
+          for s in 0..<perProducer {
+            store.send(.add(producer: p, sequence: s))
+            if s % 8 == p { usleep(20) }  // let the mailbox run dry now and then
+          }
+        }
+      }
+    }
+    await store.finish()
+    let sequences = seen.withLock { $0 }
+    #expect(sequences.count == 4 * perProducer)
+    let firstOutOfOrder = zip(sequences, sequences.dropFirst()).first { $0.1 != $0.0 + 1 }
+    #expect(firstOutOfOrder == nil, "round \(round): step \(firstOutOfOrder.map { "\($0.1) reported after \($0.0)" } ?? "")")
   }
 }

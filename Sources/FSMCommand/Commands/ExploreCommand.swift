@@ -30,7 +30,7 @@ enum ExploreCommand {
   static func explorer(for name: String) -> Run? {
     switch name {
     case Login.table.name: run(Login.model)
-    case Loader.table.name: run(Loader.model)
+    case Loader.chart.name: run(Loader.model)
     case Captcha.table.name: run(Captcha.model)
     case Registration.table.name: run(Registration.model)
     case PhoneLogin.chart.name: run(PhoneLogin.model)

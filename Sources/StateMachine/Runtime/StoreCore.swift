@@ -126,6 +126,13 @@ struct StoreCore<Engine: StoreEngine> {
     return .drain(event, engine)
   }
 
+  /// The next queued event, if any, for the drainer, which stays the drainer either way.
+  @inlinable
+  mutating func takeQueued() -> Event? {
+    guard !finished else { return nil }
+    return mailbox.pop()
+  }
+
   /// The drainer takes the next event to step outside the lock (with its own copy of the
   /// engine, which only it changes); `nil` when the mailbox is empty (draining stops).
   @inlinable

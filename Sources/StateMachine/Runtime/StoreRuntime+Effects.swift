@@ -15,8 +15,10 @@ extension StoreRuntime {
 
   /// Handles `first`, then queued events one at a time until the mailbox is empty. Only one
   /// caller drains at a time; the step (and the table's guards and updates) and the work it asks
-  /// for run outside the lock, so other threads can queue events meanwhile. One lock per event:
-  /// the step is kept and the next event taken together.
+  /// for run outside the lock, so other threads can queue events meanwhile. The drainer stays
+  /// the drainer until its step is reported and its effects started, so reports keep the
+  /// steps' order: the step is kept and the next event taken under one lock, and only when the
+  /// mailbox was empty does a second lock hand the draining back.
   @inlinable
   func drain(_ first: Event, _ engine: Engine) {
     var event = first
@@ -29,7 +31,9 @@ extension StoreRuntime {
       core.withLock { core in
         work = core.stepped(engine: engine, outcome: outcome)
         // The engine stays ours: only the drainer changes the core's copy.
-        next = core.takeNext()
+        next = core.takeQueued()
+        // Senders waiting for room (taking an event made some); the idle and finish waiters
+        // wait until the draining is handed back.
         waiters = core.waitersToResume()
       }
       if Engine.changesObserved(outcome), stateBroadcast.hasSubscribers { stateBroadcast.yield(engine.observed) }
@@ -37,7 +41,13 @@ extension StoreRuntime {
         report(engine.report(outcome, event: event, sequence: work.sequence, time: elapsed()))
       }
       perform(work)
-      // Those waiting for the store to settle resume only once the step has been reported.
+      if next == nil {
+        // Those waiting for the store to settle resume only once the step has been reported.
+        waiters += core.withLock { core in
+          next = core.takeNext()
+          return core.waitersToResume()
+        }
+      }
       if !waiters.isEmpty { for waiter in waiters { waiter.resume() } }
       guard let following = next else { return }
       event = following

@@ -26,19 +26,20 @@ extension Login {
 
 extension Loader {
   /// What the list shows.
-  public static func screen(_ state: State, _ context: Context) -> String {
+  public static func screen(_ configuration: [State], _ context: Context) -> String {
     let list = "\(context.users.count) users, next page \(context.nextPage)"
-    switch state {
+    switch step(configuration) {
     case .idle, .success: return list + (context.fromCache ? " (page \(context.pages.count) from cache)" : "")
     case .loading: return list + ", loading…"
     case .failure: return list + ", \(context.lastError.map { "\($0)" } ?? "") error, retrying"
     case .retry: return list + ", \(context.lastError.map { "\($0)" } ?? "") error: tap retry"
+    case .list, .ready, .fetching: return list
     }
   }
 
   /// Two pages, a double tap, a failing page retried twice then by hand, a reset answered from the cache.
   public static let demo = MachineDemo(
-    name: table.name,
+    name: chart.name,
     summary: "two pages (a second tap while loading is ignored), three network failures (two automatic retries, then the user's), a reset answered from the in-memory cache and refreshed",
     script: [
       .send(.load), .wait(.milliseconds(500)), .send(.load), .send(.load), .wait(.milliseconds(500)),

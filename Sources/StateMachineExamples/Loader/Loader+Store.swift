@@ -35,8 +35,8 @@ public struct LoaderServices: Sendable {
 }
 
 extension Loader {
-  /// A store running ``table``.
-  public typealias Runtime = Store<State, Event, Context, Work>
+  /// A store running ``chart``.
+  public typealias Runtime = ChartStore<State, Event, Context, Work>
 
   /// A store running the loader with `services`. A failed fetch becomes `.failed` with its
   /// ``LoadError/classify(_:)`` class; a failed refresh keeps the cached page and sends nothing.
@@ -44,8 +44,9 @@ extension Loader {
     services: LoaderServices, clock: any Clock<Duration>, context: Context = Context(),
     inspector: Runtime.Inspector? = nil
   ) -> Runtime {
-    Runtime(
-      table, context: context, clock: clock,
+    shippedChartStore { () throws(ChartRunError) in
+      try Runtime(
+      chart, context: context, clock: clock,
       handler: { work, send in
         switch work {
         case .fetch(let page):
@@ -63,5 +64,6 @@ extension Loader {
         return .failed(LoadError.classify(error))
       },
       inspector: inspector)
+    }
   }
 }

@@ -11,11 +11,23 @@ public import StateMachine
 ///   (``retryPolicy``: 1 s, then 2 s); after 2 retries the machine waits in `retry` for the
 ///   user's `retry` event.
 /// - The page advances only on success; `reset` clears everything and cancels the refresh.
+///
+/// ## A chart with two compound states
+/// `ready` (idle, success) owns `load`; `fetching` (loading, failure, retry) owns nothing of
+/// it, so a `load` while a fetch is in flight or a retry is pending is ignored without a row
+/// saying so; `list`, around everything, owns `reset` and `refreshed` once for every state.
+///
+/// ```
+/// list ─ ready { idle, success } ─ load → fetching { loading → failure → loading, retry → loading }
+/// ```
 public enum Loader {
-  /// The list's states.
-  public enum State: String, Hashable, Sendable, CaseIterable, Codable, Discriminated {
-    case idle, loading, success, failure, retry
+  /// The chart's states: `list` holds `ready` and `fetching`, which hold the steps.
+  public enum State: String, Hashable, Sendable, CaseIterable, Codable {
+    case list, ready, idle, success, fetching, loading, failure, retry
   }
+
+  /// The list's step in `configuration` (one atomic state: the chart has no parallel region).
+  public static func step(_ configuration: [State]) -> State { configuration.first ?? .idle }
 
   /// What the user does, what the fetch answers, and the backoff timer.
   public enum Event: Hashable, Sendable, Codable, Discriminated, CustomStringConvertible {
@@ -94,55 +106,59 @@ public enum Loader {
   /// The automatic retries: 2 of them, after 1 s and 2 s.
   public static let retryPolicy = RetryPolicy(maxAttempts: 2, initialDelay: .seconds(1), multiplier: 2)
 
-  static let fetchNext = EffectItem<Context, Event, Effect>.make("fetch(next page)") { context, _ in
-    .perform(.fetch(page: context.nextPage), id: "fetch", scope: .state)
-  }
-  static let fromCache = Guard<Context, Event>("fromCache") { _, event in
-    if case .loaded(_, _, true) = event { true } else { false }
-  }
-  static let canRetry = Guard<Context, Event>("retries left") { context, _ in
-    retryPolicy.allowsRetry(after: context.attempts)
-  }
+  typealias Guard = ChartGuard<State, Event, Context>
+  typealias Action = ChartAction<Event, Context, Effect>
 
-  static func append(_ context: inout Context, _ event: Event) {
-    guard case .loaded(let page, let users, let cached) = event, page == context.nextPage else { return }
+  static let fromCache = Guard("fromCache") { _, event in
+    if case .loaded(_, _, true)? = event { true } else { false }
+  }
+  static let canRetry = Guard("retries left") { context, _ in retryPolicy.allowsRetry(after: context.attempts) }
+
+  static let append = Action.update { context, event in
+    guard case .loaded(let page, let users, let cached)? = event, page == context.nextPage else { return }
     context.pages.append(users)
     (context.attempts, context.lastError, context.fromCache) = (0, nil, cached)
   }
-
-  static func recordFailure(_ context: inout Context, _ event: Event) {
-    if case .failed(let error) = event { context.lastError = error }
+  static let recordFailure = Action.update { context, event in
+    if case .failed(let error)? = event { context.lastError = error }
     context.attempts += 1
   }
 
-  /// The transition table.
-  public static let table: TransitionTable<State, Event, Context, Effect> = build {
-    try TransitionTable(
-      name: "loader",
-      initial: .idle,
-      rows: [
-        .transition(from: [.idle, .success], on: .load, to: .loading).emit(fetchNext),
-        .ignore(in: [.loading, .failure, .retry], on: .load),
-        .transition(from: .loading, on: .loaded, to: .success).when(fromCache).update(append)
-          .emit("refresh(page)") { context, _ in .perform(.refresh(page: context.pages.count), id: "refresh") },
-        .transition(from: .loading, on: .loaded, to: .success).update(append),
-        .transition(from: .loading, on: .failed, to: .failure).when(canRetry).update(recordFailure)
-          .emit("after backoff: retryNow (in state)") { context, _ in
-            .send(.retryNow, after: retryPolicy.delay(forAttempt: context.attempts), id: "backoff", scope: .state)
-          },
-        .transition(from: .loading, on: .failed, to: .retry).update(recordFailure),
-        .transition(from: .failure, on: .retryNow, to: .loading).emit(fetchNext),
-        .transition(from: .retry, on: .retry, to: .loading)
-          .update { context, _ in (context.attempts, context.lastError) = (0, nil) }
-          .emit(fetchNext),
-        .stayInAny(on: .refreshed).update { context, event in
-          guard case .refreshed(let page, let users) = event, context.pages.indices.contains(page - 1) else { return }
+  /// The chart.
+  public static let chart: Chart<State, Event, Context, Effect> = buildChart {
+    try Chart(name: "loader", states: [
+      .compound(.list, children: [
+        .compound(.ready, children: [.atomic(.idle), .atomic(.success)], transitions: [.on(.load, to: .loading)]),
+        .compound(.fetching, children: [
+          .atomic(.loading, transitions: [
+            .on(.loaded, when: fromCache, to: .success, actions: [
+              append, .make("refresh(page)") { context, _ in .perform(.refresh(page: context.pages.count), id: "refresh") },
+            ]),
+            .on(.loaded, to: .success, actions: [append]),
+            .on(.failed, when: canRetry, to: .failure, actions: [recordFailure]),
+            .on(.failed, to: .retry, actions: [recordFailure]),
+          ], onEntry: [
+            .make("fetch(next page)") { context, _ in .perform(.fetch(page: context.nextPage), id: "fetch", scope: .state) },
+          ]),
+          .atomic(.failure, transitions: [.on(.retryNow, to: .loading)], onEntry: [
+            .make("after backoff: retryNow (in state)") { context, _ in
+              .send(.retryNow, after: retryPolicy.delay(forAttempt: context.attempts), id: "backoff", scope: .state)
+            },
+          ]),
+          .atomic(.retry, transitions: [
+            .on(.retry, to: .loading, actions: [.update { context, _ in (context.attempts, context.lastError) = (0, nil) }]),
+          ]),
+        ]),
+      ], transitions: [
+        .on(.refreshed, do: [.update { context, event in
+          guard case .refreshed(let page, let users)? = event, context.pages.indices.contains(page - 1) else { return }
           context.pages[page - 1] = users
           if page == context.pages.count { context.fromCache = false }
-        },
-        .fromAny(on: .reset, to: .idle, effects: .cancel("refresh")).update { context, _ in context = Context() },
-      ],
-      policy: .ignore)
+        }]),
+        // Re-entering the list ends its fetch and backoff; the refresh is global, so it is cancelled by name.
+        .on(.reset, to: .list, actions: [.effect(.cancel("refresh")), .update { context, _ in context = Context() }]),
+      ]),
+    ])
   }
 }
 

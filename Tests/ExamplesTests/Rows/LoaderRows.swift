@@ -3,9 +3,9 @@ import StateMachine
 import StateMachineExamples
 import Testing
 
-@Suite("Loader rows")
+@Suite("Loader transitions")
 struct LoaderRows {
-  typealias Case = RowCase<Loader.State, Loader.Event, Loader.Context>
+  typealias Case = ChartCase<Loader.State, Loader.Event, Loader.Context>
   static let page = ["Ada Lovelace", "Alan Turing", "Grace Hopper"]
   static var onePage: Loader.Context {
     var context = Loader.Context()
@@ -19,37 +19,37 @@ struct LoaderRows {
   }
 
   static let cases: [Case] = [
-    Case("load from idle", .idle, .init(), .load, to: .loading, effects: ["fetch(page 1) (in state)"]),
-    Case("load the next page", .success, onePage, .load, to: .loading, effects: ["fetch(page 2) (in state)"]),
-    Case("load while loading is ignored", .loading, onePage, .load, to: .loading),
-    Case("load while a retry is pending is ignored", .failure, failedOnce(1), .load, to: .failure),
-    Case("load while waiting for the user is ignored", .retry, failedOnce(3), .load, to: .retry),
-    Case("a cached page is shown and refreshed", .loading, .init(), .loaded(page: 1, users: page, fromCache: true),
-         to: .success, effects: ["refresh(page 1)"]) { ($0.pages, $0.fromCache) = ([page], true) },
-    Case("a page from the network", .loading, onePage, .loaded(page: 2, users: ["Edsger Dijkstra"], fromCache: false),
-         to: .success) { $0.pages.append(["Edsger Dijkstra"]) },
-    Case("first failure: retry after 1 s", .loading, onePage, .failed(.network), to: .failure,
+    Case("load from idle", [.idle], .init(), .load, to: [.loading], effects: ["fetch(page 1) (in state)"]),
+    Case("load the next page", [.success], onePage, .load, to: [.loading], effects: ["fetch(page 2) (in state)"]),
+    Case("load while loading is ignored", [.loading], onePage, .load, to: [.loading]),
+    Case("load while a retry is pending is ignored", [.failure], failedOnce(1), .load, to: [.failure]),
+    Case("load while waiting for the user is ignored", [.retry], failedOnce(3), .load, to: [.retry]),
+    Case("a cached page is shown and refreshed", [.loading], .init(), .loaded(page: 1, users: page, fromCache: true),
+         to: [.success], effects: ["refresh(page 1)"]) { ($0.pages, $0.fromCache) = ([page], true) },
+    Case("a page from the network", [.loading], onePage, .loaded(page: 2, users: ["Edsger Dijkstra"], fromCache: false),
+         to: [.success]) { $0.pages.append(["Edsger Dijkstra"]) },
+    Case("first failure: retry after 1 s", [.loading], onePage, .failed(.network), to: [.failure],
          effects: ["after 1 s: retryNow (in state)"]) { ($0.attempts, $0.lastError) = (1, .network) },
-    Case("second failure: retry after 2 s", .loading, failedOnce(1), .failed(.decode), to: .failure,
+    Case("second failure: retry after 2 s", [.loading], failedOnce(1), .failed(.decode), to: [.failure],
          effects: ["after 2 s: retryNow (in state)"]) { ($0.attempts, $0.lastError) = (2, .decode) },
-    Case("third failure: wait for the user", .loading, failedOnce(2), .failed(.unknown), to: .retry) {
+    Case("third failure: wait for the user", [.loading], failedOnce(2), .failed(.unknown), to: [.retry]) {
       ($0.attempts, $0.lastError) = (3, .unknown)
     },
-    Case("the backoff elapsed", .failure, failedOnce(1), .retryNow, to: .loading, effects: ["fetch(page 2) (in state)"]),
-    Case("the user retries", .retry, failedOnce(3), .retry, to: .loading, effects: ["fetch(page 2) (in state)"]) {
+    Case("the backoff elapsed", [.failure], failedOnce(1), .retryNow, to: [.loading], effects: ["fetch(page 2) (in state)"]),
+    Case("the user retries", [.retry], failedOnce(3), .retry, to: [.loading], effects: ["fetch(page 2) (in state)"]) {
       ($0.attempts, $0.lastError) = (0, nil)
     },
-    Case("a refresh replaces its page", .success, onePage, .refreshed(page: 1, users: ["Barbara Liskov"]), to: .success) {
+    Case("a refresh replaces its page", [.success], onePage, .refreshed(page: 1, users: ["Barbara Liskov"]), to: [.success]) {
       $0.pages = [["Barbara Liskov"]]
     },
-    Case("a refresh of a page no longer shown changes nothing", .idle, .init(), .refreshed(page: 1, users: ["X"]), to: .idle),
-    Case("reset clears the list", .success, onePage, .reset, to: .idle, effects: ["cancel refresh"]) { $0 = .init() },
-    Case("a late page is not appended twice", .loading, onePage, .loaded(page: 1, users: page, fromCache: false),
-         to: .success),
+    Case("a refresh of a page no longer shown changes nothing", [.idle], .init(), .refreshed(page: 1, users: ["X"]), to: [.idle]),
+    Case("reset clears the list", [.success], onePage, .reset, to: [.idle], effects: ["cancel refresh"]) { $0 = .init() },
+    Case("a late page is not appended twice", [.loading], onePage, .loaded(page: 1, users: page, fromCache: false),
+         to: [.success]),
   ]
 
-  @Test(arguments: cases) func row(_ c: Case) { c.check(Loader.table) }
-  @Test func everyRowIsCovered() { expectEveryRowCovered(by: Self.cases, of: Loader.table) }
+  @Test(arguments: cases) func transition(_ c: Case) throws { try c.check(Loader.chart) }
+  @Test func everyTransitionIsCovered() throws { try expectEveryTransitionCovered(by: Self.cases, of: Loader.chart) }
 
   @Test func retriesFollowThePolicy() {
     #expect(Loader.retryPolicy.delay(forAttempt: 1) == .seconds(1))

@@ -11,12 +11,10 @@
 /// ```swift
 /// let chart = try Chart<Upload, UploadEvent, Progress, Command<UploadEvent, UploadWork>>(name: "upload", states: [
 ///     .atomic(.idle, transitions: [.on(.pick, to: .uploading)]),
-///     .atomic(.uploading,
-///             onEntry: [.effect(.perform(.upload, id: "upload", scope: .state))],
-///             transitions: [
-///                 .on(.progress, do: [.update { progress, event in progress.percent = event?.percent ?? 0 }]),
-///                 .on(.cancel, to: .idle),
-///             ]),
+///     .atomic(.uploading, transitions: [
+///         .on(.progress, do: [.update { progress, event in if case .progress(let p)? = event { progress.percent = p } }]),
+///         .on(.cancel, to: .idle),
+///     ], onEntry: [.effect(.perform(.upload, id: "upload", scope: .state))]),
 /// ])
 /// let store = try ChartStore(chart, context: Progress(), clock: clock) { work, send in ... }
 /// store.start()
