@@ -1,3 +1,4 @@
+import Foundation
 import StateMachine
 
 /// A 3-level chart stepped by ``ChartMachine`` against a hand-written `switch` over the same
@@ -10,7 +11,7 @@ import StateMachine
 /// the first region and `x2`/`y2` for the second; `z` exits and re-enters the parallel state.
 enum ChartBench {
   /// The events, with ordinals (their raw values), as a user's `Discriminated` enum would be.
-  enum Input: UInt8, Hashable, Discriminated { case x, y, z, x1, y1, x2, y2 }
+  enum Input: UInt8, Hashable, Codable, Discriminated { case x, y, z, x1, y1, x2, y2 }
   typealias BenchChart = Chart<Int, Input, NoContext, Never>
 
   /// Leaves of one 3-level tree: bit 2 the top state, bit 1 the middle, bit 0 the leaf.
@@ -24,7 +25,7 @@ enum ChartBench {
   }
 
   /// The 3-level tree as chart states; ids are `base + leaf bits` for leaves, others above 100.
-  static func tree(base: Int, events: (x: Input, y: Input, z: Input?)) -> [ChartState<Int, Input, NoContext, Never>] {
+  static func tree<Effect>(base: Int, events: (x: Input, y: Input, z: Input?)) -> [ChartState<Int, Input, NoContext, Effect>] {
     (0..<2).map { top in
       .compound(
         base + 100 + top, children: (0..<2).map { middle in
@@ -37,18 +38,37 @@ enum ChartBench {
     }
   }
 
-  static func compound() -> BenchChart {
-    try! BenchChart(name: "bench-compound", states: tree(base: 0, events: (.x, .y, .z)))
+  static func compound<Effect>() -> Chart<Int, Input, NoContext, Effect> {
+    try! Chart(name: "bench-compound", states: tree(base: 0, events: (.x, .y, .z)))
   }
 
-  static func parallel() -> BenchChart {
+  static func parallel<Effect>() -> Chart<Int, Input, NoContext, Effect> {
     let regions = [
-      ChartState<Int, Input, NoContext, Never>.compound(1000, children: tree(base: 0, events: (.x1, .y1, nil))),
+      ChartState<Int, Input, NoContext, Effect>.compound(1000, children: tree(base: 0, events: (.x1, .y1, nil))),
       .compound(2000, children: tree(base: 10, events: (.x2, .y2, nil))),
     ]
-    return try! BenchChart(
+    return try! Chart(
       name: "bench-parallel",
       states: [.parallel(3000, regions: regions, transitions: [.on(.z, to: 3000)])])
+  }
+
+  typealias StoreChart = Chart<Int, Input, NoContext, Command<Input, Never>>
+  typealias ChartLog = EventLog<ChartLogState<Int>, Input, NoContext, Command<Input, Never>>
+
+  /// The chart's log of `inputs`, as JSON Lines.
+  static func log(of chart: StoreChart, _ inputs: [Input]) -> Data {
+    var machine = ChartMachine(chart, context: NoContext())
+    _ = try? machine.start()
+    var log = ChartLog(header: .init(
+      machine: chart.name, fingerprint: chart.fingerprint, state: ChartLogState(machine), context: NoContext()))
+    log.entries.reserveCapacity(inputs.count)
+    for (i, event) in inputs.enumerated() {
+      guard let step = try? machine.send(event) else { break }
+      log.entries.append(.init(
+        sequence: i + 1, time: nil, event: event, outcome: step.outcome == .transitioned ? .transitioned : .ignored,
+        state: ChartLogState(machine), context: NoContext(), effects: step.effects))
+    }
+    return (try? log.encoded()) ?? Data()
   }
 
   /// The baseline: a `switch` over the flattened configurations (one leaf, or one leaf per
@@ -76,8 +96,10 @@ enum ChartBench {
     let events: [UInt8] = (0..<count).map { _ in
       parallel ? [3, 4, 5, 6, 2][Int(random.next() % 5)] : UInt8(random.next() % 3)
     }
-    let chart = parallel ? Self.parallel() : compound()
+    let chart: BenchChart = parallel ? Self.parallel() : compound()
+    let storeChart: StoreChart = parallel ? Self.parallel() : compound()
     let inputs = events.map { Input(rawValue: $0)! }
+    let logged = log(of: storeChart, inputs)
     let expected = flattened(events, parallel: parallel)
     return BenchWorkload(
       name: parallel ? "chart-parallel" : "chart", events: count,
@@ -93,6 +115,19 @@ enum ChartBench {
           }
           return machine.configuration == expected ? count : -1
         },
-      ])
+        BenchVariant(name: "chartStore.send, no effects") {
+          guard let store = try? ChartStore(storeChart, context: NoContext(), handler: { _, _ in }) else { return -1 }
+          for event in inputs { store.send(event) }
+          let configuration = store.configuration
+          StoreBench.finishSynchronously(store)
+          return configuration == expected ? count : -1
+        },
+        BenchVariant(name: "chart replay (decode + step + compare)") {
+          let read = ChartLog.read(logged, for: storeChart)
+          guard let log = read.log, read.error == nil else { return -1 }
+          return storeChart.replay(log).isIdentical ? log.entries.count : -1
+        },
+      ],
+      notes: ["chart_log_bytes_per_entry": Double(logged.count) / Double(max(1, count))])
   }
 }

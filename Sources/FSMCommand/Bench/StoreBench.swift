@@ -113,9 +113,18 @@ enum StoreBench {
 
   /// Finishes a store from synchronous code (the benchmark's closures are synchronous).
   static func finishSynchronously<S, E, C, W>(_ store: Store<S, E, C, W>) {
+    wait { await store.finish() }
+  }
+
+  static func finishSynchronously<I, E, C, W>(_ store: ChartStore<I, E, C, W>) {
+    wait { await store.finish() }
+  }
+
+  /// Runs `body` on a task and blocks this thread until it is done.
+  static func wait(_ body: @escaping @Sendable () async -> Void) {
     let done = Semaphore()
     Task {
-      await store.finish()
+      await body()
       done.signal()
     }
     done.wait()

@@ -23,31 +23,35 @@ public struct Chart<ID: Hashable & Sendable, Event: Sendable, Context, Effect: S
   /// A small number per event name, when the events are ``Discriminated`` with ordinals: lets
   /// a machine find a planned macrostep with an array load instead of comparing names.
   @usableFromInline let eventOrdinal: (@Sendable (Event) -> Int?)?
+  /// The compiled arrays, shared: copying a chart (or a machine, which holds one) is one
+  /// reference count, not twenty.
+  let tables: ChartTables<ID, Event, Context, Effect>
+
   /// Per state (index 0: the root, which has no id).
-  let ids: [ID?]
-  let kinds: [Kind]
-  let parents: [Int]
+  var ids: [ID?] { tables.ids }
+  var kinds: [Kind] { tables.kinds }
+  var parents: [Int] { tables.parents }
   /// One past the last descendant: descendants of `i` are `i + 1 ..< ends[i]`.
-  let ends: [Int]
+  var ends: [Int] { tables.ends }
   /// Child states (not history), in document order.
-  let children: [[Int]]
-  let histories: [[Int]]
-  let onEntry: [[Action]]
-  let onExit: [[Action]]
+  var children: [[Int]] { tables.children }
+  var histories: [[Int]] { tables.histories }
+  var onEntry: [[Action]] { tables.onEntry }
+  var onExit: [[Action]] { tables.onExit }
   /// Per compound state (and the root): its default entry, a transition index; per history
   /// state: its default transition. -1 elsewhere.
-  let defaultTransition: [Int]
+  var defaultTransition: [Int] { tables.defaultTransition }
   /// Transitions of each state, in document order.
-  let stateTransitions: [[Int]]
-  let index: [ID: Int]
+  var stateTransitions: [[Int]] { tables.stateTransitions }
+  var index: [ID: Int] { tables.index }
 
   // Transitions.
-  let sources: [Int]
-  let descriptors: [[String]]
-  let guards: [ChartGuard<ID, Event, Context>?]
-  let targets: [[Int]]
-  let isInternal: [Bool]
-  let actions: [[Action]]
+  var sources: [Int] { tables.sources }
+  var descriptors: [[String]] { tables.descriptors }
+  var guards: [ChartGuard<ID, Event, Context>?] { tables.guards }
+  var targets: [[Int]] { tables.targets }
+  var isInternal: [Bool] { tables.isInternal }
+  var actions: [[Action]] { tables.actions }
 
   /// The states in document order, as declared (history included).
   public var stateIDs: [ID] { ids.compactMap { $0 } }
@@ -77,12 +81,7 @@ public struct Chart<ID: Hashable & Sendable, Event: Sendable, Context, Effect: S
     guard problems.isEmpty else { throw ChartError(chart: name, problems: problems) }
     self.name = name
     self.eventName = eventName
-    (ids, kinds, parents, ends, children, histories) =
-      (builder.ids, builder.kinds, builder.parents, builder.ends, builder.children, builder.histories)
-    (onEntry, onExit, defaultTransition, stateTransitions, index) =
-      (builder.onEntry, builder.onExit, builder.defaultTransition, builder.stateTransitions, builder.index)
-    (sources, descriptors, guards, targets, isInternal, actions) =
-      (builder.sources, builder.descriptors, builder.guards, builder.resolvedTargets, builder.isInternal, builder.actions)
+    tables = ChartTables(builder)
   }
 
   var count: Int { kinds.count }
@@ -119,6 +118,37 @@ extension Chart where Event == String {
   /// Builds a chart whose events are their own names.
   public init(name: String, initial: [ID]? = nil, states: [State], initialActions: [Action] = []) throws(ChartError) {
     try self.init(name: name, initial: initial, states: states, initialActions: initialActions, eventName: { $0 })
+  }
+}
+
+/// A chart's compiled arrays, in document order, behind one reference (immutable once built).
+final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Sendable>: Sendable {
+  typealias Action = ChartAction<Event, Context, Effect>
+  let ids: [ID?]
+  let kinds: [Chart<ID, Event, Context, Effect>.Kind]
+  let parents: [Int]
+  let ends: [Int]
+  let children: [[Int]]
+  let histories: [[Int]]
+  let onEntry: [[Action]]
+  let onExit: [[Action]]
+  let defaultTransition: [Int]
+  let stateTransitions: [[Int]]
+  let index: [ID: Int]
+  let sources: [Int]
+  let descriptors: [[String]]
+  let guards: [ChartGuard<ID, Event, Context>?]
+  let targets: [[Int]]
+  let isInternal: [Bool]
+  let actions: [[Action]]
+
+  init(_ builder: ChartBuilder<ID, Event, Context, Effect>) {
+    (ids, kinds, parents, ends, children, histories) =
+      (builder.ids, builder.kinds, builder.parents, builder.ends, builder.children, builder.histories)
+    (onEntry, onExit, defaultTransition, stateTransitions, index) =
+      (builder.onEntry, builder.onExit, builder.defaultTransition, builder.stateTransitions, builder.index)
+    (sources, descriptors, guards, targets, isInternal, actions) =
+      (builder.sources, builder.descriptors, builder.guards, builder.resolvedTargets, builder.isInternal, builder.actions)
   }
 }
 

@@ -131,9 +131,9 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   public mutating func send(_ event: Event) throws(ChartRunError) -> ChartStep<Event, Effect> {
     // The fast path, specialised in the caller's module: a macrostep already planned for this
     // configuration and event is replayed.
-    if started, !halted, !reporting, !tracksOwners, let id = configurationID, plans != nil, let plan = plannedStep(from: id, event) {
+    if started, !halted, !reporting, let id = configurationID, plans != nil, let plan = plannedStep(from: id, event) {
       let quick = plans!.quick[plan]
-      if quick.isSmallPlainMove {
+      if quick.isSmallPlainMove, !tracksOwners {
         // Nothing to run but the move itself: no content, no history, one word of states.
         active.small = quick.end
         configurationID = Int(quick.endID)

@@ -178,6 +178,7 @@ struct StoreCore<Engine: StoreEngine> {
   }
 
   /// The engine halted: every running effect and timer is cancelled, and no event is accepted.
+  @usableFromInline
   mutating func halt(into work: inout StepWork) {
     halted = true
     for token in running.keys.sorted() { work.cancelled.append(remove(token)) }

@@ -72,6 +72,15 @@ extension LogRecorder {
   }
 }
 
+extension EventLog {
+  /// Reads a chart's log; the header must name the chart and its fingerprint. Like
+  /// ``read(_:for:)`` for tables: never throws, a bad line ends the read with a typed error.
+  public static func read<ID, Ctx, Eff>(_ data: Data, for chart: Chart<ID, Event, Ctx, Eff>) -> ReadResult
+  where State == ChartLogState<ID> {
+    read(.memory(MemoryLines(data: data)), expecting: (chart.name, chart.fingerprint))
+  }
+}
+
 extension LogReader {
   /// Opens the log file of a chart at `path`, checks its header against `chart` (name and
   /// fingerprint), and decodes it; entries are then read as a stream.

@@ -15,6 +15,11 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
     @usableFromInline let error: ChartRunError?
     @usableFromInline let from: StateBits
     @usableFromInline let changed: Bool
+
+    @inlinable
+    init(step: ChartStep<Event, Effect>?, error: ChartRunError?, from: StateBits, changed: Bool) {
+      (self.step, self.error, self.from, self.changed) = (step, error, from, changed)
+    }
   }
 
   /// Enters the chart's initial configuration (its content runs; its effects wait for `start`).
@@ -27,7 +32,7 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
 
   @usableFromInline var observed: [ID] { machine.configuration }
 
-  @usableFromInline
+  @inlinable
   mutating func apply(_ event: Event) -> Outcome {
     let before = machine.active
     do {
@@ -38,7 +43,7 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
     }
   }
 
-  @usableFromInline
+  @inlinable
   static func changesObserved(_ outcome: Outcome) -> Bool { outcome.changed }
 
   @usableFromInline
@@ -48,7 +53,7 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
     commit(step, to: &core, &work)
   }
 
-  @usableFromInline
+  @inlinable
   static func commit(_ outcome: Outcome, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) {
     if let step = outcome.step { commit(step, to: &core, &work) }
   }
@@ -57,7 +62,9 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
   /// state-scoped one whose state was left later in the same macrostep. A send without delay
   /// joins the mailbox at once (SCXML's external queue). When the chart halts, everything still
   /// running is cancelled and only the last macrostep's work starts (its events are dropped).
+  @inlinable
   static func commit(_ step: ChartStep<Event, Effect>, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) {
+    if step.outputs.isEmpty, step.exits.isEmpty || core.running.isEmpty, !core.engine.machine.isHalted { return }
     let halted = core.engine.machine.isHalted
     if halted {
       core.halt(into: &work)
@@ -96,6 +103,7 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
 
 extension Command {
   /// The scope of a command that runs (a cancel has none: global).
+  @inlinable
   var scope: EffectScope {
     switch self {
     case .perform(_, _, let scope), .send(_, _, _, let scope), .every(_, _, _, let scope): scope
