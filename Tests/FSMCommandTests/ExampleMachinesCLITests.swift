@@ -1,3 +1,4 @@
+import Foundation
 import FSMCommand
 import StateMachineExamples
 import Synchronization
@@ -75,5 +76,122 @@ struct ExampleMachinesCLITests {
     let result = FSM.run(["demo", "login"])
     #expect(result.code == 2)
     #expect(result.errorOutput.contains("FSM.run(_:streaming:)"))
+  }
+}
+
+/// The recorded sessions in `Specs/`: each replays, through `fsm replay`, against its machine
+/// and (for tables) against its spec file; each is what the machine's demo records today.
+@Suite("Recorded example sessions in Specs/")
+struct RecordedSessionTests {
+  static let specs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Specs")
+
+  static func session(_ name: String) -> String { specs.appendingPathComponent("\(name).session.jsonl").path }
+
+  @Test("fsm replay <machine> Specs/<machine>.session.jsonl is identical", arguments: MachineCatalog.demos.map(\.name))
+  func replays(_ name: String) {
+    let result = FSM.run(["replay", name, Self.session(name)])
+    #expect(result.code == 0, "\(result.output)\(result.errorOutput)")
+    #expect(result.output.contains("entries: identical"), "\(result.output)")
+  }
+
+  @Test("a table machine's session also replays against its spec file, by names", arguments: ["login", "captcha", "registration", "name-length", "counter"])
+  func replaysAgainstTheSpec(_ name: String) {
+    let result = FSM.run(["replay", Self.specs.appendingPathComponent("\(name).md").path, Self.session(name)])
+    #expect(result.code == 0, "\(result.output)\(result.errorOutput)")
+    #expect(result.output.contains("entries: identical"), "\(result.output)")
+  }
+
+  @Test("each session is what the demo records now (regenerate with Scripts/regenerate-specs.sh)", arguments: MachineCatalog.demos.map(\.name))
+  func upToDate(_ name: String) async throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("fsm-session-\(name)-\(UInt32.random(in: 0...UInt32.max)).jsonl").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let result = await FSM.run(["demo", name, "--speed", "0", "--record", path]) { _ in }
+    #expect(result.code == 0, "\(result.errorOutput)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(contentsOf: URL(fileURLWithPath: Self.session(name))),
+            "Specs/\(name).session.jsonl differs from what `fsm demo \(name) --record` writes; run Scripts/regenerate-specs.sh")
+  }
+
+  @Test("a log that the spec does not allow, or of another machine, is reported")
+  func specReplayDiverges() throws {
+    let text = try String(contentsOfFile: Self.session("login"), encoding: .utf8)
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("fsm-login-\(UInt32.random(in: 0...UInt32.max)).jsonl").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    // The first `start` logged as going to `success`, which no row allows from `welcome`.
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    lines[1] = lines[1].replacingOccurrences(of: #""state":"credentials""#, with: #""state":"success""#)
+    try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    let result = FSM.run(["replay", Self.specs.appendingPathComponent("login.md").path, path])
+    #expect(result.code == 1, "\(result.output)\(result.errorOutput)")
+    #expect(result.output.contains("entry 1 (line 2), event start:\n  step from welcome: expected transitioned to success (as logged), got credentials in the spec"), "\(result.output)")
+    let other = FSM.run(["replay", Self.specs.appendingPathComponent("captcha.md").path, Self.session("login")])
+    #expect(other.code == 2)
+    #expect(other.errorOutput.contains("recorded by machine 'login', not 'captcha'"), "\(other.errorOutput)")
+  }
+}
+
+/// `fsm demo` and `fsm explore` on the user's own files: spec tables and charts.
+@Suite("fsm demo and explore on spec and chart files")
+struct FileCommandTests {
+  static let specs = RecordedSessionTests.specs
+
+  static func run(_ arguments: [String]) async -> (CommandResult, String) {
+    let lines = Mutex<[String]>([])
+    let result = await FSM.run(arguments) { line in lines.withLock { $0.append(line) } }
+    return (result, lines.withLock { $0.joined(separator: "\n") } + result.output)
+  }
+
+  @Test("a spec file plays the events given, with entry and row effects")
+  func specDemo() async {
+    let (result, text) = await Self.run(["demo", Self.specs.appendingPathComponent("login.md").path, "--events", "start,submit,editUsername,reset"])
+    #expect(result.code == 0, "\(result.errorOutput)")
+    #expect(text.contains("start                             welcome → credentials"), "\(text)")
+    #expect(text.contains("ends in: welcome"), "\(text)")
+  }
+
+  @Test("a random walk over a spec is the same for the same seed")
+  func specWalk() async {
+    let path = Self.specs.appendingPathComponent("captcha.md").path
+    let (_, a) = await Self.run(["demo", path, "--steps", "20", "--seed", "7"])
+    let (_, b) = await Self.run(["demo", path, "--steps", "20", "--seed", "7"])
+    let (_, c) = await Self.run(["demo", path, "--steps", "20", "--seed", "8"])
+    #expect(a == b)
+    #expect(a != c)
+    #expect(a.contains("a random walk of 20 events, seed 7"))
+  }
+
+  @Test("a chart file plays its events on a virtual clock")
+  func chartDemo() async {
+    let (result, text) = await Self.run(["demo", Self.specs.appendingPathComponent("player.scxml").path, "--events", "power,play,after 2s,power"])
+    #expect(result.code == 0, "\(result.errorOutput)")
+    #expect(text.contains("off → stopped, normal"), "\(text)")
+    #expect(text.contains("2.0 s   power"), "\(text)")
+  }
+
+  @Test("fsm explore on a spec: every row hit, a shortest path to each state; a dead end fails")
+  func specExplore() throws {
+    let result = FSM.run(["explore", Self.specs.appendingPathComponent("login.md").path])
+    #expect(result.code == 0)
+    #expect(result.output.contains("coverage: rows 8/8, states 4/4"), "\(result.output)")
+    #expect(result.output.contains("  authenticating: start, submit"), "\(result.output)")
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("fsm-dead-\(UInt32.random(in: 0...UInt32.max)).md").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try """
+      - machine: `door`
+
+      | state | role | entry | exit |
+      | --- | --- | --- | --- |
+      | closed | initial |  |  |
+      | stuck |  |  |  |
+
+      | from | event | guard | to | effects |
+      | --- | --- | --- | --- | --- |
+      | closed | push | jammed | stuck |  |
+      | closed | push |  | (stay) |  |
+      """.write(toFile: path, atomically: true, encoding: .utf8)
+    let stuck = FSM.run(["explore", path])
+    #expect(stuck.code == 1, "\(stuck.output)")
+    #expect(stuck.output.contains("  stuck: push [jammed]"), "\(stuck.output)")
+    #expect(stuck.output.contains("violation: dead end: stuck"), "\(stuck.output)")
   }
 }

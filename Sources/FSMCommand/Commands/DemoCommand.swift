@@ -4,15 +4,26 @@ import StateMachineExamples
 
 enum DemoCommand {
   static let help = """
-    usage: fsm demo <machine> [--speed N]
+    usage: fsm demo <machine> [--speed N] [--record log.jsonl]
+           fsm demo <spec.md|chart.scxml|chart.md> [--events a,b,c | --steps N --seed S]
 
     Runs a scripted scenario of the machine in a store with its fake services, on a manual
     clock, and prints every step: the clock time, the event, the state before and after, the
     effects, and what the screen shows. The clock is virtual: a 60 s countdown takes about a
     second.
+
+    For a file, plays the events given (for a chart, `after 2s` lets virtual time pass) or a
+    seeded random walk over the events the file names, and prints every step the same way. A
+    spec's guards are names without code: where several rows may take an event, the walk picks
+    one by its seed and shows the guard it assumed.
     options:
       --speed N   clock seconds per real second (default 60; 0: as fast as possible)
-    exit codes: 0 done, 2 bad usage
+      --record P  also record the session as an event log at P (a new file), which
+                  `fsm replay <machine> P` replays (shipped machines only)
+      --events L  a comma-separated list of events (files only)
+      --steps N   events in the random walk (default 12; files only)
+      --seed S    the random walk's seed (default 1; files only)
+    exit codes: 0 done, 2 bad usage, an unreadable file, or a chart macrostep that never settles
     """
 
   static var names: String { MachineCatalog.demos.map(\.name).joined(separator: ", ") }
@@ -22,7 +33,7 @@ enum DemoCommand {
     let arguments: Arguments
     let speed: Int
     do throws(Arguments.Problem) {
-      arguments = try Arguments(words, options: ["--speed"], flags: ["--help"])
+      arguments = try Arguments(words, options: ["--speed", "--events", "--steps", "--seed", "--record"], flags: ["--help"])
       speed = try arguments.integer("--speed", default: 60, range: 0...1_000_000)
     } catch {
       return .usage(error.description, help: help)
@@ -30,13 +41,52 @@ enum DemoCommand {
     if arguments.flags.contains("--help") { return .success(help + "\n") }
     guard let name = arguments.positionals.first else { return .usage("missing argument <machine>", help: help) }
     if arguments.positionals.count > 1 { return .usage("unexpected argument '\(arguments.positionals[1])'", help: help) }
+    if MachineCatalog.demo(named: name) == nil, name.hasSuffix(".md") || name.hasSuffix(".scxml") || name.contains("/") {
+      return fileDemo(name, arguments, emit: emit)
+    }
     guard let demo = MachineCatalog.demo(named: name) else {
       return .usage("no demo for '\(name)'; expected one of: \(names)", help: help)
     }
-    await demo.run(emit: emit) { slice in
-      guard speed > 0 else { return }
-      try? await Task.sleep(for: slice / speed)
+    do throws(LogError) {
+      try await demo.run(
+        emit: emit,
+        pace: { slice in
+          guard speed > 0 else { return }
+          try? await Task.sleep(for: slice / speed)
+        }, recordingTo: arguments.options["--record"])
+    } catch {
+      return .failure(error.description)
     }
+    return .success("")
+  }
+
+  /// `fsm demo` on a spec or chart file.
+  static func fileDemo(_ path: String, _ arguments: Arguments, emit: @Sendable (String) -> Void) -> CommandResult {
+    let script: FileDemo.Script
+    do throws(Arguments.Problem) {
+      if let list = arguments.options["--events"] {
+        script = .events(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+      } else {
+        let steps = try arguments.integer("--steps", default: 12, range: 0...100_000)
+        let seed = try arguments.integer("--seed", default: 1, range: 0...Int.max)
+        script = .walk(steps: steps, seed: UInt64(seed))
+      }
+    } catch {
+      return .usage(error.description, help: help)
+    }
+    let lines: [String]
+    switch MachineSource.resolve(path) {
+    case .success(.spec(let spec)): lines = FileDemo.run(spec, script)
+    case .success(.chart(let chart, let file)):
+      do throws(ChartRunError) {
+        lines = try FileDemo.run(chart, file: file, script)
+      } catch {
+        return .failure(error.description)
+      }
+    case .success(.shipped): return .usage("no demo for '\(path)'; expected one of: \(names)", help: help)
+    case .failure(let error): return .failure(error.message)
+    }
+    for line in lines { emit(line) }
     return .success("")
   }
 }

@@ -4,7 +4,7 @@ import StateMachineTesting
 
 enum ExploreCommand {
   static let help = """
-    usage: fsm explore <machine|chart.scxml|chart.md> [--depth N] [--limit N] [--walks N --length N --seed S]
+    usage: fsm explore <machine|spec.md|chart.scxml|chart.md> [--depth N] [--limit N] [--walks N --length N --seed S]
 
     Explores the machine breadth-first over its configurations (state and context) with every
     event of its alphabet, and prints coverage (rows and states exercised, rows never hit),
@@ -12,7 +12,9 @@ enum ExploreCommand {
     path (rejected events, dead ends). With --walks, also runs seeded random walks. For a
     chart: its configurations (active states and history) over the event names its
     transitions mention, transitions never taken, states never active, a shortest path to
-    each state, and macrosteps that never settle.
+    each state, and macrosteps that never settle. For a spec table (no code behind its guards):
+    its states over the events it names, each guarded row taken as holding or not, rows never
+    hit, a shortest path to each state, and dead ends.
 
     options:
       --depth N    events deep at most (default 20)
@@ -160,6 +162,10 @@ enum ExploreCommand {
       switch MachineSource.resolve(name) {
       case .success(.chart(let chart, _)):
         let (lines, failed) = exploreChart(chart, depth: depth, limit: limit)
+        let text = lines.joined(separator: "\n") + "\n"
+        return failed ? .findings(text) : .success(text)
+      case .success(.spec(let spec)):
+        let (lines, failed) = SpecGraph(spec: spec).explore(depth: depth)
         let text = lines.joined(separator: "\n") + "\n"
         return failed ? .findings(text) : .success(text)
       case .success: break

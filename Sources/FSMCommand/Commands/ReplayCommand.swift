@@ -4,11 +4,16 @@ import StateMachineExamples
 
 enum ReplayCommand {
   static let help = """
-    usage: fsm replay <machine|chart.scxml|chart.md> <log.jsonl> [--all]
+    usage: fsm replay <machine|spec.md|chart.scxml|chart.md> <log.jsonl> [--all]
 
     Feeds the logged events through the machine's table from the logged initial state and
     compares every step with the log (outcome, state, context, effects). Effects are not
     performed: their results are events in the log.
+
+    With a spec table (the Markdown a Swift machine's `markdown()` writes, or one written by
+    hand), the log of the Swift machine is checked by names: each logged step must be one the
+    spec's rows allow from the logged state before it (a guard may hold or not); contexts and
+    effects are not compared.
 
     options:
       --all   report every divergence, not only the first
@@ -36,7 +41,8 @@ enum ReplayCommand {
           if case .io(_, let detail) = error { return .failure("\(path): \(detail)") }
           return .failure("\(path): \(error.description)")
         }
-      case .success: return .usage("'\(name)' is a spec table: replay takes a shipped machine or a chart", help: help)
+      case .success(.spec(let spec)): return SpecReplay.replay(spec, logAt: path, all: all)
+      case .success: break
       case .failure(let error): return .failure(error.message)
       }
     }

@@ -9,8 +9,8 @@ public struct Divergence: Hashable, Sendable, CustomStringConvertible {
   /// What the log says, field by field, and what the table does now, for each field that differs.
   public let differences: [Difference]
 
-  @usableFromInline
-  init(sequence: Int, event: String, differences: [Difference]) {
+  /// A divergence at entry `sequence`, for tools that compare logs their own way.
+  public init(sequence: Int, event: String, differences: [Difference]) {
     (self.sequence, self.event, self.differences) = (sequence, event, differences)
   }
 
@@ -20,8 +20,8 @@ public struct Divergence: Hashable, Sendable, CustomStringConvertible {
     public let expected: String
     public let actual: String
 
-    @usableFromInline
-    init(field: String, expected: String, actual: String) {
+    /// What the log says `field` is (`expected`) and what was found (`actual`).
+    public init(field: String, expected: String, actual: String) {
       (self.field, self.expected, self.actual) = (field, expected, actual)
     }
   }
@@ -39,8 +39,8 @@ public struct ReplayReport: Hashable, Sendable, CustomStringConvertible {
   /// The divergences: the first only, or all when asked.
   public let divergences: [Divergence]
 
-  @usableFromInline
-  init(replayed: Int, divergences: [Divergence]) {
+  /// A report of `replayed` entries with these divergences.
+  public init(replayed: Int, divergences: [Divergence]) {
     self.replayed = replayed
     self.divergences = divergences
   }

@@ -61,6 +61,8 @@ public final class Store<State: Discriminated, Event: Discriminated, Context: Se
   public var state: State { runtime.core.withLock { $0.engine.machine.state } }
   /// The current context.
   public var context: Context { runtime.core.withLock { $0.engine.machine.context } }
+  /// The table this store runs.
+  public var table: Table { runtime.core.withLock { $0.engine.machine.table } }
   /// Steps taken so far.
   public var stepCount: Int { runtime.core.withLock { $0.steps } }
   /// Effects and timers running now.

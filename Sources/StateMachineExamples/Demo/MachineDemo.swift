@@ -1,4 +1,5 @@
 public import StateMachine
+import Foundation
 
 /// One step of a demo script: send an event, or let clock time pass.
 public enum DemoStep<Event: Sendable>: Sendable {
@@ -20,19 +21,23 @@ public struct MachineDemo: Sendable {
   public let summary: String
   /// How wide the "from → to" column is: configurations of charts need more room.
   private let moveWidth: Int
-  private let body: @Sendable (ManualClock, @escaping @Sendable (String) -> Void, @escaping @Sendable (Duration) async -> Void) async -> Void
+  private let body: @Sendable (
+    ManualClock, @escaping @Sendable (String) -> Void, @escaping @Sendable (Duration) async -> Void, String?
+  ) async throws(LogError) -> Void
 
   /// A demo that runs `script` in the store `makeStore` builds; `show` says what the screen shows.
   public init<State, Event, Context, Work>(
     name: String, summary: String, script: [DemoStep<Event>],
     makeStore: @escaping @Sendable (ManualClock, @escaping Store<State, Event, Context, Work>.Inspector) -> Store<State, Event, Context, Work>,
     show: @escaping @Sendable (State, Context) -> String
-  ) {
+  ) where State: Codable, Event: Codable, Context: Codable, Work: Codable {
     self.name = name
     self.summary = summary
     moveWidth = 38
-    body = { clock, emit, pace in
+    body = { clock, emit, pace, path throws(LogError) in
+      let tap = Tap<StoreEvent<State, Event, Context, Work>>()
       let store = makeStore(clock) { report in
+        tap.forward(report)
         guard case .step(let step) = report else { return }
         let outcome: String
         switch step.outcome {
@@ -44,11 +49,18 @@ public struct MachineDemo: Sendable {
           time: clock.now.offset, event: step.event, move: "\(step.from) → \(step.to)\(outcome)", effects: Array(step.effects),
           screen: show(step.to, step.context)))
       }
+      var recorder: LogRecorder<State, Event, Context, Command<Event, Work>>?
+      if let path {
+        recorder = try LogRecorder(table: store.table, state: store.state, context: store.context, file: path, clock: clock)
+        tap.set(recorder!.storeInspector(onError: tap.failed))
+      }
       store.start()
       await Self.play(script, clock: clock, pace: pace) { store.send($0) }
       emit("")
       emit("after \(Self.seconds(clock.now.offset)) of clock time: \(store.state)  | \(show(store.state, store.context))")
       await store.finish()
+      try recorder?.close()
+      if let error = tap.error { throw error }
     }
   }
 
@@ -59,12 +71,14 @@ public struct MachineDemo: Sendable {
     name: String, summary: String, script: [DemoStep<Event>],
     makeStore: @escaping @Sendable (ManualClock, @escaping ChartStore<ID, Event, Context, Work>.Inspector) -> ChartStore<ID, Event, Context, Work>,
     show: @escaping @Sendable ([ID], Context) -> String
-  ) {
+  ) where ID: Codable, Event: Discriminated & Codable, Context: Codable, Work: Codable {
     self.name = name
     self.summary = summary
     moveWidth = 54
-    body = { clock, emit, pace in
+    body = { clock, emit, pace, path throws(LogError) in
+      let tap = Tap<ChartStoreEvent<ID, Event, Context, Work>>()
       let store = makeStore(clock) { report in
+        tap.forward(report)
         guard case .step(let step) = report else { return }
         let states = { (configuration: [ID]) in configuration.map { "\($0)" }.joined(separator: ", ") }
         let outcome = step.outcome == .unhandled ? " (ignored)" : ""
@@ -72,12 +86,19 @@ public struct MachineDemo: Sendable {
           time: clock.now.offset, event: step.event, move: "\(states(step.from)) → \(states(step.to))\(outcome)",
           effects: step.effects, screen: show(step.to, step.context), width: 54))
       }
+      var recorder: LogRecorder<ChartLogState<ID>, Event, Context, Command<Event, Work>>?
+      if let path {
+        recorder = try LogRecorder(chart: store.chart, snapshot: store.snapshot, file: path, clock: clock)
+        tap.set(recorder!.chartStoreInspector(onError: tap.failed))
+      }
       store.start()
       await Self.play(script, clock: clock, pace: pace) { store.send($0) }
       emit("")
       let configuration = store.configuration.map { "\($0)" }.joined(separator: ", ")
       emit("after \(Self.seconds(clock.now.offset)) of clock time: \(configuration)  | \(show(store.configuration, store.context))")
       await store.finish()
+      try recorder?.close()
+      if let error = tap.error { throw error }
     }
   }
 
@@ -105,13 +126,18 @@ public struct MachineDemo: Sendable {
 
   /// Runs the script on a new manual clock, printing with `emit`; after each second (or
   /// less) of clock time it awaits `pace` with that duration, so a caller can slow it down.
+  /// With `path`, the session is also recorded there as an event log (a new file; clock times
+  /// are the manual clock's), which `fsm replay <machine> <path>` replays.
+  ///
+  /// - Throws: ``LogError`` when the log cannot be created or written.
   public func run(
-    emit: @escaping @Sendable (String) -> Void, pace: @escaping @Sendable (Duration) async -> Void = { _ in }
-  ) async {
+    emit: @escaping @Sendable (String) -> Void, pace: @escaping @Sendable (Duration) async -> Void = { _ in },
+    recordingTo path: String? = nil
+  ) async throws(LogError) {
     emit("\(name): \(summary)")
     emit("")
     emit(Self.pad("time", 8) + Self.pad("event", 34) + Self.pad("from → to", moveWidth) + "effects  | screen")
-    await body(ManualClock(), emit, pace)
+    try await body(ManualClock(), emit, pace, path)
   }
 
   static func line<Event, Effect>(
@@ -130,4 +156,18 @@ public struct MachineDemo: Sendable {
   static func pad(_ text: String, _ width: Int) -> String {
     text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
   }
+}
+
+/// Hands a store's reports to a recorder attached after the store was made (before its first
+/// step), and keeps the first recording error.
+final class Tap<Report: Sendable>: @unchecked Sendable {
+  // Safe: both properties are read and written only while `lock` is held.
+  private let lock = NSLock()
+  private var target: (@Sendable (Report) -> Void)?
+  private var firstError: LogError?
+
+  func set(_ target: @escaping @Sendable (Report) -> Void) { lock.withLock { self.target = target } }
+  func forward(_ report: Report) { lock.withLock { target }?(report) }
+  func failed(_ error: LogError) { lock.withLock { if firstError == nil { firstError = error } } }
+  var error: LogError? { lock.withLock { firstError } }
 }

@@ -64,6 +64,8 @@ public final class ChartStore<ID: Hashable & Sendable, Event: Sendable, Context:
   public func isActive(_ state: ID) -> Bool { runtime.core.withLock { $0.engine.machine.isActive(state) } }
   /// The current context.
   public var context: Context { runtime.core.withLock { $0.engine.machine.context } }
+  /// The chart this store runs.
+  public var chart: Chart<ID, Event, Context, Effect> { runtime.core.withLock { $0.engine.machine.chart } }
   /// The chart reached a final child of its root: no event is accepted any more.
   public var isHalted: Bool { runtime.core.withLock { $0.engine.machine.isHalted } }
   /// Where the chart is — configuration, history, context — to save and restore.
