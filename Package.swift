@@ -13,6 +13,8 @@ let package = Package(
     .library(name: "StateMachine", targets: ["StateMachine"]),
     .library(name: "StateMachineExamples", targets: ["StateMachineExamples"]),
     .library(name: "StateMachineTesting", targets: ["StateMachineTesting"]),
+    // The `fsm` commands as a library, to build an `fsm` over your own machines (see `Catalog`).
+    .library(name: "FSMCommand", targets: ["FSMCommand"]),
     .executable(name: "fsm", targets: ["fsm"]),
   ],
   dependencies: [],

@@ -15,18 +15,28 @@ public enum FSM {
       check <machine|spec.md>  validate and analyse a machine; exit 1 when there are findings
       replay <machine> <log>   replay an event log against the machine; exit 1 at a divergence
       explore <machine>        exhaustive exploration: coverage, shortest paths, violations
-      demo <machine>           a scripted run in the store with fake services, step by step
+      demo <machine>           a scripted run (or given events, or a random walk), step by step
       run <chart.scxml>        walk through an SCXML chart: events from stdin or --events
       conform <path>...        run SCION-style SCXML conformance tests (chart + trace)
       bench                    measure the step against hand-written baselines (use -c release)
       help [command]           this text, or a command's
 
-    <machine> is a name from `fsm list` or the path of a Markdown spec file in the format
-    `fsm show --format table` prints; show and check also take an SCXML chart (.scxml).
-    Every command takes --help.
+    <machine> is a name from `fsm list`, the path of a Markdown spec file in the format
+    `fsm show --format table` prints, or the path of an SCXML chart (.scxml); every command
+    that takes a machine takes all three. Every command takes --help. To run these commands
+    over your own Swift machines, build a `Catalog` and call `FSM.main(_:catalog:)` (library
+    product `FSMCommand`).
 
     exit codes: 0 success, 1 findings or a divergence, 2 bad usage or unreadable input
     """
+
+  /// The machines the commands take by name (``Catalog/shipped`` unless given).
+  @TaskLocal static var catalog = Catalog.shipped
+
+  /// Runs the command line `arguments` (without the program name) over `catalog`.
+  public static func run(_ arguments: [String], catalog: Catalog) -> CommandResult {
+    $catalog.withValue(catalog) { run(arguments) }
+  }
 
   /// Runs the command line `arguments` (without the program name).
   public static func run(_ arguments: [String]) -> CommandResult {
@@ -73,6 +83,17 @@ public enum FSM {
   public static func run(_ arguments: [String], streaming emit: @escaping @Sendable (String) -> Void) async -> CommandResult {
     if arguments.first == "demo" { return await DemoCommand.run(Array(arguments.dropFirst()), emit: emit) }
     return run(arguments)
+  }
+
+  /// Runs the command line over `catalog` like ``run(_:streaming:)``.
+  public static func run(_ arguments: [String], catalog: Catalog, streaming emit: @escaping @Sendable (String) -> Void) async -> CommandResult {
+    await $catalog.withValue(catalog) { await run(arguments, streaming: emit) }
+  }
+
+  /// Runs the command line over `catalog` (your own machines) and prints its output; returns
+  /// the exit code. See ``Catalog``.
+  public static func main(_ arguments: [String], catalog: Catalog) async -> Int32 {
+    await $catalog.withValue(catalog) { await main(arguments) }
   }
 
   /// Runs the command line and prints its output; returns the exit code.

@@ -15,7 +15,7 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
   let chart: Chart<ID, Event, Context, Effect>
   let context: Context
   let alphabet: [Event]
-  public var invariants: [(name: String, holds: ChartInvariant)] = []
+  public var invariants: [(name: String, holds: @Sendable (_ configuration: [ID], _ context: Context) -> Bool)] = []
 
   /// Explores `chart` from its start with `context`, trying every event of `alphabet`.
   public init(chart: Chart<ID, Event, Context, Effect>, context: Context, alphabet: [Event]) {

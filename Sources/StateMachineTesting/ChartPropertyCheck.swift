@@ -12,7 +12,7 @@ public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Conte
   let chart: Chart<ID, Event, Context, Effect>
   let context: Context
   let alphabet: [Event]
-  public var invariants: [(name: String, holds: ChartInvariant)] = []
+  public var invariants: [(name: String, holds: @Sendable (_ configuration: [ID], _ context: Context) -> Bool)] = []
 
   /// Walks `chart` from its start with `context`, choosing events from `alphabet`.
   public init(chart: Chart<ID, Event, Context, Effect>, context: Context, alphabet: [Event]) {

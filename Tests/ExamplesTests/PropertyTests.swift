@@ -14,7 +14,7 @@ struct PropertyTests {
     let explore: @Sendable () -> (violations: [String], rowsHit: Int, rows: Int)
     var testDescription: String { label }
 
-    init<ID, E, C, Effect>(_ model: ChartExampleModel<ID, E, C, Effect>) {
+    init<ID, E, C, Effect>(_ model: ChartModel<ID, E, C, Effect>) {
       label = model.chart.name
       walks = { _ = try model.propertyCheck.run(walks: 300, length: 60, seed: 20261121) }
       explore = {
@@ -24,7 +24,7 @@ struct PropertyTests {
       }
     }
 
-    init<S, E, C, Effect>(_ model: ExampleModel<S, E, C, Effect>) {
+    init<S, E, C, Effect>(_ model: TableModel<S, E, C, Effect>) {
       label = model.table.name
       walks = { _ = try model.propertyCheck.run(walks: 300, length: 60, seed: 20261121) }
       explore = {

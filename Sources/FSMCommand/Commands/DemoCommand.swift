@@ -26,7 +26,7 @@ enum DemoCommand {
     exit codes: 0 done, 2 bad usage, an unreadable file, or a chart macrostep that never settles
     """
 
-  static var names: String { MachineCatalog.demos.map(\.name).joined(separator: ", ") }
+  static var names: String { FSM.catalog.demos.map(\.name).joined(separator: ", ") }
 
   /// Runs the demo, handing each printed line to `emit` as it happens.
   static func run(_ words: [String], emit: @escaping @Sendable (String) -> Void) async -> CommandResult {
@@ -41,10 +41,10 @@ enum DemoCommand {
     if arguments.flags.contains("--help") { return .success(help + "\n") }
     guard let name = arguments.positionals.first else { return .usage("missing argument <machine>", help: help) }
     if arguments.positionals.count > 1 { return .usage("unexpected argument '\(arguments.positionals[1])'", help: help) }
-    if MachineCatalog.demo(named: name) == nil, name.hasSuffix(".md") || name.hasSuffix(".scxml") || name.contains("/") {
+    if FSM.catalog.demo(named: name) == nil, name.hasSuffix(".md") || name.hasSuffix(".scxml") || name.contains("/") {
       return fileDemo(name, arguments, emit: emit)
     }
-    guard let demo = MachineCatalog.demo(named: name) else {
+    guard let demo = FSM.catalog.demo(named: name) else {
       return .usage("no demo for '\(name)'; expected one of: \(names)", help: help)
     }
     do throws(LogError) {

@@ -26,23 +26,12 @@ enum ExploreCommand {
     exit codes: 0 no violation, 1 a violation, 2 bad usage
     """
 
-  typealias Run = (Int, Int, (walks: Int, length: Int, seed: UInt64?)?) -> (lines: [String], failed: Bool)
+  typealias Run = @Sendable (Int, Int, (walks: Int, length: Int, seed: UInt64?)?) -> (lines: [String], failed: Bool)
 
-  /// How to explore each shipped machine: its alphabet and the checks that apply.
-  static func explorer(for name: String) -> Run? {
-    switch name {
-    case Login.table.name: run(Login.model)
-    case Loader.chart.name: run(Loader.model)
-    case Captcha.table.name: run(Captcha.model)
-    case Registration.table.name: run(Registration.model)
-    case PhoneLogin.chart.name: run(PhoneLogin.model)
-    case Radio.chart.name: run(Radio.model)
-    case CDPlayer.table.name: run(CDPlayer.model)
-    default: nil
-    }
-  }
+  /// How to explore the catalog's machine `name`: its model's alphabet and invariants.
+  static func explorer(for name: String) -> Run? { FSM.catalog.explorers[name] }
 
-  static func run<S, E, C, Effect>(_ model: ExampleModel<S, E, C, Effect>) -> Run {
+  static func run<S, E, C, Effect>(_ model: TableModel<S, E, C, Effect>) -> Run {
     { depth, limit, walks in
       report(model.explorer.explore(depth: depth, limit: limit), describe: model.table.describeRow, walks: walks) { walks in
         do throws(PropertyFailure<E>) {
@@ -86,7 +75,7 @@ enum ExploreCommand {
 
   /// Explores a shipped chart over its model's alphabet, with its invariants; with walks, also
   /// random walks.
-  static func run<ID, E, C, Effect>(_ model: ChartExampleModel<ID, E, C, Effect>) -> Run {
+  static func run<ID, E, C, Effect>(_ model: ChartModel<ID, E, C, Effect>) -> Run {
     { depth, limit, walks in
       var (lines, failed) = report(
         model.explorer.explore(depth: depth, limit: limit), chart: model.chart, alphabet: model.alphabet.map { "\($0)" })
@@ -173,7 +162,7 @@ enum ExploreCommand {
       }
     }
     guard let explore = explorer(for: name) else {
-      let names = MachineCatalog.all.map(\.name).filter { explorer(for: $0) != nil }.joined(separator: ", ")
+      let names = FSM.catalog.machines.map(\.name).filter { explorer(for: $0) != nil }.joined(separator: ", ")
       return .usage("unknown machine '\(name)'; expected one of: \(names)", help: help)
     }
     let (lines, failed) = explore(depth, limit, (walks, length, seed))

@@ -13,8 +13,8 @@ enum ListCommand {
     do { arguments = try Arguments(words, options: [], flags: ["--help"]) } catch { return .usage(error.description, help: help) }
     if arguments.flags.contains("--help") { return .success(help + "\n") }
     if let extra = arguments.positionals.first { return .usage(Arguments.Problem.extraArgument(extra).description, help: help) }
-    let width = MachineCatalog.all.map(\.name.count).max() ?? 0
-    let lines = MachineCatalog.all.map { $0.name.padding(width) + "  " + $0.summary }
+    let width = FSM.catalog.machines.map(\.name.count).max() ?? 0
+    let lines = FSM.catalog.machines.map { $0.name.padding(width) + "  " + $0.summary }
     return .success(lines.joined(separator: "\n") + "\n")
   }
 }

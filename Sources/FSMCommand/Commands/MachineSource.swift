@@ -10,7 +10,7 @@ enum MachineSource {
 
   /// Resolves `argument`; the error is the message to print.
   static func resolve(_ argument: String) -> Result<MachineSource, ResolveError> {
-    if let machine = MachineCatalog.machine(named: argument) { return .success(.shipped(machine)) }
+    if let machine = FSM.catalog.machine(named: argument) { return .success(.shipped(machine)) }
     if argument.hasSuffix(".scxml") {
       do {
         return .success(.chart(try SCXMLDocument.load(contentsOf: argument), file: argument))
@@ -20,7 +20,7 @@ enum MachineSource {
     }
     let looksLikeFile = argument.hasSuffix(".md") || argument.contains("/")
     guard looksLikeFile || FileManager.default.fileExists(atPath: argument) else {
-      let names = MachineCatalog.all.map(\.name).joined(separator: ", ")
+      let names = FSM.catalog.machines.map(\.name).joined(separator: ", ")
       return .failure(.unknownMachine("unknown machine '\(argument)'; expected one of: \(names), the path of a Markdown spec file, or of an SCXML chart (.scxml)"))
     }
     do {

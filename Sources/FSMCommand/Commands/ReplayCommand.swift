@@ -46,8 +46,8 @@ enum ReplayCommand {
       case .failure(let error): return .failure(error.message)
       }
     }
-    guard let machine = MachineCatalog.machine(named: name) else {
-      let names = MachineCatalog.all.filter(\.canReplay).map(\.name).joined(separator: ", ")
+    guard let machine = FSM.catalog.machine(named: name) else {
+      let names = FSM.catalog.machines.filter(\.canReplay).map(\.name).joined(separator: ", ")
       return .usage("unknown machine '\(name)'; expected one of: \(names)", help: help)
     }
     switch machine.replay(logAt: path, reportingAll: all) {

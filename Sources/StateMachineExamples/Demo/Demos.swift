@@ -1,3 +1,4 @@
+public import StateMachineTesting
 import Foundation
 import StateMachine
 

@@ -1,38 +1,9 @@
 public import StateMachine
 public import StateMachineTesting
 
-/// How to model-check one example machine: a finite alphabet for exhaustive exploration, an
-/// event source for random walks, and the invariants both must keep. `fsm explore` and the
-/// property tests use these.
-public struct ExampleModel<State: Discriminated & Hashable, Event: Discriminated & Hashable, Context: Hashable & Sendable, Effect: Sendable>: Sendable {
-  public let table: TransitionTable<State, Event, Context, Effect>
-  public let context: Context
-  /// Events with a few representative payloads each.
-  public let alphabet: [Event]
-  public let invariants: [Invariant<State, Context>]
-
-  /// The exhaustive explorer over ``alphabet`` with the invariants and the dead-end check.
-  public var explorer: Explorer<State, Event, Context, Effect> {
-    invariants.reduce(Explorer(table: table, context: context, alphabet: alphabet).checking(.noDeadEnd)) { $0.adding($1) }
-  }
-
-  /// Seeded random walks over ``alphabet`` with the same properties.
-  public var propertyCheck: PropertyCheck<State, Event, Context, Effect> {
-    let alphabet = alphabet
-    let source = EventSource<Event> { kind, generator in
-      let choices = alphabet.filter { $0.discriminant == kind }
-      guard !choices.isEmpty else { return nil }
-      return choices[Int(generator.next() % UInt64(choices.count))]
-    }
-    return invariants.reduce(PropertyCheck(table: table, context: context, events: source).checking(.noDeadEnd)) {
-      $0.adding($1)
-    }
-  }
-}
-
 extension Login {
   /// Fields are empty on the welcome screen; authenticating needs both fields.
-  public static let model = ExampleModel(
+  public static let model = TableModel(
     table: table, context: Context(),
     alphabet: [.start, .editUsername(""), .editUsername("admin"), .editPassword(""), .editPassword("123456"), .submit,
                .authenticated, .authenticationFailed, .reset],
@@ -44,7 +15,7 @@ extension Login {
 
 extension Loader {
   /// Attempts stay within the retry policy; a failure state always has its error.
-  public static let model = ChartExampleModel(
+  public static let model = ChartModel(
     chart: chart, context: Context(),
     alphabet: [.load, .loaded(page: 1, users: ["A"], fromCache: false), .loaded(page: 2, users: ["B"], fromCache: true),
                .failed(.network), .failed(.decode), .retryNow, .retry, .refreshed(page: 1, users: ["C"]), .reset],
@@ -59,7 +30,7 @@ extension Loader {
 
 extension Captcha {
   /// The countdown stays within 0...60 and is running exactly while counting.
-  public static let model = ExampleModel(
+  public static let model = TableModel(
     table: table, context: Context(),
     alphabet: [.editPhone(""), .editPhone("12345"), .editPhone("13800138000"), .tap, .codeSent, .requestFailed("busy"),
                .tick, .reset],
@@ -72,7 +43,7 @@ extension Captcha {
 
 extension Registration {
   /// Submitting happens only with every requirement met.
-  public static let model = ExampleModel(
+  public static let model = TableModel(
     table: table, context: Context(),
     alphabet: [.editUsername("abc"), .editUsername("abcd"), .editPassword("Password"), .editPassword("password"),
                .editConfirmation("Password"), .editConfirmation(""), .submit, .registered, .registrationFailed("taken")],
@@ -89,7 +60,7 @@ extension Registration {
 extension PhoneLogin {
   /// The countdown stays within 0...60 and is above 0 exactly while counting; submitting needs
   /// both fields and the agreement; a logged-in session knows its user.
-  public static let model = ChartExampleModel(
+  public static let model = ChartModel(
     chart: chart, context: Context(),
     alphabet: [.editPhone("13800138000"), .editPhone(""), .editCode("123456"), .toggleAgreement, .requestCode, .codeSent,
                .codeRequestFailed("busy"), .tick, .submit, .confirmAgreement, .cancelAgreement,
@@ -105,26 +76,6 @@ extension PhoneLogin {
 
 extension CDPlayer {
   /// Every event, no invariant beyond "no dead end".
-  public static let model = ExampleModel(table: table, context: NoContext(), alphabet: Event.allCases, invariants: [])
+  public static let model = TableModel(table: table, context: NoContext(), alphabet: Event.allCases, invariants: [])
 }
 
-/// How to model-check one example chart: an alphabet, and the invariants every configuration
-/// reached must keep, for ``ChartExplorer`` and ``ChartPropertyCheck``.
-public struct ChartExampleModel<ID: Hashable & Sendable, Event: Hashable & Sendable, Context: Hashable & Sendable, Effect: Sendable>: Sendable {
-  public typealias ChartInvariant = @Sendable (_ configuration: [ID], _ context: Context) -> Bool
-  public let chart: Chart<ID, Event, Context, Effect>
-  public let context: Context
-  /// Events with a few representative payloads each.
-  public let alphabet: [Event]
-  public let invariants: [(name: String, holds: ChartInvariant)]
-
-  /// The exhaustive explorer over ``alphabet`` with the invariants.
-  public var explorer: ChartExplorer<ID, Event, Context, Effect> {
-    invariants.reduce(ChartExplorer(chart: chart, context: context, alphabet: alphabet)) { $0.invariant($1.name, $1.holds) }
-  }
-
-  /// Seeded random walks over ``alphabet`` with the same invariants.
-  public var propertyCheck: ChartPropertyCheck<ID, Event, Context, Effect> {
-    invariants.reduce(ChartPropertyCheck(chart: chart, context: context, alphabet: alphabet)) { $0.invariant($1.name, $1.holds) }
-  }
-}

@@ -1,3 +1,4 @@
+public import StateMachineTesting
 public import StateMachine
 
 /// What the radio needs from the outside world.
@@ -42,7 +43,7 @@ extension Radio {
 
   /// Power, play, and the sleep timer never leave the radio in two playback states; the stream
   /// runs only while playing and online.
-  public static let model = ChartExampleModel(
+  public static let model = ChartModel(
     chart: chart, context: NoContext(), alphabet: Event.allCases,
     invariants: [
       ("off, or one state of each region", { states, _ in states == [.off] || states.count == 3 }),

@@ -9,8 +9,8 @@ public enum DemoStep<Event: Sendable>: Sendable {
   case wait(Duration)
 }
 
-/// A scripted run of a shipped machine in a ``Store`` with its fake services, on a
-/// ``ManualClock``; what `fsm demo <machine>` prints.
+/// A scripted run of a machine in a ``Store`` (or a chart in a ``ChartStore``) with fake
+/// services, on a ``ManualClock``; what `fsm demo <machine>` prints.
 ///
 /// Every step the store takes is printed as one line: the clock time, the event, the state
 /// before and after, the effects, and what a screen would show.

@@ -1,0 +1,63 @@
+import StateMachine
+import StateMachineExamples
+import StateMachineTesting
+
+/// The machines the `fsm` commands take by name: the package's examples (``shipped``), or your
+/// own. Pass yours to ``FSM/main(_:catalog:)`` to make an `fsm` of your own machines:
+///
+/// ```swift
+/// // Sources/upload-fsm/main.swift, in a target that depends on "FSMCommand"
+/// import FSMCommand
+/// import Foundation
+///
+/// let catalog = Catalog(
+///     machines: [MachineDescription(Upload.table, summary: "the upload flow")],
+///     demos: [Upload.demo],
+///     models: [.table(Upload.model)])
+/// exit(await FSM.main(Array(CommandLine.arguments.dropFirst()), catalog: catalog))
+/// ```
+///
+/// Then `swift run upload-fsm show upload`, `check`, `explore`, `demo` and `replay` work on it
+/// as `fsm` does on the examples; spec files and charts work by path as always.
+public struct Catalog: Sendable {
+  /// The machines `list`, `show`, `check` and `replay` know.
+  public var machines: [MachineDescription]
+  /// The scripted runs `demo` plays.
+  public var demos: [MachineDemo]
+  /// How `explore` checks each machine, by name.
+  var explorers: [String: ExploreCommand.Run]
+
+  /// How `fsm explore` checks one machine: its model's alphabet and invariants.
+  public struct Model: Sendable {
+    let name: String
+    let run: ExploreCommand.Run
+
+    /// A table's model.
+    public static func table<S, E, C, Effect>(_ model: TableModel<S, E, C, Effect>) -> Model {
+      Model(name: model.table.name, run: ExploreCommand.run(model))
+    }
+
+    /// A chart's model.
+    public static func chart<ID, E, C, Effect>(_ model: ChartModel<ID, E, C, Effect>) -> Model {
+      Model(name: model.chart.name, run: ExploreCommand.run(model))
+    }
+  }
+
+  /// A catalog of `machines`, with their `demos` and the `models` `explore` uses.
+  public init(machines: [MachineDescription], demos: [MachineDemo] = [], models: [Model] = []) {
+    self.machines = machines
+    self.demos = demos
+    explorers = Dictionary(models.map { ($0.name, $0.run) }, uniquingKeysWith: { first, _ in first })
+  }
+
+  /// The package's example machines.
+  public static let shipped = Catalog(
+    machines: MachineCatalog.all, demos: MachineCatalog.demos,
+    models: [
+      .table(Login.model), .chart(Loader.model), .table(Captcha.model), .table(Registration.model), .chart(PhoneLogin.model),
+      .chart(Radio.model), .table(CDPlayer.model),
+    ])
+
+  func machine(named name: String) -> MachineDescription? { machines.first { $0.name == name } }
+  func demo(named name: String) -> MachineDemo? { demos.first { $0.name == name } }
+}
