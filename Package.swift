@@ -25,10 +25,13 @@ let package = Package(
       name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
     .target(
-      name: "StateMachineExamples", dependencies: ["StateMachine", "StateMachineTesting", "CSQLite"], swiftSettings: strict),
-    .target(name: "StateMachineTesting", dependencies: ["StateMachine"], swiftSettings: strict),
+      name: "StateMachineExamples", dependencies: ["StateMachine", "StateMachineChecking", "CSQLite"], swiftSettings: strict),
+    // Property checks, exploration, demos and models: no test framework, so `fsm` can use them.
+    .target(name: "StateMachineChecking", dependencies: ["StateMachine"], swiftSettings: strict),
+    // The test stores (they report to Swift Testing or XCTest), re-exporting StateMachineChecking.
+    .target(name: "StateMachineTesting", dependencies: ["StateMachine", "StateMachineChecking"], swiftSettings: strict),
     .target(
-      name: "FSMCommand", dependencies: ["StateMachine", "StateMachineExamples", "StateMachineTesting"],
+      name: "FSMCommand", dependencies: ["StateMachine", "StateMachineExamples", "StateMachineChecking"],
       swiftSettings: strict),
     .executableTarget(name: "fsm", dependencies: ["FSMCommand"], swiftSettings: strict),
     .testTarget(name: "StateMachineTests", dependencies: ["StateMachine", "StateMachineExamples"], swiftSettings: strict),

@@ -1,6 +1,6 @@
 import StateMachine
 import StateMachineExamples
-import StateMachineTesting
+import StateMachineChecking
 
 /// The machines the `fsm` commands take by name: the package's examples (``shipped``), or your
 /// own. Pass yours to ``FSM/main(_:catalog:)`` to make an `fsm` of your own machines:

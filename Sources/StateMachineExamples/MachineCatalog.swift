@@ -1,4 +1,4 @@
-public import StateMachineTesting
+public import StateMachineChecking
 public import StateMachine
 
 /// The machines shipped with the package, by name, for the `fsm` command and for tests.

@@ -17,7 +17,7 @@ struct ReadmeExamplesTests {
   }
 
   @Test func wrongContextMessage() async throws {
-    let store = TestStore { clock, inspector in
+    let store = TestStore(reportsFailures: false) { clock, inspector in
       Login.store(services: .fake(clock: clock), clock: clock, inspector: inspector)
     }
     try await store.send(.start, to: .credentials)

@@ -1,3 +1,4 @@
+import Foundation
 import StateMachine
 import StateMachineExamples
 import StateMachineTesting
@@ -6,8 +7,27 @@ import Testing
 /// The exhaustive test store, driven through the example machines.
 @Suite("TestStore")
 struct TestStoreTests {
-  static func login(_ exhaustivity: Exhaustivity = .on) -> TestStore<Login.State, Login.Event, Login.Context, Login.Work> {
-    TestStore(exhaustivity: exhaustivity) { clock, inspector in
+  /// The issue lands on the line of the failing call, as well as being thrown.
+  @Test("a failed assertion is recorded as an issue at the line of the call")
+  func failureAtTheCallSite() async throws {
+    let store = Self.login()
+    let lines = Guarded<[Int]>([])
+    let line = #line + 3
+    try await withKnownIssue("the state is not welcome", isIntermittent: false) {
+      try await store.send(.start, to: .credentials)
+      try await store.send(.editUsername("admin"), to: .welcome) { $0.username = "admin" }
+    } matching: { issue in
+      lines.withLock { $0.append(issue.sourceLocation?.line ?? -1) }
+      return true
+    }
+    #expect(lines.withLock { $0 }.contains(line), "issues at lines \(lines.withLock { $0 }), expected \(line)")
+    try? await store.finish()
+  }
+
+  static func login(
+    _ exhaustivity: Exhaustivity = .on, reportsFailures: Bool = true
+  ) -> TestStore<Login.State, Login.Event, Login.Context, Login.Work> {
+    TestStore(exhaustivity: exhaustivity, reportsFailures: reportsFailures) { clock, inspector in
       Login.store(services: .fake(clock: clock), clock: clock, inspector: inspector)
     }
   }
@@ -114,7 +134,7 @@ struct TestStoreTests {
     },
   ])
   func mistakesFailWithAMessage(_ mistake: Mistake) async {
-    let store = Self.login()
+    let store = Self.login(reportsFailures: false)
     do {
       try await mistake.run(store)
       Issue.record("\(mistake.label) was not reported")
@@ -140,7 +160,7 @@ struct TestStoreTests {
 
   @Test("not exhaustive: a send without `to:` does not check the state; a stated state still is")
   func nonExhaustiveStateOnlyWhenStated() async throws {
-    let store = Self.login(.off)
+    let store = Self.login(.off, reportsFailures: false)
     try await store.send(.start)  // goes to credentials: not stated, not checked
     #expect(store.state == .credentials)
     await #expect(throws: TestStoreFailure.self) { try await store.send(.editUsername("admin"), to: .success) }
@@ -155,4 +175,12 @@ struct TestStoreTests {
     try await store.receive(.tick) { $0.count = 2 }
     try await store.finish()
   }
+}
+
+/// A value behind a lock, for closures that run on other threads.
+final class Guarded<Value>: @unchecked Sendable {  // safe: `value` is only touched under `lock`
+  private let lock = NSLock()
+  private var value: Value
+  init(_ value: Value) { self.value = value }
+  func withLock<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
 }

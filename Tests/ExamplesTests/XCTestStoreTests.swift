@@ -22,17 +22,35 @@ final class XCTestStoreTests: XCTestCase {
     XCTAssertEqual(store.state, .idle)
   }
 
-  func testAFailedAssertionThrowsWithTheCallSite() async throws {
+  /// Failures recorded while `capturing` is set: kept here instead of failing the test.
+  nonisolated(unsafe) var captured: [(description: String, line: Int)] = []  // touched only by this test's own calls
+  nonisolated(unsafe) var capturing = false
+
+  override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+    if capturing {
+      captured.append((description, lineNumber))
+    } else {
+      super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+    }
+  }
+
+  func testAFailedAssertionIsRecordedAtTheCallSiteAndThrown() async throws {
     let store = TestStore { clock, inspector in
       Captcha.store(codes: .fake(clock: clock), clock: clock, inspector: inspector)
     }
+    capturing = true
+    let line = #line + 2
     do {
       try await store.send(.tap, to: .requesting)
+      capturing = false
       XCTFail("the wrong state was not reported")
     } catch let failure as TestStoreFailure {
+      capturing = false
       XCTAssertTrue(failure.message.contains("expected the state requesting, got idle"), failure.message)
       XCTAssertTrue(failure.description.contains("XCTestStoreTests.swift:"), failure.description)
     }
+    XCTAssertEqual(captured.map(\.line), [line], "recorded as an XCTest failure at the line of the call")
+    XCTAssertTrue(captured.first?.description.contains("expected the state requesting, got idle") == true)
     try? await store.finish()
   }
 }

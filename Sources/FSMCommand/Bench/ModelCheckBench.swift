@@ -1,5 +1,5 @@
 import StateMachine
-import StateMachineTesting
+import StateMachineChecking
 
 /// Random walks and exhaustive exploration on the `loader` machine.
 enum ModelCheckBench {

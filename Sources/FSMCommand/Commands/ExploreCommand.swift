@@ -1,6 +1,6 @@
 import StateMachine
 import StateMachineExamples
-import StateMachineTesting
+import StateMachineChecking
 
 enum ExploreCommand {
   static let help = """

@@ -1,4 +1,4 @@
-public import StateMachineTesting
+public import StateMachineChecking
 import Foundation
 import StateMachine
 

@@ -1,5 +1,5 @@
 public import StateMachine
-public import StateMachineTesting
+public import StateMachineChecking
 
 extension Login {
   /// Fields are empty on the welcome screen; authenticating needs both fields.

@@ -1,4 +1,4 @@
-public import StateMachineTesting
+public import StateMachineChecking
 public import StateMachine
 
 /// What the radio needs from the outside world.

@@ -26,8 +26,12 @@ where ID: Hashable & Sendable, Event: Sendable & Equatable, Context: Sendable & 
   private let driver: TestStoreDriver<ChartStoreStep<ID, Event, Context, Work>>
 
   /// A test store around the chart store `makeStore` builds with the clock and inspector it is given.
+  ///
+  /// A failed assertion is recorded where it was made — a Swift Testing issue, or an XCTest
+  /// failure — and thrown as a ``TestStoreFailure`` (which stops the test). With
+  /// `reportsFailures: false` it is only thrown: for tests that assert the failures themselves.
   public init(
-    clock: ManualClock = ManualClock(), exhaustivity: Exhaustivity = .on,
+    clock: ManualClock = ManualClock(), exhaustivity: Exhaustivity = .on, reportsFailures: Bool = true,
     _ makeStore: (ManualClock, @escaping Runtime.Inspector) throws -> Runtime
   ) rethrows {
     let journal = Journal<ChartStoreStep<ID, Event, Context, Work>>()
@@ -35,7 +39,7 @@ where ID: Hashable & Sendable, Event: Sendable & Equatable, Context: Sendable & 
     journal.know(store.configuration, store.context)
     self.store = store
     driver = TestStoreDriver(
-      clock: clock, exhaustivity: exhaustivity, journal: journal, noun: "configuration", show: { "[" + $0.map { "\($0)" }.joined(separator: ", ") + "]" }, sendEvent: { store.send($0) },
+      clock: clock, exhaustivity: exhaustivity, journal: journal, reportsFailures: reportsFailures, noun: "configuration", show: { "[" + $0.map { "\($0)" }.joined(separator: ", ") + "]" }, sendEvent: { store.send($0) },
       finishStore: { await store.finish() })
   }
 
@@ -44,10 +48,10 @@ where ID: Hashable & Sendable, Event: Sendable & Equatable, Context: Sendable & 
   /// - Throws: ``ChartRunError`` when the chart's first macrostep does not settle.
   public convenience init(
     _ chart: Chart<ID, Event, Context, Effect>, context: Context, clock: ManualClock = ManualClock(),
-    exhaustivity: Exhaustivity = .on, handler: @escaping Runtime.Handler = { _, _ in },
+    exhaustivity: Exhaustivity = .on, reportsFailures: Bool = true, handler: @escaping Runtime.Handler = { _, _ in },
     failure: @escaping Runtime.Failure = { _, _ in nil }
   ) throws {
-    try self.init(clock: clock, exhaustivity: exhaustivity) { clock, inspector in
+    try self.init(clock: clock, exhaustivity: exhaustivity, reportsFailures: reportsFailures) { clock, inspector in
       try Runtime(chart, context: context, clock: clock, handler: handler, failure: failure, inspector: inspector)
     }
   }
@@ -69,20 +73,20 @@ where ID: Hashable & Sendable, Event: Sendable & Equatable, Context: Sendable & 
   /// the step emitted exactly `effects` (by default none).
   public func send(
     _ event: Event, to configuration: [ID]? = nil, effects: [Effect]? = nil,
-    file: StaticString = #fileID, line: UInt = #line,
+    file: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
     _ change: ((inout Context) throws -> Void)? = nil
   ) async throws {
-    try await driver.send(event, to: configuration, effects: effects, file: file, line: line, change)
+    try await driver.send(event, to: configuration, effects: effects, at: .init(file: file, filePath: filePath, line: line, column: column), change)
   }
 
   /// Asserts that the next event an effect, timer or delayed send delivered is `event`, and its
   /// macrostep as in ``send(_:to:effects:file:line:_:)``.
   public func receive(
     _ event: Event, to configuration: [ID]? = nil, effects: [Effect]? = nil,
-    file: StaticString = #fileID, line: UInt = #line,
+    file: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
     _ change: ((inout Context) throws -> Void)? = nil
   ) async throws {
-    try await driver.receive(event, to: configuration, effects: effects, file: file, line: line, change)
+    try await driver.receive(event, to: configuration, effects: effects, at: .init(file: file, filePath: filePath, line: line, column: column), change)
   }
 
   /// Moves the clock forward; what falls due on the way runs.
@@ -91,7 +95,9 @@ where ID: Hashable & Sendable, Event: Sendable & Equatable, Context: Sendable & 
   }
 
   /// Ends the test as ``TestStore/finish(file:line:)`` does. Always stops the store.
-  public func finish(file: StaticString = #fileID, line: UInt = #line) async throws {
-    try await driver.finish(file: file, line: line)
+  public func finish(
+    file: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  ) async throws {
+    try await driver.finish(at: .init(file: file, filePath: filePath, line: line, column: column))
   }
 }

@@ -39,8 +39,12 @@ where
   private let driver: TestStoreDriver<StoreStep<State, Event, Context, Effect>>
 
   /// A test store around the store `makeStore` builds with the clock and inspector it is given.
+  ///
+  /// A failed assertion is recorded where it was made — a Swift Testing issue, or an XCTest
+  /// failure — and thrown as a ``TestStoreFailure`` (which stops the test). With
+  /// `reportsFailures: false` it is only thrown: for tests that assert the failures themselves.
   public init(
-    clock: ManualClock = ManualClock(), exhaustivity: Exhaustivity = .on,
+    clock: ManualClock = ManualClock(), exhaustivity: Exhaustivity = .on, reportsFailures: Bool = true,
     _ makeStore: (ManualClock, @escaping Runtime.Inspector) -> Runtime
   ) {
     let journal = Journal<StoreStep<State, Event, Context, Effect>>()
@@ -48,16 +52,17 @@ where
     journal.know(store.state, store.context)
     self.store = store
     driver = TestStoreDriver(
-      clock: clock, exhaustivity: exhaustivity, journal: journal, noun: "state", show: { "\($0)" }, sendEvent: { store.send($0) },
+      clock: clock, exhaustivity: exhaustivity, journal: journal, reportsFailures: reportsFailures, noun: "state", show: { "\($0)" }, sendEvent: { store.send($0) },
       finishStore: { await store.finish() })
   }
 
   /// A test store running `table` with `handler` performing its work.
   public convenience init(
     _ table: Runtime.Table, context: Context, clock: ManualClock = ManualClock(), exhaustivity: Exhaustivity = .on,
+    reportsFailures: Bool = true,
     handler: @escaping Runtime.Handler = { _, _ in }, failure: @escaping Runtime.Failure = { _, _ in nil }
   ) {
-    self.init(clock: clock, exhaustivity: exhaustivity) { clock, inspector in
+    self.init(clock: clock, exhaustivity: exhaustivity, reportsFailures: reportsFailures) { clock, inspector in
       Runtime(table, context: context, clock: clock, handler: handler, failure: failure, inspector: inspector)
     }
   }
@@ -79,20 +84,20 @@ where
   /// the step emitted exactly `effects` (by default none).
   public func send(
     _ event: Event, to state: State? = nil, effects: [Effect]? = nil,
-    file: StaticString = #fileID, line: UInt = #line,
+    file: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
     _ change: ((inout Context) throws -> Void)? = nil
   ) async throws {
-    try await driver.send(event, to: state, effects: effects, file: file, line: line, change)
+    try await driver.send(event, to: state, effects: effects, at: .init(file: file, filePath: filePath, line: line, column: column), change)
   }
 
   /// Asserts that the next event an effect or timer sent is `event`, and its step as in
   /// ``send(_:to:effects:file:line:_:)``. Advance the clock first for the effect to run.
   public func receive(
     _ event: Event, to state: State? = nil, effects: [Effect]? = nil,
-    file: StaticString = #fileID, line: UInt = #line,
+    file: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
     _ change: ((inout Context) throws -> Void)? = nil
   ) async throws {
-    try await driver.receive(event, to: state, effects: effects, file: file, line: line, change)
+    try await driver.receive(event, to: state, effects: effects, at: .init(file: file, filePath: filePath, line: line, column: column), change)
   }
 
   /// Moves the clock forward; effects and timers due on the way run, and the events they send
@@ -103,7 +108,9 @@ where
 
   /// Ends the test: when exhaustive, fails if a received event was not asserted or an effect or
   /// timer is still running. Always stops the store.
-  public func finish(file: StaticString = #fileID, line: UInt = #line) async throws {
-    try await driver.finish(file: file, line: line)
+  public func finish(
+    file: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  ) async throws {
+    try await driver.finish(at: .init(file: file, filePath: filePath, line: line, column: column))
   }
 }

@@ -1,5 +1,12 @@
 import StateMachine
 
+#if canImport(Testing)
+  import Testing
+#endif
+#if canImport(XCTest)
+  import XCTest
+#endif
+
 /// The assertions of ``TestStore`` and ``ChartTestStore``, over any store whose steps are
 /// ``TestedStep``s: send and receive with the exact step checked, finish with nothing left.
 struct TestStoreDriver<Step: TestedStep>: Sendable {
@@ -9,6 +16,8 @@ struct TestStoreDriver<Step: TestedStep>: Sendable {
   let clock: ManualClock
   let exhaustivity: Exhaustivity
   let journal: Journal<Step>
+  /// Failures are also recorded at the call site (a Swift Testing issue, or an XCTest failure).
+  let reportsFailures: Bool
   /// How failure messages name what `Observed` is: "state" or "configuration".
   let noun: String
   /// How failure messages print a state or configuration.
@@ -16,90 +25,117 @@ struct TestStoreDriver<Step: TestedStep>: Sendable {
   let sendEvent: @Sendable (Event) -> SendResult
   let finishStore: @Sendable () async -> Void
 
+  /// Where an assertion was made.
+  struct Site {
+    let file: StaticString
+    let filePath: StaticString
+    let line: UInt
+    let column: UInt
+  }
+
+  /// The failure, recorded at `site` for the test framework that runs the test, to throw.
+  func failure(_ message: String, at site: Site) -> TestStoreFailure {
+    let failure = TestStoreFailure(message, file: site.file, line: site.line)
+    guard reportsFailures else { return failure }
+    #if canImport(Testing)
+      if Test.current != nil {
+        Issue.record(
+          Comment(rawValue: message),
+          sourceLocation: SourceLocation(
+            fileID: "\(site.file)", filePath: "\(site.filePath)", line: Int(site.line), column: Int(site.column)))
+        return failure
+      }
+    #endif
+    #if canImport(XCTest)
+      XCTFail(message, file: site.filePath, line: site.line)
+    #endif
+    return failure
+  }
+
   func send(
-    _ event: Event, to state: Step.Observed?, effects: [Step.Effect]?, file: StaticString, line: UInt,
+    _ event: Event, to state: Step.Observed?, effects: [Step.Effect]?, at site: Site,
     _ change: ((inout Context) throws -> Void)?
   ) async throws {
     let unasserted = journal.takeAllReceived()
     if exhaustivity == .on, !unasserted.isEmpty {
-      throw TestStoreFailure(
+      throw failure(
         "sent \(event) while \(unasserted.count) received event(s) were not asserted: "
-          + unasserted.map { "\($0.event)" }.joined(separator: ", "), file: file, line: line)
+          + unasserted.map { "\($0.event)" }.joined(separator: ", "), at: site)
     }
     if let last = unasserted.last { journal.know(last.to, last.context) }
     if case .rejected(let reason) = sendEvent(event) {
-      throw TestStoreFailure("the store did not accept \(event): \(reason)", file: file, line: line)
+      throw failure("the store did not accept \(event): \(reason)", at: site)
     }
     await clock.settle()
     guard let step = journal.takeNext() else {
-      throw TestStoreFailure("no step was recorded for \(event)", file: file, line: line)
+      throw failure("no step was recorded for \(event)", at: site)
     }
-    try check(step, "sent", event: event, state: state, effects: effects, change: change, file: file, line: line)
+    try check(step, "sent", event: event, state: state, effects: effects, change: change, at: site)
   }
 
   func receive(
-    _ event: Event, to state: Step.Observed?, effects: [Step.Effect]?, file: StaticString, line: UInt,
+    _ event: Event, to state: Step.Observed?, effects: [Step.Effect]?, at site: Site,
     _ change: ((inout Context) throws -> Void)?
   ) async throws {
     await clock.settle()
     while let step = journal.takeNext() {
       if step.event == event {
-        try check(step, "received", event: event, state: state, effects: effects, change: change, file: file, line: line)
+        try check(step, "received", event: event, state: state, effects: effects, change: change, at: site)
         return
       }
       if exhaustivity == .on {
-        throw TestStoreFailure("expected to receive \(event), but received \(step.event)", file: file, line: line)
+        throw failure("expected to receive \(event), but received \(step.event)", at: site)
       }
       journal.know(step.to, step.context)
     }
-    throw TestStoreFailure(
+    throw failure(
       "expected to receive \(event), but no event arrived (advance the clock for effects and timers to run?)",
-      file: file, line: line)
+      at: site)
   }
 
-  func finish(file: StaticString, line: UInt) async throws {
+  func finish(at site: Site) async throws {
     await clock.settle()
     let unasserted = journal.takeAllReceived()
     let running = journal.running
     await finishStore()
     guard exhaustivity == .on else { return }
     if !unasserted.isEmpty {
-      throw TestStoreFailure(
+      throw failure(
         "the test ended with \(unasserted.count) received event(s) not asserted: "
-          + unasserted.map { "\($0.event)" }.joined(separator: ", "), file: file, line: line)
+          + unasserted.map { "\($0.event)" }.joined(separator: ", "), at: site)
     }
     if !running.isEmpty {
-      throw TestStoreFailure(
+      throw failure(
         "the test ended with effects still running: " + running.joined(separator: ", ")
-          + " (cancel them, let them finish, or use exhaustivity: .off)", file: file, line: line)
+          + " (cancel them, let them finish, or use exhaustivity: .off)", at: site)
     }
   }
 
   private func check(
     _ step: Step, _ verb: String, event: Event, state: Step.Observed?, effects: [Step.Effect]?,
-    change: ((inout Context) throws -> Void)?, file: StaticString, line: UInt
+    change: ((inout Context) throws -> Void)?, at site: Site
   ) throws {
     let before = journal.known
     defer { journal.know(step.to, step.context) }
     // Exhaustive: the state is as stated, or unchanged. Not exhaustive: only a stated state is checked.
     if let expectedState = state ?? (exhaustivity == .on ? before.state : nil), step.to != expectedState {
-      throw TestStoreFailure(
+      throw failure(
         "\(verb) \(event): expected the \(noun) \(show(expectedState)), got \(show(step.to)) (from \(show(step.from)))",
-        file: file, line: line)
+        at: site)
     }
     var expected = exhaustivity == .on ? before.context : step.context
     if let change { try change(&expected) }
     if expected != step.context {
-      throw TestStoreFailure(
+      throw failure(
         "\(verb) \(event): the context differs:\n" + difference(expected: expected, actual: step.context),
-        file: file, line: line)
+        at: site)
     }
     guard exhaustivity == .on || effects != nil else { return }
     let (expectedEffects, actual) = (effects ?? [], step.stepEffects)
     if expectedEffects != actual {
       let show = { (list: [Step.Effect]) in list.isEmpty ? "none" : list.map { "\($0)" }.joined(separator: ", ") }
-      throw TestStoreFailure(
-        "\(verb) \(event): expected the effects [\(show(expectedEffects))], got [\(show(actual))]", file: file, line: line)
+      throw failure(
+        "\(verb) \(event): expected the effects [\(show(expectedEffects))], got [\(show(actual))]", at: site)
     }
   }
 }
