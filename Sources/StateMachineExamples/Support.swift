@@ -39,3 +39,42 @@ func shippedChartStore<ID, Event, Context, Work>(
 func quoted(_ text: String) -> String {
   "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
 }
+
+/// A coding key made from any string.
+struct AnyCodingKey: CodingKey {
+  let stringValue: String
+  var intValue: Int? { nil }
+  init(_ name: String) { stringValue = name }
+  init(stringValue: String) { self.stringValue = stringValue }
+  init?(intValue: Int) { nil }
+}
+
+/// The fields of one payload case, read by name — or by `_0`, the key logs written before the
+/// examples' payloads were named used for their single value.
+struct PayloadFields {
+  let fields: KeyedDecodingContainer<AnyCodingKey>?
+
+  func callAsFunction<T: Decodable>(_ name: String) throws -> T {
+    guard let fields else {
+      throw DecodingError.keyNotFound(AnyCodingKey(name), .init(codingPath: [], debugDescription: "the case has no fields"))
+    }
+    if let value = try fields.decodeIfPresent(T.self, forKey: AnyCodingKey(name)) { return value }
+    return try fields.decode(T.self, forKey: AnyCodingKey("_0"))
+  }
+}
+
+/// Decodes an enum the way Swift encodes it, `{"case": {"field": value}}`, accepting `_0` for a
+/// named single field too: what an event log from an earlier version holds.
+func decodeCase<Value>(_ decoder: any Decoder, _ cases: [String: (PayloadFields) throws -> Value]) throws -> Value {
+  let container = try decoder.container(keyedBy: AnyCodingKey.self)
+  guard container.allKeys.count == 1, let key = container.allKeys.first else {
+    throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "expected an object with one key, the case"))
+  }
+  guard let make = cases[key.stringValue] else {
+    throw DecodingError.dataCorrupted(.init(
+      codingPath: decoder.codingPath + [key],
+      debugDescription: "unknown case '\(key.stringValue)'; expected one of: \(cases.keys.sorted().joined(separator: ", "))"))
+  }
+  let fields = try? container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key)
+  return try make(PayloadFields(fields: fields))
+}

@@ -195,3 +195,27 @@ struct FileCommandTests {
     #expect(stuck.output.contains("violation: dead end: stuck"), "\(stuck.output)")
   }
 }
+
+@Suite("Logs written before the examples' payloads were named")
+struct PositionalPayloadLogTests {
+  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+  /// Sessions recorded when a payload was written `{"editPhone":{"_0":"138…"}}`: the examples'
+  /// events read `_0` as the field's name, so these logs replay as they did.
+  @Test("an old log with _0 payloads still replays identically", arguments: ["login", "phone-login", "loader"])
+  func oldLogsReplay(_ name: String) throws {
+    let path = Self.fixtures.appendingPathComponent("\(name)-positional.session.jsonl").path
+    #expect(try String(contentsOfFile: path, encoding: .utf8).contains(#""_0""#), "the fixture is in the old form")
+    let result = FSM.run(["replay", name, path])
+    #expect(result.code == 0, "\(result.output)\(result.errorOutput)")
+    #expect(result.output.contains("entries: identical"), "\(result.output)")
+  }
+
+  @Test("payloads are written by name now")
+  func namedNow() throws {
+    let text = try String(contentsOf: RecordedSessionTests.specs.appendingPathComponent("phone-login.session.jsonl"), encoding: .utf8)
+    #expect(!text.contains(#""_0""#))
+    #expect(text.contains(#"{"editPhone":{"text":"13800138000"}}"#))
+    #expect(text.contains(#"{"loginFailed":{"message":"wrong verification code"}}"#))
+  }
+}

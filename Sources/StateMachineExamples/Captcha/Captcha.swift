@@ -22,6 +22,22 @@ public enum Captcha {
     case tick
     case reset
 
+    // Payloads are encoded under their names (`{"editPhone":{"text":"1"}}`); logs from
+    // before they were named (`_0`) still decode.
+    enum EditPhoneCodingKeys: String, CodingKey { case _0 = "text" }
+    enum RequestFailedCodingKeys: String, CodingKey { case _0 = "message" }
+
+    public init(from decoder: any Decoder) throws {
+      self = try decodeCase(decoder, [
+        "editPhone": { .editPhone(try $0("text")) },
+        "tap": { _ in .tap },
+        "codeSent": { _ in .codeSent },
+        "requestFailed": { .requestFailed(try $0("message")) },
+        "tick": { _ in .tick },
+        "reset": { _ in .reset },
+      ])
+    }
+
     /// The event's case.
     public enum Kind: Hashable, Sendable, CaseIterable {
       case editPhone, tap, codeSent, requestFailed, tick, reset

@@ -39,6 +39,22 @@ public enum Loader {
     case refreshed(page: Int, users: [String])
     case reset
 
+    // `failed`'s payload is encoded under its name (`{"failed":{"error":"network"}}`); logs from
+    // before it was named (`_0`) still decode.
+    enum FailedCodingKeys: String, CodingKey { case _0 = "error" }
+
+    public init(from decoder: any Decoder) throws {
+      self = try decodeCase(decoder, [
+        "load": { _ in .load },
+        "loaded": { .loaded(page: try $0("page"), users: try $0("users"), fromCache: try $0("fromCache")) },
+        "failed": { .failed(try $0("error")) },
+        "retryNow": { _ in .retryNow },
+        "retry": { _ in .retry },
+        "refreshed": { .refreshed(page: try $0("page"), users: try $0("users")) },
+        "reset": { _ in .reset },
+      ])
+    }
+
     /// The event's case.
     public enum Kind: Hashable, Sendable, CaseIterable {
       case load, loaded, failed, retryNow, retry, refreshed, reset

@@ -23,6 +23,23 @@ public enum Login {
     case authenticationFailed
     case reset
 
+    // Payloads are encoded under their names (`{"editPhone":{"text":"1"}}`); logs from
+    // before they were named (`_0`) still decode.
+    enum EditUsernameCodingKeys: String, CodingKey { case _0 = "text" }
+    enum EditPasswordCodingKeys: String, CodingKey { case _0 = "text" }
+
+    public init(from decoder: any Decoder) throws {
+      self = try decodeCase(decoder, [
+        "start": { _ in .start },
+        "editUsername": { .editUsername(try $0("text")) },
+        "editPassword": { .editPassword(try $0("text")) },
+        "submit": { _ in .submit },
+        "authenticated": { _ in .authenticated },
+        "authenticationFailed": { _ in .authenticationFailed },
+        "reset": { _ in .reset },
+      ])
+    }
+
     /// The event's case.
     public enum Kind: Hashable, Sendable, CaseIterable {
       case start, editUsername, editPassword, submit, authenticated, authenticationFailed, reset

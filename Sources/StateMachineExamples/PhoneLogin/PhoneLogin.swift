@@ -45,6 +45,32 @@ public enum PhoneLogin {
     case loginFailed(String)
     case reset
 
+    // Payloads are encoded under their names (`{"editPhone":{"text":"1"}}`); logs from
+    // before they were named (`_0`) still decode.
+    enum EditPhoneCodingKeys: String, CodingKey { case _0 = "text" }
+    enum EditCodeCodingKeys: String, CodingKey { case _0 = "text" }
+    enum CodeRequestFailedCodingKeys: String, CodingKey { case _0 = "message" }
+    enum LoginSucceededCodingKeys: String, CodingKey { case _0 = "user" }
+    enum LoginFailedCodingKeys: String, CodingKey { case _0 = "message" }
+
+    public init(from decoder: any Decoder) throws {
+      self = try decodeCase(decoder, [
+        "editPhone": { .editPhone(try $0("text")) },
+        "editCode": { .editCode(try $0("text")) },
+        "toggleAgreement": { _ in .toggleAgreement },
+        "requestCode": { _ in .requestCode },
+        "codeSent": { _ in .codeSent },
+        "codeRequestFailed": { .codeRequestFailed(try $0("message")) },
+        "tick": { _ in .tick },
+        "submit": { _ in .submit },
+        "confirmAgreement": { _ in .confirmAgreement },
+        "cancelAgreement": { _ in .cancelAgreement },
+        "loginSucceeded": { .loginSucceeded(try $0("user")) },
+        "loginFailed": { .loginFailed(try $0("message")) },
+        "reset": { _ in .reset },
+      ])
+    }
+
     /// The event's case.
     public enum Kind: Hashable, Sendable, CaseIterable {
       case editPhone, editCode, toggleAgreement, requestCode, codeSent, codeRequestFailed, tick

@@ -20,6 +20,24 @@ public enum Registration {
     case registered
     case registrationFailed(String)
 
+    // Payloads are encoded under their names (`{"editPhone":{"text":"1"}}`); logs from
+    // before they were named (`_0`) still decode.
+    enum EditUsernameCodingKeys: String, CodingKey { case _0 = "text" }
+    enum EditPasswordCodingKeys: String, CodingKey { case _0 = "text" }
+    enum EditConfirmationCodingKeys: String, CodingKey { case _0 = "text" }
+    enum RegistrationFailedCodingKeys: String, CodingKey { case _0 = "message" }
+
+    public init(from decoder: any Decoder) throws {
+      self = try decodeCase(decoder, [
+        "editUsername": { .editUsername(try $0("text")) },
+        "editPassword": { .editPassword(try $0("text")) },
+        "editConfirmation": { .editConfirmation(try $0("text")) },
+        "submit": { _ in .submit },
+        "registered": { _ in .registered },
+        "registrationFailed": { .registrationFailed(try $0("message")) },
+      ])
+    }
+
     /// The event's case.
     public enum Kind: Hashable, Sendable, CaseIterable {
       case editUsername, editPassword, editConfirmation, submit, registered, registrationFailed

@@ -13,6 +13,16 @@ public enum NameLength {
 
   public enum Event: Hashable, Sendable, Codable, Discriminated, CustomStringConvertible {
     case editName(String)
+    // Payloads are encoded under their names (`{"editPhone":{"text":"1"}}`); logs from
+    // before they were named (`_0`) still decode.
+    enum EditNameCodingKeys: String, CodingKey { case _0 = "text" }
+
+    public init(from decoder: any Decoder) throws {
+      self = try decodeCase(decoder, [
+        "editName": { .editName(try $0("text")) },
+      ])
+    }
+
     public enum Kind: Hashable, Sendable, CaseIterable { case editName }
     public var discriminant: Kind { .editName }
     public var description: String {
