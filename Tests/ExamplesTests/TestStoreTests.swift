@@ -35,6 +35,21 @@ struct TestStoreTests {
   static let authenticate: Login.Effect = .perform(
     .authenticate(username: "admin", password: "123456"), id: "authenticate", scope: .state)
 
+  // The README's TestStore example, as written there.
+  @Test func login() async throws {
+      let store = TestStore { clock, inspector in
+          Login.store(services: .fake(clock: clock), clock: clock, inspector: inspector)
+      }
+      try await store.send(.start, to: .credentials)
+      try await store.send(.editUsername("admin")) { $0.username = "admin" }
+      try await store.send(.editPassword("123456")) { $0.password = "123456" }
+      try await store.send(.submit, to: .authenticating, effects: [
+          .perform(.authenticate(username: "admin", password: "123456"), id: "authenticate", scope: .state)])
+      await store.advance(by: .seconds(1))
+      try await store.receive(.authenticated, to: .success)
+      try await store.finish()
+  }
+
   @Test func aWholeLoginAssertedStepByStep() async throws {
     let store = Self.login()
     try await store.send(.start, to: .credentials)

@@ -61,3 +61,8 @@ struct OwnCatalogTests {
     #expect(replay.output.hasSuffix("replayed 5 entries: identical\n"), "\(replay.output)\(replay.errorOutput)")
   }
 }
+
+/// The README's `main.swift` (compiled here, never run: it exits the process).
+func ownFSMMain(_ catalog: Catalog) async {
+  exit(await FSM.main(Array(CommandLine.arguments.dropFirst()), catalog: catalog))
+}

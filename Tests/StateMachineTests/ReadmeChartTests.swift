@@ -25,8 +25,11 @@ struct ReadmeChartTests {
     var machine = ChartMachine(player, context: NoContext())
     _ = try machine.start()
     for event in ["power", "play", "louder"] { _ = try machine.send(event) }
+    print(machine.configuration)               // ["playing", "loud"]
     #expect(machine.configuration == ["playing", "loud"])
-    #expect(try machine.send("louder").effects == ["too loud"])
+    var copy = machine
+    print(try machine.send("louder").effects)  // ["too loud"]
+    #expect(try copy.send("louder").effects == ["too loud"])
     _ = try machine.send("power")
     _ = try machine.send("power")
     #expect(machine.configuration == ["playing", "loud"], "deep history brings both regions back")

@@ -27,7 +27,7 @@ struct Deck: Sendable, Equatable, Codable { var position = 0 }
 @Suite("Typed statecharts: your own enums, payloads by case, guards and updates")
 struct TypedChartTests {
   static func player() throws -> Chart<Mode, Key, Deck, String> {
-    try Chart<Mode, Key, Deck, String>(name: "player", states: [
+    let player = try Chart<Mode, Key, Deck, String>(name: "player", states: [
       .atomic(.off, transitions: [.on(.power, to: .resume)]),
       .parallel(.on, regions: [
         .history(.resume, deep: true, default: [.stopped, .normal]),
@@ -45,6 +45,7 @@ struct TypedChartTests {
         ]),
       ], transitions: [.on(.power, when: ChartGuard("not at the start") { deck, _ in deck.position > 0 }, to: .off)]),
     ])
+    return player
   }
 
   @Test("payload cases match by case; updates see the payload; guards read the context; deep history")

@@ -30,6 +30,7 @@ func readmeStoreExample() async throws {
   }
   store.send(.tap)
   await clock.advance(by: .seconds(31))
+  print(store.state, store.context)
   #expect("\(store.state) \(store.context)" == "counting 30")
   await clock.advance(by: .seconds(60))
   #expect(store.state == .idle)

@@ -1,0 +1,85 @@
+import Foundation
+import StateMachine
+import StateMachineExamples
+import StateMachineTesting
+import Testing
+
+// README snippets that no other test holds, each compiled and run here as written there
+// (`ReadmeSnippetTests` checks that every README snippet is in some test).
+
+/// "Declaring a machine": a payload event's `Discriminated` conformance.
+enum ReadmeDeclaring {
+  enum FormEvent: Discriminated {
+      case phoneChanged(String), submit
+      enum Kind: Hashable, CaseIterable { case phoneChanged, submit }
+      var discriminant: Kind {
+          switch self { case .phoneChanged: .phoneChanged; case .submit: .submit }
+      }
+  }
+}
+
+/// "Event logs": how a payload case encodes, with its field named.
+enum ReadmePayloadCoding {
+  enum Event: Codable {
+      case editPhone(String)
+      case reset
+      enum EditPhoneCodingKeys: String, CodingKey { case _0 = "text" }   // {"editPhone":{"text":"138…"}}
+  }
+}
+
+@Suite("README snippets, run")
+struct ReadmeSnippetCodeTests {
+  @Test("a payload case encodes under its field's name")
+  func payloadCoding() throws {
+    let data = try JSONEncoder().encode([ReadmePayloadCoding.Event.editPhone("138"), .reset])
+    #expect(String(decoding: data, as: UTF8.self) == #"[{"editPhone":{"text":"138"}},{"reset":{}}]"#)
+    #expect(ReadmeDeclaring.FormEvent.phoneChanged("1").discriminant == .phoneChanged)
+  }
+
+  @Test("the LogRecorder snippet records a store's session and replays it")
+  func logRecorderSnippet() async throws {
+    let table = Login.table                        // any table whose types are Codable
+    let context = Login.Context()
+    let clock = ContinuousClock()
+    let handler: Store<Login.State, Login.Event, Login.Context, Login.Work>.Handler = { work, send in
+        // perform `work`; send its results
+    }
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("session.jsonl").path
+    try? FileManager.default.removeItem(atPath: path)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let recorder = try LogRecorder(table: table, state: table.initial, context: context,
+                                   file: path, durability: .every(100), clock: clock)
+    let store = Store(table, context: context, clock: clock, handler: handler,
+                      inspector: recorder.storeInspector())
+    store.send(.start)
+    await store.finish()
+    try recorder.close()
+    // ... later, at your desk: the file is read as a stream, in constant memory
+    print(try table.replay(logAt: path))   // "replayed 1 entries: identical", or the first divergence
+    #expect(try table.replay(logAt: path).description == "replayed 1 entries: identical")
+  }
+
+  @Test("the PropertyCheck snippet finds the planted bug and shrinks it to two loads")
+  func propertyCheckSnippet() throws {
+    // A loader whose `load` while loading starts a second request (the bug: it should be ignored).
+    enum LoaderState: Hashable, Sendable, CaseIterable, Discriminated { case idle, loading, loaded }
+    enum LoaderEvent: Hashable, Sendable, CaseIterable, Discriminated { case load, done, reset }
+    struct Requests: Hashable, Sendable { var inFlight = 0 }
+    let loader = try TransitionTable<LoaderState, LoaderEvent, Requests, String>(
+        name: "planted-loader", initial: .idle,
+        rows: [
+            .transition(from: .idle, on: .load, to: .loading).update { c, _ in c.inFlight += 1 },
+            .stay(in: .loading, on: .load).update { c, _ in c.inFlight += 1 },  // the planted bug
+            .transition(from: .loading, on: .done, to: .loaded).update { c, _ in c.inFlight = 0 },
+            .fromAny(on: .reset, to: .idle).update { c, _ in c.inFlight = 0 },
+        ])
+
+    let failure = #expect(throws: PropertyFailure<LoaderEvent>.self) {
+    try PropertyCheck(table: loader, context: Requests(), events: .cases)
+        .invariant("at most one request in flight") { _, context in context.inFlight <= 1 }
+        .run(walks: 200, length: 30, seed: 7)
+    }
+    #expect(failure?.events == [.load, .load])
+    #expect(failure?.description.contains("property 'at most one request in flight' failed (seed 7)") == true)
+  }
+}
