@@ -3,14 +3,19 @@ import StateMachine
 /// What ``ChartExplorer`` and ``ChartPropertyCheck`` share: a chart, the context it starts with,
 /// the events to try, and the invariants every reached configuration must hold.
 public protocol ChartChecking: Sendable {
+  /// The chart's state ids.
   associatedtype ID: Hashable & Sendable
+  /// The chart's events.
   associatedtype Event: Sendable
+  /// The chart's context.
   associatedtype Context: Sendable
+  /// The chart's effects.
   associatedtype Effect: Sendable
 
   /// An invariant over a configuration (its active atomic states) and the context.
   typealias ChartInvariant = @Sendable (_ configuration: [ID], _ context: Context) -> Bool
 
+  /// The invariants every reached configuration must hold, by name.
   var invariants: [(name: String, holds: ChartInvariant)] { get set }
 }
 

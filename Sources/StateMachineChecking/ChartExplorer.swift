@@ -15,6 +15,7 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
   let chart: Chart<ID, Event, Context, Effect>
   let context: Context
   let alphabet: [Event]
+  /// The invariants checked in every configuration.
   public var invariants: [(name: String, holds: @Sendable (_ configuration: [ID], _ context: Context) -> Bool)] = []
 
   /// Explores `chart` from its start with `context`, trying every event of `alphabet`.
@@ -111,23 +112,28 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
 public struct ChartExploration<ID: Hashable & Sendable, Event: Sendable>: Sendable {
   /// An invariant broken, or a macrostep that did not settle, with the shortest path to it.
   public struct Violation: Sendable {
+    /// The invariant broken, or `settles` for a macrostep that never settles.
     public let property: String
+    /// Where it was broken.
     public let message: String
+    /// The shortest event sequence from the start that breaks it.
     public let path: [Event]
   }
 
   /// Configurations reached.
   public internal(set) var configurations = 0
+  /// The deepest level reached, in events.
   public internal(set) var maxDepth = 0
   /// The limit stopped the search before every configuration was reached.
   public internal(set) var truncated = false
+  /// Every broken invariant, each with a shortest path.
   public internal(set) var violations: [Violation] = []
   /// A shortest event sequence to each state ever entered (compound and parallel ones included;
   /// a state entered and left within a macrostep too).
   public internal(set) var shortestPaths: [ID: [Event]] = [:]
   /// States (not history) never entered.
   public internal(set) var statesNeverEntered: [ID] = []
-  /// Declared transitions never taken, as ``Chart/describeTransition(_:)`` prints them.
+  /// Declared transitions never taken, as `describeTransition(_:)` prints them.
   public internal(set) var transitionsNeverTaken: [String] = []
   var transitionsTaken = Set<Int>()
   var transitionCount = 0

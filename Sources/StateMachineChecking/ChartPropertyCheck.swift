@@ -12,6 +12,7 @@ public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Conte
   let chart: Chart<ID, Event, Context, Effect>
   let context: Context
   let alphabet: [Event]
+  /// The invariants checked after every macrostep.
   public var invariants: [(name: String, holds: @Sendable (_ configuration: [ID], _ context: Context) -> Bool)] = []
 
   /// Walks `chart` from its start with `context`, choosing events from `alphabet`.
@@ -21,8 +22,11 @@ public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Conte
 
   /// What a passing run did.
   public struct Summary: Sendable {
+    /// Walks run.
     public let walks: Int
+    /// Events sent, over all walks.
     public let steps: Int
+    /// The seed: the same seed runs the same walks.
     public let seed: UInt64
   }
 
@@ -88,7 +92,9 @@ public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Conte
 
 /// A chart walk that broke a property, shrunk to a 1-minimal event sequence.
 public struct ChartPropertyFailure<Event: Sendable>: Error, Sendable, CustomStringConvertible {
+  /// The invariant broken.
   public let property: String
+  /// Where it was broken.
   public let message: String
   /// The shrunk sequence, from the chart's start.
   public let events: [Event]

@@ -13,6 +13,7 @@ public import StateMachine
 public struct Explorer<State: Discriminated & Hashable, Event: Discriminated, Context: Hashable & Sendable, Effect: Sendable>:
   PropertyChecking, Sendable
 {
+  /// The table explored.
   public typealias Table = TransitionTable<State, Event, Context, Effect>
 
   @usableFromInline let table: Table
@@ -123,7 +124,9 @@ public struct Explorer<State: Discriminated & Hashable, Event: Discriminated, Co
 public struct Exploration<State: Discriminated, Event> {
   /// A violated property with a shortest counterexample.
   public struct Violation {
+    /// The property broken.
     public let property: String
+    /// Where it was broken.
     public let message: String
     /// A shortest event sequence from the initial configuration to the violation.
     public let path: [Event]
@@ -138,9 +141,11 @@ public struct Exploration<State: Discriminated, Event> {
   public struct Coverage: CustomStringConvertible {
     /// Indices (from 0) of the rows some step took.
     public let rowsHit: [Int]
+    /// The table's rows.
     public let rowCount: Int
     /// State cases reached.
     public let statesReached: [State.Discriminant]
+    /// The table's states.
     public let stateCount: Int
 
     @inlinable

@@ -1,6 +1,6 @@
 public import StateMachine
 
-/// A generator of values from a seeded ``SplitMix64``, with a way to shrink a value toward
+/// A generator of values from a seeded `SplitMix64`, with a way to shrink a value toward
 /// simpler ones. Use it to make event payloads for random walks.
 ///
 /// ```swift

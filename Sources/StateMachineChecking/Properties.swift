@@ -44,7 +44,9 @@ public struct Properties<State: Discriminated, Context>: Sendable {
 
 /// Something that checks ``Properties``: ``PropertyCheck`` and ``Explorer`` share these builders.
 public protocol PropertyChecking {
+  /// The states the properties see.
   associatedtype CheckedState: Discriminated
+  /// The contexts the properties see.
   associatedtype CheckedContext
   /// The invariants and checks to apply.
   var properties: Properties<CheckedState, CheckedContext> { get set }

@@ -16,6 +16,7 @@ public import StateMachine
 /// and the minimal sequence, so it fails the test in Swift Testing and in XCTest alike.
 public struct PropertyCheck<State: Discriminated, Event: Discriminated, Context, Effect: Sendable>: PropertyChecking, Sendable
 where Context: Sendable {
+  /// The table checked.
   public typealias Table = TransitionTable<State, Event, Context, Effect>
 
   @usableFromInline let table: Table
@@ -43,8 +44,11 @@ where Context: Sendable {
 
   /// What a run did.
   public struct Report: Sendable {
+    /// The seed: the same seed runs the same walks.
     public let seed: UInt64
+    /// Walks run.
     public let walks: Int
+    /// Events sent, over all walks.
     public let steps: Int
 
     @inlinable
@@ -53,8 +57,11 @@ where Context: Sendable {
 
   /// Runs `walks` random walks of up to `length` steps each from the initial state.
   ///
-  /// - Parameter seed: The run's seed; a random one when `nil`. It is printed, and it is in
-  ///   the failure, so a failing run can be repeated exactly.
+  /// - Parameters:
+  ///   - walks: How many walks to run.
+  ///   - length: The most steps in a walk.
+  ///   - seed: The run's seed; a random one when `nil`. It is printed, and it is in the
+  ///     failure, so a failing run can be repeated exactly.
   /// - Throws: ``PropertyFailure`` with the minimal failing sequence.
   @inlinable
   @discardableResult

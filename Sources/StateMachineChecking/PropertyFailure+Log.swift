@@ -3,7 +3,7 @@ public import StateMachine
 extension PropertyFailure {
   /// The minimal failing sequence as an event log (the replay format), recorded by running it
   /// on `table` from its initial state and `context`: save it and it becomes a regression test
-  /// that `fsm replay` and ``StateMachine/TransitionTable/replay(_:reportingAll:)`` run.
+  /// that `fsm replay` and `replay(_:reportingAll:)` run.
   public func eventLog<State, Context, Effect>(
     table: TransitionTable<State, Event, Context, Effect>, context: Context
   ) -> EventLog<State, Event, Context, Effect>

@@ -4,7 +4,9 @@
 public struct Analysis<StateCase: Hashable & Sendable, EventCase: Hashable & Sendable>: Sendable {
   /// A (state, event) pair.
   public struct Pair: Hashable, Sendable {
+    /// The state with no row for the event.
     public let state: StateCase
+    /// The event no row of the state handles.
     public let event: EventCase
   }
 
@@ -20,7 +22,7 @@ public struct Analysis<StateCase: Hashable & Sendable, EventCase: Hashable & Sen
   public let deadEnds: [StateCase]
   /// (state, event) pairs of reachable, non-final states that no row handles (not even an
   /// ignore row), in state then event order. Computed on access: it has up to
-  /// states × events pairs; ``unhandledCount`` and ``unhandledEvents(in:)`` cost less.
+  /// states × events pairs; ``unhandledCount`` and ``unhandledEvents(in:limit:)`` cost less.
   public var unhandled: [Pair] {
     gaps.flatMap { gap in eventCases.filter { !gap.handled.contains($0) }.map { Pair(state: gap.state, event: $0) } }
   }

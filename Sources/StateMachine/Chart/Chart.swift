@@ -8,8 +8,11 @@
 ///
 /// Charts read from documents (``SCXMLDocument``) use `String` ids and events, as spec files do.
 public struct Chart<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Sendable>: Sendable {
+  /// A state of this chart, as declared.
   public typealias State = ChartState<ID, Event, Context, Effect>
+  /// A transition of this chart, as declared.
   public typealias Transition = ChartTransition<ID, Event, Context, Effect>
+  /// Executable content of this chart.
   public typealias Action = ChartAction<Event, Context, Effect>
 
   enum Kind: Hashable, Sendable {
@@ -154,7 +157,9 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
 
 /// Why a chart could not be built: every problem found, each with where it was declared.
 public struct ChartError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The chart's name.
   public let chart: String
+  /// Every problem found, in declaration order.
   public let problems: [ChartProblem]
 
   public var description: String {
@@ -169,6 +174,7 @@ public struct ChartProblem: Hashable, Sendable, CustomStringConvertible {
   public let state: String?
   /// The line it was declared on, when the chart came from a document.
   public let line: Int?
+  /// What is wrong.
   public let message: String
 
   public var description: String {

@@ -12,9 +12,12 @@ public struct ChartSnapshot<ID: Hashable & Sendable, Context> {
   public var configuration: [ID]
   /// History state id → the states it remembers.
   public var history: [ID: [ID]]
+  /// The context.
   public var context: Context
+  /// Whether the chart had halted.
   public var isHalted: Bool
 
+  /// A snapshot of these active atomic states, history values and context.
   public init(configuration: [ID], history: [ID: [ID]], context: Context, isHalted: Bool = false) {
     (self.configuration, self.history, self.context, self.isHalted) = (configuration, history, context, isHalted)
   }
@@ -27,6 +30,7 @@ extension ChartSnapshot: Sendable where Context: Sendable {}
 
 /// Why a snapshot does not fit a chart.
 public struct ChartRestoreError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What does not fit the chart.
   public let message: String
   public var description: String { "cannot restore the chart: \(message)" }
 }

@@ -14,6 +14,7 @@
 /// print(machine.configuration)   // the active atomic states, in document order
 /// ```
 public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Sendable> {
+  /// What a macrostep asks the caller to do.
   public typealias Output = ChartOutput<Event, Effect>
 
   /// The chart this machine runs.
@@ -294,6 +295,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
 
 /// What one macrostep did.
 public struct ChartStep<Event: Sendable, Effect: Sendable>: Sendable {
+  /// Whether a macrostep took transitions.
   public enum Outcome: Hashable, Sendable {
     /// Transitions were taken.
     case transitioned
@@ -303,6 +305,7 @@ public struct ChartStep<Event: Sendable, Effect: Sendable>: Sendable {
     case halted
   }
 
+  /// Whether transitions were taken, none matched, or the chart had halted.
   public let outcome: Outcome
   /// Effects, sends and cancels, in the order the content ran.
   public let outputs: [ChartOutput<Event, Effect>]

@@ -9,6 +9,7 @@
 /// Guards are `In(id)` and `!In(id)`; any other guard name is kept as a name that never
 /// holds (as spec tables do).
 public enum ChartSpec {
+  /// A chart read from a document: `String` ids, events and effects.
   public typealias DocumentChart = Chart<String, String, NoContext, String>
   typealias State = ChartState<String, String, NoContext, String>
   typealias Action = ChartAction<String, NoContext, String>

@@ -12,7 +12,9 @@
 /// ])
 /// ```
 public struct ChartState<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Sendable>: Sendable {
+  /// A transition of a chart state.
   public typealias Transition = ChartTransition<ID, Event, Context, Effect>
+  /// Executable content of a chart state.
   public typealias Action = ChartAction<Event, Context, Effect>
 
   /// What kind of node this is.
@@ -32,10 +34,15 @@ public struct ChartState<ID: Hashable & Sendable, Event: Sendable, Context, Effe
   }
 
   public var id: ID
+  /// Atomic, compound (with its initial states), parallel, final or history.
   public var kind: Kind
+  /// The states inside this one, in document order.
   public var children: [ChartState]
+  /// The transitions whose source is this state, in priority order.
   public var transitions: [Transition]
+  /// Content run when the state is entered.
   public var onEntry: [Action]
+  /// Content run when the state is exited.
   public var onExit: [Action]
   /// Content run when the compound is entered by default (SCXML's `<initial>` transition
   /// content), or, for a history state, when its default is taken.
@@ -43,6 +50,7 @@ public struct ChartState<ID: Hashable & Sendable, Event: Sendable, Context, Effe
   /// Where it was declared (a line of a document), for messages.
   public var line: Int?
 
+  /// A state of any kind; the static constructors (``atomic(_:transitions:onEntry:onExit:)`` and the others) read better.
   public init(
     id: ID, kind: Kind, children: [ChartState] = [], transitions: [Transition] = [], onEntry: [Action] = [],
     onExit: [Action] = [], initialActions: [Action] = [], line: Int? = nil
@@ -92,14 +100,18 @@ public struct ChartTransition<ID: Hashable & Sendable, Event: Sendable, Context,
   /// Event descriptors: `error` matches `error` and `error.send` (not `errors`); `error.*` the
   /// same; `*` any event. Empty: an eventless transition.
   public var events: [String]
+  /// The condition that must hold for the transition to be taken; `nil` always holds.
   public var guardCondition: ChartGuard<ID, Event, Context>?
   /// Empty: a targetless transition (its content runs; no state is left or entered).
   public var targets: [ID]
   /// An internal transition from a compound state to its own descendants does not exit it.
   public var isInternal: Bool
+  /// The content run when the transition is taken.
   public var actions: [ChartAction<Event, Context, Effect>]
+  /// The line of the document the transition was read from, if any.
   public var line: Int?
 
+  /// A transition on `events` (none: eventless) to `targets` (none: targetless), with its guard and content.
   public init(
     events: [String], guard guardCondition: ChartGuard<ID, Event, Context>? = nil, targets: [ID], isInternal: Bool = false,
     actions: [ChartAction<Event, Context, Effect>] = [], line: Int? = nil

@@ -13,6 +13,7 @@
 /// }
 /// ```
 public struct Machine<State: Discriminated, Event: Discriminated, Context, Effect: Sendable> {
+  /// The table a machine runs.
   public typealias Table = TransitionTable<State, Event, Context, Effect>
 
   /// The table this machine runs.

@@ -13,6 +13,7 @@
 /// ]
 /// ```
 public struct Row<State: Discriminated, Event: Discriminated, Context, Effect: Sendable>: Sendable {
+  /// Changes the context, given the event.
   public typealias Update = @Sendable (inout Context, Event) -> Void
 
   @usableFromInline

@@ -26,7 +26,9 @@
 /// ``TableProblem``: unknown states, rows that can never fire because an earlier row
 /// always wins (shadowed), and unguarded rows that conflict (nondeterminism).
 public struct TransitionTable<State: Discriminated, Event: Discriminated, Context, Effect: Sendable>: Sendable {
+  /// A row of this table.
   public typealias Row = StateMachine.Row<State, Event, Context, Effect>
+  /// A state declaration of this table: its role and its entry and exit effects.
   public typealias StateDeclaration = StateMachine.StateDeclaration<State, Effect>
 
   /// How strictly ``init(name:initial:states:rows:policy:validation:)`` treats problems.

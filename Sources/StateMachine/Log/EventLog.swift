@@ -8,7 +8,9 @@ import Foundation
 /// let report = table.replay(result.log!)                // first divergence, if any
 /// ```
 public struct EventLog<State: Codable, Event: Codable, Context: Codable, Effect: Codable> {
+  /// One step of this log.
   public typealias Entry = LogEntry<State, Event, Context, Effect>
+  /// The first line of this log.
   public typealias Header = LogHeader<State, Context>
 
   /// The version of the format this library writes and reads.
@@ -21,13 +23,14 @@ public struct EventLog<State: Codable, Event: Codable, Context: Codable, Effect:
   /// The entries, in order.
   public var entries: [Entry]
 
+  /// A log with this header and these entries.
   @inlinable
   public init(header: Header, entries: [Entry] = []) {
     self.header = header
     self.entries = entries
   }
 
-  /// What ``read(_:for:)`` found: the valid prefix, and the error that stopped it, if any.
+  /// What `read(_:for:)` found: the valid prefix, and the error that stopped it, if any.
   public struct ReadResult {
     /// The header and every entry before the first bad line; `nil` when the header is unusable.
     public var log: EventLog?

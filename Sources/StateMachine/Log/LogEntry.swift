@@ -41,6 +41,7 @@ public struct LogEntry<State: Codable, Event: Codable, Context: Codable, Effect:
   /// The effects the step emitted, in order.
   public var effects: [Effect]
 
+  /// An entry as a log file holds it.
   @inlinable
   public init(
     sequence: Int, time: Double?, event: Event, outcome: LoggedOutcome, state: State, context: Context,
@@ -54,7 +55,13 @@ public struct LogEntry<State: Codable, Event: Codable, Context: Codable, Effect:
 /// The kind of a step's outcome, as a log keeps it: `transitioned`, `stayed`, `ignored`, or
 /// `rejected(<reason>)`.
 public enum LoggedOutcome: Hashable, Sendable, Codable, CustomStringConvertible {
-  case transitioned, stayed, ignored
+  /// The machine moved (a chart took transitions).
+  case transitioned
+  /// An internal transition: the state did not change.
+  case stayed
+  /// No row handled the event and the policy ignores it (a chart did not handle it).
+  case ignored
+  /// No row handled the event, for this reason.
   case rejected(Rejection)
 
   /// The kind of `outcome`.

@@ -15,6 +15,7 @@ import Foundation
 /// only then its state and context are decoded — so a log of another machine is reported as
 /// such, not as a state this table cannot decode. Every line is checked as strict JSON first.
 public struct LogReader<State: Codable, Event: Codable, Context: Codable, Effect: Codable> {
+  /// One entry the reader reads.
   public typealias Entry = LogEntry<State, Event, Context, Effect>
 
   /// The log's header.

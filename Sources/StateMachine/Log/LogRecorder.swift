@@ -10,6 +10,7 @@ import Foundation
 ///                   inspector: recorder.storeInspector())
 /// ```
 public final class LogRecorder<State: Discriminated & Codable, Event: Discriminated & Codable, Context: Codable & Sendable, Effect: Codable & Sendable>: Sendable {
+  /// The log a recorder keeps.
   public typealias Log = EventLog<State, Event, Context, Effect>
 
   struct Recording {
@@ -23,7 +24,10 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
   /// Starts a recording of `table` from `state` and `context`.
   ///
   /// - Parameters:
-  ///   - file: When given, the log is also written there, line by line. The file is created
+  ///   - table: The table whose steps are recorded (its name and fingerprint go in the header).
+  ///   - state: The state the recording starts in.
+  ///   - context: The context the recording starts with.
+  ///   - path: When given, the log is also written there, line by line. The file is created
   ///     atomically (see ``LogFile``) and never replaces an existing one: to continue a log,
   ///     use ``init(resuming:table:durability:clock:)``.
   ///   - durability: The file's sync policy.

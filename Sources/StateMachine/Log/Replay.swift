@@ -16,8 +16,11 @@ public struct Divergence: Hashable, Sendable, CustomStringConvertible {
 
   /// One field that differs.
   public struct Difference: Hashable, Sendable {
+    /// The field that differs: `outcome`, `state`, `context` or `effects`.
     public let field: String
+    /// What the log says.
     public let expected: String
+    /// What the machine does now.
     public let actual: String
 
     /// What the log says `field` is (`expected`) and what was found (`actual`).
@@ -62,8 +65,10 @@ where State: Codable & Equatable, Event: Codable, Context: Codable & Equatable, 
   /// each step with the log: outcome, state, context and effects. Never performs effects:
   /// their results are events in the log.
   ///
-  /// - Parameter all: `false` (the default) stops at the first divergence; `true` reports
-  ///   every one, continuing each time from what the log recorded.
+  /// - Parameters:
+  ///   - log: The log to replay.
+  ///   - all: `false` (the default) stops at the first divergence; `true` reports every one,
+  ///     continuing each time from what the log recorded.
   @inlinable
   public func replay(_ log: EventLog<State, Event, Context, Effect>, reportingAll all: Bool = false) -> ReplayReport {
     var replayer = Replayer(self, state: log.header.state, context: log.header.context, reportingAll: all)
@@ -94,7 +99,7 @@ where State: Codable & Equatable, Event: Codable, Context: Codable & Equatable, 
     return replayer.report
   }
 
-  /// Replays the log file at `path` as a stream (see ``replay(_:reportingAll:)-(inout LogReader,_)``).
+  /// Replays the log file at `path` as a stream (see `replay(_:reportingAll:)` with a ``LogReader``).
   ///
   /// - Throws: ``LogError``: the file cannot be read (missing, a directory, a FIFO, a device,
   ///   no permission), its header is not this table's, or a line is bad (the error names it).

@@ -5,6 +5,7 @@
 public struct EffectID: Hashable, Sendable, Codable, ExpressibleByStringLiteral, CustomStringConvertible {
   /// The name.
   public let name: String
+  /// An id named `name`.
   public init(_ name: String) { self.name = name }
   public init(stringLiteral name: String) { self.name = name }
   public var description: String { name }

@@ -13,8 +13,11 @@ public final class ManualClock: Clock, Sendable {
   public struct Instant: InstantProtocol, Hashable, Sendable, CustomStringConvertible {
     /// Time since the clock started.
     public var offset: Duration
+    /// The instant `offset` after the clock's start.
     public init(offset: Duration) { self.offset = offset }
+    /// The instant `duration` later.
     public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+    /// The time from this instant to `other`.
     public func duration(to other: Instant) -> Duration { other.offset - offset }
     public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     public var description: String { "t+\(Command<Never, Never>.format(offset))" }
@@ -49,7 +52,9 @@ public final class ManualClock: Clock, Sendable {
   /// A clock at `t+0 s`.
   public init() {}
 
+  /// The clock's current instant: it moves only when advanced.
   public var now: Instant { state.withLock { $0.now } }
+  /// The smallest step the clock tells apart: one nanosecond.
   public var minimumResolution: Duration { .zero }
 
   /// How many sleepers and timers are waiting for a future instant.

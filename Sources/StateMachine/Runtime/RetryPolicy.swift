@@ -23,6 +23,7 @@ public struct RetryPolicy: Hashable, Sendable {
   /// The seed of the jitter's generator: the same seed gives the same waits.
   public var seed: UInt64
 
+  /// A policy of `maxAttempts` retries, the first after `initialDelay`, each next one `multiplier` times longer up to `maxDelay`, with up to `jitter` of it random (seeded by `seed`).
   public init(
     maxAttempts: Int, initialDelay: Duration, multiplier: Double = 2, maxDelay: Duration = .seconds(60),
     jitter: Double = 0, seed: UInt64 = 0

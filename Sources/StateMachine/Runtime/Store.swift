@@ -20,13 +20,16 @@
 /// Call ``finish()`` when done: it cancels every effect and timer and waits for them, so no
 /// task outlives the store.
 public final class Store<State: Discriminated, Event: Discriminated, Context: Sendable, Work: Sendable>: Sendable {
+  /// The commands a store's table emits.
   public typealias Effect = Command<Event, Work>
+  /// The table a store runs.
   public typealias Table = TransitionTable<State, Event, Context, Effect>
   /// Performs one piece of work; sends results with `send`. A thrown error goes to `failure`.
   public typealias Handler = @Sendable (Work, Send<Event>) async throws -> Void
   /// Turns an effect's error into an event for the machine (`nil`: drop it). Never sees a
   /// `CancellationError`, nor an error of an effect that was already cancelled: those are dropped.
   public typealias Failure = @Sendable (Work, any Error) -> Event?
+  /// Sees every step, effect start and end, and dropped event.
   public typealias Inspector = @Sendable (StoreEvent<State, Event, Context, Work>) -> Void
 
   @usableFromInline let runtime: StoreRuntime<TableEngine<State, Event, Context, Work>>
@@ -34,6 +37,8 @@ public final class Store<State: Discriminated, Event: Discriminated, Context: Se
   /// A store running `table` from its initial state.
   ///
   /// - Parameters:
+  ///   - table: The table to run; the store starts in its initial state.
+  ///   - context: The context to start with.
   ///   - clock: Where timers and effects get their time; a ``ManualClock`` in tests.
   ///   - mailbox: ``MailboxPolicy/unbounded`` or a capacity for events sent from outside
   ///     (events from timers and effects are always queued, never dropped).

@@ -22,7 +22,9 @@ extension SpecDocument {
 
   /// A spec file's machine: a table or a chart.
   public enum Either: Sendable {
+    /// A spec with a transitions table.
     case table(SpecDocument)
+    /// A chart spec (its states table has `parent` and `kind` columns).
     case chart(ChartSpec.DocumentChart)
   }
 

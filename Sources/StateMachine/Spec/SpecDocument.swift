@@ -1,7 +1,8 @@
 /// A machine read from a Markdown spec: the format ``TransitionTable/markdown()`` prints.
 ///
 /// A spec holds, anywhere among prose and code blocks:
-/// - optionally `- machine: `name`` and `- unhandled events: `reject`` (or `ignore`);
+/// - optionally a `- machine:` line with the name as a code span, and a `- unhandled events:`
+///   line with `reject` or `ignore` as a code span;
 /// - a table with the columns `state | role | entry | exit` (role: `initial`, `final`, both, or empty);
 /// - a table with the columns `from | event | guard | to | effects`, where `from` is a state,
 ///   a comma-separated list of states or `*`, and `to` is a state, `(stay)` or `(ignore)`.
@@ -17,10 +18,15 @@
 public struct SpecDocument: Sendable {
   /// A state line of the spec.
   public struct State: Hashable, Sendable {
+    /// The state's name.
     public var name: String
+    /// Marked `initial` in the role column.
     public var isInitial: Bool
+    /// Marked `final` in the role column.
     public var isFinal: Bool
+    /// Its entry effects, by name.
     public var entry: [String]
+    /// Its exit effects, by name.
     public var exit: [String]
     /// The line it was read from.
     public var line: Int
@@ -30,10 +36,13 @@ public struct SpecDocument: Sendable {
   public struct Transition: Hashable, Sendable {
     /// Source states; empty for `*`.
     public var from: [String]
+    /// The event's name.
     public var event: String
+    /// The guard's name, if any (a spec has no code behind it).
     public var guardName: String?
     /// A state name, `(stay)` or `(ignore)`.
     public var to: String
+    /// The row's effects, by name.
     public var effects: [String]
     /// The line it was read from.
     public var line: Int

@@ -13,6 +13,7 @@ public struct SpecError: Error, Hashable, Sendable, CustomStringConvertible {
   /// What was found and what was expected.
   public let message: String
 
+  /// An error about `field` on `line` of `file`.
   public init(file: String, line: Int, field: String? = nil, message: String) {
     self.file = file
     self.line = line

@@ -9,8 +9,8 @@ public enum DemoStep<Event: Sendable>: Sendable {
   case wait(Duration)
 }
 
-/// A scripted run of a machine in a ``Store`` (or a chart in a ``ChartStore``) with fake
-/// services, on a ``ManualClock``; what `fsm demo <machine>` prints.
+/// A scripted run of a machine in a `Store` (or a chart in a `ChartStore`) with fake
+/// services, on a `ManualClock`; what `fsm demo <machine>` prints.
 ///
 /// Every step the store takes is printed as one line: the clock time, the event, the state
 /// before and after, the effects, and what a screen would show.
@@ -129,7 +129,7 @@ public struct MachineDemo: Sendable {
   /// With `path`, the session is also recorded there as an event log (a new file; clock times
   /// are the manual clock's), which `fsm replay <machine> <path>` replays.
   ///
-  /// - Throws: ``LogError`` when the log cannot be created or written.
+  /// - Throws: `LogError` when the log cannot be created or written.
   public func run(
     emit: @escaping @Sendable (String) -> Void, pace: @escaping @Sendable (Duration) async -> Void = { _ in },
     recordingTo path: String? = nil

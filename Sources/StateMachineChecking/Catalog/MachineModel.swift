@@ -10,10 +10,13 @@ public import StateMachine
 /// try model.propertyCheck.run(walks: 200, length: 40)
 /// ```
 public struct TableModel<State: Discriminated & Hashable, Event: Discriminated & Hashable, Context: Hashable & Sendable, Effect: Sendable>: Sendable {
+  /// The table checked.
   public let table: TransitionTable<State, Event, Context, Effect>
+  /// The context it starts with.
   public let context: Context
   /// Events with a few representative payloads each.
   public let alphabet: [Event]
+  /// What every reached state and context must satisfy.
   public let invariants: [Invariant<State, Context>]
 
   /// A model of `table` started with `context`, explored and walked over `alphabet`.
@@ -45,10 +48,13 @@ public struct TableModel<State: Discriminated & Hashable, Event: Discriminated &
 /// How to model-check a chart, as ``TableModel`` does a table: an alphabet, and the invariants every configuration
 /// reached must keep, for ``ChartExplorer`` and ``ChartPropertyCheck``.
 public struct ChartModel<ID: Hashable & Sendable, Event: Hashable & Sendable, Context: Hashable & Sendable, Effect: Sendable>: Sendable {
+  /// The chart checked.
   public let chart: Chart<ID, Event, Context, Effect>
+  /// The context it starts with.
   public let context: Context
   /// Events with a few representative payloads each.
   public let alphabet: [Event]
+  /// What every reached configuration and context must satisfy.
   public let invariants: [(name: String, holds: @Sendable (_ configuration: [ID], _ context: Context) -> Bool)]
 
   /// A model of `chart` started with `context`, explored and walked over `alphabet`.

@@ -1,6 +1,6 @@
 public import StateMachine
 
-/// A ``ChartStore`` for tests, as ``TestStore`` is for tables: send events one at a time and
+/// A `ChartStore` for tests, as ``TestStore`` is for tables: send events one at a time and
 /// assert the configuration each macrostep leaves (the active atomic states, in document
 /// order), the context change and the effects; advance the clock and receive what effects and
 /// timers send; finish with nothing unasserted and nothing running.
@@ -15,7 +15,9 @@ public import StateMachine
 /// ```
 public final class ChartTestStore<ID, Event, Context, Work>: Sendable
 where ID: Hashable & Sendable, Event: Sendable & Equatable, Context: Sendable & Equatable, Work: Sendable & Equatable {
+  /// The commands the chart emits.
   public typealias Effect = Command<Event, Work>
+  /// The store under test.
   public typealias Runtime = ChartStore<ID, Event, Context, Work>
 
   /// The clock the store runs on.
@@ -45,7 +47,7 @@ where ID: Hashable & Sendable, Event: Sendable & Equatable, Context: Sendable & 
 
   /// A test store running `chart` with `handler` performing its work.
   ///
-  /// - Throws: ``ChartRunError`` when the chart's first macrostep does not settle.
+  /// - Throws: `ChartRunError` when the chart's first macrostep does not settle.
   public convenience init(
     _ chart: Chart<ID, Event, Context, Effect>, context: Context, clock: ManualClock = ManualClock(),
     exhaustivity: Exhaustivity = .on, reportsFailures: Bool = true, handler: @escaping Runtime.Handler = { _, _ in },
@@ -80,7 +82,7 @@ where ID: Hashable & Sendable, Event: Sendable & Equatable, Context: Sendable & 
   }
 
   /// Asserts that the next event an effect, timer or delayed send delivered is `event`, and its
-  /// macrostep as in ``send(_:to:effects:file:line:_:)``.
+  /// macrostep as in ``send(_:to:effects:file:filePath:line:column:_:)``.
   public func receive(
     _ event: Event, to configuration: [ID]? = nil, effects: [Effect]? = nil,
     file: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
@@ -94,7 +96,7 @@ where ID: Hashable & Sendable, Event: Sendable & Equatable, Context: Sendable & 
     await clock.advance(by: duration)
   }
 
-  /// Ends the test as ``TestStore/finish(file:line:)`` does. Always stops the store.
+  /// Ends the test as ``TestStore/finish(file:filePath:line:column:)`` does. Always stops the store.
   public func finish(
     file: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) async throws {

@@ -1,8 +1,8 @@
 public import StateMachine
 import Foundation
 
-/// A ``Store`` for tests: send events one at a time and assert the exact state, context change
-/// and effects of each step; advance the ``ManualClock`` and receive the events that effects
+/// A `Store` for tests: send events one at a time and assert the exact state, context change
+/// and effects of each step; advance the `ManualClock` and receive the events that effects
 /// and timers send; finish with nothing left unasserted and no effect still running.
 ///
 /// Assertions throw a ``TestStoreFailure`` naming the call site, so a test works the same
@@ -28,7 +28,9 @@ where
   State: Discriminated & Equatable, Event: Discriminated & Equatable, Context: Sendable & Equatable,
   Work: Sendable & Equatable
 {
+  /// The commands the table emits.
   public typealias Effect = Command<Event, Work>
+  /// The store under test.
   public typealias Runtime = Store<State, Event, Context, Work>
 
   /// The clock the store runs on.
@@ -72,7 +74,7 @@ where
   /// The context the last asserted step left.
   public var context: Context { driver.journal.known.context }
 
-  /// Performs the initial state's entry effects (timers, work), as ``Store/start()`` does;
+  /// Performs the initial state's entry effects (timers, work), as `start()` does;
   /// their events then wait to be received.
   public func start() async {
     store.start()
@@ -91,7 +93,7 @@ where
   }
 
   /// Asserts that the next event an effect or timer sent is `event`, and its step as in
-  /// ``send(_:to:effects:file:line:_:)``. Advance the clock first for the effect to run.
+  /// ``send(_:to:effects:file:filePath:line:column:_:)``. Advance the clock first for the effect to run.
   public func receive(
     _ event: Event, to state: State? = nil, effects: [Effect]? = nil,
     file: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,

@@ -5,6 +5,7 @@ public struct TestStoreFailure: Error, Hashable, Sendable, CustomStringConvertib
   public let message: String
   /// Where the failing assertion was made.
   public let file: String
+  /// The line of the failing assertion.
   public let line: Int
 
   init(_ message: String, file: StaticString, line: UInt) {

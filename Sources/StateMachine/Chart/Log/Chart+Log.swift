@@ -93,7 +93,7 @@ extension LogReader {
 extension Chart where ID: Codable, Event: Codable, Context: Codable & Equatable, Effect: Codable & Equatable {
   /// Feeds the logged events through the chart from the logged state and compares each
   /// macrostep with the log: outcome, configuration (and history), context and effects. Never
-  /// performs effects. Like ``TransitionTable/replay(_:reportingAll:)``: the first divergence,
+  /// performs effects. Like a table's `replay(_:reportingAll:)`: the first divergence,
   /// or every one, continuing each time from what the log recorded.
   public func replay(_ log: EventLog<ChartLogState<ID>, Event, Context, Effect>, reportingAll all: Bool = false) -> ReplayReport {
     var replayer = ChartReplayer(self, state: log.header.state, context: log.header.context, reportingAll: all)

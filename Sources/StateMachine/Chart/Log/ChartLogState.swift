@@ -16,6 +16,7 @@ public struct ChartLogState<ID: Hashable & Sendable & Codable>: Hashable, Sendab
   /// The chart halted (a final child of its root was entered).
   public var isHalted: Bool
 
+  /// A logged state of these active atomic states and history values.
   public init(configuration: [ID], history: [ID: [ID]] = [:], isHalted: Bool = false) {
     (self.configuration, self.history, self.isHalted) = (configuration, history, isHalted)
   }

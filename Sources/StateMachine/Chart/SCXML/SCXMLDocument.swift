@@ -17,6 +17,7 @@ import Foundation
 /// runtime cannot reach raises `error.execution` (or `error.communication` for `#_scxml_…` and
 /// `#_parent`) when it runs, as the recommendation says.
 public enum SCXMLDocument {
+  /// A chart read from SCXML: `String` ids, events and effects (`<log>` labels).
   public typealias DocumentChart = Chart<String, String, NoContext, String>
 
   /// A CSS2 time as SCXML's `delay` takes it: `500ms`, `1s`, `.5s`, `1.5s` (a bare number is
@@ -80,6 +81,7 @@ public enum SCXMLDocument {
 
 /// Why an SCXML document could not be read, with every place that is wrong.
 public struct SCXMLError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// Why a document was refused: malformed XML, unsupported elements, or an invalid chart.
   public enum Kind: String, Hashable, Sendable {
     /// The file cannot be read (missing, not a regular file, too large).
     case unreadable
@@ -93,10 +95,13 @@ public struct SCXMLError: Error, Hashable, Sendable, CustomStringConvertible {
 
   /// One place in the document.
   public struct Problem: Hashable, Sendable, CustomStringConvertible {
+    /// The line, counted from 1.
     public let line: Int
+    /// The column, counted from 1, when known.
     public let column: Int?
     /// The element (and attribute) at fault, as `<send delayexpr>`.
     public let element: String?
+    /// What is wrong, or what the document needs that is not supported.
     public let message: String
 
     public var description: String {
@@ -104,8 +109,11 @@ public struct SCXMLError: Error, Hashable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// The document's path.
   public let file: String
+  /// Why the document was refused.
   public let kind: Kind
+  /// Every problem, in document order.
   public let problems: [Problem]
 
   public var description: String {

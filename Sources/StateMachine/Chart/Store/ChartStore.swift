@@ -27,11 +27,13 @@
 /// macrostep. When the chart reaches a final child of its root it halts: everything still
 /// running is cancelled and ``send(_:)`` returns ``SendRejection/halted``.
 public final class ChartStore<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, Work: Sendable>: Sendable {
+  /// The commands a store's chart emits.
   public typealias Effect = Command<Event, Work>
   /// Performs one piece of work; sends results with `send`. A thrown error goes to `failure`.
   public typealias Handler = @Sendable (Work, Send<Event>) async throws -> Void
   /// Turns an effect's error into an event (`nil`: drop it), as for ``Store/Failure``.
   public typealias Failure = @Sendable (Work, any Error) -> Event?
+  /// Sees every step, effect start and end, and dropped event.
   public typealias Inspector = @Sendable (ChartStoreEvent<ID, Event, Context, Work>) -> Void
 
   @usableFromInline let runtime: StoreRuntime<ChartEngine<ID, Event, Context, Work>>
