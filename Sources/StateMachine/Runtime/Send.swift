@@ -2,7 +2,7 @@
 ///
 /// A `Send` belongs to one run of one effect: once that effect is cancelled (by ID, by leaving
 /// its state, or by ``Store/finish()``) or has returned, what it sends is dropped, and the
-/// store's inspector reports ``StoreEvent/lateEventDropped(_:effect:)``.
+/// store's inspector reports ``StoreReport/lateEventDropped(_:effect:)``.
 public struct Send<Event: Sendable>: Sendable {
   private let deliver: @Sendable (Event) -> Void
 

@@ -54,11 +54,9 @@ public final class Store<State: Discriminated, Event: Discriminated, Context: Se
     failure: @escaping Failure = { _, _ in nil },
     inspector: Inspector? = nil
   ) {
-    var report: StoreRuntime<TableEngine<State, Event, Context, Work>>.Inspector?
-    if let inspector { report = { inspector(StoreEvent($0)) } }
     runtime = StoreRuntime(
       engine: TableEngine(machine: Machine(table, context: context)), clock: clock, mailbox: mailbox, handler: handler,
-      failure: failure, inspector: report)
+      failure: failure, inspector: inspector)
   }
 
   /// The current state.
@@ -104,7 +102,7 @@ public final class Store<State: Discriminated, Event: Discriminated, Context: Se
   /// - no step is running and none will be reported: a step that was running when `finish()`
   ///   was called completes and is reported first (it starts no effect);
   /// - every event that was accepted but not yet handled has been reported to the inspector as
-  ///   ``StoreEvent/queuedEventDropped(_:)``, in the order it was sent: an accepted event is
+  ///   ``StoreReport/queuedEventDropped(_:)``, in the order it was sent: an accepted event is
   ///   either handled or reported dropped, never lost silently;
   /// - every effect and timer has been cancelled (each reported once) and all of their tasks
   ///   have ended;

@@ -100,17 +100,3 @@ final class StoreRuntime<Engine: StoreEngine>: Sendable {
     stepBroadcast.finish()
   }
 }
-
-/// What a store's runtime tells its front's inspector; each front turns it into its own
-/// public report type.
-@usableFromInline
-enum StoreReport<Event: Sendable, Step: Sendable>: Sendable {
-  case step(Step)
-  case effectStarted(id: EffectID?, description: String)
-  case effectFinished(id: EffectID?, description: String)
-  case effectCancelled(id: EffectID?, description: String)
-  case effectFailed(description: String, error: String, event: Event?)
-  case lateEventDropped(Event, effect: String)
-  case eventRejected(Event, SendRejection)
-  case queuedEventDropped(Event)
-}

@@ -55,7 +55,7 @@ public enum SendRejection: String, Hashable, Sendable, CustomStringConvertible {
 /// What ``Store/send(_:)`` did with an event.
 public enum SendResult: Hashable, Sendable {
   /// Queued; the store handles it in order. If ``Store/finish()`` is called before its turn,
-  /// it is not handled, and the inspector is told: ``StoreEvent/queuedEventDropped(_:)``.
+  /// it is not handled, and the inspector is told: ``StoreReport/queuedEventDropped(_:)``.
   case accepted
   /// Not queued, for this reason; the machine never sees it.
   case rejected(SendRejection)
@@ -71,41 +71,31 @@ public enum MailboxPolicy: Hashable, Sendable {
   case bounded(capacity: Int)
 }
 
-/// What a store reports to its inspector, for logging and tests.
-public enum StoreEvent<State: Sendable, Event: Sendable, Context: Sendable, Work: Sendable>: Sendable {
-  /// A step (also delivered on ``Store/steps``).
-  case step(StoreStep<State, Event, Context, Command<Event, Work>>)
+/// What a store reports to its inspector, for logging and tests: its steps, and every effect's
+/// start and end. A table's store reports ``StoreEvent``s, a chart's ``ChartStoreEvent``s.
+public enum StoreReport<Event: Sendable, Step: Sendable>: Sendable {
+  /// A step (also delivered on the store's `steps`).
+  case step(Step)
   /// An effect or timer started. Each ends with exactly one of ``effectFinished(id:description:)``,
   /// ``effectCancelled(id:description:)`` or ``effectFailed(description:error:event:)``.
   case effectStarted(id: EffectID?, description: String)
   /// An effect's work returned, or a one-shot timer fired (its event is queued).
   case effectFinished(id: EffectID?, description: String)
-  /// An effect or timer was cancelled: by ID, by leaving its state, or by ``Store/finish()``.
+  /// An effect or timer was cancelled: by ID, by leaving its state, or by the store finishing.
   /// When the step that left the state was caused by the effect's own last event, the effect
   /// is reported when its work ends instead: finished if it returned without sending more.
   case effectCancelled(id: EffectID?, description: String)
   /// An effect threw; `event` is what the error was mapped to (`nil`: none).
   case effectFailed(description: String, error: String, event: Event?)
-  /// An event from a cancelled or finished effect arrived and was dropped.
+  /// An event from a cancelled or finished effect (or one sent after a chart halted) arrived
+  /// and was dropped.
   case lateEventDropped(Event, effect: String)
   /// An event was not accepted.
   case eventRejected(Event, SendRejection)
-  /// An event was accepted, but ``Store/finish()`` was called before its turn: never handled.
+  /// An event was accepted, but the store finished before its turn: never handled.
   case queuedEventDropped(Event)
 }
 
-extension StoreEvent {
-  @usableFromInline
-  init(_ report: StoreReport<Event, StoreStep<State, Event, Context, Command<Event, Work>>>) {
-    switch report {
-    case .step(let step): self = .step(step)
-    case .effectStarted(let id, let description): self = .effectStarted(id: id, description: description)
-    case .effectFinished(let id, let description): self = .effectFinished(id: id, description: description)
-    case .effectCancelled(let id, let description): self = .effectCancelled(id: id, description: description)
-    case .effectFailed(let description, let error, let event): self = .effectFailed(description: description, error: error, event: event)
-    case .lateEventDropped(let event, let effect): self = .lateEventDropped(event, effect: effect)
-    case .eventRejected(let event, let reason): self = .eventRejected(event, reason)
-    case .queuedEventDropped(let event): self = .queuedEventDropped(event)
-    }
-  }
-}
+/// What a ``Store`` reports to its inspector.
+public typealias StoreEvent<State: Sendable, Event: Sendable, Context: Sendable, Work: Sendable> =
+  StoreReport<Event, StoreStep<State, Event, Context, Command<Event, Work>>>

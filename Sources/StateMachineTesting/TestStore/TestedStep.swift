@@ -31,20 +31,9 @@ enum Sighting<Step: TestedStep> {
   case other
 }
 
-extension StoreEvent where State: Equatable, Event: Equatable, Context: Equatable, Work: Equatable {
-  var sighting: Sighting<StoreStep<State, Event, Context, Command<Event, Work>>> {
-    switch self {
-    case .step(let step): .step(step)
-    case .effectStarted(let id, let description): .started(id, description)
-    case .effectFinished(let id, let description), .effectCancelled(let id, let description): .ended(id, description)
-    case .effectFailed(let description, _, _): .failed(description)
-    case .lateEventDropped, .eventRejected, .queuedEventDropped: .other
-    }
-  }
-}
-
-extension ChartStoreEvent where Event: Equatable, Context: Equatable, Work: Equatable {
-  var sighting: Sighting<ChartStoreStep<ID, Event, Context, Work>> {
+extension StoreReport where Step: TestedStep {
+  /// What the test store keeps of this report.
+  var sighting: Sighting<Step> {
     switch self {
     case .step(let step): .step(step)
     case .effectStarted(let id, let description): .started(id, description)

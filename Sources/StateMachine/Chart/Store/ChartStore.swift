@@ -51,11 +51,9 @@ public final class ChartStore<ID: Hashable & Sendable, Event: Sendable, Context:
     failure: @escaping Failure = { _, _ in nil },
     inspector: Inspector? = nil
   ) throws(ChartRunError) {
-    var report: StoreRuntime<ChartEngine<ID, Event, Context, Work>>.Inspector?
-    if let inspector { report = { inspector(ChartStoreEvent($0)) } }
     runtime = StoreRuntime(
       engine: try ChartEngine(chart, context: context), clock: clock, mailbox: mailbox, handler: handler, failure: failure,
-      inspector: report)
+      inspector: inspector)
   }
 
   /// The active atomic states, in document order.

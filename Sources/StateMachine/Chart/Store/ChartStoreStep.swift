@@ -30,35 +30,5 @@ public struct ChartStoreStep<ID: Hashable & Sendable, Event: Sendable, Context: 
 }
 
 /// What a ``ChartStore`` reports to its inspector: as ``StoreEvent``, with chart steps.
-public enum ChartStoreEvent<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, Work: Sendable>: Sendable {
-  /// A macrostep (also delivered on ``ChartStore/steps``).
-  case step(ChartStoreStep<ID, Event, Context, Work>)
-  /// An effect or timer started; it ends with exactly one of finished, cancelled or failed.
-  case effectStarted(id: EffectID?, description: String)
-  /// An effect's work returned, or a one-shot timer fired.
-  case effectFinished(id: EffectID?, description: String)
-  /// An effect or timer was cancelled: by id, by leaving the state it belongs to, by the
-  /// chart halting, or by ``ChartStore/finish()``.
-  case effectCancelled(id: EffectID?, description: String)
-  /// An effect threw; `event` is what the error was mapped to.
-  case effectFailed(description: String, error: String, event: Event?)
-  /// An event from a cancelled or finished effect (or one sent after the chart halted) was dropped.
-  case lateEventDropped(Event, effect: String)
-  /// An event was not accepted.
-  case eventRejected(Event, SendRejection)
-  /// An event was accepted, but ``ChartStore/finish()`` was called before its turn.
-  case queuedEventDropped(Event)
-
-  init(_ report: StoreReport<Event, ChartStoreStep<ID, Event, Context, Work>>) {
-    switch report {
-    case .step(let step): self = .step(step)
-    case .effectStarted(let id, let description): self = .effectStarted(id: id, description: description)
-    case .effectFinished(let id, let description): self = .effectFinished(id: id, description: description)
-    case .effectCancelled(let id, let description): self = .effectCancelled(id: id, description: description)
-    case .effectFailed(let description, let error, let event): self = .effectFailed(description: description, error: error, event: event)
-    case .lateEventDropped(let event, let effect): self = .lateEventDropped(event, effect: effect)
-    case .eventRejected(let event, let reason): self = .eventRejected(event, reason)
-    case .queuedEventDropped(let event): self = .queuedEventDropped(event)
-    }
-  }
-}
+public typealias ChartStoreEvent<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, Work: Sendable> =
+  StoreReport<Event, ChartStoreStep<ID, Event, Context, Work>>
