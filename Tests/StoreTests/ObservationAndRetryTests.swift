@@ -21,6 +21,28 @@ struct ObservationAndRetryTests {
     await store.finish()
   }
 
+  @MainActor
+  @Test("ObservedChartStore follows a chart store's configuration and context")
+  func observedChart() async throws {
+    let clock = ManualClock()
+    let store = try ChartStore(try ChartStoreTests.upload(), context: UpContext(), clock: clock) { _, send in
+      try await clock.sleep(for: .seconds(1))
+      send(.progress(30))
+    }
+    let model = ObservedChartStore(store)
+    #expect(model.configuration == [.idle])
+    let changed = Flag()
+    withObservationTracking { _ = model.configuration } onChange: { changed.set() }
+    model.send(.pick)
+    while model.configuration != [.uploading] { await Task.yield() }
+    #expect(changed.isSet)
+    #expect(model.isActive(.uploading))
+    await clock.advance(by: .seconds(1))
+    while model.context.percent != 30 { await Task.yield() }
+    #expect(model.configuration == [.uploading], "a targetless update changes the context only")
+    await store.finish()
+  }
+
   struct RetryCase: Sendable, CustomTestStringConvertible {
     let label: String
     let policy: RetryPolicy
