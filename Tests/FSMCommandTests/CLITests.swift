@@ -80,7 +80,7 @@ struct CLITests {
     #expect(result.output.contains("  never hit: row 5: from requesting on codeSent -> counting"), "\(result.output)")
     // A chart names its transitions never taken the same way.
     let chart = FSM.run(["explore", "loader", "--depth", "3"])
-    #expect(chart.output.contains("never taken: loading: failed / update -> retry"), "\(chart.output)")
+    #expect(chart.output.contains("never taken: loading: failed / count failure -> retry"), "\(chart.output)")
   }
 
   @Test("fsm check on a spec without a states table says no state is marked initial, not a bare initial")

@@ -85,3 +85,26 @@ struct TypedChartTests {
     #expect(chart.markdown().contains("| playing | seek |  |  |  | (update) |"))
   }
 }
+
+@Suite("Named updates in a chart's table and diagram")
+struct NamedUpdateTests {
+  @Test("a named update shows by its name (quoted when it reads as an action keyword); an unnamed one as (update)")
+  func names() throws {
+    let chart = try Chart<Mode, Key, Deck, String>(name: "named", states: [
+      .atomic(.off, transitions: [
+        .on(.seek, do: [.update("move the head") { deck, _ in deck.position += 1 }]),
+        .on(.play, do: [.update("send later") { _, _ in }]),
+        .on(.pause, do: [.update { _, _ in }]),
+      ]),
+    ])
+    let markdown = chart.markdown()
+    #expect(markdown.contains("| off | seek |  |  |  | move the head |"), "\(markdown)")
+    #expect(markdown.contains("| off | play |  |  |  | `send later` |"), "\(markdown)")
+    #expect(markdown.contains("| off | pause |  |  |  | (update) |"), "\(markdown)")
+    #expect(chart.mermaid().contains("off --> off : seek / move the head"))
+    var machine = ChartMachine(chart, context: Deck())
+    _ = try machine.start()
+    _ = try machine.send(.seek(seconds: 5))
+    #expect(machine.context.position == 1, "the name changes nothing of what it does")
+  }
+}

@@ -265,7 +265,7 @@ extension ChartMachine {
       case .raise(let raised): internalQueue.append(QueuedEvent(name: chart.eventName(raised), value: raised))
       case .send(let sent, let delay, let id): run.output(.send(sent, after: delay, id: id), owner: owner)
       case .cancel(let id): run.output(.cancel(id), owner: owner)
-      case .update(let update): update(&context, event?.value)
+      case .update(_, let update): update(&context, event?.value)
       case .error(let name): enqueue(name)
       }
     }

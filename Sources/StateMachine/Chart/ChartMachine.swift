@@ -225,7 +225,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
           outputs.append(.effect(made))
           if tracksOwners { owners.append(plan.owners[position]) }
         }
-      case .update(let update):
+      case .update(_, let update):
         switch source {
         case .external: update(&storedContext, event)
         case .recorded(let value): update(&storedContext, value)

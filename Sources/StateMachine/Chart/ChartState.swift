@@ -177,8 +177,12 @@ public enum ChartAction<Event: Sendable, Context, Effect: Sendable>: Sendable {
   case send(Event, after: Duration, id: String?)
   /// Cancel a pending send by its id.
   case cancel(String)
-  /// Change the context.
-  case update(@Sendable (inout Context, Event?) -> Void)
+  /// Change the context; `name` (when given) is how tables and diagrams show it, else `(update)`.
+  ///
+  /// ```swift
+  /// .update("remember the phone") { context, event in if case .editPhone(let text)? = event { context.phone = text } }
+  /// ```
+  case update(String?, @Sendable (inout Context, Event?) -> Void)
   /// Raise a platform error event (`error.execution`, `error.communication`) on the internal
   /// queue: what an importer emits for content it knows will fail when run.
   case error(String)
@@ -238,6 +242,11 @@ extension ChartTransition {
 }
 
 extension ChartAction {
+  /// An unnamed context change, shown as `(update)`.
+  public static func update(_ body: @escaping @Sendable (inout Context, Event?) -> Void) -> ChartAction {
+    .update(nil, body)
+  }
+
   /// How exports name an effect action: the effect, or the name of the one made later.
   var effectLabel: String? {
     switch self {

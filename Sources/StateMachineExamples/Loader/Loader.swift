@@ -130,12 +130,12 @@ public enum Loader {
   }
   static let canRetry = Guard("retries left") { context, _ in retryPolicy.allowsRetry(after: context.attempts) }
 
-  static let append = Action.update { context, event in
+  static let append = Action.update("append page") { context, event in
     guard case .loaded(let page, let users, let cached)? = event, page == context.nextPage else { return }
     context.pages.append(users)
     (context.attempts, context.lastError, context.fromCache) = (0, nil, cached)
   }
-  static let recordFailure = Action.update { context, event in
+  static let recordFailure = Action.update("count failure") { context, event in
     if case .failed(let error)? = event { context.lastError = error }
     context.attempts += 1
   }
@@ -162,17 +162,17 @@ public enum Loader {
             },
           ]),
           .atomic(.retry, transitions: [
-            .on(.retry, to: .loading, actions: [.update { context, _ in (context.attempts, context.lastError) = (0, nil) }]),
+            .on(.retry, to: .loading, actions: [.update("reset attempts") { context, _ in (context.attempts, context.lastError) = (0, nil) }]),
           ]),
         ]),
       ], transitions: [
-        .on(.refreshed, do: [.update { context, event in
+        .on(.refreshed, do: [.update("replace page") { context, event in
           guard case .refreshed(let page, let users)? = event, context.pages.indices.contains(page - 1) else { return }
           context.pages[page - 1] = users
           if page == context.pages.count { context.fromCache = false }
         }]),
         // Re-entering the list ends its fetch and backoff; the refresh is global, so it is cancelled by name.
-        .on(.reset, to: .list, actions: [.effect(.cancel("refresh")), .update { context, _ in context = Context() }]),
+        .on(.reset, to: .list, actions: [.effect(.cancel("refresh")), .update("clear list") { context, _ in context = Context() }]),
       ]),
     ])
   }

@@ -176,7 +176,7 @@ public enum PhoneLogin {
   static let invalidPhone = Guard("invalidPhone") { context, _ in !Captcha.isValidPhone(context.phone) }
   static let moreToCount = Guard("remaining > 1") { context, _ in context.countdown.remaining > 1 }
 
-  static let edit = Action.update { context, event in
+  static let edit = Action.update("edit field") { context, event in
     switch event {
     case .editPhone(let text)?: context.phone = text
     case .editCode(let text)?: context.code = text
@@ -184,7 +184,7 @@ public enum PhoneLogin {
     default: break
     }
   }
-  static let clearMessage = Action.update { context, _ in context.message = nil }
+  static let clearMessage = Action.update("clear message") { context, _ in context.message = nil }
   static let login = Action.make("login") { context, _ in
     .perform(.login(phone: context.phone, code: context.code), id: "login", scope: .state)
   }
@@ -194,7 +194,7 @@ public enum PhoneLogin {
     try Chart(name: "phone-login", states: [
       .parallel(.session, regions: [form, countdown], transitions: [
         // Re-entering the session ends whatever either region started and starts both afresh.
-        .on(.reset, to: .session, actions: [.update { context, _ in context = Context() }]),
+        .on(.reset, to: .session, actions: [.update("clear all") { context, _ in context = Context() }]),
       ]),
     ])
   }
@@ -212,14 +212,14 @@ public enum PhoneLogin {
       .on(.submit, when: canSubmit, to: .awaitingAgreement),
     ]),
     .atomic(.awaitingAgreement, transitions: [
-      .on(.confirmAgreement, to: .submitting, actions: [.update { context, _ in (context.agreed, context.message) = (true, nil) }]),
+      .on(.confirmAgreement, to: .submitting, actions: [.update("tick agreement") { context, _ in (context.agreed, context.message) = (true, nil) }]),
       .on(.cancelAgreement, to: .editing),
     ]),
     .atomic(.submitting, transitions: [
-      .on(.loginSucceeded, to: .loggedIn, actions: [.update { context, event in
+      .on(.loginSucceeded, to: .loggedIn, actions: [.update("keep user") { context, event in
         if case .loginSucceeded(let user)? = event { context.user = user }
       }]),
-      .on(.loginFailed, to: .failed, actions: [.update { context, event in
+      .on(.loginFailed, to: .failed, actions: [.update("show message") { context, event in
         if case .loginFailed(let message)? = event { context.message = message }
       }]),
     ], onEntry: [login]),
@@ -228,20 +228,20 @@ public enum PhoneLogin {
 
   static let countdown: Chart<State, Event, Context, Effect>.State = .compound(.countdown, children: [
     .atomic(.idle, transitions: [
-      .on(.requestCode, when: invalidPhone, do: [.update { context, _ in context.message = Captcha.invalidPhoneMessage }]),
+      .on(.requestCode, when: invalidPhone, do: [.update("invalid phone message") { context, _ in context.message = Captcha.invalidPhoneMessage }]),
       .on(.requestCode, to: .requesting, actions: [clearMessage]),
     ]),
     .atomic(.requesting, transitions: [
       .on(.codeSent, to: .counting),
-      .on(.codeRequestFailed, to: .idle, actions: [.update { context, event in
+      .on(.codeRequestFailed, to: .idle, actions: [.update("show message") { context, event in
         if case .codeRequestFailed(let message)? = event { context.message = message }
       }]),
     ], onEntry: [.make("requestCode") { context, _ in .perform(.requestCode(phone: context.phone), id: "request", scope: .state) }]),
     .atomic(.counting, transitions: [
-      .on(.tick, when: moreToCount, do: [.update { context, _ in context.countdown.remaining -= 1 }]),
-      .on(.tick, to: .idle, actions: [.update { context, _ in context.countdown.remaining = 0 }]),
+      .on(.tick, when: moreToCount, do: [.update("count down") { context, _ in context.countdown.remaining -= 1 }]),
+      .on(.tick, to: .idle, actions: [.update("stop at 0") { context, _ in context.countdown.remaining = 0 }]),
     ], onEntry: [
-      .update { context, _ in (context.countdown.remaining, context.countdown.sentBefore) = (Captcha.countdownSeconds, true) },
+      .update("start at 60") { context, _ in (context.countdown.remaining, context.countdown.sentBefore) = (Captcha.countdownSeconds, true) },
       .effect(.every(.seconds(1), send: .tick, id: "ticker", scope: .state)),
     ]),
   ])

@@ -66,13 +66,17 @@ extension Chart {
 
   func actionList(_ list: [Action]) -> String { list.map(actionCell).joined(separator: ", ") }
 
+  /// A label (an effect's, or a named update's) as a cell: quoted when it would read back as
+  /// an action keyword.
+  func labelCell(_ name: String) -> String {
+    let keyword = ["raise ", "send ", "cancel ", "error "].contains { name.hasPrefix($0) } || name == "(update)"
+    return keyword ? Rendering.quoted(name) : Rendering.cellName(name)
+  }
+
   /// One action as a spec cell reads it back.
   func actionCell(_ action: Action) -> String {
     switch action {
-    case .effect, .make:
-      let name = action.effectLabel ?? ""
-      let keyword = ["raise ", "send ", "cancel ", "error "].contains { name.hasPrefix($0) } || name == "(update)"
-      return keyword ? Rendering.quoted(name) : Rendering.cellName(name)
+    case .effect, .make: return labelCell(action.effectLabel ?? "")
     case .raise(let event): return "raise " + Rendering.cellName(eventName(event))
     case .send(let event, let delay, let id):
       var text = "send " + Rendering.cellName(eventName(event))
@@ -80,7 +84,8 @@ extension Chart {
       if let id { text += " as " + Rendering.cellName(id) }
       return text
     case .cancel(let id): return "cancel " + Rendering.cellName(id)
-    case .update: return "(update)"
+    case .update(let name?, _): return labelCell(name)
+    case .update(nil, _): return "(update)"
     case .error(let name): return "error " + name
     }
   }

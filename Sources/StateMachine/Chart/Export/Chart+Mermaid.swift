@@ -105,7 +105,7 @@ extension Chart {
     case .raise(let event): "raise \(eventName(event))"
     case .send(let event, let delay, _): delay == .zero ? "send \(eventName(event))" : "send \(eventName(event)) after \(Command<String, String>.format(delay))"
     case .cancel(let id): "cancel \(id)"
-    case .update: "update"
+    case .update(let name, _): name ?? "update"
     case .error(let name): name
     }
   }

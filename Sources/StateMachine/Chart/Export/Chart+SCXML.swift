@@ -88,7 +88,8 @@ extension Chart {
           if let id { send += " id=\(attribute(id))" }
           lines.append(send + "/>")
         case .cancel(let id): lines.append("\(indent)<cancel sendid=\(attribute(id))/>")
-        case .update: lines.append("\(indent)<!-- a context update needs a datamodel: left out -->")
+        case .update(let name, _):
+          lines.append("\(indent)<!-- a context update\(name.map { " (\(comment($0)))" } ?? "") needs a datamodel: left out -->")
         case .error(let name) where name == "error.communication":
           lines.append("\(indent)<send event=\"unreachable\" target=\"#_parent\"/>")
         case .error(let name) where name == "error.execution":
