@@ -9,7 +9,7 @@ import glob
 import json
 import os
 import sys
-inherited={'description','debugDescription','init(from:)','encode(to:)','hash(into:)','==(_:_:)','!=(_:_:)','<(_:_:)','init(rawValue:)','rawValue','hashValue','errorDescription','makeIterator()','next()','startIndex','endIndex','subscript(_:)','index(after:)','index(before:)','init(stringLiteral:)','init(arrayLiteral:)','init(stringValue:)','init(intValue:)','stringValue','intValue','allCases','id','testDescription','callAsFunction(_:_:)'}
+inherited={'description','debugDescription','init(from:)','encode(to:)','hash(into:)','==(_:_:)','!=(_:_:)','<(_:_:)','init(rawValue:)','rawValue','hashValue','errorDescription','startIndex','endIndex','subscript(_:)','index(after:)','index(before:)','init(stringLiteral:)','init(arrayLiteral:)','init(stringValue:)','init(intValue:)','stringValue','intValue','allCases'}
 missing=[]
 for f in glob.glob(sys.argv[1]+'/*.symbols.json'):
     if '@' in os.path.basename(f) and 'StateMachine' not in os.path.basename(f).split('@')[1]: continue

@@ -10,21 +10,11 @@ enum FileDemo {
   }
 
   static func header(_ title: String) -> [String] {
-    [title, "", pad("time", 8) + pad("event", 34) + pad("from → to", 48) + "effects"]
+    [title, "", MachineDemo.pad("time", 8) + MachineDemo.pad("event", 34) + MachineDemo.pad("from → to", 48) + "effects"]
   }
 
   static func line(time: Duration?, event: String, move: String, effects: [String]) -> String {
-    pad(time.map(seconds) ?? "-", 8) + pad(event, 34) + pad(move, 48) + (effects.isEmpty ? "-" : effects.joined(separator: ", "))
-  }
-
-  static func pad(_ text: String, _ width: Int) -> String {
-    text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
-  }
-
-  static func seconds(_ duration: Duration) -> String {
-    let (whole, atto) = duration.components
-    let tenths = Int(whole) * 10 + Int((Double(atto) / 1e17).rounded())
-    return "\(tenths / 10).\(tenths % 10) s"
+    MachineDemo.line(time: time, event: event, move: move, effects: effects, width: 48)
   }
 
   /// A spec table: each event takes the first row that may handle it; with guards (names without

@@ -206,31 +206,27 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     var owners: [Int] = []
     if !plan.actions.isEmpty {
     for (position, (action, source)) in plan.actions.enumerated() {
+      var output: Output?
       switch action {
-      case .effect(let effect):
-        outputs.append(.effect(effect))
-        if tracksOwners { owners.append(plan.owners[position]) }
-      case .send(let sent, let delay, let id):
-        outputs.append(.send(sent, after: delay, id: id))
-        if tracksOwners { owners.append(plan.owners[position]) }
-      case .cancel(let id):
-        outputs.append(.cancel(id))
-        if tracksOwners { owners.append(plan.owners[position]) }
+      case .effect(let effect): output = .effect(effect)
+      case .send(let sent, let delay, let id): output = .send(sent, after: delay, id: id)
+      case .cancel(let id): output = .cancel(id)
       case .make(_, let make):
         let made = switch source {
         case .external: make(storedContext, event)
         case .recorded(let value): make(storedContext, value)
         }
-        if let made {
-          outputs.append(.effect(made))
-          if tracksOwners { owners.append(plan.owners[position]) }
-        }
+        output = made.map { .effect($0) }
       case .update(_, let update):
         switch source {
         case .external: update(&storedContext, event)
         case .recorded(let value): update(&storedContext, value)
         }
       case .raise, .error: break  // their transitions are part of the plan
+      }
+      if let output {
+        outputs.append(output)
+        if tracksOwners { owners.append(plan.owners[position]) }
       }
     }
     }
@@ -335,7 +331,7 @@ public struct ChartStep<Event: Sendable, Effect: Sendable>: Sendable {
   }
 
   /// The effects alone.
-  public var effects: [Effect] { outputs.compactMap { if case .effect(let e) = $0 { e } else { nil } } }
+  public var effects: [Effect] { outputs.effects() }
 }
 
 /// A state exited during a macrostep, and how many of the macrostep's outputs came before it:
@@ -357,6 +353,13 @@ public enum ChartOutput<Event: Sendable, Effect: Sendable>: Sendable {
 }
 
 extension ChartOutput: Equatable where Event: Equatable, Effect: Equatable {}
+
+extension Array {
+  /// The effects among a macrostep's outputs, in order.
+  func effects<Event, Effect>() -> [Effect] where Element == ChartOutput<Event, Effect> {
+    compactMap { if case .effect(let e) = $0 { e } else { nil } }
+  }
+}
 
 /// Why a macrostep was stopped.
 public enum ChartRunError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -33,6 +33,7 @@ public struct ChartState<ID: Hashable & Sendable, Event: Sendable, Context, Effe
     case history(deep: Bool, default: [ID])
   }
 
+  /// The state's id, unique in the chart.
   public var id: ID
   /// Atomic, compound (with its initial states), parallel, final or history.
   public var kind: Kind

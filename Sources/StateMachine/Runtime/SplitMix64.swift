@@ -18,6 +18,7 @@ public struct SplitMix64: RandomNumberGenerator, Hashable, Sendable {
     SplitMix64(seed: next() ^ 0x5851_F42D_4C95_7F2D)
   }
 
+  /// The next 64 random bits of the sequence.
   public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state

@@ -140,20 +140,23 @@ public struct MachineDemo: Sendable {
     try await body(ManualClock(), emit, pace, path)
   }
 
-  static func line<Event, Effect>(
-    time: Duration, event: Event, move: String, effects: [Effect], screen: String, width: Int = 38
+  /// One printed step: time (`-` when there is no clock), event, move, effects, and the screen
+  /// when there is one. `fsm demo` on files prints its steps with it too.
+  package static func line<Event, Effect>(
+    time: Duration?, event: Event, move: String, effects: [Effect], screen: String? = nil, width: Int = 38
   ) -> String {
     let effects = effects.map { "\($0)" }.joined(separator: ", ")
-    return pad(seconds(time), 8) + pad("\(event)", 34) + pad(move, width) + (effects.isEmpty ? "-" : effects) + "  | " + screen
+    return pad(time.map(seconds) ?? "-", 8) + pad("\(event)", 34) + pad(move, width) + (effects.isEmpty ? "-" : effects)
+      + (screen.map { "  | " + $0 } ?? "")
   }
 
-  static func seconds(_ duration: Duration) -> String {
+  package static func seconds(_ duration: Duration) -> String {
     let (whole, atto) = duration.components
     let tenths = Int(whole) * 10 + Int((Double(atto) / 1e17).rounded())
     return "\(tenths / 10).\(tenths % 10) s"
   }
 
-  static func pad(_ text: String, _ width: Int) -> String {
+  package static func pad(_ text: String, _ width: Int) -> String {
     text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
   }
 }

@@ -75,7 +75,8 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
       let owner = step.owners[position]
       switch output {
       case .effect(let command):
-        if halted, case .perform = command {} else if halted { continue }
+        // After a halt only work starts (its events are dropped as late); timers never could fire.
+        if halted, !command.isPerform { continue }
         if case .state = command.scope, step.exits.contains(where: { $0.state == owner && $0.output > position }) { continue }
         core.register(command, owner: owner, into: &work)
       case .send(let event, let delay, let id):
@@ -102,6 +103,10 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
 }
 
 extension Command {
+  /// Whether it hands work to the handler.
+  @inlinable
+  var isPerform: Bool { if case .perform = self { true } else { false } }
+
   /// The scope of a command that runs (a cancel has none: global).
   @inlinable
   var scope: EffectScope {

@@ -26,7 +26,7 @@ public struct ChartStoreStep<ID: Hashable & Sendable, Event: Sendable, Context: 
   public let error: ChartRunError?
 
   /// The effects the step emitted.
-  public var effects: [Command<Event, Work>] { outputs.compactMap { if case .effect(let e) = $0 { e } else { nil } } }
+  public var effects: [Command<Event, Work>] { outputs.effects() }
 }
 
 /// What a ``ChartStore`` reports to its inspector: as ``StoreEvent``, with chart steps.
