@@ -28,9 +28,11 @@ struct ReadmeSnippetTests {
     var current: [Substring]?
     var start = 0
     for (number, line) in readme.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      if current == nil, line.hasPrefix("```swift") {
+      // Fences may be indented (a snippet inside a list item).
+      let fence = line.drop { $0 == " " }
+      if current == nil, fence.hasPrefix("```swift") {
         (current, start) = ([], number + 1)
-      } else if current != nil, line.hasPrefix("```") {
+      } else if current != nil, fence.hasPrefix("```") {
         if !(current!.first?.contains("// Package.swift") ?? false) { result.append((start, lines(current!.joined(separator: "\n")))) }
         current = nil
       } else if current != nil {

@@ -35,7 +35,7 @@ struct CLITests {
     .init(label: "show mermaid", arguments: ["show", "cd-player", "--format", "mermaid"], code: 0, output: "stateDiagram-v2\n    [*] --> empty", error: ""),
     .init(label: "show dot, inline value", arguments: ["show", "cd-player", "--format=dot"], code: 0, output: "digraph \"cd-player\" {", error: ""),
     .init(label: "show with a bad format", arguments: ["show", "cd-player", "--format", "svg"], code: 2, output: "",
-          error: "option '--format': 'svg'; expected table, mermaid or dot"),
+          error: "option '--format': 'svg'; expected table, mermaid, dot or scxml"),
     .init(label: "show without a machine", arguments: ["show"], code: 2, output: "", error: "missing argument <machine>"),
     .init(label: "show an unknown machine", arguments: ["show", "jukebox"], code: 2, output: "",
           error: "unknown machine 'jukebox'; expected one of: login, loader, captcha, registration, phone-login, radio, name-length, counter, cd-player"),

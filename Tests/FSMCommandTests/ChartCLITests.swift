@@ -1,6 +1,7 @@
 import FSMCommand
 import Foundation
 import StateMachine
+import StateMachineExamples
 import Testing
 
 @Suite("fsm on SCXML charts")
@@ -9,6 +10,18 @@ struct ChartCLITests {
     guard SCION.present else { return [] }
     let enumerator = FileManager.default.enumerator(atPath: SCION.folder)
     return (enumerator?.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".scxml") }.sorted()
+  }
+
+  @Test("fsm show --format scxml writes a shipped chart's SCXML, which its bindings read back; a flat table has none")
+  func showSCXML() throws {
+    let result = FSM.run(["show", "phone-login", "--format", "scxml"])
+    #expect(result.code == 0, "\(result.errorOutput)")
+    #expect(result.output == PhoneLogin.chart.scxml())
+    let back = try Chart(scxml: Data(result.output.utf8), file: "phone-login.scxml", bindings: PhoneLogin.chart.scxmlBindings)
+    #expect(back.markdown() == PhoneLogin.chart.markdown())
+    let table = FSM.run(["show", "login", "--format", "scxml"])
+    #expect(table.code == 2)
+    #expect(table.errorOutput.contains("'scxml' is for charts; 'login' is a flat transition table"))
   }
 
   @Test("fsm run walks a chart: configuration and effects after each event, virtual time with 'after'")

@@ -63,13 +63,24 @@ struct ChartSCXMLExportTests {
     for seed in UInt64(1)...5 { try Self.sameBehaviour(typed, back, events: events, seed: seed) }
   }
 
-  @Test("what SCXML cannot hold is marked, not silently dropped")
+  @Test("Swift code is written by name; what cannot be named is marked, not silently dropped")
   func leftOut() throws {
     let chart = try Chart<String, String, Int, String>(name: "c", states: [
-      .atomic("a", transitions: [.init(events: ["go"], guard: ChartGuard("positive") { n, _ in n > 0 }, targets: ["a"], actions: [.update { n, _ in n += 1 }])]),
+      .atomic("a", transitions: [
+        .init(events: ["go"], guard: ChartGuard("positive") { n, _ in n > 0 }, targets: ["a"], actions: [.update { n, _ in n += 1 }]),
+        .init(events: ["count"], targets: [], actions: [.update("add one") { n, _ in n += 1 }, .make("report") { n, _ in "n=\(n)" }]),
+      ]),
     ])
     let text = chart.scxml()
-    #expect(text.contains("<!-- guard positive needs a datamodel: left out -->"))
-    #expect(text.contains("<!-- a context update needs a datamodel: left out -->"))
+    #expect(text.contains("xmlns:fsm=\"urn:swift-state-machine:scxml\""))
+    #expect(text.contains("<transition event=\"go\" fsm:cond=\"positive\" target=\"a\">"))
+    #expect(text.contains("<!-- an unnamed context update cannot be written: left out -->"))
+    #expect(text.contains("<fsm:update name=\"add one\"/>"))
+    #expect(text.contains("<log expr=\"'report'\" fsm:make=\"report\"/>"))
+    // Without bindings the names are ignored: the guard always holds and the make is its name.
+    var plain = ChartMachine(try SCXMLDocument.parse(Data(text.utf8), file: "c.scxml"), context: NoContext())
+    _ = try plain.start()
+    #expect(try plain.send("count").effects == ["report"])
+    #expect(try plain.send("go").outcome == .transitioned)
   }
 }

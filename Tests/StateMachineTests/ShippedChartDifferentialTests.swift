@@ -1,5 +1,6 @@
 import Foundation
 import StateMachine
+import StateMachineChecking
 import StateMachineExamples
 import Testing
 
@@ -37,5 +38,48 @@ struct ShippedChartDifferentialTests {
       }
     }
     #expect(checked == Self.sequences * Self.length)
+  }
+
+  @Test("phone-login: 10,000 random sequences through the chart read back from its export, bound to its Swift code")
+  func phoneLogin() throws {
+    try Self.roundTrip(PhoneLogin.chart, context: PhoneLogin.Context(), alphabet: PhoneLogin.model.alphabet, seed: 1)
+  }
+
+  @Test("loader: 10,000 random sequences through the chart read back from its export, bound to its Swift code")
+  func loader() throws {
+    try Self.roundTrip(Loader.chart, context: Loader.Context(), alphabet: Loader.model.alphabet, seed: 2)
+  }
+
+  /// `chart` and the chart read from its own SCXML export with its ``Chart/scxmlBindings``: the
+  /// same configurations, history, context and effects after every event of random sequences.
+  static func roundTrip<ID, Event: Discriminated, Context: Equatable, Effect>(
+    _ chart: Chart<ID, Event, Context, Effect>, context: Context, alphabet: [Event], seed: UInt64,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let exported = chart.scxml()
+    #expect(!exported.contains("<!--"), "every guard, update and make is named: nothing is left out", sourceLocation: sourceLocation)
+    let back = try Chart(scxml: Data(exported.utf8), file: "\(chart.name).scxml", bindings: chart.scxmlBindings)
+    #expect(back.scxml() == exported, "the chart read back exports the same document", sourceLocation: sourceLocation)
+    var random = SplitMix64(seed: seed)
+    var checked = 0
+    for _ in 0..<sequences {
+      var typed = ChartMachine(chart, context: context)
+      var read = ChartMachine(back, context: context)
+      #expect(try typed.start().effects.map { "\($0)" } == read.start().effects.map { "\($0)" }, sourceLocation: sourceLocation)
+      for _ in 0..<length {
+        let event = alphabet[Int(random.next() % UInt64(alphabet.count))]
+        let a = try typed.send(event)
+        let b = try read.send(event)
+        guard a.effects.map({ "\($0)" }) == b.effects.map({ "\($0)" }), typed.configuration == read.configuration,
+          typed.context == read.context, typed.historyValues == read.historyValues
+        else {
+          Issue.record(
+            "after \(event): \(typed.configuration) \(a.effects) vs \(read.configuration) \(b.effects)", sourceLocation: sourceLocation)
+          return
+        }
+        checked += 1
+      }
+    }
+    #expect(checked == sequences * length, sourceLocation: sourceLocation)
   }
 }

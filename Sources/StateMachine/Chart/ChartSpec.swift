@@ -157,8 +157,8 @@ public enum ChartSpec {
   }
 
   static func guardNamed(_ name: String) -> ChartGuard<String, String, NoContext> {
-    if let id = SCXMLReader.inPredicate(name) { return .inState(id) }
-    if name.hasPrefix("!"), let id = SCXMLReader.inPredicate(String(name.dropFirst())) { return .notInState(id) }
+    if let id = SCXMLText.inPredicate(name) { return .inState(id) }
+    if name.hasPrefix("!"), let id = SCXMLText.inPredicate(String(name.dropFirst())) { return .notInState(id) }
     if name.hasPrefix("In("), name.hasSuffix(")") { return .inState(Rendering.readName(String(name.dropFirst(3).dropLast())).name) }
     if name.hasPrefix("!In("), name.hasSuffix(")") { return .notInState(Rendering.readName(String(name.dropFirst(4).dropLast())).name) }
     return ChartGuard(name) { _, _ in false }
@@ -184,7 +184,7 @@ public enum ChartSpec {
         var delay = Duration.zero
         var id: String?
         while !words.isEmpty {
-          if words[0] == "after", words.count >= 2, let d = SCXMLReader.duration(words[1]) {
+          if words[0] == "after", words.count >= 2, let d = SCXMLText.duration(words[1]) {
             delay = d
           } else if words[0] == "as", words.count >= 2 {
             id = Rendering.readName(words[1]).name

@@ -26,6 +26,11 @@ public struct MachineDescription: Sendable {
   private let findings: @Sendable () -> [Finding]
   private let overview: @Sendable () -> [String]
   private let replayer: (@Sendable (LogSource, Bool) -> ReplayOutcome)?
+  private let scxmlExport: (@Sendable () -> String)?
+
+  /// The chart as SCXML (``Chart/scxml()``), which ``Chart/init(scxml:file:bindings:)`` reads
+  /// back with the chart's ``Chart/scxmlBindings``; `nil` for a flat table.
+  public var scxml: String? { scxmlExport?() }
 
   /// Where a log to replay is.
   enum LogSource {
@@ -86,6 +91,7 @@ public struct MachineDescription: Sendable {
     findings = { table.check() }
     overview = { table.overview() }
     self.replayer = replayer
+    scxmlExport = nil
   }
 
   /// Describes `chart`, a statechart: rendered as its Markdown spec, nested Mermaid and DOT
@@ -103,6 +109,7 @@ public struct MachineDescription: Sendable {
     }
     findings = { chart.check() }
     overview = { chart.overviewLines() }
+    scxmlExport = { chart.scxml() }
     replayer = { source, all in
       var reader: LogReader<ChartLogState<ID>, Event, Context, Effect>
       do throws(LogError) {

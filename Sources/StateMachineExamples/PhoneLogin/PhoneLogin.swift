@@ -185,6 +185,13 @@ public enum PhoneLogin {
     }
   }
   static let clearMessage = Action.update("clear message") { context, _ in context.message = nil }
+  /// One update for both failures: a name stands for one piece of code (the SCXML export binds by name).
+  static let showMessage = Action.update("show message") { context, event in
+    switch event {
+    case .loginFailed(let message)?, .codeRequestFailed(let message)?: context.message = message
+    default: break
+    }
+  }
   static let login = Action.make("login") { context, _ in
     .perform(.login(phone: context.phone, code: context.code), id: "login", scope: .state)
   }
@@ -219,9 +226,7 @@ public enum PhoneLogin {
       .on(.loginSucceeded, to: .loggedIn, actions: [.update("keep user") { context, event in
         if case .loginSucceeded(let user)? = event { context.user = user }
       }]),
-      .on(.loginFailed, to: .failed, actions: [.update("show message") { context, event in
-        if case .loginFailed(let message)? = event { context.message = message }
-      }]),
+      .on(.loginFailed, to: .failed, actions: [showMessage]),
     ], onEntry: [login]),
     .final(.loggedIn),
   ])
@@ -233,9 +238,7 @@ public enum PhoneLogin {
     ]),
     .atomic(.requesting, transitions: [
       .on(.codeSent, to: .counting),
-      .on(.codeRequestFailed, to: .idle, actions: [.update("show message") { context, event in
-        if case .codeRequestFailed(let message)? = event { context.message = message }
-      }]),
+      .on(.codeRequestFailed, to: .idle, actions: [showMessage]),
     ], onEntry: [.make("requestCode") { context, _ in .perform(.requestCode(phone: context.phone), id: "request", scope: .state) }]),
     .atomic(.counting, transitions: [
       .on(.tick, when: moreToCount, do: [.update("count down") { context, _ in context.countdown.remaining -= 1 }]),

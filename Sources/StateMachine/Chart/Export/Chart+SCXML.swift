@@ -3,14 +3,21 @@ extension Chart {
   /// the same (with `String` ids and events): states by `"\(id)"`, events by name, effects as
   /// `<log expr="'effect'"/>`, raise/send/cancel as themselves, `In()` guards as `cond`.
   ///
-  /// What SCXML without a datamodel cannot hold — context updates, guards on the context, an
-  /// effect whose text has both kinds of quote — is left out, each marked with an XML
-  /// comment; such a chart does not round-trip. Platform errors are written as sends that
+  /// Swift code is written by name in the ``SCXMLBindings/namespace`` (prefix `fsm`): a named
+  /// guard as `fsm:cond="name"`, a named update as `<fsm:update name="name"/>`, a make as
+  /// `<log expr="'name'" fsm:make="name"/>`. ``Chart/init(scxml:file:bindings:)`` with
+  /// ``scxmlBindings`` reads such a document back into a chart that behaves as this one;
+  /// ``SCXMLDocument`` (no Swift code) ignores those names, so its chart takes every guarded
+  /// transition and changes no context.
+  ///
+  /// What cannot be named — an unnamed update, an effect whose text has both kinds of quote —
+  /// is left out, each marked with an XML comment. Platform errors are written as sends that
   /// raise them (`#_invalid`, `#_parent`).
   public func scxml() -> String {
+    let swift = namesSwiftCode ? " xmlns:fsm=\(attribute(SCXMLBindings<ID, Event, Context, Effect>.namespace))" : ""
     var lines = [
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
-      "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\" name=\(attribute(name)) initial=\(attribute(targets[defaultTransition[0]].map(label).joined(separator: " ")))>",
+      "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"\(swift) version=\"1.0\" name=\(attribute(name)) initial=\(attribute(targets[defaultTransition[0]].map(label).joined(separator: " ")))>",
     ]
     func emit(_ s: Int, indent: String) {
       let inner = indent + "  "
@@ -50,7 +57,7 @@ extension Chart {
         switch condition {
         case .inState(let id): open += " cond=\(attribute("In('\(id)')"))"
         case .notInState(let id): open += " cond=\(attribute("!In('\(id)')"))"
-        case .predicate: lines.append("\(indent)<!-- guard \(comment(guards[t]!.name)) needs a datamodel: left out -->")
+        case .predicate: open += " fsm:cond=\(attribute(guards[t]!.name))"
         }
       }
       if !targets[t].isEmpty { open += " target=\(attribute(targets[t].map(label).joined(separator: " ")))" }
@@ -72,7 +79,11 @@ extension Chart {
     func executable(_ list: [Action], indent: String) {
       for action in list {
         switch action {
-        case .effect, .make:
+        case .make(let name, _):
+          // The text is for readers without bindings; with both quotes it cannot be a literal.
+          let literal = !name.contains("'") ? " expr=\(attribute("'\(name)'"))" : !name.contains("\"") ? " expr=\(attribute("\"\(name)\""))" : ""
+          lines.append("\(indent)<log\(literal) fsm:make=\(attribute(name))/>")
+        case .effect:
           let text = action.effectLabel ?? ""
           if !text.contains("'") {
             lines.append("\(indent)<log expr=\(attribute("'\(text)'"))/>")
@@ -88,8 +99,8 @@ extension Chart {
           if let id { send += " id=\(attribute(id))" }
           lines.append(send + "/>")
         case .cancel(let id): lines.append("\(indent)<cancel sendid=\(attribute(id))/>")
-        case .update(let name, _):
-          lines.append("\(indent)<!-- a context update\(name.map { " (\(comment($0)))" } ?? "") needs a datamodel: left out -->")
+        case .update(let name?, _): lines.append("\(indent)<fsm:update name=\(attribute(name))/>")
+        case .update(nil, _): lines.append("\(indent)<!-- an unnamed context update cannot be written: left out -->")
         case .error(let name) where name == "error.communication":
           lines.append("\(indent)<send event=\"unreachable\" target=\"#_parent\"/>")
         case .error(let name) where name == "error.execution":
@@ -101,6 +112,19 @@ extension Chart {
     for child in (children[0] + histories[0]).sorted() { emit(child, indent: "  ") }
     lines.append("</scxml>")
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// Whether the export names Swift code (and so declares the `fsm` namespace).
+  var namesSwiftCode: Bool {
+    if guards.contains(where: { if case .predicate? = $0?.condition { true } else { false } }) { return true }
+    return (onEntry + onExit + actions).contains { list in
+      list.contains { action in
+        switch action {
+        case .update(_?, _), .make: true
+        default: false
+        }
+      }
+    }
   }
 
   /// A quoted XML attribute value.

@@ -22,7 +22,7 @@ public enum SCXMLDocument {
 
   /// A CSS2 time as SCXML's `delay` takes it: `500ms`, `1s`, `.5s`, `1.5s` (a bare number is
   /// milliseconds); `nil` when it is not one.
-  public static func duration(_ text: String) -> Duration? { SCXMLReader.duration(text) }
+  public static func duration(_ text: String) -> Duration? { SCXMLText.duration(text) }
 
   /// The largest document ``load(contentsOf:)`` reads: 8 MiB.
   public static let maxFileSize = 8 << 20
@@ -33,17 +33,28 @@ public enum SCXMLDocument {
   ///   ``maxFileSize`` (refused before reading), malformed XML (line and column), content that
   ///   needs a datamodel (every place), or an invalid chart.
   public static func load(contentsOf path: String) throws(SCXMLError) -> DocumentChart {
-    let bytes: [UInt8]
+    try parse(Data(contents(of: path)), file: path)
+  }
+
+  /// The bytes of the file at `path`, refused before reading when larger than ``maxFileSize``.
+  static func contents(of path: String) throws(SCXMLError) -> [UInt8] {
     do {
-      bytes = try InputFile(path: path).readAll(limit: maxFileSize)
+      return try InputFile(path: path).readAll(limit: maxFileSize)
     } catch {
       throw SCXMLError(file: path, kind: .unreadable, problems: [.init(line: 0, column: nil, element: nil, message: error.reason)])
     }
-    return try parse(Data(bytes), file: path)
   }
 
   /// Reads an SCXML document held in memory; `file` names it in errors.
   public static func parse(_ data: Data, file: String) throws(SCXMLError) -> DocumentChart {
+    let tree = try read(data, file: file, bindings: .document)
+    return try build(file: file) { () throws(ChartError) in try DocumentChart(name: tree.name, initial: tree.initial, states: tree.states) }
+  }
+
+  /// The document's states, read with `bindings`.
+  static func read<ID, Event, Context, Effect>(
+    _ data: Data, file: String, bindings: SCXMLBindings<ID, Event, Context, Effect>
+  ) throws(SCXMLError) -> (name: String, initial: [ID]?, states: [ChartState<ID, Event, Context, Effect>]) {
     if let range = data.range(of: Data("<!DOCTYPE".utf8)) ?? data.range(of: Data("<!ENTITY".utf8)) {
       let line = lineNumber(at: data.distance(from: data.startIndex, to: range.lowerBound), in: data)
       throw SCXMLError(
@@ -62,15 +73,21 @@ public enum SCXMLDocument {
     case .failure(let error):
       throw SCXMLError(file: file, kind: .malformedXML, problems: [.init(line: error.line, column: error.column, element: nil, message: error.message)])
     }
-    var reader = SCXMLReader(file: file)
+    var reader = SCXMLReader(file: file, bindings: bindings)
     let chart = reader.chart(root)
     if !reader.datamodelPlaces.isEmpty {
       throw SCXMLError(file: file, kind: .needsDatamodel, problems: reader.datamodelPlaces)
     }
+    if !reader.unbound.isEmpty { throw SCXMLError(file: file, kind: .unbound, problems: reader.unbound) }
     if !reader.problems.isEmpty { throw SCXMLError(file: file, kind: .invalid, problems: reader.problems) }
     guard let chart else { throw SCXMLError(file: file, kind: .invalid, problems: [.init(line: 1, column: nil, element: nil, message: "no chart")]) }
+    return chart
+  }
+
+  /// Builds the chart, reporting its structural problems as the document's.
+  static func build<C>(file: String, _ make: () throws(ChartError) -> C) throws(SCXMLError) -> C {
     do {
-      return try DocumentChart(name: chart.name, initial: chart.initial, states: chart.states)
+      return try make()
     } catch {
       throw SCXMLError(
         file: file, kind: .invalid,
@@ -91,6 +108,9 @@ public struct SCXMLError: Error, Hashable, Sendable, CustomStringConvertible {
     case needsDatamodel
     /// Not a valid chart: an unknown target, a missing attribute, a bad delay...
     case invalid
+    /// A name the document uses (state, event, effect, guard, update or make) that the
+    /// ``SCXMLBindings`` it was read with do not bind.
+    case unbound
   }
 
   /// One place in the document.
@@ -122,21 +142,50 @@ public struct SCXMLError: Error, Hashable, Sendable, CustomStringConvertible {
   }
 }
 
-/// Walks the element tree into chart states, collecting problems instead of stopping at the first.
-struct SCXMLReader {
-  typealias State = ChartState<String, String, NoContext, String>
-  typealias Transition = ChartTransition<String, String, NoContext, String>
-  typealias Action = ChartAction<String, NoContext, String>
+/// Walks the element tree into chart states, collecting problems instead of stopping at the
+/// first; names become Swift values through the bindings.
+struct SCXMLReader<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Sendable> {
+  typealias State = ChartState<ID, Event, Context, Effect>
+  typealias Transition = ChartTransition<ID, Event, Context, Effect>
+  typealias Action = ChartAction<Event, Context, Effect>
 
-  static let namespace = "http://www.w3.org/2005/07/scxml"
-  static let eventProcessor = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor"
 
   let file: String
+  let bindings: SCXMLBindings<ID, Event, Context, Effect>
   var problems: [SCXMLError.Problem] = []
   var datamodelPlaces: [SCXMLError.Problem] = []
+  var unbound: [SCXMLError.Problem] = []
   var generated = 0
 
-  init(file: String) { self.file = file }
+  init(file: String, bindings: SCXMLBindings<ID, Event, Context, Effect>) { (self.file, self.bindings) = (file, bindings) }
+
+  mutating func unbound(_ node: XMLElementNode, attribute: String? = nil, _ message: String) {
+    let element = "<\(node.name)" + (attribute.map { " \($0)" } ?? "") + ">"
+    unbound.append(.init(line: node.line, column: nil, element: element, message: message))
+  }
+
+  /// The state `name` stands for.
+  mutating func stateID(_ name: String, _ node: XMLElementNode, attribute: String) -> ID? {
+    guard let id = bindings.state(name) else {
+      unbound(node, attribute: attribute, "no state is bound to '\(name)'")
+      return nil
+    }
+    return id
+  }
+
+  /// The states a space-separated list names.
+  mutating func stateIDs(_ text: String, _ node: XMLElementNode, attribute: String) -> [ID] {
+    SCXMLText.list(text).compactMap { stateID($0, node, attribute: attribute) }
+  }
+
+  /// The event `name` stands for.
+  mutating func event(_ name: String, _ node: XMLElementNode) -> Event? {
+    guard let event = bindings.event(name) else {
+      unbound(node, attribute: "event", "no event is bound to '\(name)'")
+      return nil
+    }
+    return event
+  }
 
   mutating func invalid(_ node: XMLElementNode, _ message: String) {
     problems.append(.init(line: node.line, column: nil, element: "<\(node.name)>", message: message))
@@ -148,9 +197,9 @@ struct SCXMLReader {
   }
 
   /// Whether `node` is an SCXML element (or one without a namespace); others are skipped.
-  func ours(_ node: XMLElementNode) -> Bool { node.namespace == nil || node.namespace == "" || node.namespace == Self.namespace }
+  func ours(_ node: XMLElementNode) -> Bool { node.namespace == nil || node.namespace == "" || node.namespace == SCXMLText.namespace }
 
-  mutating func chart(_ root: XMLElementNode) -> (name: String, initial: [String]?, states: [State])? {
+  mutating func chart(_ root: XMLElementNode) -> (name: String, initial: [ID]?, states: [State])? {
     guard root.name == "scxml" else {
       invalid(root, "the root element is <\(root.name)>; expected <scxml>")
       return nil
@@ -164,8 +213,8 @@ struct SCXMLReader {
       default: invalid(child, "unexpected in <scxml>")
       }
     }
-    let initial = root.attributes["initial"].map(Self.list)
-    return (root.attributes["name"] ?? Self.stem(file), initial, states)
+    let initial = root.attributes["initial"].map { stateIDs($0, root, attribute: "initial") }
+    return (root.attributes["name"] ?? SCXMLText.stem(file), initial, states)
   }
 
   mutating func datamodel(_ node: XMLElementNode) {
@@ -174,12 +223,12 @@ struct SCXMLReader {
   }
 
   mutating func state(_ node: XMLElementNode) -> State? {
-    let id = node.attributes["id"] ?? generatedID(node)
+    let id = stateID(node.attributes["id"] ?? generatedID(node), node, attribute: "id")
     var children: [State] = []
     var transitions: [Transition] = []
     var onEntry: [Action] = []
     var onExit: [Action] = []
-    var initialTargets: [String]? = node.attributes["initial"].map(Self.list)
+    var initialTargets: [ID]? = node.attributes["initial"].map { stateIDs($0, node, attribute: "initial") }
     var initialActions: [Action] = []
     for child in node.children where ours(child) {
       switch (node.name, child.name) {
@@ -212,6 +261,7 @@ struct SCXMLReader {
       kind = hasStates ? .compound(initial: initialTargets) : .atomic
       if !hasStates, initialTargets != nil { invalid(node, "has an initial but no child states") }
     }
+    guard let id else { return nil }
     return State(
       id: id, kind: kind, children: children, transitions: transitions, onEntry: onEntry, onExit: onExit,
       initialActions: initialActions, line: node.line)
@@ -223,7 +273,7 @@ struct SCXMLReader {
   }
 
   mutating func history(_ node: XMLElementNode) -> State? {
-    let id = node.attributes["id"] ?? generatedID(node)
+    let id = stateID(node.attributes["id"] ?? generatedID(node), node, attribute: "id")
     let type = node.attributes["type"] ?? "shallow"
     guard type == "shallow" || type == "deep" else {
       invalid(node, "type '\(type)'; expected shallow or deep")
@@ -233,6 +283,7 @@ struct SCXMLReader {
       invalid(node, "needs a default <transition> with a target")
       return nil
     }
+    guard let id else { return nil }
     var state = State.history(id, deep: type == "deep", default: parsed.targets)
     state.initialActions = parsed.actions
     state.line = node.line
@@ -240,13 +291,17 @@ struct SCXMLReader {
   }
 
   mutating func transition(_ node: XMLElementNode) -> Transition? {
-    var guardCondition: ChartGuard<String, String, NoContext>?
-    if let cond = node.attributes["cond"] {
+    var guardCondition: ChartGuard<ID, Event, Context>?
+    if bindings.bindsNames, let name = node.attribute("cond", namespace: SCXMLBindings<ID, Event, Context, Effect>.namespace) {
+      guardCondition = boundGuard(name, node, attribute: "fsm:cond")
+    } else if let cond = node.attributes["cond"] {
       let trimmed = cond.trimmingCharacters(in: .whitespaces)
-      if let state = Self.inPredicate(trimmed) {
-        guardCondition = .inState(state)
-      } else if trimmed.hasPrefix("!"), let state = Self.inPredicate(String(trimmed.dropFirst())) {
-        guardCondition = .notInState(state)
+      if let state = SCXMLText.inPredicate(trimmed) {
+        guardCondition = stateID(state, node, attribute: "cond").map { .inState($0) }
+      } else if trimmed.hasPrefix("!"), let state = SCXMLText.inPredicate(String(trimmed.dropFirst())) {
+        guardCondition = stateID(state, node, attribute: "cond").map { .notInState($0) }
+      } else if bindings.bindsNames {
+        guardCondition = boundGuard(trimmed, node, attribute: "cond")
       } else {
         needsDatamodel(node, attribute: "cond")
       }
@@ -257,22 +312,52 @@ struct SCXMLReader {
       return nil
     }
     return Transition(
-      events: node.attributes["event"].map(Self.list) ?? [], guard: guardCondition,
-      targets: node.attributes["target"].map(Self.list) ?? [], isInternal: type == "internal",
+      events: node.attributes["event"].map(SCXMLText.list) ?? [], guard: guardCondition,
+      targets: node.attributes["target"].map { stateIDs($0, node, attribute: "target") } ?? [], isInternal: type == "internal",
       actions: content(node.children), line: node.line)
+  }
+
+  mutating func boundGuard(_ name: String, _ node: XMLElementNode, attribute: String) -> ChartGuard<ID, Event, Context>? {
+    guard let bound = bindings.guards[name] else {
+      unbound(node, attribute: attribute, "no guard is bound to '\(name)'")
+      return nil
+    }
+    return bound
+  }
+
+  mutating func boundAction(_ name: String, _ node: XMLElementNode, attribute: String) -> Action? {
+    guard let bound = bindings.actions[name] else {
+      unbound(node, attribute: attribute, "no update or make is bound to '\(name)'")
+      return nil
+    }
+    return bound
   }
 
   /// Executable content.
   mutating func content(_ nodes: [XMLElementNode]) -> [Action] {
     var actions: [Action] = []
-    for node in nodes where ours(node) {
+    let swift = SCXMLBindings<ID, Event, Context, Effect>.namespace
+    for node in nodes {
+      if bindings.bindsNames, node.namespace == swift {
+        guard node.name == "update" else {
+          invalid(node, "not executable content (expected <update name=\"…\"/>)")
+          continue
+        }
+        guard let name = node.attributes["name"] else {
+          invalid(node, "needs a name attribute")
+          continue
+        }
+        if let action = boundAction(name, node, attribute: "name") { actions.append(action) }
+        continue
+      }
+      guard ours(node) else { continue }
       switch node.name {
       case "raise":
-        guard let event = node.attributes["event"] else {
+        guard let name = node.attributes["event"] else {
           invalid(node, "needs an event attribute")
           continue
         }
-        actions.append(.raise(event))
+        if let event = event(name, node) { actions.append(.raise(event)) }
       case "send": if let action = send(node) { actions.append(action) }
       case "cancel":
         if let id = node.attributes["sendid"] {
@@ -283,16 +368,25 @@ struct SCXMLReader {
           invalid(node, "needs a sendid attribute")
         }
       case "log":
+        if bindings.bindsNames, let name = node.attribute("make", namespace: swift) {
+          if let action = boundAction(name, node, attribute: "fsm:make") { actions.append(action) }
+          continue
+        }
         let label = node.attributes["label"]
         var text: String?
         if let expr = node.attributes["expr"] {
-          guard let literal = Self.stringLiteral(expr) else {
+          guard let literal = SCXMLText.stringLiteral(expr) else {
             needsDatamodel(node, attribute: "expr")
             continue
           }
           text = literal
         }
-        actions.append(.effect([label, text].compactMap { $0 }.joined(separator: ": ")))
+        let written = [label, text].compactMap { $0 }.joined(separator: ": ")
+        guard let effect = bindings.effect(written) else {
+          unbound(node, attribute: "expr", "no effect is bound to '\(written)'")
+          continue
+        }
+        actions.append(.effect(effect))
       case "script", "assign", "if", "elseif", "else", "foreach": needsDatamodel(node)
       default: invalid(node, "not executable content")
       }
@@ -305,28 +399,32 @@ struct SCXMLReader {
       needsDatamodel(node, attribute: attribute)
     }
     for child in node.children where ours(child) && (child.name == "param" || child.name == "content") { needsDatamodel(child) }
-    guard let event = node.attributes["event"] else {
+    guard let name = node.attributes["event"] else {
       if node.attributes["eventexpr"] == nil { invalid(node, "needs an event attribute") }
       return nil
     }
     var delay = Duration.zero
     if let text = node.attributes["delay"] {
-      guard let parsed = Self.duration(text) else {
+      guard let parsed = SCXMLText.duration(text) else {
         invalid(node, "delay '\(text)'; expected a time such as 500ms or 1.5s")
         return nil
       }
       delay = parsed
     }
-    if let type = node.attributes["type"], type != Self.eventProcessor, type != "scxml" { return .error("error.execution") }
+    if let type = node.attributes["type"], type != SCXMLText.eventProcessor, type != "scxml" { return .error("error.execution") }
     switch node.attributes["target"] {
-    case nil: return .send(event, after: delay, id: node.attributes["id"])
-    case "#_internal"?: return delay == .zero ? .raise(event) : .error("error.execution")
+    case nil: return event(name, node).map { .send($0, after: delay, id: node.attributes["id"]) }
+    case "#_internal"?: return delay == .zero ? event(name, node).map { .raise($0) } : .error("error.execution")
     case let target? where target.hasPrefix("#_scxml_") || target == "#_parent": return .error("error.communication")
     case _?: return .error("error.execution")
     }
   }
+}
 
-  // MARK: Attribute values
+/// How SCXML writes attribute values: lists, `In()`, string literals, times.
+enum SCXMLText {
+  static let namespace = "http://www.w3.org/2005/07/scxml"
+  static let eventProcessor = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor"
 
   /// A space-separated list.
   static func list(_ text: String) -> [String] { text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).map(String.init) }

@@ -10,18 +10,32 @@ final class XMLElementNode {
   let name: String
   let namespace: String?
   let attributes: [String: String]
+  /// The namespace prefixes in scope at this element (prefix → URI), for prefixed attributes.
+  let prefixes: [String: String]
   let line: Int
   let column: Int
   var children: [XMLElementNode] = []
 
-  init(name: String, namespace: String?, attributes: [String: String], line: Int, column: Int) {
-    (self.name, self.namespace, self.attributes, self.line, self.column) = (name, namespace, attributes, line, column)
+  init(name: String, namespace: String?, attributes: [String: String], prefixes: [String: String] = [:], line: Int, column: Int) {
+    (self.name, self.namespace, self.attributes, self.prefixes) = (name, namespace, attributes, prefixes)
+    (self.line, self.column) = (line, column)
+  }
+
+  /// The attribute `local` of the namespace `uri` (written with whatever prefix the document
+  /// bound to it), if present.
+  func attribute(_ local: String, namespace uri: String) -> String? {
+    for (key, value) in attributes {
+      guard let colon = key.firstIndex(of: ":"), key[key.index(after: colon)...] == local else { continue }
+      if prefixes[String(key[..<colon])] == uri { return value }
+    }
+    return nil
   }
 
   /// Parses `data`; the root element, or the parser's error with its line and column.
   static func parse(_ data: Data) -> Result<XMLElementNode, XMLReadError> {
     let parser = XMLParser(data: data)
     parser.shouldProcessNamespaces = true
+    parser.shouldReportNamespacePrefixes = true
     parser.shouldResolveExternalEntities = false
     let delegate = TreeBuilder()
     parser.delegate = delegate
@@ -58,6 +72,12 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
   var stack: [XMLElementNode] = []
   var tooDeep: (line: Int, column: Int)?
   var mismatch: XMLReadError?
+  /// Prefixes declared on the element about to start.
+  var pending: [String: String] = [:]
+
+  func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {
+    pending[prefix] = namespaceURI
+  }
 
   func parser(
     _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
@@ -69,8 +89,11 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
       return
     }
     let local = elementName.split(separator: ":").last.map(String.init) ?? elementName
+    let prefixes = pending.isEmpty ? stack.last?.prefixes ?? [:] : (stack.last?.prefixes ?? [:]).merging(pending) { $1 }
+    pending = [:]
     let node = XMLElementNode(
-      name: local, namespace: namespaceURI, attributes: attributes, line: parser.lineNumber, column: parser.columnNumber)
+      name: local, namespace: namespaceURI, attributes: attributes, prefixes: prefixes, line: parser.lineNumber,
+      column: parser.columnNumber)
     if let parent = stack.last { parent.children.append(node) } else if root == nil { root = node }
     stack.append(node)
   }
