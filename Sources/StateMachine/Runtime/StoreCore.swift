@@ -24,14 +24,17 @@ struct StoreCore<Engine: StoreEngine> {
     /// The state it belongs to (an index of the engine's): a state-scoped effect is cancelled
     /// when that state is left.
     @usableFromInline let owner: Int
-    @usableFromInline let description: String
+    /// The command it runs: its description is built only when something reports it.
+    @usableFromInline let command: Effect
     @usableFromInline var handle: Handle
 
     @usableFromInline
-    init(token: UInt64, id: EffectID?, scope: EffectScope, owner: Int, description: String, handle: Handle) {
+    init(token: UInt64, id: EffectID?, scope: EffectScope, owner: Int, command: Effect, handle: Handle) {
       (self.token, self.id, self.scope, self.owner) = (token, id, scope, owner)
-      (self.description, self.handle) = (description, handle)
+      (self.command, self.handle) = (command, handle)
     }
+
+    @usableFromInline var description: String { command.description }
   }
 
   /// A perform effect whose own event led to a step that cancelled it, while its work was
@@ -39,7 +42,7 @@ struct StoreCore<Engine: StoreEngine> {
   @usableFromInline
   struct Deferred {
     @usableFromInline let id: EffectID?
-    @usableFromInline let description: String
+    @usableFromInline let command: Effect
     @usableFromInline var task: Task<Void, Never>?
     /// Something it sent after the cancellation was dropped.
     @usableFromInline var dropped = false
@@ -85,6 +88,9 @@ struct StoreCore<Engine: StoreEngine> {
   @usableFromInline var nextToken: UInt64 = 0
   @usableFromInline var running: [UInt64: Running] = [:]
   @usableFromInline var byID: [EffectID: UInt64] = [:]
+  /// The running state-scoped effects of each owner, so leaving a state looks at its own
+  /// effects only (not at every effect in flight).
+  @usableFromInline var owned: [Int: Set<UInt64>] = [:]
   /// Perform tasks started and not finished, and how many of them sleep on a manual clock.
   @usableFromInline var activeTasks = 0
   @usableFromInline var sleeping = 0
@@ -171,10 +177,8 @@ struct StoreCore<Engine: StoreEngine> {
   /// The state `owner` was left: its state-scoped effects are cancelled.
   @inlinable
   mutating func left(_ owner: Int, into work: inout StepWork) {
-    guard !running.isEmpty else { return }
-    for (token, effect) in running where effect.scope == .state && effect.owner == owner {
-      work.cancelled.append(remove(token))
-    }
+    guard !owned.isEmpty, let tokens = owned.removeValue(forKey: owner) else { return }
+    for token in tokens.sorted() { work.cancelled.append(remove(token)) }
   }
 
   /// The engine halted: every running effect and timer is cancelled, and no event is accepted.
@@ -198,8 +202,9 @@ struct StoreCore<Engine: StoreEngine> {
     if let id, let old = byID[id] { work.cancelled.append(remove(old)) }  // a new one replaces it
     nextToken += 1
     running[nextToken] = Running(
-      token: nextToken, id: id, scope: scope, owner: owner, description: command.description, handle: .pending)
+      token: nextToken, id: id, scope: scope, owner: owner, command: command, handle: .pending)
     if let id { byID[id] = nextToken }
+    if scope == .state { owned[owner, default: []].insert(nextToken) }
     if case .perform = command { activeTasks += 1 }
     work.starts.append(Start(token: nextToken, command: command))
   }
@@ -209,6 +214,10 @@ struct StoreCore<Engine: StoreEngine> {
   mutating func remove(_ token: UInt64) -> Running {
     let effect = running.removeValue(forKey: token)!
     if let id = effect.id, byID[id] == token { byID[id] = nil }
+    if effect.scope == .state, var tokens = owned.removeValue(forKey: effect.owner) {
+      tokens.remove(token)
+      if !tokens.isEmpty { owned[effect.owner] = tokens }
+    }
     return effect
   }
 
@@ -287,9 +296,20 @@ struct StoreCore<Engine: StoreEngine> {
 
   /// Every running effect, to cancel, and the tasks of those whose end is still to be reported.
   mutating func cancelAll() -> (cancelled: [Running], awaited: [Task<Void, Never>]) {
-    byID = [:]
+    (byID, owned) = ([:], [:])
     defer { running = [:] }
     let cancelled = running.values.sorted { $0.token < $1.token }
     return (cancelled, deferred.values.compactMap(\.task))
+  }
+}
+
+extension StoreCore {
+  /// Checks the indexes over the running effects: `byID` and `owned` name exactly the running
+  /// effects with an id and the running state-scoped effects of each owner.
+  func _checkInvariants() {
+    for (id, token) in byID { precondition(running[token]?.id == id, "byID names \(id), which is not running") }
+    var expected: [Int: Set<UInt64>] = [:]
+    for (token, effect) in running where effect.scope == .state { expected[effect.owner, default: []].insert(token) }
+    precondition(owned == expected, "owned \(owned) is not the running state-scoped effects \(expected)")
   }
 }

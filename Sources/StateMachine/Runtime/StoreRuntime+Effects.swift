@@ -28,13 +28,26 @@ extension StoreRuntime {
       var work = StoreCore<Engine>.StepWork(sequence: 0)
       var next: Event?
       var waiters: [CheckedContinuation<Void, Never>] = []
+      // Nobody listens: a step that starts and cancels nothing leaves nothing to do after the
+      // lock, so the draining can be handed back in the same lock that keeps the step.
+      let quiet = inspector == nil && !stepBroadcast.hasSubscribers && !stateBroadcast.hasSubscribers
+      var handedBack = false
       core.withLock { core in
         work = core.stepped(engine: engine, outcome: outcome)
         // The engine stays ours: only the drainer changes the core's copy.
-        next = core.takeQueued()
+        if quiet, work.starts.isEmpty, work.cancelled.isEmpty {
+          next = core.takeNext()
+          handedBack = next == nil
+        } else {
+          next = core.takeQueued()
+        }
         // Senders waiting for room (taking an event made some); the idle and finish waiters
         // wait until the draining is handed back.
         waiters = core.waitersToResume()
+      }
+      if handedBack {
+        if !waiters.isEmpty { for waiter in waiters { waiter.resume() } }
+        return
       }
       if Engine.changesObserved(outcome), stateBroadcast.hasSubscribers { stateBroadcast.yield(engine.observed) }
       if stepBroadcast.hasSubscribers || inspector != nil {
@@ -76,7 +89,7 @@ extension StoreRuntime {
       core.withLock { core in
         var task: Task<Void, Never>?
         if case .task(let t) = effect.handle { task = t }
-        core.deferred[effect.token] = .init(id: effect.id, description: effect.description, task: task)
+        core.deferred[effect.token] = .init(id: effect.id, command: effect.command, task: task)
       }
       if case .task(let task) = effect.handle { task.cancel() }
       return
@@ -91,32 +104,32 @@ extension StoreRuntime {
 
   @usableFromInline
   func start(_ command: Effect, token: UInt64) {
-    let description = command.description
+    // Descriptions are built only for the inspector (and a late event's report), never per effect.
     switch command {
     case .perform(let work, let id, _):
-      inspector?(.effectStarted(id: id, description: description))
+      inspector?(.effectStarted(id: id, description: command.description))
       let participant: (any ManualClockParticipant)? = manualClock == nil ? nil : self
       let task = Task {
         let ending = await ManualClockContext.$participant.withValue(participant) {
-          await self.run(work, token: token, description: description)
+          await self.run(work, token: token, command: command)
         }
-        self.taskEnded(token, work: work, ending: ending, id: id, description: description)
+        self.taskEnded(token, work: work, ending: ending, id: id, command: command)
       }
       attach(.task(task), to: token)
     case .send(let event, let delay, let id, _):
-      inspector?(.effectStarted(id: id, description: description))
+      inspector?(.effectStarted(id: id, description: command.description))
       startTimer(token: token, event: event, delay: delay, repeating: false)
     case .every(let interval, let event, let id, _):
-      inspector?(.effectStarted(id: id, description: description))
+      inspector?(.effectStarted(id: id, description: command.description))
       startTimer(token: token, event: event, delay: interval, repeating: true)
     case .cancel:
       break  // handled under the lock when the step ran
     }
   }
 
-  private func run(_ work: Work, token: UInt64, description: String) async -> StoreCore<Engine>.Ending {
+  private func run(_ work: Work, token: UInt64, command: Effect) async -> StoreCore<Engine>.Ending {
     do {
-      try await handler(work, Send { self.deliver($0, from: token, effect: description) })
+      try await handler(work, Send { self.deliver($0, from: token, effect: command) })
       return .returned
     } catch {
       return .threw(error)
@@ -157,7 +170,7 @@ extension StoreRuntime {
   }
 
   /// An effect sent an event: queue it if the effect still runs, else drop it and say so.
-  private func deliver(_ event: Event, from token: UInt64, effect: String) {
+  private func deliver(_ event: Event, from token: UInt64, effect: Effect) {
     let enqueued = core.withLock { core -> StoreCore<Engine>.Enqueued? in
       guard core.isActive(token) else {
         core.deferred[token]?.dropped = true
@@ -166,7 +179,7 @@ extension StoreRuntime {
       return core.eventArrived(event, force: true)
     }
     switch enqueued {
-    case nil: inspector?(.lateEventDropped(event, effect: effect))
+    case nil: inspector?(.lateEventDropped(event, effect: effect.description))
     case .drain(let first, let machine)?: DeliveryContext.$token.withValue(token) { drain(first, machine) }
     case .queued?, .rejected?: break
     }
@@ -183,7 +196,7 @@ extension StoreRuntime {
   /// maps to, queued as the effect's last result) or cancelled — or nothing, when its
   /// cancellation was reported already.
   private func taskEnded(
-    _ token: UInt64, work: Work, ending: StoreCore<Engine>.Ending, id: EffectID?, description: String
+    _ token: UInt64, work: Work, ending: StoreCore<Engine>.Ending, id: EffectID?, command: Effect
   ) {
     typealias Core = StoreCore<Engine>
     var mapped: Event?
@@ -197,11 +210,11 @@ extension StoreRuntime {
     }
     switch end {
     case .nothing: break
-    case .finished: inspector?(.effectFinished(id: id, description: description))
-    case .cancelled: inspector?(.effectCancelled(id: id, description: description))
+    case .finished: inspector?(.effectFinished(id: id, description: command.description))
+    case .cancelled: inspector?(.effectCancelled(id: id, description: command.description))
     case .failed:
       if case .threw(let error) = ending {
-        inspector?(.effectFailed(description: description, error: String(describing: error), event: mapped))
+        inspector?(.effectFailed(description: command.description, error: String(describing: error), event: mapped))
       }
     }
     for waiter in waiters { waiter.resume() }
