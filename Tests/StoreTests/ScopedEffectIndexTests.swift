@@ -42,3 +42,23 @@ struct ScopedEffectIndexTests {
     store.runtime.core.withLock { $0._checkInvariants() }
   }
 }
+
+/// The `states` and `steps` subscriptions are made on first use; a store that finished before
+/// anyone subscribed still ends every sequence it hands out.
+@Suite("Subscriptions made on first use")
+struct LazySubscriptionTests {
+  @Test("subscribing after finish gives sequences that end; subscribing before sees the steps")
+  func afterFinish() async {
+    let store = Store(ScopedEffectIndexTests.table, context: NoContext()) { _, _ in }
+    let before = store.states
+    store.send(.toggle)
+    await store.finish()
+    var seen: [ScopedEffectIndexTests.State] = []
+    for await state in before { seen.append(state) }
+    #expect(seen == [.a, .b])
+    var late: [ScopedEffectIndexTests.State] = []
+    for await state in store.states { late.append(state) }  // ends: the store has finished
+    #expect(late == [.b])
+    for await _ in store.steps { Issue.record("a finished store reports no step") }
+  }
+}

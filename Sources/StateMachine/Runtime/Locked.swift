@@ -13,26 +13,54 @@
 /// and the TSan pass would prove nothing. A pthread mutex is intercepted by TSan.
 @usableFromInline
 final class Locked<Value>: @unchecked Sendable {
-  // Safe to share: `value` is only touched inside `withLock`, which holds `mutex`. It lives
-  // behind a pointer so that access is not checked dynamically for exclusivity on every call.
+  // Safe to share: the value is only touched inside `withLock`, which holds the mutex.
+  @usableFromInline let region: LockedRegion<Value>
+
+  @usableFromInline
+  init(_ value: Value) { region = LockedRegion(value) }
+
+  deinit { region.deallocate() }
+
+  /// Runs `body` with exclusive access to the value. `body` must not take this lock again.
+  @inlinable
+  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result { try region.withLock(body) }
+}
+
+/// A mutex and a value in one allocation, owned by whoever made it (who calls
+/// ``deallocate()`` once): what ``Locked`` holds, and what an object that is already a
+/// reference (a store's runtime) embeds to save the extra object.
+@usableFromInline
+struct LockedRegion<Value>: @unchecked Sendable {
+  // Safe to share: `value` is only touched inside `withLock`, which holds `mutex`. Both live
+  // behind pointers, so access is not checked dynamically for exclusivity on every call.
   @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
   @usableFromInline let value: UnsafeMutablePointer<Value>
 
-  @usableFromInline
-  init(_ value: Value) {
-    self.value = .allocate(capacity: 1)
-    self.value.initialize(to: value)
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(mutex, nil)
+  /// Where the value starts in the allocation: after the mutex, aligned for any value.
+  static var valueOffset: Int {
+    let size = MemoryLayout<pthread_mutex_t>.stride
+    let alignment = max(MemoryLayout<Value>.alignment, 16)
+    return (size + alignment - 1) / alignment * alignment
   }
 
-  deinit {
+  @usableFromInline
+  init(_ value: Value) {
+    let raw = UnsafeMutableRawPointer.allocate(
+      byteCount: Self.valueOffset + max(MemoryLayout<Value>.size, 1),
+      alignment: max(MemoryLayout<Value>.alignment, MemoryLayout<pthread_mutex_t>.alignment, 16))
+    mutex = raw.bindMemory(to: pthread_mutex_t.self, capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    pthread_mutex_init(mutex, nil)
+    self.value = (raw + Self.valueOffset).bindMemory(to: Value.self, capacity: 1)
+    self.value.initialize(to: value)
+  }
+
+  /// Destroys the value and frees the memory; the region must not be used afterwards.
+  func deallocate() {
+    value.deinitialize(count: 1)
     pthread_mutex_destroy(mutex)
     mutex.deinitialize(count: 1)
-    mutex.deallocate()
-    value.deinitialize(count: 1)
-    value.deallocate()
+    UnsafeMutableRawPointer(mutex).deallocate()
   }
 
   /// Runs `body` with exclusive access to the value. `body` must not take this lock again.

@@ -1,3 +1,5 @@
+import Synchronization
+
 extension StoreRuntime {
   /// Queues an event; drains the mailbox on this thread unless another caller is draining.
   @inlinable
@@ -30,7 +32,7 @@ extension StoreRuntime {
       var waiters: [CheckedContinuation<Void, Never>] = []
       // Nobody listens: a step that starts and cancels nothing leaves nothing to do after the
       // lock, so the draining can be handed back in the same lock that keeps the step.
-      let quiet = inspector == nil && !stepBroadcast.hasSubscribers && !stateBroadcast.hasSubscribers
+      let quiet = inspector == nil && (!subscribed.load(ordering: .acquiring) || !observesStates && !observesSteps)
       var handedBack = false
       core.withLock { core in
         work = core.stepped(engine: engine, outcome: outcome)
@@ -49,8 +51,8 @@ extension StoreRuntime {
         if !waiters.isEmpty { for waiter in waiters { waiter.resume() } }
         return
       }
-      if Engine.changesObserved(outcome), stateBroadcast.hasSubscribers { stateBroadcast.yield(engine.observed) }
-      if stepBroadcast.hasSubscribers || inspector != nil {
+      if Engine.changesObserved(outcome), observesStates { subscriptions.load()?.states.yield(engine.observed) }
+      if observesSteps || inspector != nil {
         report(engine.report(outcome, event: event, sequence: work.sequence, time: elapsed()))
       }
       perform(work)
@@ -70,7 +72,7 @@ extension StoreRuntime {
   /// Tells the step's subscribers and the inspector.
   @usableFromInline
   func report(_ step: Engine.Step) {
-    stepBroadcast.yield(step)
+    subscriptions.load()?.steps.yield(step)
     inspector?(.step(step))
   }
 
@@ -137,7 +139,7 @@ extension StoreRuntime {
   }
 
   private func startTimer(token: UInt64, event: Event, delay: Duration, repeating: Bool) {
-    if let manualClock {
+    if let manualClock = clock.manual {
       let timer = manualClock.schedule(after: delay) { [self] in
         if timerFired(token, event: event, keep: repeating), repeating {
           startTimer(token: token, event: event, delay: delay, repeating: true)

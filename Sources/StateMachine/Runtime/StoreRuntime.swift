@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What ``Store`` and ``ChartStore`` share: the mailbox, the run-to-completion loop, the effect
 /// lifecycle (start, finish, fail, cancel, timers) and the settle and finish rules, over any
 /// ``StoreEngine``. The public stores are thin fronts that name their own types.
@@ -10,16 +12,55 @@ final class StoreRuntime<Engine: StoreEngine>: Sendable {
   @usableFromInline typealias Failure = @Sendable (Work, any Error) -> Event?
   @usableFromInline typealias Inspector = @Sendable (StoreReport<Event, Engine.Step>) -> Void
 
-  @usableFromInline let core: Locked<StoreCore<Engine>>
+  /// The core behind its lock, in one allocation this runtime owns (freed in `deinit`).
+  @usableFromInline let core: LockedRegion<StoreCore<Engine>>
   @usableFromInline let handler: Handler
   @usableFromInline let failure: Failure
   @usableFromInline let inspector: Inspector?
-  @usableFromInline let clock: any Clock<Duration>
+  /// The injected clock and the instant the store was made on it.
+  @usableFromInline let clock: any StoreClock
+  /// The `states` and `steps` subscriptions, made on the first subscription: a store nobody
+  /// observes does not carry them (an idle store's size is most of what it costs).
+  @usableFromInline let subscriptions = AtomicLazyReference<Subscriptions>()
+  /// Set once `subscriptions` is made: the hot path reads this flag, not the reference.
+  @usableFromInline let subscribed = Atomic<Bool>(false)
+
+  @usableFromInline
+  final class Subscriptions: Sendable {
+    @usableFromInline let states = Broadcast<Engine.Observed>()
+    @usableFromInline let steps = Broadcast<Engine.Step>()
+    init() {}
+  }
+
   /// The time on `clock` since the store was made (read only when a step is reported).
-  @usableFromInline let elapsed: @Sendable () -> Duration
-  @usableFromInline let manualClock: ManualClock?
-  @usableFromInline let stateBroadcast = Broadcast<Engine.Observed>()
-  @usableFromInline let stepBroadcast = Broadcast<Engine.Step>()
+  @usableFromInline
+  func elapsed() -> Duration { clock.elapsed }
+
+  /// The clock, when it is a manual one.
+  var manualClock: ManualClock? { clock.manual }
+
+  /// Whether anyone listens to states.
+  @inlinable var observesStates: Bool {
+    subscribed.load(ordering: .acquiring) && subscriptions.load()?.states.hasSubscribers ?? false
+  }
+  /// Whether anyone listens to steps.
+  @inlinable var observesSteps: Bool {
+    subscribed.load(ordering: .acquiring) && subscriptions.load()?.steps.hasSubscribers ?? false
+  }
+
+  /// The subscriptions, made now if needed; finished at once when the store has finished.
+  func subscribing() -> Subscriptions {
+    if let made = subscriptions.load() { return made }
+    let made = subscriptions.storeIfNil(Subscriptions())
+    subscribed.store(true, ordering: .releasing)
+    // `finish()` marks the core finished before it finishes the subscriptions it finds: seeing
+    // the mark unset here means it will find these.
+    if core.withLock({ $0.finished }) {
+      made.states.finish()
+      made.steps.finish()
+    }
+    return made
+  }
 
   @usableFromInline
   init(
@@ -27,18 +68,18 @@ final class StoreRuntime<Engine: StoreEngine>: Sendable {
     inspector: Inspector?
   ) {
     let capacity: Int? = if case .bounded(let c) = mailbox { max(1, c) } else { nil }
-    core = Locked(StoreCore(engine: engine, capacity: capacity))
+    core = LockedRegion(StoreCore(engine: engine, capacity: capacity))
     self.handler = handler
     self.failure = failure
     self.inspector = inspector
-    self.clock = clock
-    elapsed = elapsedSinceNow(on: clock)
-    manualClock = clock as? ManualClock
-    manualClock?.register(self)
+    self.clock = storeClock(clock)
+    self.clock.manual?.register(self)
   }
 
-  var states: AsyncStream<Engine.Observed> { stateBroadcast.subscribe(first: core.withLock { $0.engine.observed }) }
-  var steps: AsyncStream<Engine.Step> { stepBroadcast.subscribe() }
+  deinit { core.deallocate() }
+
+  var states: AsyncStream<Engine.Observed> { subscribing().states.subscribe(first: core.withLock { $0.engine.observed }) }
+  var steps: AsyncStream<Engine.Step> { subscribing().steps.subscribe() }
 
   func start() {
     guard let (work, queued) = core.withLock({ $0.started() }) else { return }
@@ -96,7 +137,9 @@ final class StoreRuntime<Engine: StoreEngine>: Sendable {
     for waiter in waiters { waiter.resume() }
     for task in tasks { await task.value }
     manualClock?.unregister(self)
-    stateBroadcast.finish()
-    stepBroadcast.finish()
+    if let made = subscriptions.load() {
+      made.states.finish()
+      made.steps.finish()
+    }
   }
 }
