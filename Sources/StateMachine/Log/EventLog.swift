@@ -87,9 +87,10 @@ public struct EventLog<State: Codable, Event: Codable, Context: Codable, Effect:
 
   /// The log as JSON Lines: the header, then one line per entry, each ending with a newline.
   public func encoded() throws -> Data {
-    var data = try Self.line(header)
-    for entry in entries { data += try Self.line(entry) }
-    return data
+    var bytes = Array(try Self.line(header))
+    var writer = LogLineWriter<State, Event, Context, Effect>()
+    for entry in entries { try writer.append(entry, to: &bytes) }
+    return Data(bytes)
   }
 
   /// One value as a log line (JSON and a newline).

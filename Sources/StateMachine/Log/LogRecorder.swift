@@ -15,6 +15,8 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
 
   struct Recording {
     var log: Log
+    /// Writes entry lines, remembering the JSON of values it has written before.
+    var writer = LogLineWriter<State, Event, Context, Effect>()
   }
 
   let recording: Locked<Recording>
@@ -126,10 +128,11 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
         state: state, context: context, effects: effects)
       if let file {
         // Written under the lock, so lines land in sequence order.
-        guard let line = try? Log.line(entry) else {
+        var line: [UInt8] = []
+        do { try recording.writer.append(entry, to: &line) } catch {
           return .failure(.io(path: file.path, detail: "cannot encode entry \(entry.sequence)"))
         }
-        do throws(LogError) { try file.append(line) } catch { return .failure(error) }
+        do throws(LogError) { try file.append(Data(line)) } catch { return .failure(error) }
       }
       recording.log.entries.append(entry)
       return .success(entry.sequence)

@@ -1,0 +1,113 @@
+import Foundation
+
+/// Writes entry lines: the envelope (keys in sorted order, as `JSONEncoder` with `.sortedKeys`
+/// writes them) by hand, and each of the user's values through `JSONEncoder` once per distinct
+/// value when its type is `Hashable`: log lines repeat the same few values, so most entries are
+/// written without an encoder call. The bytes are exactly what encoding the whole entry writes.
+@usableFromInline
+struct LogLineWriter<State: Codable, Event: Codable, Context: Codable, Effect: Codable> {
+  let encoder: JSONEncoder
+  var events = EncodedValues<Event>()
+  var states = EncodedValues<State>()
+  var contexts = EncodedValues<Context>()
+  var effects = EncodedValues<Effect>()
+
+  @usableFromInline
+  init() {
+    encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+  }
+
+  /// The entry as one line (JSON and a newline) appended to `out`.
+  mutating func append(_ entry: LogEntry<State, Event, Context, Effect>, to out: inout [UInt8]) throws {
+    out += #"{"context":"#.utf8
+    try contexts.append(entry.context, encoder, to: &out)
+    out += #","effects":["#.utf8
+    for (i, effect) in entry.effects.enumerated() {
+      if i > 0 { out.append(UInt8(ascii: ",")) }
+      try effects.append(effect, encoder, to: &out)
+    }
+    out += #"],"event":"#.utf8
+    try events.append(entry.event, encoder, to: &out)
+    out += #","outcome":""#.utf8
+    out += entry.outcome.description.utf8  // letters, parentheses: nothing to escape
+    out += #"","sequence":"#.utf8
+    out += String(entry.sequence).utf8
+    out += #","state":"#.utf8
+    try states.append(entry.state, encoder, to: &out)
+    if let time = entry.time {
+      out += #","time":"#.utf8
+      try appendNumber(time, to: &out)
+    }
+    out += "}\n".utf8
+  }
+
+  /// A number as `JSONEncoder` writes it: the shortest text that reads back, without `.0`;
+  /// anything unusual (exponents, non-finite) goes through the encoder itself.
+  func appendNumber(_ value: Double, to out: inout [UInt8]) throws {
+    var text = value.description
+    if text.hasSuffix(".0") { text.removeLast(2) }
+    if text.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || ($0 >= 0x30 && $0 <= 0x39) }) {
+      out += text.utf8
+    } else {
+      out += try encoder.encode(value)
+    }
+  }
+}
+
+/// The JSON of values of one type, remembered by value (at most ``limit`` of them, so a log of
+/// ever-new values keeps bounded memory): a plain value of up to 8 bytes by its bytes, any
+/// other `Hashable` value through a cache made once for its type. Others are encoded each time.
+struct EncodedValues<Value: Encodable> {
+  static var limit: Int { 4096 }
+  /// Plain values (no references) of up to 8 bytes: their bytes are the value.
+  var small: [UInt64: [UInt8]] = [:]
+  let isSmall = _isPOD(Value.self) && MemoryLayout<Value>.size <= 8
+  let hashed: (any JSONByValue<Value>)? = makeJSONByValue(Value.self)
+
+  mutating func append(_ value: Value, _ encoder: JSONEncoder, to out: inout [UInt8]) throws {
+    if isSmall {
+      var key: UInt64 = 0
+      withUnsafeBytes(of: value) { raw in
+        withUnsafeMutableBytes(of: &key) { $0.copyMemory(from: raw) }
+      }
+      if let known = small[key] {
+        out += known
+        return
+      }
+      let json = Array(try encoder.encode(value))
+      if small.count < Self.limit { small[key] = json }
+      out += json
+    } else if let hashed {
+      out += try hashed.json(value, encoder)
+    } else {
+      out += try encoder.encode(value)
+    }
+  }
+}
+
+/// A cache of JSON by value for one `Hashable` type.
+protocol JSONByValue<Value>: AnyObject {
+  associatedtype Value
+  func json(_ value: Value, _ encoder: JSONEncoder) throws -> [UInt8]
+}
+
+/// The cache for `Value`, which is `Key` (the same type, seen as `Hashable`).
+final class HashableJSON<Value: Encodable, Key: Hashable>: JSONByValue {
+  var table: [Key: [UInt8]] = [:]
+
+  func json(_ value: Value, _ encoder: JSONEncoder) throws -> [UInt8] {
+    let key = unsafeBitCast(value, to: Key.self)  // Key is Value's own type
+    if let known = table[key] { return known }
+    let json = Array(try encoder.encode(value))
+    if table.count < EncodedValues<Value>.limit { table[key] = json }
+    return json
+  }
+}
+
+/// A cache for `Value` when it is `Hashable`; `nil` otherwise.
+func makeJSONByValue<Value: Encodable>(_ type: Value.Type) -> (any JSONByValue<Value>)? {
+  guard let hashable = type as? any Hashable.Type else { return nil }
+  func make<Key: Hashable>(_: Key.Type) -> any JSONByValue<Value> { HashableJSON<Value, Key>() }
+  return make(hashable)
+}

@@ -1,0 +1,57 @@
+import Foundation
+@testable import StateMachine
+import Testing
+
+/// The hand-written entry writer writes exactly the bytes `JSONEncoder` writes for the whole
+/// entry, for every kind of value: plain small values (remembered by their bytes), `Hashable`
+/// values with strings (remembered by value), values that are neither (encoded each time).
+@Suite("Log line writer")
+struct LogLineWriterTests {
+  enum Light: String, Codable, Hashable { case red, green }
+  enum Input: Codable, Hashable { case tap, type(String), move(x: Int, y: Double) }
+  struct Form: Codable { var text: String; var count: Int; var tags: [String: Int] }  // not Hashable
+  struct Big: Codable, Hashable { var a: Int, b: Int, c: Int }  // plain, but more than 8 bytes
+
+  struct Case: Sendable, CustomStringConvertible {
+    let description: String
+    let time: Double?
+  }
+
+  static let times: [Case] = [
+    .init(description: "no time", time: nil), .init(description: "zero", time: 0), .init(description: "a half", time: 0.5),
+    .init(description: "whole", time: 42), .init(description: "negative", time: -3.25), .init(description: "tiny", time: 1e-7),
+    .init(description: "huge", time: 1e21), .init(description: "third", time: 1.0 / 3), .init(description: "minus zero", time: -0.0),
+  ]
+
+  @Test("entries written by hand are byte for byte what JSONEncoder writes", arguments: times)
+  func sameBytes(_ example: Case) throws {
+    typealias Entry = LogEntry<Light, Input, Form, Big>
+    var writer = LogLineWriter<Light, Input, Form, Big>()
+    let inputs: [Input] = [.tap, .type("héllo \"quoted\" / slash\n"), .move(x: -1, y: 2.5), .tap, .type("héllo \"quoted\" / slash\n")]
+    let outcomes: [LoggedOutcome] = [.transitioned, .stayed, .ignored, .rejected(.guardsFailed), .rejected(.undeclared)]
+    for (i, input) in inputs.enumerated() {
+      let entry = Entry(
+        sequence: i + 1, time: example.time, event: input, outcome: outcomes[i], state: i % 2 == 0 ? .red : .green,
+        context: Form(text: "t\(i % 2)", count: i, tags: ["b": 2, "a": 1]),
+        effects: Array(repeating: Big(a: i, b: 2, c: 3), count: i % 3))
+      var bytes: [UInt8] = []
+      try writer.append(entry, to: &bytes)
+      #expect(bytes == Array(try EventLog<Light, Input, Form, Big>.line(entry)), "entry \(i + 1)")
+    }
+  }
+
+  @Test("a log written with the writer reads back the same entries")
+  func roundTrip() throws {
+    var log = EventLog<Light, Input, NoContext, Big>(header: .init(machine: "m", fingerprint: "f", state: .red, context: NoContext()))
+    for i in 1...50 {
+      log.entries.append(.init(
+        sequence: i, time: Double(i) / 4, event: i % 2 == 0 ? .tap : .type("\(i % 5)"), outcome: .transitioned,
+        state: i % 3 == 0 ? .green : .red, context: NoContext(), effects: [Big(a: i % 4, b: 0, c: 0)]))
+    }
+    let read = EventLog<Light, Input, NoContext, Big>.read(try log.encoded())
+    #expect(read.error == nil)
+    #expect(read.log?.entries.map(\.event) == log.entries.map(\.event))
+    #expect(read.log?.entries.map(\.time) == log.entries.map(\.time))
+    #expect(read.log?.entries.map(\.effects) == log.entries.map(\.effects))
+  }
+}
