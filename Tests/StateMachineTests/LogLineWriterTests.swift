@@ -55,3 +55,50 @@ struct LogLineWriterTests {
     #expect(read.log?.entries.map(\.effects) == log.entries.map(\.effects))
   }
 }
+
+/// Entries whose values were read before skip the strict JSON check; a line that only looks
+/// like them still gets the error the strict reader gives.
+@Suite("Log reader: the known-values fast path")
+struct KnownEntryReaderTests {
+  typealias Log = EventLog<LogLineWriterTests.Light, LogLineWriterTests.Input, NoContext, LogLineWriterTests.Big>
+
+  struct Mutation: Sendable, CustomStringConvertible {
+    let description: String
+    let line: String
+  }
+
+  static let valid = #"{"context":{},"effects":[],"event":{"tap":{}},"outcome":"stayed","sequence":SEQ,"state":"red","time":0.5}"#
+
+  static let mutations: [Mutation] = [
+    .init(description: "duplicate key", line: #"{"context":{},"effects":[],"event":{"tap":{}},"outcome":"stayed","sequence":SEQ,"state":"red","state":"red"}"#),
+    .init(description: "unknown key with bad JSON", line: #"{"context":{},"effects":[],"event":{"tap":{}},"junk":[1,,2],"outcome":"stayed","sequence":SEQ,"state":"red"}"#),
+    .init(description: "plus sign", line: #"{"context":{},"effects":[],"event":{"tap":{}},"outcome":"stayed","sequence":+SEQ,"state":"red"}"#),
+    .init(description: "leading zero time", line: #"{"context":{},"effects":[],"event":{"tap":{}},"outcome":"stayed","sequence":SEQ,"state":"red","time":01}"#),
+    .init(description: "hex time", line: #"{"context":{},"effects":[],"event":{"tap":{}},"outcome":"stayed","sequence":SEQ,"state":"red","time":0x1p3}"#),
+    .init(description: "escaped key", line: #"{"context":{},"effects":[],"event":{"tap":{}},"outcome":"stayed","sequence":SEQ,"st\u0061te":"red"}"#),
+    .init(description: "missing state", line: #"{"context":{},"effects":[],"event":{"tap":{}},"outcome":"stayed","sequence":SEQ}"#),
+    .init(description: "trailing comma", line: #"{"context":{},"effects":[],"event":{"tap":{}},"outcome":"stayed","sequence":SEQ,"state":"red",}"#),
+  ]
+
+  static func header() throws -> String {
+    String(decoding: try Log.line(LogHeader<LogLineWriterTests.Light, NoContext>(machine: "m", fingerprint: "f", state: .red, context: NoContext())), as: UTF8.self)
+  }
+
+  @Test("a line that only looks like known entries gets the strict reader's error", arguments: mutations)
+  func sameError(_ mutation: Mutation) throws {
+    let cold = try Self.header() + mutation.line.replacingOccurrences(of: "SEQ", with: "1") + "\n"
+    let warm = try Self.header() + Self.valid.replacingOccurrences(of: "SEQ", with: "1") + "\n"
+      + Self.valid.replacingOccurrences(of: "SEQ", with: "2") + "\n" + mutation.line.replacingOccurrences(of: "SEQ", with: "3") + "\n"
+    let expected = try #require(Log.read(Data(cold.utf8)).error)
+    let found = try #require(Log.read(Data(warm.utf8)).error)
+    #expect("\(found)" == "\(expected)".replacingOccurrences(of: "line 2", with: "line 4"))
+  }
+
+  @Test("known entries read through the fast path are the entries written")
+  func known() throws {
+    let text = try Self.header() + (1...5).map { Self.valid.replacingOccurrences(of: "SEQ", with: "\($0)") + "\n" }.joined()
+    let log = try #require(Log.read(Data(text.utf8)).log)
+    #expect(log.entries.map(\.sequence) == [1, 2, 3, 4, 5])
+    #expect(log.entries.allSatisfy { $0.event == .tap && $0.state == .red && $0.time == 0.5 && $0.outcome == .stayed })
+  }
+}

@@ -21,6 +21,7 @@ struct EntryScanner<State: Codable, Event: Codable, Context: Codable, Effect: Co
   /// JSON first, so the hand-written scan below only ever sees valid JSON.
   @inlinable
   mutating func entry(_ line: Data, number: Int) throws(LogError) -> Entry {
+    if let entry = knownEntry(line) { return entry }
     if let problem = StrictJSON.problem(in: line) { throw .malformed(line: number, detail: "not JSON: \(problem)") }
     let fields = try Self.fields(of: line, number: number)
     func raw(_ index: Int, _ key: String) throws(LogError) -> String {
@@ -39,6 +40,67 @@ struct EntryScanner<State: Codable, Event: Codable, Context: Codable, Effect: Co
     return Entry(sequence: sequence, time: time, event: event, outcome: outcome, state: state, context: context, effects: effects)
   }
 
+  /// The entry, when the line is provably valid without the strict check: every key known and
+  /// given once, the numbers and the outcome in JSON's own spelling, and every value a JSON
+  /// text decoded (and so strictly checked) before. `nil` at the least doubt: the full path
+  /// then checks the line and says what is wrong with it, exactly as before.
+  @inlinable
+  func knownEntry(_ line: Data) -> Entry? {
+    var fields: [String?]
+    do { fields = try Self.fields(of: line, number: 0, requireKnownKeys: true) } catch { return nil }
+    guard let sequenceText = fields[EntryField.sequence], Self.isJSONNumber(sequenceText, integer: true),
+      let sequence = Int(sequenceText)
+    else { return nil }
+    var time: Double?
+    if let text = fields[EntryField.time] {
+      guard Self.isJSONNumber(text, integer: false), let value = Double(text), value.isFinite else { return nil }
+      time = value
+    }
+    let outcome: LoggedOutcome
+    switch fields[EntryField.outcome] {
+    case #""transitioned""#?: outcome = .transitioned
+    case #""stayed""#?: outcome = .stayed
+    case #""ignored""#?: outcome = .ignored
+    default: return nil
+    }
+    guard let e = fields[EntryField.event], let event = events[e], let s = fields[EntryField.state], let state = states[s],
+      let c = fields[EntryField.context], let context = contexts[c], let f = fields[EntryField.effects],
+      let effects = effects[f]
+    else { return nil }
+    return Entry(sequence: sequence, time: time, event: event, outcome: outcome, state: state, context: context, effects: effects)
+  }
+
+  /// Whether `text` is a JSON number (an integer when `integer`): `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`.
+  @usableFromInline
+  static func isJSONNumber(_ text: String, integer: Bool) -> Bool {
+    var utf8 = text.utf8[...]
+    func digits() -> Int {
+      var n = 0
+      while let d = utf8.first, d >= 0x30, d <= 0x39 {
+        utf8.removeFirst()
+        n += 1
+      }
+      return n
+    }
+    if utf8.first == UInt8(ascii: "-") { utf8.removeFirst() }
+    if utf8.first == UInt8(ascii: "0") {
+      utf8.removeFirst()
+    } else if digits() == 0 {
+      return false
+    }
+    if integer { return utf8.isEmpty }
+    if utf8.first == UInt8(ascii: ".") {
+      utf8.removeFirst()
+      if digits() == 0 { return false }
+    }
+    if utf8.first == UInt8(ascii: "e") || utf8.first == UInt8(ascii: "E") {
+      utf8.removeFirst()
+      if utf8.first == UInt8(ascii: "+") || utf8.first == UInt8(ascii: "-") { utf8.removeFirst() }
+      if digits() == 0 { return false }
+    }
+    return utf8.isEmpty
+  }
+
   @inlinable
   func cached<T: Decodable>(_ raw: String, field: String, line: Int, in cache: inout [String: T]) throws(LogError) -> T {
     if let value = cache[raw] { return value }
@@ -52,12 +114,13 @@ struct EntryScanner<State: Codable, Event: Codable, Context: Codable, Effect: Co
   }
 
   /// The raw JSON text of each known top-level key of an object line, indexed as ``EntryField``.
+  /// With `requireKnownKeys`, a key entries do not have, or a key given twice, is an error too.
   @usableFromInline
-  static func fields(of line: Data, number: Int) throws(LogError) -> [String?] {
+  static func fields(of line: Data, number: Int, requireKnownKeys: Bool = false) throws(LogError) -> [String?] {
     var fields = [String?](repeating: nil, count: EntryField.names.count)
     let scanned: LogError? = line.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> LogError? in
       do throws(LogError) {
-        try scan(bytes, into: &fields, number: number)
+        try scan(bytes, into: &fields, number: number, requireKnownKeys: requireKnownKeys)
         return nil
       } catch {
         return error
@@ -68,7 +131,7 @@ struct EntryScanner<State: Codable, Event: Codable, Context: Codable, Effect: Co
   }
 
   private static func scan(
-    _ bytes: UnsafeRawBufferPointer, into fields: inout [String?], number: Int
+    _ bytes: UnsafeRawBufferPointer, into fields: inout [String?], number: Int, requireKnownKeys: Bool
   ) throws(LogError) {
     let malformed = LogError.malformed(line: number, detail: "not JSON")
     var i = 0
@@ -92,6 +155,7 @@ struct EntryScanner<State: Codable, Event: Codable, Context: Codable, Effect: Co
         skipSpace()
         let valueStart = i
         guard let valueEnd = endOfValue(bytes, from: i) else { throw malformed }
+        if requireKnownKeys, key == nil || fields[key!] != nil { throw malformed }
         if let key {
           fields[key] = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[valueStart..<valueEnd]), as: UTF8.self)
         }

@@ -110,12 +110,22 @@ extension StoreRuntime {
     switch command {
     case .perform(let work, let id, _):
       inspector?(.effectStarted(id: id, description: command.description))
-      let participant: (any ManualClockParticipant)? = manualClock == nil ? nil : self
-      let task = Task {
-        let ending = await ManualClockContext.$participant.withValue(participant) {
-          await self.run(work, token: token, command: command)
+      let task: Task<Void, Never>
+      if manualClock != nil || ManualClockContext.participant != nil {
+        // Sleeps in the work count as this store's (none: another store's, inherited, does
+        // not apply), so `settle()` on a manual clock can tell.
+        let participant: (any ManualClockParticipant)? = manualClock == nil ? nil : self
+        task = Task {
+          let ending = await ManualClockContext.$participant.withValue(participant) {
+            await self.run(work, token: token, command: command)
+          }
+          self.taskEnded(token, work: work, ending: ending, id: id, command: command)
         }
-        self.taskEnded(token, work: work, ending: ending, id: id, command: command)
+      } else {
+        task = Task {
+          let ending = await self.run(work, token: token, command: command)
+          self.taskEnded(token, work: work, ending: ending, id: id, command: command)
+        }
       }
       attach(.task(task), to: token)
     case .send(let event, let delay, let id, _):
