@@ -102,3 +102,13 @@ struct KnownEntryReaderTests {
     #expect(log.entries.allSatisfy { $0.event == .tap && $0.state == .red && $0.time == 0.5 && $0.outcome == .stayed })
   }
 }
+
+@Suite("Log line writer: integers")
+struct LogIntegerTests {
+  @Test("integers are written as Swift prints them", arguments: [0, 7, 9, 10, 99, 100, 12_345, -1, -10, Int.max, Int.min])
+  func integer(_ value: Int) {
+    var out: [UInt8] = []
+    LogLineWriter<String, String, NoContext, String>.appendInteger(value, to: &out)
+    #expect(String(decoding: out, as: UTF8.self) == String(value))
+  }
+}

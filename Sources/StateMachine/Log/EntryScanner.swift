@@ -286,8 +286,15 @@ enum EntryField {
   @usableFromInline static var state: Int { 5 }
   @usableFromInline static var time: Int { 6 }
 
+  /// The keys' bytes, for comparing with memcmp.
+  static let bytes: [[UInt8]] = names.map { Array($0.utf8) }
+
   /// The index of the key spelled by `bytes`, or `nil` for a key entries do not have.
-  static func index(of bytes: UnsafeRawBufferPointer) -> Int? {
-    names.firstIndex { name in name.utf8.count == bytes.count && name.utf8.elementsEqual(bytes) }
+  static func index(of key: UnsafeRawBufferPointer) -> Int? {
+    guard let base = key.baseAddress else { return nil }
+    for (i, name) in bytes.enumerated() where name.count == key.count {
+      if name.withUnsafeBytes({ memcmp($0.baseAddress!, base, key.count) }) == 0 { return i }
+    }
+    return nil
   }
 }

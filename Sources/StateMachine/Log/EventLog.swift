@@ -86,6 +86,7 @@ public struct EventLog<State: Codable, Event: Codable, Context: Codable, Effect:
   }
 
   /// The log as JSON Lines: the header, then one line per entry, each ending with a newline.
+  @inlinable
   public func encoded() throws -> Data {
     var bytes = Array(try Self.line(header))
     var writer = LogLineWriter<State, Event, Context, Effect>()

@@ -6,11 +6,11 @@ import Foundation
 /// written without an encoder call. The bytes are exactly what encoding the whole entry writes.
 @usableFromInline
 struct LogLineWriter<State: Codable, Event: Codable, Context: Codable, Effect: Codable> {
-  let encoder: JSONEncoder
-  var events = EncodedValues<Event>()
-  var states = EncodedValues<State>()
-  var contexts = EncodedValues<Context>()
-  var effects = EncodedValues<Effect>()
+  @usableFromInline let encoder: JSONEncoder
+  @usableFromInline var events = EncodedValues<Event>()
+  @usableFromInline var states = EncodedValues<State>()
+  @usableFromInline var contexts = EncodedValues<Context>()
+  @usableFromInline var effects = EncodedValues<Effect>()
 
   @usableFromInline
   init() {
@@ -19,6 +19,7 @@ struct LogLineWriter<State: Codable, Event: Codable, Context: Codable, Effect: C
   }
 
   /// The entry as one line (JSON and a newline) appended to `out`.
+  @inlinable
   mutating func append(_ entry: LogEntry<State, Event, Context, Effect>, to out: inout [UInt8]) throws {
     out += #"{"context":"#.utf8
     try contexts.append(entry.context, encoder, to: &out)
@@ -30,9 +31,13 @@ struct LogLineWriter<State: Codable, Event: Codable, Context: Codable, Effect: C
     out += #"],"event":"#.utf8
     try events.append(entry.event, encoder, to: &out)
     out += #","outcome":""#.utf8
-    out += entry.outcome.description.utf8  // letters, parentheses: nothing to escape
+    switch entry.outcome {
+    case .transitioned: out += "transitioned".utf8
+    case .stayed: out += "stayed".utf8
+    default: out += entry.outcome.description.utf8  // letters, parentheses: nothing to escape
+    }
     out += #"","sequence":"#.utf8
-    out += String(entry.sequence).utf8
+    Self.appendInteger(entry.sequence, to: &out)
     out += #","state":"#.utf8
     try states.append(entry.state, encoder, to: &out)
     if let time = entry.time {
@@ -42,8 +47,35 @@ struct LogLineWriter<State: Codable, Event: Codable, Context: Codable, Effect: C
     out += "}\n".utf8
   }
 
+  /// An integer in decimal.
+  @inlinable
+  static func appendInteger(_ value: Int, to out: inout [UInt8]) {
+    if value < 0 {
+      guard value != .min else {
+        out += String(value).utf8
+        return
+      }
+      out.append(UInt8(ascii: "-"))
+      appendInteger(-value, to: &out)
+      return
+    }
+    var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+      (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    var count = 0
+    var rest = value
+    withUnsafeMutableBytes(of: &digits) { buffer in
+      repeat {
+        buffer[19 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
+        rest /= 10
+        count += 1
+      } while rest > 0
+      out.append(contentsOf: buffer[(20 - count)...])
+    }
+  }
+
   /// A number as `JSONEncoder` writes it: the shortest text that reads back, without `.0`;
   /// anything unusual (exponents, non-finite) goes through the encoder itself.
+  @inlinable
   func appendNumber(_ value: Double, to out: inout [UInt8]) throws {
     var text = value.description
     if text.hasSuffix(".0") { text.removeLast(2) }
@@ -58,13 +90,17 @@ struct LogLineWriter<State: Codable, Event: Codable, Context: Codable, Effect: C
 /// The JSON of values of one type, remembered by value (at most ``limit`` of them, so a log of
 /// ever-new values keeps bounded memory): a plain value of up to 8 bytes by its bytes, any
 /// other `Hashable` value through a cache made once for its type. Others are encoded each time.
+@usableFromInline
 struct EncodedValues<Value: Encodable> {
-  static var limit: Int { 4096 }
+  @inlinable static var limit: Int { 4096 }
   /// Plain values (no references) of up to 8 bytes: their bytes are the value.
-  var small: [UInt64: [UInt8]] = [:]
-  let isSmall = _isPOD(Value.self) && MemoryLayout<Value>.size <= 8
-  let hashed: (any JSONByValue<Value>)? = makeJSONByValue(Value.self)
+  @usableFromInline var small: [UInt64: [UInt8]] = [:]
+  @usableFromInline let isSmall = _isPOD(Value.self) && MemoryLayout<Value>.size <= 8
+  @usableFromInline let hashed: (any JSONByValue<Value>)? = makeJSONByValue(Value.self)
 
+  @usableFromInline init() {}
+
+  @inlinable
   mutating func append(_ value: Value, _ encoder: JSONEncoder, to out: inout [UInt8]) throws {
     if isSmall {
       var key: UInt64 = 0
@@ -87,6 +123,7 @@ struct EncodedValues<Value: Encodable> {
 }
 
 /// A cache of JSON by value for one `Hashable` type.
+@usableFromInline
 protocol JSONByValue<Value>: AnyObject {
   associatedtype Value
   func json(_ value: Value, _ encoder: JSONEncoder) throws -> [UInt8]
@@ -106,6 +143,7 @@ final class HashableJSON<Value: Encodable, Key: Hashable>: JSONByValue {
 }
 
 /// A cache for `Value` when it is `Hashable`; `nil` otherwise.
+@usableFromInline
 func makeJSONByValue<Value: Encodable>(_ type: Value.Type) -> (any JSONByValue<Value>)? {
   guard let hashable = type as? any Hashable.Type else { return nil }
   func make<Key: Hashable>(_: Key.Type) -> any JSONByValue<Value> { HashableJSON<Value, Key>() }
