@@ -154,7 +154,7 @@ struct StoreCore<Engine: StoreEngine> {
   /// the step ends, register what it starts.
   @inlinable
   mutating func stepped(engine stepped: Engine, outcome: Engine.Outcome) -> StepWork {
-    engine = stepped
+    engine.adopt(stepped)
     steps += 1
     var work = StepWork(sequence: steps)
     // A step that was running when the store finished completes, but starts nothing.

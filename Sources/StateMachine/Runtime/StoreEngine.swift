@@ -22,6 +22,10 @@ protocol StoreEngine: Sendable {
   static func commitStart(to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork)
   /// Handles one event.
   mutating func apply(_ event: Event) -> Outcome
+  /// Takes what a step changed from `stepped` (a copy of this engine the drainer stepped):
+  /// all of it, or, when the engine knows, only the parts a step changes (no reference counts
+  /// on what it shares, such as the table).
+  mutating func adopt(_ stepped: Self)
   /// Whether the step changed what observers see.
   static func changesObserved(_ outcome: Outcome) -> Bool
   /// Under the store's lock: ends the effects of states left and registers the step's commands.
@@ -67,6 +71,14 @@ struct TableEngine<State: Discriminated, Event: Discriminated, Context: Sendable
   @inlinable
   static func changesObserved(_ outcome: Outcome) -> Bool {
     if case .transitioned = outcome.step { true } else { false }
+  }
+
+  /// A step changes the state, its index and the context; the table is the same object.
+  @inlinable
+  mutating func adopt(_ stepped: TableEngine) {
+    machine._state = stepped.machine._state
+    machine.index = stepped.machine.index
+    machine.context = stepped.machine.context
   }
 
   @inlinable

@@ -8,6 +8,10 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
   /// The first macrostep's outputs, performed when the store starts.
   @usableFromInline var startStep: ChartStep<Event, Effect>?
 
+  /// A macrostep may change any part of the machine: take it whole.
+  @inlinable
+  mutating func adopt(_ stepped: ChartEngine) { self = stepped }
+
   @usableFromInline
   struct Outcome {
     /// `nil` when the macrostep did not settle.
