@@ -7,32 +7,20 @@ import Testing
 /// guards, updates and makes.
 @Suite("SCXML read into typed charts through bindings")
 struct SCXMLBindingsTests {
-  enum Door: String, Hashable, Sendable { case closed, open, locked }
-  enum Input: Hashable, Sendable, Discriminated {
-    case open, close, lock(code: Int), unlock(code: Int), beep
-    enum Kind: Hashable, Sendable { case open, close, lock, unlock, beep }
-    var discriminant: Kind {
-      switch self {
-      case .open: .open
-      case .close: .close
-      case .lock: .lock
-      case .unlock: .unlock
-      case .beep: .beep
-      }
-    }
-  }
-  struct Lock: Hashable, Sendable { var code: Int?; var beeps = 0 }
+  // The shared test door (TestMachines.swift): its states and events, payloads included.
+  typealias Input = Door.Event
+  struct Lock: Hashable, Sendable { var code: Int?; var knocks = 0 }
 
-  static let codeMatches = ChartGuard<Door, Input, Lock>("code matches") { lock, event in
+  static let codeMatches = ChartGuard<Door.State, Input, Lock>("code matches") { lock, event in
     if case .unlock(let code)? = event { code == lock.code } else { false }
   }
   static let remember = ChartAction<Input, Lock, String>.update("remember code") { lock, event in
     if case .lock(let code)? = event { lock.code = code }
   }
   static let announce = ChartAction<Input, Lock, String>.make("announce") { lock, _ in "locked with \(lock.code ?? 0)" }
-  static let bindings = SCXMLBindings<Door, Input, Lock, String>(
-    state: Door.init(rawValue:), event: { $0 == "beep" ? .beep : nil }, effect: { $0 }, guards: [codeMatches],
-    actions: [remember, announce, .update("count beep") { lock, _ in lock.beeps += 1 }])
+  static let bindings = SCXMLBindings<Door.State, Input, Lock, String>(
+    state: Door.State.init(rawValue:), event: { $0 == "knock" ? .knock : nil }, effect: { $0 }, guards: [codeMatches],
+    actions: [remember, announce, .update("count knock") { lock, _ in lock.knocks += 1 }])
 
   /// A designer's document: a datamodel-style `cond` naming a Swift guard, the Swift names in
   /// the namespace under a prefix of its own.
@@ -43,8 +31,8 @@ struct SCXMLBindingsTests {
         <transition event="lock" target="locked"><swift:update name="remember code"/><log swift:make="announce"/></transition>
       </state>
       <state id="open">
-        <onentry><raise event="beep"/></onentry>
-        <transition event="beep"><swift:update name="count beep"/><log expr="'beeped'"/></transition>
+        <onentry><raise event="knock"/></onentry>
+        <transition event="knock"><swift:update name="count knock"/><log expr="'knocked'"/></transition>
         <transition event="close" target="closed"/>
       </state>
       <state id="locked">
@@ -62,8 +50,8 @@ struct SCXMLBindingsTests {
     #expect(door.configuration == [.locked])
     #expect(try door.send(.unlock(code: 7)).outcome == .unhandled)
     #expect(try door.send(.unlock(code: 42)).outcome == .transitioned)
-    #expect(try door.send(.open).effects == ["beeped"])
-    #expect(door.configuration == [.open] && door.context == Lock(code: 42, beeps: 1))
+    #expect(try door.send(.open).effects == ["knocked"])
+    #expect(door.configuration == [.open] && door.context == Lock(code: 42, knocks: 1))
   }
 
   struct Unbound: Sendable, CustomStringConvertible {
@@ -101,7 +89,7 @@ struct SCXMLBindingsTests {
       \(example.document)
       </scxml>
       """
-    let bindings = SCXMLBindings<Door, Input, Lock, String>(state: Door.init(rawValue:), effect: { $0 })
+    let bindings = SCXMLBindings<Door.State, Input, Lock, String>(state: Door.State.init(rawValue:), effect: { $0 })
     #expect {
       _ = try Chart(scxml: Data(text.utf8), file: "door.scxml", bindings: bindings)
     } throws: { error in
