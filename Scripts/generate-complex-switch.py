@@ -15,14 +15,16 @@ lines = [
     "  /// effect (`-1`: none) when the guard (`budget > 0`) held.",
     "  @inline(__always)",
     "  static func switchStep(_ state: UInt8, _ event: UInt8, _ context: Context) -> (UInt8, Int) {",
+    "    let ok = context.budget > 0",
+    "    let no = (state, -1)",
     "    switch state {",
 ]
 for s in range(size):
-    lines.append(f"    case {s}:")
-    lines.append("      switch event {")
-    for e in range(size):
-        lines.append(f"      case {e}: return context.budget > 0 ? ({target(s, e)}, {s * size + e}) : (state, -1)")
-    lines.append("      default: return (state, -1)")
-    lines.append("      }")
-lines += ["    default: return (state, -1)", "    }", "  }", "}", ""]
+    lines.append(f"    case {s}: switch event {{")
+    # Ten cases per line keeps the generated file short enough to read around.
+    for first in range(0, size, 10):
+        cases = [f"case {e}: return ok ? ({target(s, e)}, {s * size + e}) : no" for e in range(first, min(first + 10, size))]
+        lines.append("      " + "; ".join(cases))
+    lines.append("      default: return no }")
+lines += ["    default: return no", "    }", "  }", "}", ""]
 open("Sources/FSMCommand/Bench/ComplexSwitch.swift", "w").write("\n".join(lines))

@@ -48,57 +48,19 @@ struct EntryScanner<State: Codable, Event: Codable, Context: Codable, Effect: Co
   func knownEntry(_ line: Data) -> Entry? {
     var fields: [String?]
     do { fields = try Self.fields(of: line, number: 0, requireKnownKeys: true) } catch { return nil }
-    guard let sequenceText = fields[EntryField.sequence], Self.isJSONNumber(sequenceText, integer: true),
-      let sequence = Int(sequenceText)
+    guard let sequenceText = fields[EntryField.sequence], StrictJSON.isNumber(sequenceText), let sequence = Int(sequenceText)
     else { return nil }
     var time: Double?
     if let text = fields[EntryField.time] {
-      guard Self.isJSONNumber(text, integer: false), let value = Double(text), value.isFinite else { return nil }
+      guard StrictJSON.isNumber(text), let value = Double(text), value.isFinite else { return nil }
       time = value
     }
-    let outcome: LoggedOutcome
-    switch fields[EntryField.outcome] {
-    case #""transitioned""#?: outcome = .transitioned
-    case #""stayed""#?: outcome = .stayed
-    case #""ignored""#?: outcome = .ignored
-    default: return nil
-    }
+    guard let outcomeText = fields[EntryField.outcome], let outcome = Self.commonOutcome(outcomeText) else { return nil }
     guard let e = fields[EntryField.event], let event = events[e], let s = fields[EntryField.state], let state = states[s],
       let c = fields[EntryField.context], let context = contexts[c], let f = fields[EntryField.effects],
       let effects = effects[f]
     else { return nil }
     return Entry(sequence: sequence, time: time, event: event, outcome: outcome, state: state, context: context, effects: effects)
-  }
-
-  /// Whether `text` is a JSON number (an integer when `integer`): `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`.
-  @usableFromInline
-  static func isJSONNumber(_ text: String, integer: Bool) -> Bool {
-    var utf8 = text.utf8[...]
-    func digits() -> Int {
-      var n = 0
-      while let d = utf8.first, d >= 0x30, d <= 0x39 {
-        utf8.removeFirst()
-        n += 1
-      }
-      return n
-    }
-    if utf8.first == UInt8(ascii: "-") { utf8.removeFirst() }
-    if utf8.first == UInt8(ascii: "0") {
-      utf8.removeFirst()
-    } else if digits() == 0 {
-      return false
-    }
-    if integer { return utf8.isEmpty }
-    if utf8.first == UInt8(ascii: ".") {
-      utf8.removeFirst()
-      if digits() == 0 { return false }
-    }
-    if utf8.first == UInt8(ascii: "e") || utf8.first == UInt8(ascii: "E") {
-      utf8.removeFirst()
-      if utf8.first == UInt8(ascii: "+") || utf8.first == UInt8(ascii: "-") { utf8.removeFirst() }
-      if digits() == 0 { return false }
-    }
-    return utf8.isEmpty
   }
 
   @inlinable
@@ -245,17 +207,22 @@ struct EntryScanner<State: Codable, Event: Codable, Context: Codable, Effect: Co
 
   @usableFromInline
   static func outcome(_ raw: String, line: Int) throws(LogError) -> LoggedOutcome {
-    let text = raw
-    switch text {
-    case #""transitioned""#: return .transitioned
-    case #""stayed""#: return .stayed
-    case #""ignored""#: return .ignored
-    default:
-      do {
-        return try JSONDecoder().decode(LoggedOutcome.self, from: Data(raw.utf8))
-      } catch {
-        throw LogError(decoding: error, line: line).prefixed("outcome")
-      }
+    if let common = commonOutcome(raw) { return common }
+    do {
+      return try JSONDecoder().decode(LoggedOutcome.self, from: Data(raw.utf8))
+    } catch {
+      throw LogError(decoding: error, line: line).prefixed("outcome")
+    }
+  }
+
+  /// The outcomes nearly every entry has, read without a decoder.
+  @usableFromInline
+  static func commonOutcome(_ raw: String) -> LoggedOutcome? {
+    switch raw {
+    case #""transitioned""#: .transitioned
+    case #""stayed""#: .stayed
+    case #""ignored""#: .ignored
+    default: nil
     }
   }
 }

@@ -47,30 +47,17 @@ struct LogLineWriter<State: Codable, Event: Codable, Context: Codable, Effect: C
     out += "}\n".utf8
   }
 
-  /// An integer in decimal.
+  /// An integer in decimal, as `String(value)` spells it, without making the string.
   @inlinable
   static func appendInteger(_ value: Int, to out: inout [UInt8]) {
-    if value < 0 {
-      guard value != .min else {
-        out += String(value).utf8
-        return
-      }
-      out.append(UInt8(ascii: "-"))
-      appendInteger(-value, to: &out)
-      return
-    }
-    var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-      (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    var count = 0
-    var rest = value
-    withUnsafeMutableBytes(of: &digits) { buffer in
-      repeat {
-        buffer[19 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
-        rest /= 10
-        count += 1
-      } while rest > 0
-      out.append(contentsOf: buffer[(20 - count)...])
-    }
+    if value < 0 { out.append(UInt8(ascii: "-")) }
+    let start = out.count
+    var rest = value.magnitude
+    repeat {
+      out.append(UInt8(ascii: "0") + UInt8(rest % 10))
+      rest /= 10
+    } while rest > 0
+    out[start...].reverse()
   }
 
   /// A number as `JSONEncoder` writes it: the shortest text that reads back, without `.0`;
@@ -107,19 +94,23 @@ struct EncodedValues<Value: Encodable> {
       withUnsafeBytes(of: value) { raw in
         withUnsafeMutableBytes(of: &key) { $0.copyMemory(from: raw) }
       }
-      if let known = small[key] {
-        out += known
-        return
-      }
-      let json = Array(try encoder.encode(value))
-      if small.count < Self.limit { small[key] = json }
-      out += json
+      out += try remembered(key, in: &small) { Array(try encoder.encode(value)) }
     } else if let hashed {
       out += try hashed.json(value, encoder)
     } else {
       out += try encoder.encode(value)
     }
   }
+}
+
+/// The JSON remembered for `key` in `table`, or made now and remembered while the table holds
+/// fewer than ``EncodedValues/limit`` values.
+@inlinable
+func remembered<Key: Hashable>(_ key: Key, in table: inout [Key: [UInt8]], _ make: () throws -> [UInt8]) rethrows -> [UInt8] {
+  if let known = table[key] { return known }
+  let json = try make()
+  if table.count < EncodedValues<Int>.limit { table[key] = json }
+  return json
 }
 
 /// A cache of JSON by value for one `Hashable` type.
@@ -134,11 +125,8 @@ final class HashableJSON<Value: Encodable, Key: Hashable>: JSONByValue {
   var table: [Key: [UInt8]] = [:]
 
   func json(_ value: Value, _ encoder: JSONEncoder) throws -> [UInt8] {
-    let key = unsafeBitCast(value, to: Key.self)  // Key is Value's own type
-    if let known = table[key] { return known }
-    let json = Array(try encoder.encode(value))
-    if table.count < EncodedValues<Value>.limit { table[key] = json }
-    return json
+    // Key is Value's own type.
+    try remembered(unsafeBitCast(value, to: Key.self), in: &table) { Array(try encoder.encode(value)) }
   }
 }
 

@@ -21,7 +21,8 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
 
   let recording: Locked<Recording>
   let file: LogFile?
-  let now: (@Sendable () -> Duration)?
+  /// The recorder's clock and when the recording started on it.
+  let now: (any StoreClock)?
 
   /// Starts a recording of `table` from `state` and `context`.
   ///
@@ -65,7 +66,7 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
     } else {
       file = nil
     }
-    now = clock.map { elapsedSinceNow(on: $0) }
+    now = clock.map { storeClock($0) }
     recovery = nil
     recording = Locked(Recording(log: Log(header: header)))
   }
@@ -92,7 +93,7 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
     let (file, recovery) = try LogFile.open(at: path, durability: durability)
     self.file = file
     self.recovery = recovery
-    now = clock.map { elapsedSinceNow(on: $0) }
+    now = clock.map { storeClock($0) }
     recording = Locked(Recording(log: log))
   }
 
@@ -121,7 +122,7 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
   /// Records one step given as what a log keeps of it.
   @discardableResult
   func record(_ event: Event, logged: LoggedOutcome, state: State, context: Context, effects: [Effect]) throws(LogError) -> Int {
-    let time = now.map { $0().inSeconds }
+    let time = now.map { $0.elapsed.inSeconds }
     let result: Result<Int, LogError> = recording.withLock { recording in
       let entry = Log.Entry(
         sequence: recording.log.entries.count + 1, time: time, event: event, outcome: logged,
@@ -174,10 +175,4 @@ extension LogRecorder {
       forward?(event)
     }
   }
-}
-
-/// A closure giving the time elapsed on `clock` since this call.
-func elapsedSinceNow<C: Clock<Duration>>(on clock: C) -> @Sendable () -> Duration {
-  let start = clock.now
-  return { start.duration(to: clock.now) }
 }

@@ -1,8 +1,9 @@
-/// A store's clock and the instant the store was made, in one existential: for the usual
-/// clocks both fit its inline buffer, so a store carries 40 bytes for them, not 80 and a box.
+/// A clock and the instant something started on it (a store, a log recording), in one
+/// existential: for the usual clocks both fit its inline buffer, so a store carries 40 bytes for
+/// them, not 80 and a box.
 @usableFromInline
 protocol StoreClock: Sendable {
-  /// The time since the store was made.
+  /// The time since the start.
   var elapsed: Duration { get }
   /// The clock, when it is a ``ManualClock`` (timers are then scheduled on it).
   var manual: ManualClock? { get }

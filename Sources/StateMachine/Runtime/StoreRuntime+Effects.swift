@@ -32,7 +32,7 @@ extension StoreRuntime {
       var waiters: [CheckedContinuation<Void, Never>] = []
       // Nobody listens: a step that starts and cancels nothing leaves nothing to do after the
       // lock, so the draining can be handed back in the same lock that keeps the step.
-      let quiet = inspector == nil && (!subscribed.load(ordering: .acquiring) || !observesStates && !observesSteps)
+      let quiet = inspector == nil && !observesStates && !observesSteps
       var handedBack = false
       core.withLock { core in
         work = core.stepped(engine: engine, outcome: outcome)
