@@ -36,6 +36,12 @@ public struct Effects<Effect>: RandomAccessCollection {
   @inlinable
   public init() { storage = .none }
 
+  /// One effect, or none.
+  @inlinable
+  init(single effect: Effect?) {
+    if let effect { storage = .one(effect) } else { storage = .none }
+  }
+
   @inlinable public var startIndex: Int { 0 }
 
   @inlinable

@@ -25,8 +25,9 @@ public struct Machine<State: Discriminated, Event: Discriminated, Context, Effec
   var _state: State
   /// The current extended state.
   public var context: Context
+  /// The current state's position in the table (see ``TransitionTable/position(of:)``).
   @usableFromInline
-  var index: Int
+  var position: Int
 
   /// A machine in the table's initial state.
   @inlinable
@@ -34,7 +35,7 @@ public struct Machine<State: Discriminated, Event: Discriminated, Context, Effec
     self.table = table
     self._state = table.initial
     self.context = context
-    self.index = table.stateIndex(of: table.initial.discriminant) ?? 0
+    self.position = table.position(of: table.initial.discriminant) ?? 0
   }
 
   /// A machine in `state`, for example one restored from a log.
@@ -42,13 +43,13 @@ public struct Machine<State: Discriminated, Event: Discriminated, Context, Effec
   /// - Throws: ``TableProblem/unknownInitialState(_:)`` wrapped in a ``TableValidationError``
   ///   when the table does not know the state's case.
   public init(_ table: Table, state: State, context: Context) throws(TableValidationError) {
-    guard let index = table.stateIndex(of: state.discriminant) else {
+    guard let position = table.position(of: state.discriminant) else {
       throw TableValidationError(table: table.name, problems: [.unknownInitialState(String(describing: state.discriminant))])
     }
     self.table = table
     self._state = state
     self.context = context
-    self.index = index
+    self.position = position
   }
 
   /// The entry effects of the current state: what a runtime performs when the machine starts.
@@ -61,7 +62,7 @@ public struct Machine<State: Discriminated, Event: Discriminated, Context, Effec
   @discardableResult
   public mutating func send(_ event: Event) -> StepOutcome<State, Effect> {
     var row = 0
-    return table.apply(event, index: &index, state: &_state, context: &context, row: &row)
+    return table.apply(event, position: &position, state: &_state, context: &context, row: &row)
   }
 }
 

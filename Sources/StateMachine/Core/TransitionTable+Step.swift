@@ -34,11 +34,11 @@ extension TransitionTable {
   public func step(_ state: State, _ context: Context, _ event: Event) -> Step<State, Context, Effect> {
     var state = state
     var context = context
-    guard var index = stateIndex(of: state.discriminant) else {
+    guard var position = position(of: state.discriminant) else {
       return Step(state: state, context: context, outcome: .rejected(.unknownState), row: nil)
     }
     var row = -1
-    let outcome = apply(event, index: &index, state: &state, context: &context, row: &row)
+    let outcome = apply(event, position: &position, state: &state, context: &context, row: &row)
     return Step(state: state, context: context, outcome: outcome, row: row < 0 ? nil : row)
   }
 
@@ -58,61 +58,111 @@ extension TransitionTable {
     return storage.index(of: state)
   }
 
-  /// The step on dense indices; see ``Storage/apply(_:index:state:context:row:)``.
+  /// Where the step finds a state's rows: the byte offset of its row of the dense dispatch
+  /// array (the state's index itself without dense dispatch), or `nil` for an unknown state.
+  /// Keeping the position instead of the index takes the arithmetic off the step's critical
+  /// path.
+  @inlinable
+  func position(of state: State.Discriminant) -> Int? {
+    stateIndex(of: state).map { $0 &<< storage.shift }
+  }
+
+  /// The step on positions; see ``Storage/apply(_:position:state:context:row:)``.
   @inlinable @inline(__always)
   func apply(
-    _ event: Event, index: inout Int, state: inout State, context: inout Context, row: inout Int
+    _ event: Event, position: inout Int, state: inout State, context: inout Context, row: inout Int
   ) -> StepOutcome<State, Effect> {
-    storage.apply(event, index: &index, state: &state, context: &context, row: &row)
+    storage.apply(event, position: &position, state: &state, context: &context, row: &row)
   }
 }
 
 extension TransitionTable.Storage {
-  /// The step on dense indices; the hot path of every machine.
+  /// The step on positions; the hot path of every machine.
   ///
-  /// With dense dispatch, one load finds the first candidate row for (state, event); the
-  /// common row (no guard, no update, fixed target and effects) is applied right here, with no
-  /// call, so the loop around it keeps its values in registers. Everything else goes through
-  /// ``applyCandidates(_:_:guardFailed:index:state:context:row:)`` or the scan.
+  /// With dense dispatch, one load finds how to handle (state, event) at the position plus the
+  /// event's ordinal, and an inline row holds its target's position: the chain from one step to
+  /// the next is a single load. The common row (no guard, no update, a fixed target and at
+  /// most one fixed effect) is applied right here, with no call, so the loop around it keeps
+  /// its values in registers. Everything else goes through
+  /// ``applyCandidates(_:_:guardFailed:position:state:context:row:)`` or the scan.
   @inlinable @inline(__always)
   func apply(
-    _ event: Event, index: inout Int, state: inout State, context: inout Context, row: inout Int
+    _ event: Event, position: inout Int, state: inout State, context: inout Context, row: inout Int
   ) -> StepOutcome<State, Effect> {
     if span > 0 {
       if let ordinal = ordinal(of: event.discriminant), ordinal >= 0, ordinal < span {
-        let candidate = dense[index &<< shift | ordinal]
-        if candidate.flags == 0, candidate.target >= 0 {
-          let c = Int(candidate.compiled)
+        // The event's column computed off the chain, plus the position (a byte offset): the
+        // chain from one step to the next is then one load with the simplest addressing.
+        let slot = UnsafeRawPointer(dense + ordinal).load(fromByteOffset: position, as: Slot.self)
+        if slot.inline >= 0 {
+          let c = Int(slot.inline)
           row = Int(rowOf[c])
           let from = state
           state = targetStates[c]
-          index = Int(candidate.target)
-          return .transitioned(from: from, to: state, effects: fixedEffects[c])
+          position = Int(slot.target)
+          return .transitioned(from: from, to: state, effects: Effects(single: singleEffect[c]))
         }
-        return applyCandidates(candidate, event, guardFailed: false, index: &index, state: &state, context: &context, row: &row)
+        if slot.target < 0 { return unhandled(guardFailed: false) }
+        var moved = OffPath(position: position, state: consume state)
+        let outcome = candidatesOffPath(Int(slot.target), event, &moved, context: &context)
+        (position, state) = (moved.position, moved.state)
+        if moved.row >= 0 { row = moved.row }
+        return outcome
       }
       return unhandled(guardFailed: false)
     }
-    return applyScan(event, index: &index, state: &state, context: &context, row: &row)
+    var moved = OffPath(position: position, state: consume state)
+    let outcome = scanOffPath(event, &moved, context: &context)
+    (position, state) = (moved.position, moved.state)
+    if moved.row >= 0 { row = moved.row }
+    return outcome
+  }
+
+  /// The position, state and row (-1 for none) of a step off the inline path. The inline path
+  /// moves its position and state into this local and back, so their addresses are never
+  /// taken: a loop around ``Machine/send(_:)`` keeps the machine's position in a register
+  /// instead of storing and reloading it on the critical chain. The outcome comes back as the
+  /// result, so the inline path's outcome needs no memory either.
+  @usableFromInline
+  struct OffPath {
+    @usableFromInline var position: Int
+    @usableFromInline var state: State
+    @usableFromInline var row = -1
+
+    @inlinable
+    init(position: Int, state: consuming State) { (self.position, self.state) = (position, state) }
+  }
+
+  /// ``applyCandidates(_:_:guardFailed:position:state:context:row:)`` from the compiled row `first`.
+  @inlinable @inline(never)
+  func candidatesOffPath(_ first: Int, _ event: Event, _ moved: inout OffPath, context: inout Context) -> StepOutcome<State, Effect> {
+    applyCandidates(
+      hot[first], event, guardFailed: false, position: &moved.position, state: &moved.state, context: &context, row: &moved.row)
+  }
+
+  /// ``applyScan(_:position:state:context:row:)`` off the inline path.
+  @inlinable @inline(never)
+  func scanOffPath(_ event: Event, _ moved: inout OffPath, context: inout Context) -> StepOutcome<State, Effect> {
+    applyScan(event, position: &moved.position, state: &moved.state, context: &context, row: &moved.row)
   }
 
   /// The candidates of a (state, event) pair from `first` on, following `next`: the first whose
   /// guard holds fires.
-  @inlinable @inline(never)
+  @inlinable @inline(__always)
   func applyCandidates(
-    _ first: Hot, _ event: Event, guardFailed: Bool, index: inout Int, state: inout State, context: inout Context,
+    _ first: Hot, _ event: Event, guardFailed: Bool, position: inout Int, state: inout State, context: inout Context,
     row: inout Int
   ) -> StepOutcome<State, Effect> {
     var candidate = first
     var guardFailed = guardFailed
     while candidate.compiled >= 0 {
-      if candidate.flags & Self.hasGuard != 0, !condition[Int(candidate.compiled)]!(context, event) {
+      if candidate.flags & Self.hasGuard != 0, !holds(Int(candidate.compiled), context, event) {
         guardFailed = true
         if candidate.next < 0 { break }
         candidate = hot[Int(candidate.next)]
       } else {
         row = Int(rowOf[Int(candidate.compiled)])
-        return fire(candidate, event, index: &index, state: &state, context: &context)
+        return fire(candidate, event, position: &position, state: &state, context: &context)
       }
     }
     return unhandled(guardFailed: guardFailed)
@@ -120,27 +170,33 @@ extension TransitionTable.Storage {
 
   /// Dispatch without ordinals: scan the current state's rows (its own, then wildcards) for
   /// the event's case.
-  @inlinable @inline(never)
+  @inlinable @inline(__always)
   func applyScan(
-    _ event: Event, index: inout Int, state: inout State, context: inout Context, row: inout Int
+    _ event: Event, position: inout Int, state: inout State, context: inout Context, row: inout Int
   ) -> StepOutcome<State, Effect> {
     let key = event.discriminant
     var guardFailed = false
-    var i = start[index]
-    let end = start[index &+ 1]
+    var i = start[position]  // without dense dispatch a position is the state's index
+    let end = start[position &+ 1]
     while i < end {
       if self.event[i] == key {
         let candidate = hot[i]
-        if candidate.flags & Self.hasGuard != 0, !condition[i]!(context, event) {
+        if candidate.flags & Self.hasGuard != 0, !holds(i, context, event) {
           guardFailed = true
         } else {
           row = Int(rowOf[Int(candidate.compiled)])
-          return fire(candidate, event, index: &index, state: &state, context: &context)
+          return fire(candidate, event, position: &position, state: &state, context: &context)
         }
       }
       i &+= 1
     }
     return unhandled(guardFailed: guardFailed)
+  }
+
+  /// Whether the guard of compiled row `i` (which has one) holds.
+  @inlinable @inline(__always)
+  func holds(_ i: Int, _ context: Context, _ event: Event) -> Bool {
+    condition[i].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.holds(context, event) }
   }
 
   /// The dense-dispatch ordinal of an event case.
@@ -163,7 +219,7 @@ extension TransitionTable.Storage {
 
   @inlinable @inline(__always)
   func fire(
-    _ hot: Hot, _ event: Event, index: inout Int, state: inout State, context: inout Context
+    _ hot: Hot, _ event: Event, position: inout Int, state: inout State, context: inout Context
   ) -> StepOutcome<State, Effect> {
     let i = Int(hot.compiled)
     let target = Int(hot.target)
@@ -171,7 +227,7 @@ extension TransitionTable.Storage {
       if hot.flags & Self.hasUpdate != 0 { update[i]!(&context, event) }
       let from = state
       state = targetStates[i]
-      index = target
+      position = target
       return .transitioned(from: from, to: state, effects: effects(hot, context, event))
     }
     if target == Self.stay {
@@ -179,13 +235,13 @@ extension TransitionTable.Storage {
       return .stayed(effects: effects(hot, context, event))
     }
     if target == Self.ignore { return .ignored }
-    return fireMade(hot, event, index: &index, state: &state, context: &context)
+    return fireMade(hot, event, position: &position, state: &state, context: &context)
   }
 
   /// A row whose target state is made from the context and event: off the hot path.
   @usableFromInline @inline(never)
   func fireMade(
-    _ hot: Hot, _ event: Event, index: inout Int, state: inout State, context: inout Context
+    _ hot: Hot, _ event: Event, position: inout Int, state: inout State, context: inout Context
   ) -> StepOutcome<State, Effect> {
     let i = Int(hot.compiled)
     guard let (target, expected, make) = maker[i] else { return .rejected(.unknownTarget) }
@@ -196,7 +252,7 @@ extension TransitionTable.Storage {
     context = updated
     let from = state
     state = made
-    index = target
+    position = target
     return .transitioned(from: from, to: made, effects: effects(hot, context, event))
   }
 

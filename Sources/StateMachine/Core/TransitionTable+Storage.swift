@@ -13,20 +13,42 @@ extension TransitionTable {
     /// The per-row fields every step reads, packed together.
     @usableFromInline
     struct Hot: Sendable {
-      /// Target state index, or ``stay``, ``ignore``, ``make``.
+      /// Target state's position (its index `<< shift`, see ``TransitionTable/position(of:)``),
+      /// or ``stay``, ``ignore``, ``make``.
       @usableFromInline var target: Int32
       /// Next candidate with the same event in the same state, or -1 (dense dispatch).
       @usableFromInline var next: Int32
       /// Index of the compiled row (its cold fields), or -1 for an empty dense slot.
       @usableFromInline var compiled: Int32
-      /// ``hasGuard``, ``hasUpdate``, ``hasMadeEffects``.
+      /// ``hasGuard``, ``hasUpdate``, ``hasMadeEffects``, ``hasManyEffects``; 0 for a row the
+      /// step applies inline.
       @usableFromInline var flags: UInt8
     }
     @usableFromInline static var hasGuard: UInt8 { 1 }
     @usableFromInline static var hasUpdate: UInt8 { 2 }
     @usableFromInline static var hasMadeEffects: UInt8 { 4 }
-    /// An empty dense slot: its negative target keeps it off the fast path.
-    static var emptySlot: Hot { Hot(target: Int32(ignore), next: -1, compiled: -1, flags: 0) }
+    /// More than one fixed effect: the step copies the shared array instead of one value.
+    @usableFromInline static var hasManyEffects: UInt8 { 8 }
+    /// A row's guard in a box the storage owns. The step calls it through an unretained
+    /// reference (`Unmanaged._withUnsafeGuaranteedRef`), safe because ``predicates`` keeps every
+    /// box alive as long as the storage, and the step runs on the storage: loading a closure
+    /// from an array would retain and release its context on every guarded step.
+    @usableFromInline
+    final class Predicate: Sendable {
+      @usableFromInline let holds: @Sendable (Context, Event) -> Bool
+      init(_ holds: @escaping @Sendable (Context, Event) -> Bool) { self.holds = holds }
+    }
+
+    /// One (state, event) pair of dense dispatch, eight bytes so that finding it is one
+    /// scaled load. A row the step applies inline (no guard, no update, a fixed target and at
+    /// most one fixed effect) has `inline` set to its compiled row and `target` to its target's
+    /// position; any other pair has `inline` -1 and `target` the first candidate's compiled row
+    /// (-1 when no row handles the pair).
+    @usableFromInline
+    struct Slot: Sendable {
+      @usableFromInline var target: Int32
+      @usableFromInline var inline: Int32
+    }
 
     /// `target` codes for rows that do not go to a fixed state.
     @usableFromInline static var stay: Int { -1 }
@@ -45,31 +67,38 @@ extension TransitionTable {
     /// Candidate rows of state `i` are `start[i]..<start[i + 1]`: its own rows, then wildcards.
     @usableFromInline let start: [Int]
     @usableFromInline let event: [Event.Discriminant]
-    @usableFromInline let condition: [(@Sendable (Context, Event) -> Bool)?]
+    /// The guard of each compiled row, called without reference counting (see ``Predicate``).
+    @usableFromInline let condition: UnsafeMutablePointer<Unmanaged<Predicate>?>
+    /// Owns the predicates `condition` points at, for as long as the storage lives.
+    let predicates: [Predicate]
     @usableFromInline let update: [Row.Update?]
     /// Set when some effect is made at step time: the whole list, in order.
     @usableFromInline let items: [[EffectItem<Context, Event, Effect>]?]
-    /// For ``make`` rows: the declared target index, its case, and the maker.
+    /// For ``make`` rows: the declared target's position, its case, and the maker.
     @usableFromInline let maker: [(Int, State.Discriminant, @Sendable (Context, Event) -> State)?]
     /// State cases for the linear lookup of small tables (faster than hashing).
     @usableFromInline let cases: [State.Discriminant]
     /// Dense dispatch, when every event case has an ordinal (``Discriminated/ordinal(of:)``, or
     /// the tag of a one-byte `CaseIterable` enum). Ordinals below `span` (a power of two, 0 without dense dispatch) have a slot per state.
     @usableFromInline let span: Int
-    /// `log2(span)`: a shift, not a multiply, on the step's critical path.
+    /// What turns a state's index into its position: with dense dispatch `log2(span)` plus 3,
+    /// so a position is the byte offset of the state's row of ``Slot``s; 0 without.
     @usableFromInline let shift: Int
     /// Where ordinals come from: ``Discriminated/ordinal(of:)``, or the one-byte tag of a
     /// `CaseIterable` enum (checked against `allCases` when the table is built).
     @usableFromInline let ordinalsFromTag: Bool
-    /// `dense[state << shift | ordinal]`: the hot fields of the first candidate row for that
-    /// pair, or ``emptySlot``.
-    @usableFromInline let dense: UnsafeMutablePointer<Hot>
+    /// How the step handles each (state, event) pair: the slot at byte offset
+    /// `position + ordinal * 8`.
+    @usableFromInline let dense: UnsafeMutablePointer<Slot>
     @usableFromInline let denseCount: Int
     @usableFromInline let hot: UnsafeMutablePointer<Hot>
     /// The fixed target state of each compiled row (the initial state where it has none).
     @usableFromInline let targetStates: UnsafeMutablePointer<State>
     /// Exit + row + entry effects of each compiled row, when all are fixed values.
     @usableFromInline let fixedEffects: UnsafeMutablePointer<Effects<Effect>>
+    /// The one fixed effect of each compiled row that has at most one: the inline step builds
+    /// its `Effects` from this plain value, with no outlined copy of the enum.
+    @usableFromInline let singleEffect: UnsafeMutablePointer<Effect?>
     /// The declared row of each compiled row.
     @usableFromInline let rowOf: UnsafeMutablePointer<Int32>
     @usableFromInline let count: Int
@@ -95,7 +124,7 @@ extension TransitionTable {
 
       var start = [0]
       var event: [Event.Discriminant] = []
-      var condition: [(@Sendable (Context, Event) -> Bool)?] = []
+      var condition: [Guard<Context, Event>?] = []
       var target: [Int] = []
       var targetState: [State] = []
       var update: [Row.Update?] = []
@@ -137,7 +166,7 @@ extension TransitionTable {
           let fixed = row.effects.compactMap(\.fixedValue)
           let allFixed = fixed.count == row.effects.count
           event.append(row.event)
-          condition.append(row.guardCondition?.predicate)
+          condition.append(row.guardCondition)
           update.append(row.update)
           effects.append(allFixed ? before + fixed + after : [])
           items.append(allFixed ? nil : before.map { .value($0) } + row.effects + after.map { .value($0) })
@@ -148,38 +177,63 @@ extension TransitionTable {
       }
       self.start = start
       self.event = event
-      self.condition = condition
+      // A plain loop: passing the closures through generic `map` would wrap each in layers of
+      // reabstraction thunks, all of them called on every guarded step.
+      var predicates: [Predicate] = []
+      let guards = UnsafeMutablePointer<Unmanaged<Predicate>?>.allocate(capacity: Swift.max(condition.count, 1))
+      for (i, row) in condition.enumerated() {
+        if let row {
+          predicates.append(Predicate(row.predicate))
+          (guards + i).initialize(to: .passUnretained(predicates[predicates.count - 1]))
+        } else {
+          (guards + i).initialize(to: nil)
+        }
+      }
+      self.predicates = predicates
+      self.condition = guards
       self.update = update
       self.items = items
-      self.maker = maker
       let (span, fromTag, first, next) = Self.denseDispatch(start: start, event: event)
+      let shift = span > 0 ? span.trailingZeroBitCount + 3 : 0
+      assert(span == 0 || MemoryLayout<Slot>.stride == 1 << 3)
+      // Targets are positions from here on: the byte offset of a state's dense row.
+      self.maker = maker.map { $0.map { (t, discriminant, make) in (t << shift, discriminant, make) } }
       self.ordinalsFromTag = fromTag
       let hot = event.indices.map { i in
         var flags: UInt8 = 0
         if condition[i] != nil { flags |= Self.hasGuard }
         if update[i] != nil { flags |= Self.hasUpdate }
         if items[i] != nil { flags |= Self.hasMadeEffects }
+        if effects[i].count > 1 { flags |= Self.hasManyEffects }
         return Hot(
-          target: Int32(target[i]), next: next.isEmpty ? -1 : next[i],
+          target: Int32(target[i] >= 0 ? target[i] << shift : target[i]), next: next.isEmpty ? -1 : next[i],
           compiled: Int32(i), flags: flags)
       }
       self.span = span
-      self.shift = span.trailingZeroBitCount
+      self.shift = shift
       self.rowOf = .copy(rowIndex.map { Int32($0) })
       self.denseCount = first.count
-      self.dense = .copy(first.map { $0 < 0 ? Self.emptySlot : hot[Int($0)] })
+      self.dense = .copy(
+        first.map { i in
+          guard i >= 0 else { return Slot(target: -1, inline: -1) }
+          let row = hot[Int(i)]
+          return row.flags == 0 && row.target >= 0 ? Slot(target: row.target, inline: i) : Slot(target: i, inline: -1)
+        })
       self.count = event.count
       self.hot = .copy(hot)
       self.targetStates = .copy(targetState)
       self.fixedEffects = .copy(effects.map(Effects.init))
+      self.singleEffect = .copy(effects.map { $0.count == 1 ? $0[0] : nil })
     }
 
     deinit {
       dense.deinitialize(count: denseCount).deallocate()
       hot.deinitialize(count: count).deallocate()
       rowOf.deinitialize(count: count).deallocate()
+      condition.deinitialize(count: count).deallocate()
       targetStates.deinitialize(count: count).deallocate()
       fixedEffects.deinitialize(count: count).deallocate()
+      singleEffect.deinitialize(count: count).deallocate()
     }
 
     /// Builds the dense dispatch arrays, or none (span 0) when some event case has no ordinal

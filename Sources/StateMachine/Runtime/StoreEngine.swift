@@ -59,12 +59,12 @@ struct TableEngine<State: Discriminated, Event: Discriminated, Context: Sendable
 
   @usableFromInline
   static func commitStart(to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) {
-    for command in core.engine.machine.start() { core.register(command, owner: core.engine.machine.index, into: &work) }
+    for command in core.engine.machine.start() { core.register(command, owner: core.engine.machine.position, into: &work) }
   }
 
   @inlinable
   mutating func apply(_ event: Event) -> Outcome {
-    let (from, fromIndex) = (machine.state, machine.index)
+    let (from, fromIndex) = (machine.state, machine.position)
     return Outcome(step: machine.send(event), from: from, fromIndex: fromIndex)
   }
 
@@ -73,11 +73,11 @@ struct TableEngine<State: Discriminated, Event: Discriminated, Context: Sendable
     if case .transitioned = outcome.step { true } else { false }
   }
 
-  /// A step changes the state, its index and the context; the table is the same object.
+  /// A step changes the state, its position and the context; the table is the same object.
   @inlinable
   mutating func adopt(_ stepped: TableEngine) {
     machine._state = stepped.machine._state
-    machine.index = stepped.machine.index
+    machine.position = stepped.machine.position
     machine.context = stepped.machine.context
   }
 
@@ -87,9 +87,9 @@ struct TableEngine<State: Discriminated, Event: Discriminated, Context: Sendable
     case .transitioned(_, _, let effects):
       // State-scoped effects of the state left are cancelled before the new ones start.
       core.left(outcome.fromIndex, into: &work)
-      if !effects.isEmpty { for command in effects { core.register(command, owner: core.engine.machine.index, into: &work) } }
+      if !effects.isEmpty { for command in effects { core.register(command, owner: core.engine.machine.position, into: &work) } }
     case .stayed(let effects):
-      if !effects.isEmpty { for command in effects { core.register(command, owner: core.engine.machine.index, into: &work) } }
+      if !effects.isEmpty { for command in effects { core.register(command, owner: core.engine.machine.position, into: &work) } }
     case .ignored, .rejected: break
     }
   }
