@@ -14,10 +14,10 @@
 @usableFromInline
 final class Locked<Value>: @unchecked Sendable {
   // Safe to share: the value is only touched inside `withLock`, which holds the mutex.
-  @usableFromInline let region: LockedRegion<Value>
+  @usableFromInline let region: LockedRegion<Value, Void>
 
   @usableFromInline
-  init(_ value: Value) { region = LockedRegion(value) }
+  init(_ value: Value) { region = LockedRegion(value, side: ()) }
 
   deinit { region.deallocate() }
 
@@ -26,28 +26,44 @@ final class Locked<Value>: @unchecked Sendable {
   func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result { try region.withLock(body) }
 }
 
-/// A mutex and a value in one allocation, owned by whoever made it (who calls
-/// ``deallocate()`` once): what ``Locked`` holds, and what an object that is already a
-/// reference (a store's runtime) embeds to save the extra object.
+/// A mutex, a value behind it and a side value, in one allocation owned by whoever made it
+/// (who calls ``deallocate()`` once): what ``Locked`` holds, and what an object that is already
+/// a reference (a store's runtime) embeds to save the extra object.
+///
+/// The side value is not behind the mutex: its owner decides who may touch it, and when (a
+/// store's drainer keeps its engine there, see ``StoreRuntime``).
 @usableFromInline
-struct LockedRegion<Value>: @unchecked Sendable {
-  // Safe to share: `value` is only touched inside `withLock`, which holds `mutex`. Both live
-  // behind pointers, so access is not checked dynamically for exclusivity on every call.
+struct LockedRegion<Value, Side>: @unchecked Sendable {
+  // Safe to share: `value` is only touched inside `withLock`, which holds `mutex`; `side` only
+  // as its owner's documented discipline allows. All three live behind one pointer (the others
+  // are at fixed offsets from it: a region costs its owner one word), so access is not checked
+  // dynamically for exclusivity on every call.
   @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  @usableFromInline let value: UnsafeMutablePointer<Value>
 
-  /// Where the value starts in the allocation: after the mutex, aligned for any value.
-  static var valueOffset: Int {
-    let size = MemoryLayout<pthread_mutex_t>.stride
-    let alignment = max(MemoryLayout<Value>.alignment, 16)
-    return (size + alignment - 1) / alignment * alignment
+  /// Rounds `offset` up to a multiple of `alignment` (a power of two).
+  @inlinable
+  static func aligned(_ offset: Int, _ alignment: Int) -> Int { (offset &+ alignment &- 1) & ~(alignment &- 1) }
+  @inlinable
+  static var valueOffset: Int { aligned(MemoryLayout<pthread_mutex_t>.stride, MemoryLayout<Value>.alignment) }
+  @inlinable
+  static var sideOffset: Int { aligned(valueOffset &+ MemoryLayout<Value>.size, max(MemoryLayout<Side>.alignment, 1)) }
+
+  /// The value behind the mutex.
+  @inlinable
+  var value: UnsafeMutablePointer<Value> {
+    (UnsafeMutableRawPointer(mutex) + Self.valueOffset).assumingMemoryBound(to: Value.self)
+  }
+  /// The side value, not behind the mutex.
+  @inlinable
+  var side: UnsafeMutablePointer<Side> {
+    (UnsafeMutableRawPointer(mutex) + Self.sideOffset).assumingMemoryBound(to: Side.self)
   }
 
   @usableFromInline
-  init(_ value: Value) {
+  init(_ value: Value, side: Side) {
     let raw = UnsafeMutableRawPointer.allocate(
-      byteCount: Self.valueOffset + max(MemoryLayout<Value>.size, 1),
-      alignment: max(MemoryLayout<Value>.alignment, MemoryLayout<pthread_mutex_t>.alignment, 16))
+      byteCount: Self.sideOffset + max(MemoryLayout<Side>.size, 1),
+      alignment: max(MemoryLayout<Value>.alignment, MemoryLayout<Side>.alignment, MemoryLayout<pthread_mutex_t>.alignment))
     mutex = raw.bindMemory(to: pthread_mutex_t.self, capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
     #if canImport(Glibc)
@@ -62,12 +78,13 @@ struct LockedRegion<Value>: @unchecked Sendable {
     #else
       pthread_mutex_init(mutex, nil)
     #endif
-    self.value = (raw + Self.valueOffset).bindMemory(to: Value.self, capacity: 1)
-    self.value.initialize(to: value)
+    (raw + Self.valueOffset).bindMemory(to: Value.self, capacity: 1).initialize(to: value)
+    (raw + Self.sideOffset).bindMemory(to: Side.self, capacity: 1).initialize(to: side)
   }
 
-  /// Destroys the value and frees the memory; the region must not be used afterwards.
+  /// Destroys the values and frees the memory; the region must not be used afterwards.
   func deallocate() {
+    side.deinitialize(count: 1)
     value.deinitialize(count: 1)
     pthread_mutex_destroy(mutex)
     mutex.deinitialize(count: 1)

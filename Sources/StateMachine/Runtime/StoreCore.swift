@@ -79,7 +79,8 @@ struct StoreCore<Engine: StoreEngine> {
 
   @usableFromInline var engine: Engine
   @usableFromInline var mailbox = Mailbox<Event>()
-  @usableFromInline let capacity: Int?
+  /// The mailbox's capacity (`Int.max`: unbounded).
+  @usableFromInline let capacity: Int
   @usableFromInline var draining = false
   @usableFromInline var finished = false
   /// The engine halted (a chart reached its top-level final state): events are refused.
@@ -91,9 +92,10 @@ struct StoreCore<Engine: StoreEngine> {
   /// The running state-scoped effects of each owner, so leaving a state looks at its own
   /// effects only (not at every effect in flight).
   @usableFromInline var owned: [Int: Set<UInt64>] = [:]
-  /// Perform tasks started and not finished, and how many of them sleep on a manual clock.
-  @usableFromInline var activeTasks = 0
-  @usableFromInline var sleeping = 0
+  /// Perform tasks started and not finished, and how many of them sleep on a manual clock
+  /// (32-bit: an idle store's size is most of what it costs).
+  @usableFromInline var activeTasks: Int32 = 0
+  @usableFromInline var sleeping: Int32 = 0
   @usableFromInline var deferred: [UInt64: Deferred] = [:]
   @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
   /// ``Store/finish()`` calls waiting for the drainer's last step to be reported.
@@ -101,18 +103,18 @@ struct StoreCore<Engine: StoreEngine> {
   @usableFromInline var spaceWaiters: [CheckedContinuation<Void, Never>] = []
 
   @usableFromInline
-  init(engine: Engine, capacity: Int?) {
+  init(engine: Engine, capacity: Int) {
     self.engine = engine
     self.capacity = capacity
   }
 
   @inlinable var isIdle: Bool { !draining && mailbox.isEmpty && activeTasks == sleeping }
-  @inlinable var isFull: Bool { capacity.map { mailbox.count >= $0 } ?? false }
+  @inlinable var isFull: Bool { mailbox.count >= capacity }
 
   @usableFromInline
   enum Enqueued {
-    /// Nobody was draining: the caller drains, starting with this event and engine.
-    case drain(Event, Engine)
+    /// Nobody was draining: the caller drains, starting with this event.
+    case drain(Event)
     case queued
     case rejected(SendRejection)
   }
@@ -129,7 +131,7 @@ struct StoreCore<Engine: StoreEngine> {
     }
     // Nobody drains, so the mailbox is empty: the event goes straight to the caller.
     draining = true
-    return .drain(event, engine)
+    return .drain(event)
   }
 
   /// The next queued event, if any, for the drainer, which stays the drainer either way.
@@ -139,8 +141,8 @@ struct StoreCore<Engine: StoreEngine> {
     return mailbox.pop()
   }
 
-  /// The drainer takes the next event to step outside the lock (with its own copy of the
-  /// engine, which only it changes); `nil` when the mailbox is empty (draining stops).
+  /// The drainer takes the next event to step outside the lock (on the drainer's engine,
+  /// which only it changes); `nil` when the mailbox is empty (draining stops).
   @inlinable
   mutating func takeNext() -> Event? {
     guard !finished, let event = mailbox.pop() else {
@@ -150,10 +152,10 @@ struct StoreCore<Engine: StoreEngine> {
     return event
   }
 
-  /// The drainer stepped `engine` (taken with ``takeNext()``) to `outcome`: keep it, cancel what
-  /// the step ends, register what it starts.
+  /// The drainer stepped its engine to `outcome`: keep it (this copy is what readers see),
+  /// cancel what the step ends, register what it starts.
   @inlinable
-  mutating func stepped(engine stepped: Engine, outcome: Engine.Outcome) -> StepWork {
+  mutating func stepped(engine stepped: UnsafePointer<Engine>, outcome: Engine.Outcome) -> StepWork {
     engine.adopt(stepped)
     steps += 1
     var work = StepWork(sequence: steps)
@@ -165,13 +167,13 @@ struct StoreCore<Engine: StoreEngine> {
 
   /// The engine's start effects, registered like a step's; and, when the start queued events
   /// and nobody drains, the first of them for the caller to drain.
-  mutating func started() -> (StepWork, drain: (Event, Engine)?)? {
+  mutating func started() -> (StepWork, drain: Event?)? {
     guard !finished else { return nil }
     var work = StepWork(sequence: 0)
     Engine.commitStart(to: &self, &work)
     guard !draining, let first = mailbox.pop() else { return (work, nil) }
     draining = true
-    return (work, (first, engine))
+    return (work, first)
   }
 
   /// The state `owner` was left: its state-scoped effects are cancelled.

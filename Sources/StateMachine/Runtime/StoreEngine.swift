@@ -22,10 +22,10 @@ protocol StoreEngine: Sendable {
   static func commitStart(to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork)
   /// Handles one event.
   mutating func apply(_ event: Event) -> Outcome
-  /// Takes what a step changed from `stepped` (a copy of this engine the drainer stepped):
+  /// Takes what a step changed from `stepped` (the drainer's engine, which it stepped):
   /// all of it, or, when the engine knows, only the parts a step changes (no reference counts
   /// on what it shares, such as the table).
-  mutating func adopt(_ stepped: Self)
+  mutating func adopt(_ stepped: UnsafePointer<Self>)
   /// Whether the step changed what observers see.
   static func changesObserved(_ outcome: Outcome) -> Bool
   /// Under the store's lock: ends the effects of states left and registers the step's commands.
@@ -75,10 +75,10 @@ struct TableEngine<State: Discriminated, Event: Discriminated, Context: Sendable
 
   /// A step changes the state, its position and the context; the table is the same object.
   @inlinable
-  mutating func adopt(_ stepped: TableEngine) {
-    machine._state = stepped.machine._state
-    machine.position = stepped.machine.position
-    machine.context = stepped.machine.context
+  mutating func adopt(_ stepped: UnsafePointer<TableEngine>) {
+    machine._state = stepped.pointee.machine._state
+    machine.position = stepped.pointee.machine.position
+    machine.context = stepped.pointee.machine.context
   }
 
   @inlinable

@@ -6,8 +6,8 @@ extension StoreRuntime {
   func enqueue(_ event: Event, force: Bool, report: Bool = true) -> SendResult {
     switch core.withLock({ $0.eventArrived(event, force: force) }) {
     case .queued: return .accepted
-    case .drain(let first, let machine):
-      drain(first, machine)
+    case .drain(let first):
+      drain(first)
       return .accepted
     case .rejected(let reason):
       if report { inspector?(.eventRejected(event, reason)) }
@@ -22,11 +22,12 @@ extension StoreRuntime {
   /// steps' order: the step is kept and the next event taken under one lock, and only when the
   /// mailbox was empty does a second lock hand the draining back.
   @inlinable
-  func drain(_ first: Event, _ engine: Engine) {
+  func drain(_ first: Event) {
     var event = first
-    var engine = engine
+    // Ours while we drain (see `core`): stepped in place, no copy.
+    let engine = core.side
     while true {
-      let outcome = engine.apply(event)
+      let outcome = engine.pointee.apply(event)
       var work = StoreCore<Engine>.StepWork(sequence: 0)
       var next: Event?
       var waiters: [CheckedContinuation<Void, Never>] = []
@@ -36,7 +37,6 @@ extension StoreRuntime {
       var handedBack = false
       core.withLock { core in
         work = core.stepped(engine: engine, outcome: outcome)
-        // The engine stays ours: only the drainer changes the core's copy.
         if quiet, work.starts.isEmpty, work.cancelled.isEmpty {
           next = core.takeNext()
           handedBack = next == nil
@@ -51,9 +51,9 @@ extension StoreRuntime {
         if !waiters.isEmpty { for waiter in waiters { waiter.resume() } }
         return
       }
-      if Engine.changesObserved(outcome), observesStates { subscriptions.load()?.states.yield(engine.observed) }
+      if Engine.changesObserved(outcome), observesStates { subscriptions.load()?.states.yield(engine.pointee.observed) }
       if observesSteps || inspector != nil {
-        report(engine.report(outcome, event: event, sequence: work.sequence, time: elapsed()))
+        report(engine.pointee.report(outcome, event: event, sequence: work.sequence, time: elapsed()))
       }
       perform(work)
       if next == nil {
@@ -177,7 +177,7 @@ extension StoreRuntime {
     }
     guard let fired else { return false }
     if let ended = fired.ended { inspector?(.effectFinished(id: ended.id, description: ended.description)) }
-    if case .drain(let first, let machine) = fired.0 { drain(first, machine) }
+    if case .drain(let first) = fired.0 { drain(first) }
     return true
   }
 
@@ -192,7 +192,7 @@ extension StoreRuntime {
     }
     switch enqueued {
     case nil: inspector?(.lateEventDropped(event, effect: effect.description))
-    case .drain(let first, let machine)?: DeliveryContext.$token.withValue(token) { drain(first, machine) }
+    case .drain(let first)?: DeliveryContext.$token.withValue(token) { drain(first) }
     case .queued?, .rejected?: break
     }
   }
@@ -230,7 +230,7 @@ extension StoreRuntime {
       }
     }
     for waiter in waiters { waiter.resume() }
-    if case .drain(let first, let machine)? = enqueued { drain(first, machine) }
+    if case .drain(let first)? = enqueued { drain(first) }
   }
 }
 

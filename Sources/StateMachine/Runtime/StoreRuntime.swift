@@ -12,8 +12,13 @@ final class StoreRuntime<Engine: StoreEngine>: Sendable {
   @usableFromInline typealias Failure = @Sendable (Work, any Error) -> Event?
   @usableFromInline typealias Inspector = @Sendable (StoreReport<Event, Engine.Step>) -> Void
 
-  /// The core behind its lock, in one allocation this runtime owns (freed in `deinit`).
-  @usableFromInline let core: LockedRegion<StoreCore<Engine>>
+  /// The core behind its lock and, beside it, the drainer's engine, in one allocation this
+  /// runtime owns (freed in `deinit`). The drainer's engine (`core.side`) is what steps: it is
+  /// touched only by the caller that set the core's `draining` under the lock, until it clears
+  /// it under the lock (and by `init` and `deinit`), so the mutex orders every access. The
+  /// core's own engine is the copy readers see, updated when a step is kept; a send copies no
+  /// engine out of the lock.
+  @usableFromInline let core: LockedRegion<StoreCore<Engine>, Engine>
   @usableFromInline let handler: Handler
   @usableFromInline let failure: Failure
   @usableFromInline let inspector: Inspector?
@@ -67,8 +72,8 @@ final class StoreRuntime<Engine: StoreEngine>: Sendable {
     engine: Engine, clock: any Clock<Duration>, mailbox: MailboxPolicy, handler: @escaping Handler, failure: @escaping Failure,
     inspector: Inspector?
   ) {
-    let capacity: Int? = if case .bounded(let c) = mailbox { max(1, c) } else { nil }
-    core = LockedRegion(StoreCore(engine: engine, capacity: capacity))
+    let capacity = if case .bounded(let c) = mailbox { max(1, c) } else { Int.max }
+    core = LockedRegion(StoreCore(engine: engine, capacity: capacity), side: engine)
     self.handler = handler
     self.failure = failure
     self.inspector = inspector
@@ -84,7 +89,7 @@ final class StoreRuntime<Engine: StoreEngine>: Sendable {
   func start() {
     guard let (work, queued) = core.withLock({ $0.started() }) else { return }
     perform(work)
-    if let (first, engine) = queued { drain(first, engine) }
+    if let first = queued { drain(first) }
   }
 
   func send(waitingForRoom event: Event) async -> SendResult {

@@ -8,9 +8,10 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
   /// The first macrostep's outputs, performed when the store starts.
   @usableFromInline var startStep: ChartStep<Event, Effect>?
 
-  /// A macrostep may change any part of the machine: take it whole.
+  /// A macrostep may change any part of the machine: take it whole (the start step stays this
+  /// copy's: only the core's is consumed when the store starts).
   @inlinable
-  mutating func adopt(_ stepped: ChartEngine) { self = stepped }
+  mutating func adopt(_ stepped: UnsafePointer<ChartEngine>) { machine = stepped.pointee.machine }
 
   @usableFromInline
   struct Outcome {
