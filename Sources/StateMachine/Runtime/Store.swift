@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Runs a ``TransitionTable`` whose effects are ``Command`` values: it performs them (through
 /// your effect handler, or its built-in timers) and feeds their results back as events.
 ///
@@ -59,9 +61,13 @@ public final class Store<State: Discriminated, Event: Discriminated, Context: Se
       failure: failure, inspector: inspector)
   }
 
-  /// The current state.
+  /// The current state. A state of at most eight plain bytes (an enum without payloads) is
+  /// read without taking the store's lock.
   @inlinable
-  public var state: State { runtime.core.withLock { $0.engine.machine.state } }
+  public var state: State {
+    if StateWord<State>.fits { return StateWord.state(runtime.published.load(ordering: .acquiring)) }
+    return runtime.core.withLock { $0.engine.machine.state }
+  }
   /// The current context.
   public var context: Context { runtime.core.withLock { $0.engine.machine.context } }
   /// The table this store runs.

@@ -17,6 +17,9 @@ protocol StoreEngine: Sendable {
 
   /// The current state, as observers see it.
   var observed: Observed { get }
+  /// The current state as a word the store publishes in an atomic after each step, when it
+  /// fits one (see ``StateWord``); `nil` otherwise.
+  var publishedWord: UInt64? { get }
   /// Under the store's lock, when the store starts: registers the commands the start asks for
   /// (a table's initial entry effects; a chart's first macrostep's).
   static func commitStart(to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork)
@@ -40,15 +43,41 @@ struct TableEngine<State: Discriminated, Event: Discriminated, Context: Sendable
   @usableFromInline typealias Effect = Command<Event, Work>
   @usableFromInline var machine: Machine<State, Event, Context, Effect>
 
+  /// A step's outcome taken apart: what it did, and its effects. The drain loop destroys one
+  /// per event, and the whole ``StepOutcome`` of a command (a large multi-payload enum) is
+  /// destroyed through its value witness there; these parts are destroyed inline.
   @usableFromInline
   struct Outcome {
-    @usableFromInline let step: StepOutcome<State, Effect>
+    @usableFromInline
+    enum Kind {
+      case transitioned, stayed, ignored
+      case rejected(Rejection)
+    }
+    @usableFromInline let kind: Kind
+    @usableFromInline let effects: Effects<Effect>
     @usableFromInline let from: State
     @usableFromInline let fromIndex: Int
 
     @inlinable
-    init(step: StepOutcome<State, Effect>, from: State, fromIndex: Int) {
-      (self.step, self.from, self.fromIndex) = (step, from, fromIndex)
+    init(_ step: consuming StepOutcome<State, Effect>, from: State, fromIndex: Int) {
+      (self.from, self.fromIndex) = (from, fromIndex)
+      switch consume step {
+      case .transitioned(_, _, let effects): (kind, self.effects) = (.transitioned, effects)
+      case .stayed(let effects): (kind, self.effects) = (.stayed, effects)
+      case .ignored: (kind, effects) = (.ignored, Effects())
+      case .rejected(let reason): (kind, effects) = (.rejected(reason), Effects())
+      }
+    }
+
+    /// The step outcome again, for a report; `to` is the state after the step.
+    @inlinable
+    func step(to: State) -> StepOutcome<State, Effect> {
+      switch kind {
+      case .transitioned: .transitioned(from: from, to: to, effects: effects)
+      case .stayed: .stayed(effects: effects)
+      case .ignored: .ignored
+      case .rejected(let reason): .rejected(reason)
+      }
     }
   }
 
@@ -56,6 +85,8 @@ struct TableEngine<State: Discriminated, Event: Discriminated, Context: Sendable
   init(machine: Machine<State, Event, Context, Effect>) { self.machine = machine }
 
   @inlinable var observed: State { machine.state }
+
+  @inlinable var publishedWord: UInt64? { StateWord<State>.fits ? StateWord.word(machine.state) : nil }
 
   @usableFromInline
   static func commitStart(to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) {
@@ -65,12 +96,12 @@ struct TableEngine<State: Discriminated, Event: Discriminated, Context: Sendable
   @inlinable
   mutating func apply(_ event: Event) -> Outcome {
     let (from, fromIndex) = (machine.state, machine.position)
-    return Outcome(step: machine.send(event), from: from, fromIndex: fromIndex)
+    return Outcome(machine.send(event), from: from, fromIndex: fromIndex)
   }
 
   @inlinable
   static func changesObserved(_ outcome: Outcome) -> Bool {
-    if case .transitioned = outcome.step { true } else { false }
+    if case .transitioned = outcome.kind { true } else { false }
   }
 
   /// A step changes the state, its position and the context; the table is the same object.
@@ -83,21 +114,22 @@ struct TableEngine<State: Discriminated, Event: Discriminated, Context: Sendable
 
   @inlinable
   static func commit(_ outcome: Outcome, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) {
-    switch outcome.step {
-    case .transitioned(_, _, let effects):
+    switch outcome.kind {
+    case .transitioned:
       // State-scoped effects of the state left are cancelled before the new ones start.
       core.left(outcome.fromIndex, into: &work)
-      if !effects.isEmpty { for command in effects { core.register(command, owner: core.engine.machine.position, into: &work) } }
-    case .stayed(let effects):
-      if !effects.isEmpty { for command in effects { core.register(command, owner: core.engine.machine.position, into: &work) } }
-    case .ignored, .rejected: break
+    case .stayed: break
+    case .ignored, .rejected: return
+    }
+    if !outcome.effects.isEmpty {
+      for command in outcome.effects { core.register(command, owner: core.engine.machine.position, into: &work) }
     }
   }
 
   @inlinable
   func report(_ outcome: Outcome, event: Event, sequence: Int, time: Duration) -> StoreStep<State, Event, Context, Effect> {
     StoreStep(
-      sequence: sequence, event: event, from: outcome.from, to: machine.state, outcome: outcome.step, context: machine.context,
+      sequence: sequence, event: event, from: outcome.from, to: machine.state, outcome: outcome.step(to: machine.state), context: machine.context,
       time: time)
   }
 }

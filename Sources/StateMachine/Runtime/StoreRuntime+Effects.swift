@@ -37,6 +37,7 @@ extension StoreRuntime {
       var handedBack = false
       core.withLock { core in
         work = core.stepped(engine: engine, outcome: outcome)
+        if let word = core.engine.publishedWord { published.store(word, ordering: .releasing) }
         if quiet, work.starts.isEmpty, work.cancelled.isEmpty {
           next = core.takeNext()
           handedBack = next == nil

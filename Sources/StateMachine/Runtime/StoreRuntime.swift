@@ -29,6 +29,9 @@ final class StoreRuntime<Engine: StoreEngine>: Sendable {
   @usableFromInline let subscriptions = AtomicLazyReference<Subscriptions>()
   /// Set once `subscriptions` is made: the hot path reads this flag, not the reference.
   @usableFromInline let subscribed = Atomic<Bool>(false)
+  /// The engine's ``StoreEngine/publishedWord``, stored under the lock whenever a step is
+  /// kept, so a reader of a small state needs no lock.
+  @usableFromInline let published: Atomic<UInt64>
 
   @usableFromInline
   final class Subscriptions: Sendable {
@@ -74,6 +77,7 @@ final class StoreRuntime<Engine: StoreEngine>: Sendable {
   ) {
     let capacity = if case .bounded(let c) = mailbox { max(1, c) } else { Int.max }
     core = LockedRegion(StoreCore(engine: engine, capacity: capacity), side: engine)
+    published = Atomic(engine.publishedWord ?? 0)
     self.handler = handler
     self.failure = failure
     self.inspector = inspector

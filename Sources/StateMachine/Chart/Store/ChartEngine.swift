@@ -37,6 +37,8 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
 
   @usableFromInline var observed: [ID] { machine.configuration }
 
+  @usableFromInline var publishedWord: UInt64? { nil }
+
   @inlinable
   mutating func apply(_ event: Event) -> Outcome {
     let before = machine.active
