@@ -13,6 +13,11 @@ struct EntryScanner<State: Codable, Event: Codable, Context: Codable, Effect: Co
   @usableFromInline var states: [String: State] = [:]
   @usableFromInline var contexts: [String: Context] = [:]
   @usableFromInline var effects: [String: [Effect]] = [:]
+  /// The same values found by their texts' bytes, for ``knownEntry(_:)``.
+  @usableFromInline var eventBytes = ByteKeyCache<Event>()
+  @usableFromInline var stateBytes = ByteKeyCache<State>()
+  @usableFromInline var contextBytes = ByteKeyCache<Context>()
+  @usableFromInline var effectsBytes = ByteKeyCache<[Effect]>()
   @usableFromInline let decoder = JSONDecoder()
 
   @usableFromInline init() {}
@@ -33,42 +38,52 @@ struct EntryScanner<State: Codable, Event: Codable, Context: Codable, Effect: Co
       try Self.number(value, field: "time", line: number)
     }
     let outcome = try Self.outcome(raw(EntryField.outcome, "outcome"), line: number)
-    let event = try cached(raw(EntryField.event, "event"), field: "event", line: number, in: &events)
-    let state = try cached(raw(EntryField.state, "state"), field: "state", line: number, in: &states)
-    let context = try cached(raw(EntryField.context, "context"), field: "context", line: number, in: &contexts)
-    let effects = try cached(raw(EntryField.effects, "effects"), field: "effects", line: number, in: &effects)
+    let event = try cached(raw(EntryField.event, "event"), field: "event", line: number, in: &events, &eventBytes)
+    let state = try cached(raw(EntryField.state, "state"), field: "state", line: number, in: &states, &stateBytes)
+    let context = try cached(raw(EntryField.context, "context"), field: "context", line: number, in: &contexts, &contextBytes)
+    let effects = try cached(raw(EntryField.effects, "effects"), field: "effects", line: number, in: &effects, &effectsBytes)
     return Entry(sequence: sequence, time: time, event: event, outcome: outcome, state: state, context: context, effects: effects)
   }
 
   /// The entry, when the line is provably valid without the strict check: every key known and
   /// given once, the numbers and the outcome in JSON's own spelling, and every value a JSON
   /// text decoded (and so strictly checked) before. `nil` at the least doubt: the full path
-  /// then checks the line and says what is wrong with it, exactly as before.
+  /// then checks the line and says what is wrong with it, exactly as before. It works on the
+  /// line's bytes: no `String` is made, values are found by their bytes (``ByteKeyCache``), and
+  /// plain integers and decimals are parsed here (anything else in a number takes the full path).
   @inlinable
   func knownEntry(_ line: Data) -> Entry? {
-    var fields: [String?]
-    do { fields = try Self.fields(of: line, number: 0, requireKnownKeys: true) } catch { return nil }
-    guard let sequenceText = fields[EntryField.sequence], StrictJSON.isNumber(sequenceText), let sequence = Int(sequenceText)
-    else { return nil }
-    var time: Double?
-    if let text = fields[EntryField.time] {
-      guard StrictJSON.isNumber(text), let value = Double(text), value.isFinite else { return nil }
-      time = value
+    line.withUnsafeBytes { (line: UnsafeRawBufferPointer) -> Entry? in
+      var spans = EntrySpans()
+      do { try Self.scan(line, into: &spans, number: 0, requireKnownKeys: true) } catch { return nil }
+      guard let sequenceBytes = spans[EntryField.sequence, in: line], let sequence = PlainNumber.integer(sequenceBytes)
+      else { return nil }
+      var time: Double?
+      if let timeBytes = spans[EntryField.time, in: line] {
+        guard let value = PlainNumber.decimal(timeBytes) else { return nil }
+        time = value
+      }
+      guard let outcomeBytes = spans[EntryField.outcome, in: line], let outcome = Self.commonOutcome(outcomeBytes),
+        let e = spans[EntryField.event, in: line], let event = eventBytes.value(for: e),
+        let s = spans[EntryField.state, in: line], let state = stateBytes.value(for: s),
+        let c = spans[EntryField.context, in: line], let context = contextBytes.value(for: c),
+        let f = spans[EntryField.effects, in: line], let effects = effectsBytes.value(for: f)
+      else { return nil }
+      return Entry(sequence: sequence, time: time, event: event, outcome: outcome, state: state, context: context, effects: effects)
     }
-    guard let outcomeText = fields[EntryField.outcome], let outcome = Self.commonOutcome(outcomeText) else { return nil }
-    guard let e = fields[EntryField.event], let event = events[e], let s = fields[EntryField.state], let state = states[s],
-      let c = fields[EntryField.context], let context = contexts[c], let f = fields[EntryField.effects],
-      let effects = effects[f]
-    else { return nil }
-    return Entry(sequence: sequence, time: time, event: event, outcome: outcome, state: state, context: context, effects: effects)
   }
 
   @inlinable
-  func cached<T: Decodable>(_ raw: String, field: String, line: Int, in cache: inout [String: T]) throws(LogError) -> T {
+  func cached<T: Decodable>(
+    _ raw: String, field: String, line: Int, in cache: inout [String: T], _ byBytes: inout ByteKeyCache<T>
+  ) throws(LogError) -> T {
     if let value = cache[raw] { return value }
     do {
       let value = try decoder.decode(T.self, from: Data(raw.utf8))
-      if cache.count < 4096 { cache[raw] = value }
+      if cache.count < 4096 {
+        cache[raw] = value
+        byBytes.insert(value, for: Array(raw.utf8))
+      }
       return value
     } catch {
       throw LogError(decoding: error, line: line).prefixed(field)
@@ -79,21 +94,22 @@ struct EntryScanner<State: Codable, Event: Codable, Context: Codable, Effect: Co
   /// With `requireKnownKeys`, a key entries do not have, or a key given twice, is an error too.
   @usableFromInline
   static func fields(of line: Data, number: Int, requireKnownKeys: Bool = false) throws(LogError) -> [String?] {
-    var fields = [String?](repeating: nil, count: EntryField.names.count)
-    let scanned: LogError? = line.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> LogError? in
+    let scanned: Result<[String?], LogError> = line.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+      var spans = EntrySpans()
       do throws(LogError) {
-        try scan(bytes, into: &fields, number: number, requireKnownKeys: requireKnownKeys)
-        return nil
+        try scan(bytes, into: &spans, number: number, requireKnownKeys: requireKnownKeys)
       } catch {
-        return error
+        return .failure(error)
       }
+      return .success(
+        EntryField.names.indices.map { spans[$0, in: bytes].map { String(decoding: $0, as: UTF8.self) } })
     }
-    if let scanned { throw scanned }
-    return fields
+    return try scanned.get()
   }
 
-  private static func scan(
-    _ bytes: UnsafeRawBufferPointer, into fields: inout [String?], number: Int, requireKnownKeys: Bool
+  @usableFromInline
+  static func scan(
+    _ bytes: UnsafeRawBufferPointer, into fields: inout EntrySpans, number: Int, requireKnownKeys: Bool
   ) throws(LogError) {
     let malformed = LogError.malformed(line: number, detail: "not JSON")
     var i = 0
@@ -117,10 +133,8 @@ struct EntryScanner<State: Codable, Event: Codable, Context: Codable, Effect: Co
         skipSpace()
         let valueStart = i
         guard let valueEnd = endOfValue(bytes, from: i) else { throw malformed }
-        if requireKnownKeys, key == nil || fields[key!] != nil { throw malformed }
-        if let key {
-          fields[key] = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[valueStart..<valueEnd]), as: UTF8.self)
-        }
+        if requireKnownKeys, key == nil || fields.has(key!) { throw malformed }
+        if let key { fields.set(key, valueStart..<valueEnd) }
         i = valueEnd
         skipSpace()
         guard i < n else { throw malformed }
@@ -218,12 +232,17 @@ struct EntryScanner<State: Codable, Event: Codable, Context: Codable, Effect: Co
   /// The outcomes nearly every entry has, read without a decoder.
   @usableFromInline
   static func commonOutcome(_ raw: String) -> LoggedOutcome? {
-    switch raw {
-    case #""transitioned""#: .transitioned
-    case #""stayed""#: .stayed
-    case #""ignored""#: .ignored
-    default: nil
-    }
+    var raw = raw
+    return raw.withUTF8 { commonOutcome(UnsafeRawBufferPointer($0)) }
+  }
+
+  /// ``commonOutcome(_:)-(String)`` of a JSON text's bytes.
+  @usableFromInline
+  static func commonOutcome(_ raw: UnsafeRawBufferPointer) -> LoggedOutcome? {
+    if EntryField.equal(raw, #""transitioned""#) { return .transitioned }
+    if EntryField.equal(raw, #""stayed""#) { return .stayed }
+    if EntryField.equal(raw, #""ignored""#) { return .ignored }
+    return nil
   }
 }
 
@@ -241,6 +260,26 @@ extension LogError {
   }
 }
 
+/// Where each known key's value is in a line (byte offsets; -1 where the key is absent): what
+/// the scan finds, with no array or string made.
+@usableFromInline
+struct EntrySpans {
+  @usableFromInline var start = SIMD8<Int>(repeating: -1)
+  @usableFromInline var end = SIMD8<Int>(repeating: -1)
+
+  @inlinable init() {}
+
+  @inlinable func has(_ key: Int) -> Bool { start[key] >= 0 }
+
+  @inlinable mutating func set(_ key: Int, _ range: Range<Int>) { (start[key], end[key]) = (range.lowerBound, range.upperBound) }
+
+  /// The value's bytes in `line`, or `nil` when the key is absent.
+  @inlinable
+  subscript(key: Int, in line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+    has(key) ? UnsafeRawBufferPointer(rebasing: line[start[key]..<end[key]]) : nil
+  }
+}
+
 /// The entry's keys, in the order ``fields(of:number:)`` returns their values.
 @usableFromInline
 enum EntryField {
@@ -253,15 +292,25 @@ enum EntryField {
   @usableFromInline static var state: Int { 5 }
   @usableFromInline static var time: Int { 6 }
 
-  /// The keys' bytes, for comparing with memcmp.
-  static let bytes: [[UInt8]] = names.map { Array($0.utf8) }
+  /// Whether `bytes` spell `text` (a literal: its bytes are in the binary, no global to load).
+  @inlinable
+  static func equal(_ bytes: UnsafeRawBufferPointer, _ text: StaticString) -> Bool {
+    bytes.count == text.utf8CodeUnitCount && (bytes.isEmpty || memcmp(bytes.baseAddress!, text.utf8Start, bytes.count) == 0)
+  }
 
-  /// The index of the key spelled by `bytes`, or `nil` for a key entries do not have.
+  /// The index of the key spelled by `bytes`, or `nil` for a key entries do not have: the
+  /// length and first byte tell the keys apart, one comparison confirms.
   static func index(of key: UnsafeRawBufferPointer) -> Int? {
-    guard let base = key.baseAddress else { return nil }
-    for (i, name) in bytes.enumerated() where name.count == key.count {
-      if name.withUnsafeBytes({ memcmp($0.baseAddress!, base, key.count) }) == 0 { return i }
+    guard let first = key.first else { return nil }
+    switch (key.count, first) {
+    case (7, UInt8(ascii: "c")): return equal(key, "context") ? context : nil
+    case (7, UInt8(ascii: "e")): return equal(key, "effects") ? effects : nil
+    case (5, UInt8(ascii: "e")): return equal(key, "event") ? event : nil
+    case (7, UInt8(ascii: "o")): return equal(key, "outcome") ? outcome : nil
+    case (8, UInt8(ascii: "s")): return equal(key, "sequence") ? sequence : nil
+    case (5, UInt8(ascii: "s")): return equal(key, "state") ? state : nil
+    case (4, UInt8(ascii: "t")): return equal(key, "time") ? time : nil
+    default: return nil
     }
-    return nil
   }
 }
