@@ -156,6 +156,7 @@ public final class ManualClock: Clock, Sendable {
 }
 
 /// Something whose work a manual clock waits for (a store).
+@usableFromInline
 protocol ManualClockParticipant: AnyObject, Sendable {
   func sleeperStarted()
   func sleeperWoke()

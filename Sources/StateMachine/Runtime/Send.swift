@@ -6,6 +6,7 @@
 public struct Send<Event: Sendable>: Sendable {
   private let deliver: @Sendable (Event) -> Void
 
+  @usableFromInline
   init(_ deliver: @escaping @Sendable (Event) -> Void) { self.deliver = deliver }
 
   /// Sends `event` to the store's machine.

@@ -46,6 +46,9 @@ struct StoreCore<Engine: StoreEngine> {
     @usableFromInline var task: Task<Void, Never>?
     /// Something it sent after the cancellation was dropped.
     @usableFromInline var dropped = false
+
+    @inlinable
+    init(id: EffectID?, command: Effect, task: Task<Void, Never>?) { (self.id, self.command, self.task) = (id, command, task) }
   }
 
   /// How a perform effect's work ended.
@@ -190,7 +193,7 @@ struct StoreCore<Engine: StoreEngine> {
     for token in running.keys.sorted() { work.cancelled.append(remove(token)) }
   }
 
-  @usableFromInline
+  @inlinable
   mutating func register(_ command: Effect, owner: Int, into work: inout StepWork) {
     let id: EffectID?
     let scope: EffectScope
@@ -212,7 +215,7 @@ struct StoreCore<Engine: StoreEngine> {
   }
 
   /// Forgets a running effect and returns it, so the caller can cancel its handle.
-  @usableFromInline
+  @inlinable
   mutating func remove(_ token: UInt64) -> Running {
     let effect = running.removeValue(forKey: token)!
     if let id = effect.id, byID[id] == token { byID[id] = nil }
@@ -224,6 +227,7 @@ struct StoreCore<Engine: StoreEngine> {
   }
 
   /// Attaches the task or timer of a started effect; `false` when it was cancelled meanwhile.
+  @inlinable
   mutating func attach(_ handle: Handle, to token: UInt64) -> Bool {
     guard running[token] != nil else {
       if deferred[token] != nil, case .task(let task) = handle { deferred[token]!.task = task }
@@ -234,6 +238,7 @@ struct StoreCore<Engine: StoreEngine> {
   }
 
   /// Whether an effect's result may still be delivered.
+  @inlinable
   func isActive(_ token: UInt64) -> Bool { running[token] != nil && !finished && !halted }
 
   /// What to report when a perform task ends.
@@ -249,6 +254,7 @@ struct StoreCore<Engine: StoreEngine> {
   }
 
   /// A perform task ended: say what to report. It is forgotten either way.
+  @inlinable
   mutating func taskEnded(_ token: UInt64, _ ending: Ending) -> TaskEnd {
     activeTasks -= 1
     if let late = deferred.removeValue(forKey: token) {

@@ -84,9 +84,9 @@ extension StoreRuntime {
     if !work.starts.isEmpty { for start in work.starts { self.start(start.command, token: start.token) } }
   }
 
-  @usableFromInline
+  @inlinable
   func cancel(_ effect: StoreCore<Engine>.Running) {
-    if DeliveryContext.token == effect.token {
+    if deliveringToken == effect.token {
       // The effect's own event led here, and its work is still inside `send`: whether it ends
       // finished (it returns) or cancelled (it throws, or sends more) is reported when it ends.
       core.withLock { core in
@@ -99,29 +99,21 @@ extension StoreRuntime {
     }
     switch effect.handle {
     case .task(let task): task.cancel()
-    case .manualTimer(let timer): manualClock?.cancelScheduled(timer)
+    case .manualTimer(let timer): cancelManualTimer(timer)
     case .pending: break
     }
     inspector?(.effectCancelled(id: effect.id, description: effect.description))
   }
 
-  @usableFromInline
+  @inlinable
   func start(_ command: Effect, token: UInt64) {
     // Descriptions are built only for the inspector (and a late event's report), never per effect.
     switch command {
     case .perform(let work, let id, _):
       inspector?(.effectStarted(id: id, description: command.description))
       let task: Task<Void, Never>
-      if manualClock != nil || ManualClockContext.participant != nil {
-        // Sleeps in the work count as this store's (none: another store's, inherited, does
-        // not apply), so `settle()` on a manual clock can tell.
-        let participant: (any ManualClockParticipant)? = manualClock == nil ? nil : self
-        task = Task {
-          let ending = await ManualClockContext.$participant.withValue(participant) {
-            await self.run(work, token: token, command: command)
-          }
-          self.taskEnded(token, work: work, ending: ending, id: id, command: command)
-        }
+      if usesManualClock {
+        task = manualPerformTask(work, token: token, command: command, id: id)
       } else {
         task = Task {
           let ending = await self.run(work, token: token, command: command)
@@ -140,7 +132,33 @@ extension StoreRuntime {
     }
   }
 
-  private func run(_ work: Work, token: UInt64, command: Effect) async -> StoreCore<Engine>.Ending {
+  /// Whether perform tasks run with a manual clock's participant (this store's, or one the
+  /// starting task inherited).
+  @usableFromInline
+  var usesManualClock: Bool { manualClock != nil || ManualClockContext.participant != nil }
+
+  /// A perform task whose sleeps count as this store's (none: another store's, inherited, does
+  /// not apply), so `settle()` on a manual clock can tell.
+  @usableFromInline
+  func manualPerformTask(_ work: Work, token: UInt64, command: Effect, id: EffectID?) -> Task<Void, Never> {
+    let participant: (any ManualClockParticipant)? = manualClock == nil ? nil : self
+    return Task {
+      let ending = await ManualClockContext.$participant.withValue(participant) {
+        await self.run(work, token: token, command: command)
+      }
+      self.taskEnded(token, work: work, ending: ending, id: id, command: command)
+    }
+  }
+
+  @usableFromInline
+  func cancelManualTimer(_ timer: UInt64) { manualClock?.cancelScheduled(timer) }
+
+  /// The token of the perform effect whose `send` drains on this task, if any.
+  @usableFromInline
+  var deliveringToken: UInt64? { DeliveryContext.token }
+
+  @inlinable
+  func run(_ work: Work, token: UInt64, command: Effect) async -> StoreCore<Engine>.Ending {
     do {
       try await handler(work, Send { self.deliver($0, from: token, effect: command) })
       return .returned
@@ -149,7 +167,8 @@ extension StoreRuntime {
     }
   }
 
-  private func startTimer(token: UInt64, event: Event, delay: Duration, repeating: Bool) {
+  @usableFromInline
+  func startTimer(token: UInt64, event: Event, delay: Duration, repeating: Bool) {
     if let manualClock = clock.manual {
       let timer = manualClock.schedule(after: delay) { [self] in
         if timerFired(token, event: event, keep: repeating), repeating {
@@ -170,7 +189,7 @@ extension StoreRuntime {
 
   /// A timer fell due: queue its event if it is still running. Returns whether it was.
   /// A one-shot timer has finished once it fired (its event is queued); a repeating one runs on.
-  private func timerFired(_ token: UInt64, event: Event, keep: Bool) -> Bool {
+  func timerFired(_ token: UInt64, event: Event, keep: Bool) -> Bool {
     let fired = core.withLock { core -> (StoreCore<Engine>.Enqueued, ended: StoreCore<Engine>.Running?)? in
       guard core.isActive(token) else { return nil }
       let ended = keep ? nil : core.remove(token)
@@ -183,7 +202,8 @@ extension StoreRuntime {
   }
 
   /// An effect sent an event: queue it if the effect still runs, else drop it and say so.
-  private func deliver(_ event: Event, from token: UInt64, effect: Effect) {
+  @usableFromInline
+  func deliver(_ event: Event, from token: UInt64, effect: Effect) {
     let enqueued = core.withLock { core -> StoreCore<Engine>.Enqueued? in
       guard core.isActive(token) else {
         core.deferred[token]?.dropped = true
@@ -198,8 +218,8 @@ extension StoreRuntime {
     }
   }
 
-  @discardableResult
-  private func attach(_ handle: StoreCore<Engine>.Handle, to token: UInt64) -> Bool {
+  @inlinable @discardableResult
+  func attach(_ handle: StoreCore<Engine>.Handle, to token: UInt64) -> Bool {
     let attached = core.withLock { $0.attach(handle, to: token) }
     if !attached, case .task(let task) = handle { task.cancel() }
     return attached
@@ -208,7 +228,8 @@ extension StoreRuntime {
   /// A perform task ended: report exactly one of finished, failed (with the event its error
   /// maps to, queued as the effect's last result) or cancelled — or nothing, when its
   /// cancellation was reported already.
-  private func taskEnded(
+  @inlinable
+  func taskEnded(
     _ token: UInt64, work: Work, ending: StoreCore<Engine>.Ending, id: EffectID?, command: Effect
   ) {
     typealias Core = StoreCore<Engine>
@@ -236,6 +257,7 @@ extension StoreRuntime {
 }
 
 extension StoreRuntime: ManualClockParticipant {
+  @usableFromInline
   func sleeperStarted() {
     let waiters = core.withLock { core in
       core.sleeping += 1
@@ -244,10 +266,12 @@ extension StoreRuntime: ManualClockParticipant {
     for waiter in waiters { waiter.resume() }
   }
 
+  @usableFromInline
   func sleeperWoke() {
     core.withLock { $0.sleeping -= 1 }
   }
 
+  @usableFromInline
   func waitUntilIdle() async { await settle() }
 }
 
