@@ -84,7 +84,7 @@ extension TransitionTable.Storage {
   /// the next is a single load. The common row (no guard, no update, a fixed target and at
   /// most one fixed effect) is applied right here, with no call, so the loop around it keeps
   /// its values in registers. Everything else goes through
-  /// ``applyCandidates(_:_:guardFailed:position:state:context:row:)`` or the scan.
+  /// ``applyCandidates(_:_:position:state:context:row:)`` or the scan.
   @inlinable @inline(__always)
   func apply(
     _ event: Event, position: inout Int, state: inout State, context: inout Context, row: inout Int
@@ -133,11 +133,11 @@ extension TransitionTable.Storage {
     init(position: Int, state: consuming State) { (self.position, self.state) = (position, state) }
   }
 
-  /// ``applyCandidates(_:_:guardFailed:position:state:context:row:)`` from the compiled row `first`.
+  /// ``applyCandidates(_:_:position:state:context:row:)`` from the compiled row `first`.
   @inlinable @inline(never)
   func candidatesOffPath(_ first: Int, _ event: Event, _ moved: inout OffPath, context: inout Context) -> StepOutcome<State, Effect> {
     applyCandidates(
-      hot[first], event, guardFailed: false, position: &moved.position, state: &moved.state, context: &context, row: &moved.row)
+      hot[first], event, position: &moved.position, state: &moved.state, context: &context, row: &moved.row)
   }
 
   /// ``applyScan(_:position:state:context:row:)`` off the inline path.
@@ -150,11 +150,10 @@ extension TransitionTable.Storage {
   /// guard holds fires.
   @inlinable @inline(__always)
   func applyCandidates(
-    _ first: Hot, _ event: Event, guardFailed: Bool, position: inout Int, state: inout State, context: inout Context,
-    row: inout Int
+    _ first: Hot, _ event: Event, position: inout Int, state: inout State, context: inout Context, row: inout Int
   ) -> StepOutcome<State, Effect> {
     var candidate = first
-    var guardFailed = guardFailed
+    var guardFailed = false
     while candidate.compiled >= 0 {
       if candidate.flags & Self.hasGuard != 0, !holds(Int(candidate.compiled), context, event) {
         guardFailed = true

@@ -1,18 +1,20 @@
 import Foundation
 
-/// Values already decoded from JSON texts, found by the text's raw bytes: no `String` is made
-/// and no `Hasher` runs to find one. Direct-mapped (a colliding text replaces the slot's), so a
-/// miss only means the caller takes its slower path, which fills the slot again.
+/// Where a JSON text's decoded value is, found by the text's raw bytes: no `String` is made
+/// and no `Hasher` runs to find it. It maps bytes to a position in the caller's own array of
+/// values and is not generic, so code that runs unspecialized (a chart's log replay) looks up
+/// no type metadata either. Direct-mapped (a colliding text replaces the slot's), so a miss
+/// only means the caller takes its slower path, which fills the slot again.
 @usableFromInline
-struct ByteKeyCache<Value> {
+struct ByteKeyIndex {
   @usableFromInline
   struct Slot {
     @usableFromInline let hash: UInt64
     @usableFromInline let key: [UInt8]
-    @usableFromInline let value: Value
+    @usableFromInline let position: Int
 
     @inlinable
-    init(hash: UInt64, key: [UInt8], value: Value) { (self.hash, self.key, self.value) = (hash, key, value) }
+    init(hash: UInt64, key: [UInt8], position: Int) { (self.hash, self.key, self.position) = (hash, key, position) }
   }
 
   @usableFromInline static var capacity: Int { 256 }
@@ -29,25 +31,47 @@ struct ByteKeyCache<Value> {
     return hash
   }
 
-  /// The value cached for exactly these bytes, if any.
+  /// The position remembered for exactly these bytes, if any.
   @inlinable
-  func value(for bytes: UnsafeRawBufferPointer) -> Value? {
+  func position(of bytes: UnsafeRawBufferPointer) -> Int? {
     guard !slots.isEmpty else { return nil }
     let hash = Self.hash(bytes)
-    return slots.withUnsafeBufferPointer { slots -> Value? in
+    return slots.withUnsafeBufferPointer { slots -> Int? in
       guard let slot = slots[Int(truncatingIfNeeded: hash) & (Self.capacity - 1)], slot.hash == hash,
         slot.key.count == bytes.count
       else { return nil }
       let same = slot.key.withUnsafeBytes { key in bytes.isEmpty || memcmp(key.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
-      return same ? slot.value : nil
+      return same ? slot.position : nil
     }
   }
 
-  /// Remembers `value` for `key`'s bytes.
+  /// Remembers `position` for `key`'s bytes.
   @inlinable
-  mutating func insert(_ value: Value, for key: [UInt8]) {
+  mutating func insert(_ position: Int, for key: [UInt8]) {
     if slots.isEmpty { slots = Array(repeating: nil, count: Self.capacity) }
     let hash = key.withUnsafeBytes { Self.hash($0) }
-    slots[Int(truncatingIfNeeded: hash) & (Self.capacity - 1)] = Slot(hash: hash, key: key, value: value)
+    slots[Int(truncatingIfNeeded: hash) & (Self.capacity - 1)] = Slot(hash: hash, key: key, position: position)
+  }
+}
+
+/// Values decoded from JSON texts, found by the texts' bytes (see ``ByteKeyIndex``).
+@usableFromInline
+struct ByteKeyCache<Value> {
+  @usableFromInline var index = ByteKeyIndex()
+  @usableFromInline var values: [Value] = []
+
+  @inlinable init() {}
+
+  /// The value cached for exactly these bytes, if any.
+  @inlinable
+  func value(for bytes: UnsafeRawBufferPointer) -> Value? {
+    index.position(of: bytes).map { values[$0] }
+  }
+
+  /// Remembers `value` for `key`'s bytes (the caller bounds how many it inserts).
+  @inlinable
+  mutating func insert(_ value: Value, for key: [UInt8]) {
+    values.append(value)
+    index.insert(values.count - 1, for: key)
   }
 }
