@@ -27,6 +27,14 @@ public final class Store<State: Discriminated, Event: Discriminated, Context: Se
   /// The table a store runs.
   public typealias Table = TransitionTable<State, Event, Context, Effect>
   /// Performs one piece of work; sends results with `send`. A thrown error goes to `failure`.
+  ///
+  /// Each piece of work is a task of its own that starts right away, on the thread that
+  /// stepped the machine, and runs there until its first suspension (`Task.immediate`; on
+  /// Apple platforms before 26, a task on the global executor): work that never suspends has
+  /// ended before `send` returns, and work that awaits I/O continues concurrently. Events it
+  /// sends before suspending are queued and handled after the step that started it. Put long
+  /// synchronous work behind an `await` (for example `await Task.yield()` first), or it holds
+  /// up the sender and the events queued after it.
   public typealias Handler = @Sendable (Work, Send<Event>) async throws -> Void
   /// Turns an effect's error into an event for the machine (`nil`: drop it). Never sees a
   /// `CancellationError`, nor an error of an effect that was already cancelled: those are dropped.
@@ -44,7 +52,8 @@ public final class Store<State: Discriminated, Event: Discriminated, Context: Se
   ///   - clock: Where timers and effects get their time; a ``ManualClock`` in tests.
   ///   - mailbox: ``MailboxPolicy/unbounded`` or a capacity for events sent from outside
   ///     (events from timers and effects are always queued, never dropped).
-  ///   - handler: Performs ``Command/perform(_:id:scope:)`` work.
+  ///   - handler: Performs ``Command/perform(_:id:scope:)`` work (see ``Handler`` for where
+  ///     it runs).
   ///   - failure: Maps an error thrown by `handler` to an event.
   ///   - inspector: Sees every step, effect start, finish, cancellation and dropped event.
   public init(

@@ -114,6 +114,14 @@ extension StoreRuntime {
       let task: Task<Void, Never>
       if usesManualClock {
         task = manualPerformTask(work, token: token, command: command, id: id)
+      } else if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+        // The handler starts here, on the thread that stepped, and runs until its first
+        // suspension: one that never suspends ends before this returns, with no hop to another
+        // thread (the scheduling was most of what an effect cost).
+        task = Task.immediate {
+          let ending = await self.run(work, token: token, command: command)
+          self.taskEnded(token, work: work, ending: ending, id: id, command: command)
+        }
       } else {
         task = Task {
           let ending = await self.run(work, token: token, command: command)

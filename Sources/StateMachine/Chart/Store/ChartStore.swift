@@ -30,6 +30,8 @@ public final class ChartStore<ID: Hashable & Sendable, Event: Sendable, Context:
   /// The commands a store's chart emits.
   public typealias Effect = Command<Event, Work>
   /// Performs one piece of work; sends results with `send`. A thrown error goes to `failure`.
+  /// It starts on the thread that stepped the chart and runs there until its first
+  /// suspension, as ``Store/Handler`` says.
   public typealias Handler = @Sendable (Work, Send<Event>) async throws -> Void
   /// Turns an effect's error into an event (`nil`: drop it), as for ``Store/Failure``.
   public typealias Failure = @Sendable (Work, any Error) -> Event?
