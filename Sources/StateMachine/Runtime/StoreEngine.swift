@@ -43,9 +43,10 @@ struct TableEngine<State: Discriminated, Event: Discriminated, Context: Sendable
   @usableFromInline typealias Effect = Command<Event, Work>
   @usableFromInline var machine: Machine<State, Event, Context, Effect>
 
-  /// A step's outcome taken apart: what it did, and its effects. The drain loop destroys one
-  /// per event, and the whole ``StepOutcome`` of a command (a large multi-payload enum) is
-  /// destroyed through its value witness there; these parts are destroyed inline.
+  /// A step's outcome taken apart: what it did, and its effects. Committing a step matches
+  /// the small kind and reads the effects directly instead of matching the whole
+  /// ``StepOutcome`` of commands (a large multi-payload enum): a few nanoseconds less per
+  /// send, measured. The drain loop still destroys it through its value witness.
   @usableFromInline
   struct Outcome {
     @usableFromInline
