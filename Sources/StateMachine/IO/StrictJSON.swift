@@ -30,21 +30,6 @@ enum StrictJSON {
     }
   }
 
-  /// Whether `text` is exactly one JSON number (the checker's own number rule).
-  @usableFromInline
-  static func isNumber(_ text: String) -> Bool {
-    var text = text
-    return text.withUTF8 { bytes in
-      var checker = Checker(bytes: UnsafeRawBufferPointer(bytes))
-      do {
-        try checker.number()
-        return checker.i == bytes.count
-      } catch {
-        return false
-      }
-    }
-  }
-
   /// ``problem(in:)`` of the bytes of `data`.
   @usableFromInline
   static func problem(in data: Data) -> String? {
