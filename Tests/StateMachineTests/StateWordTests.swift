@@ -14,11 +14,11 @@ struct StateWordTests {
 
   @Test("small plain states round-trip through a word")
   func roundTrip() {
-    for state in [Plain.idle, .loading, .done] { #expect(StateWord.fits(Plain.self) && StateWord.state(StateWord.word(state)) == state) }
+    for state in [Plain.idle, .loading, .done] { #expect(StateWord<Plain>.fits && StateWord.state(StateWord.word(state)) == state) }
     for state in [Paged.idle, .page(0), .page(-7), .page(.max), .failed(code: 404)] {
-      #expect(StateWord.fits(Paged.self) && StateWord.state(StateWord.word(state)) == state)
+      #expect(StateWord<Paged>.fits && StateWord.state(StateWord.word(state)) == state)
     }
-    #expect(StateWord.fits(Pair.self) && StateWord.state(StateWord.word(Pair(a: 1, b: .max))) == Pair(a: 1, b: .max))
+    #expect(StateWord<Pair>.fits && StateWord.state(StateWord.word(Pair(a: 1, b: .max))) == Pair(a: 1, b: .max))
   }
 
   @Test("larger or reference-counted states do not fit")
@@ -46,9 +46,4 @@ struct StateWordTests {
     await a.finish()
     await b.finish()
   }
-}
-
-extension StateWord {
-  /// For the table above: whether `type` fits.
-  static func fits(_ type: State.Type) -> Bool { fits }
 }

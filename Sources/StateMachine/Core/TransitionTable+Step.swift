@@ -103,19 +103,11 @@ extension TransitionTable.Storage {
           return .transitioned(from: from, to: state, effects: Effects(single: singleEffect[c]))
         }
         if slot.target < 0 { return unhandled(guardFailed: false) }
-        var moved = OffPath(position: position, state: consume state)
-        let outcome = candidatesOffPath(Int(slot.target), event, &moved, context: &context)
-        (position, state) = (moved.position, moved.state)
-        if moved.row >= 0 { row = moved.row }
-        return outcome
+        return offPath(from: Int(slot.target), event, position: &position, state: &state, context: &context, row: &row)
       }
       return unhandled(guardFailed: false)
     }
-    var moved = OffPath(position: position, state: consume state)
-    let outcome = scanOffPath(event, &moved, context: &context)
-    (position, state) = (moved.position, moved.state)
-    if moved.row >= 0 { row = moved.row }
-    return outcome
+    return offPath(from: -1, event, position: &position, state: &state, context: &context, row: &row)
   }
 
   /// The position, state and row (-1 for none) of a step off the inline path. The inline path
@@ -133,17 +125,28 @@ extension TransitionTable.Storage {
     init(position: Int, state: consuming State) { (self.position, self.state) = (position, state) }
   }
 
-  /// ``applyCandidates(_:_:position:state:context:row:)`` from the compiled row `first`.
-  @inlinable @inline(never)
-  func candidatesOffPath(_ first: Int, _ event: Event, _ moved: inout OffPath, context: inout Context) -> StepOutcome<State, Effect> {
-    applyCandidates(
-      hot[first], event, position: &moved.position, state: &moved.state, context: &context, row: &moved.row)
+  /// Leaves the inline path: moves position and state into an ``OffPath`` and back around
+  /// ``offPath(_:_:_:context:)``.
+  @inlinable @inline(__always)
+  func offPath(
+    from first: Int, _ event: Event, position: inout Int, state: inout State, context: inout Context, row: inout Int
+  ) -> StepOutcome<State, Effect> {
+    var moved = OffPath(position: position, state: consume state)
+    let outcome = offPath(first, event, &moved, context: &context)
+    (position, state) = (moved.position, moved.state)
+    if moved.row >= 0 { row = moved.row }
+    return outcome
   }
 
-  /// ``applyScan(_:position:state:context:row:)`` off the inline path.
+  /// The step off the inline path: the candidates from compiled row `first`, or, for `first`
+  /// -1 (no dense dispatch), the scan of the state's rows.
   @inlinable @inline(never)
-  func scanOffPath(_ event: Event, _ moved: inout OffPath, context: inout Context) -> StepOutcome<State, Effect> {
-    applyScan(event, position: &moved.position, state: &moved.state, context: &context, row: &moved.row)
+  func offPath(_ first: Int, _ event: Event, _ moved: inout OffPath, context: inout Context) -> StepOutcome<State, Effect> {
+    if first >= 0 {
+      return applyCandidates(
+        hot[first], event, position: &moved.position, state: &moved.state, context: &context, row: &moved.row)
+    }
+    return applyScan(event, position: &moved.position, state: &moved.state, context: &context, row: &moved.row)
   }
 
   /// The candidates of a (state, event) pair from `first` on, following `next`: the first whose
@@ -153,18 +156,12 @@ extension TransitionTable.Storage {
     _ first: Hot, _ event: Event, position: inout Int, state: inout State, context: inout Context, row: inout Int
   ) -> StepOutcome<State, Effect> {
     var candidate = first
-    var guardFailed = false
-    while candidate.compiled >= 0 {
-      if candidate.flags & Self.hasGuard != 0, !holds(Int(candidate.compiled), context, event) {
-        guardFailed = true
-        if candidate.next < 0 { break }
-        candidate = hot[Int(candidate.next)]
-      } else {
-        row = Int(rowOf[Int(candidate.compiled)])
-        return fire(candidate, event, position: &position, state: &state, context: &context)
-      }
+    while candidate.flags & Self.hasGuard != 0, !holds(Int(candidate.compiled), context, event) {
+      if candidate.next < 0 { return unhandled(guardFailed: true) }
+      candidate = hot[Int(candidate.next)]
     }
-    return unhandled(guardFailed: guardFailed)
+    row = Int(rowOf[Int(candidate.compiled)])
+    return fire(candidate, event, position: &position, state: &state, context: &context)
   }
 
   /// Dispatch without ordinals: scan the current state's rows (its own, then wildcards) for

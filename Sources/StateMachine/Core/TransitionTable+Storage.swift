@@ -18,7 +18,7 @@ extension TransitionTable {
       @usableFromInline var target: Int32
       /// Next candidate with the same event in the same state, or -1 (dense dispatch).
       @usableFromInline var next: Int32
-      /// Index of the compiled row (its cold fields), or -1 for an empty dense slot.
+      /// Index of the compiled row (its cold fields).
       @usableFromInline var compiled: Int32
       /// ``hasGuard``, ``hasUpdate``, ``hasMadeEffects``, ``hasManyEffects``; 0 for a row the
       /// step applies inline.
@@ -29,10 +29,10 @@ extension TransitionTable {
     @usableFromInline static var hasMadeEffects: UInt8 { 4 }
     /// More than one fixed effect: the step copies the shared array instead of one value.
     @usableFromInline static var hasManyEffects: UInt8 { 8 }
-    /// A row's guard in a box the storage owns. The step calls it through an unretained
-    /// reference (`Unmanaged._withUnsafeGuaranteedRef`), safe because ``predicates`` keeps every
-    /// box alive as long as the storage, and the step runs on the storage: loading a closure
-    /// from an array would retain and release its context on every guarded step.
+    /// A row's guard in a box the storage owns (retained once when the table is built, released
+    /// in `deinit`). The step calls it through `Unmanaged._withUnsafeGuaranteedRef`, safe
+    /// because the step runs on the storage: loading a closure from an array would retain and
+    /// release its context on every guarded step.
     @usableFromInline
     final class Predicate: Sendable {
       @usableFromInline let holds: @Sendable (Context, Event) -> Bool
@@ -69,8 +69,6 @@ extension TransitionTable {
     @usableFromInline let event: [Event.Discriminant]
     /// The guard of each compiled row, called without reference counting (see ``Predicate``).
     @usableFromInline let condition: UnsafeMutablePointer<Unmanaged<Predicate>?>
-    /// Owns the predicates `condition` points at, for as long as the storage lives.
-    let predicates: [Predicate]
     @usableFromInline let update: [Row.Update?]
     /// Set when some effect is made at step time: the whole list, in order.
     @usableFromInline let items: [[EffectItem<Context, Event, Effect>]?]
@@ -179,17 +177,10 @@ extension TransitionTable {
       self.event = event
       // A plain loop: passing the closures through generic `map` would wrap each in layers of
       // reabstraction thunks, all of them called on every guarded step.
-      var predicates: [Predicate] = []
       let guards = UnsafeMutablePointer<Unmanaged<Predicate>?>.allocate(capacity: Swift.max(condition.count, 1))
       for (i, row) in condition.enumerated() {
-        if let row {
-          predicates.append(Predicate(row.predicate))
-          (guards + i).initialize(to: .passUnretained(predicates[predicates.count - 1]))
-        } else {
-          (guards + i).initialize(to: nil)
-        }
+        (guards + i).initialize(to: row.map { .passRetained(Predicate($0.predicate)) })
       }
-      self.predicates = predicates
       self.condition = guards
       self.update = update
       self.items = items
@@ -230,6 +221,7 @@ extension TransitionTable {
       dense.deinitialize(count: denseCount).deallocate()
       hot.deinitialize(count: count).deallocate()
       rowOf.deinitialize(count: count).deallocate()
+      for i in 0..<count { condition[i]?.release() }
       condition.deinitialize(count: count).deallocate()
       targetStates.deinitialize(count: count).deallocate()
       fixedEffects.deinitialize(count: count).deallocate()

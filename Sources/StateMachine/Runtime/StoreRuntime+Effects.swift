@@ -118,15 +118,9 @@ extension StoreRuntime {
         // The handler starts here, on the thread that stepped, and runs until its first
         // suspension: one that never suspends ends before this returns, with no hop to another
         // thread (the scheduling was most of what an effect cost).
-        task = Task.immediate {
-          let ending = await self.run(work, token: token, command: command)
-          self.taskEnded(token, work: work, ending: ending, id: id, command: command)
-        }
+        task = Task.immediate { await self.runToEnd(work, token: token, command: command, id: id) }
       } else {
-        task = Task {
-          let ending = await self.run(work, token: token, command: command)
-          self.taskEnded(token, work: work, ending: ending, id: id, command: command)
-        }
+        task = Task { await self.runToEnd(work, token: token, command: command, id: id) }
       }
       attach(.task(task), to: token)
     case .send(let event, let delay, let id, _):
@@ -165,6 +159,13 @@ extension StoreRuntime {
   @usableFromInline
   var deliveringToken: UInt64? { DeliveryContext.token }
 
+  /// A perform task's whole life: the work, then its one report.
+  @inlinable
+  func runToEnd(_ work: Work, token: UInt64, command: Effect, id: EffectID?) async {
+    let ending = await run(work, token: token, command: command)
+    taskEnded(token, work: work, ending: ending, id: id, command: command)
+  }
+
   @inlinable
   func run(_ work: Work, token: UInt64, command: Effect) async -> StoreCore<Engine>.Ending {
     do {
@@ -197,7 +198,7 @@ extension StoreRuntime {
 
   /// A timer fell due: queue its event if it is still running. Returns whether it was.
   /// A one-shot timer has finished once it fired (its event is queued); a repeating one runs on.
-  func timerFired(_ token: UInt64, event: Event, keep: Bool) -> Bool {
+  private func timerFired(_ token: UInt64, event: Event, keep: Bool) -> Bool {
     let fired = core.withLock { core -> (StoreCore<Engine>.Enqueued, ended: StoreCore<Engine>.Running?)? in
       guard core.isActive(token) else { return nil }
       let ended = keep ? nil : core.remove(token)
