@@ -64,7 +64,8 @@ extension TransitionTable {
   /// path.
   @inlinable
   func position(of state: State.Discriminant) -> Int? {
-    stateIndex(of: state).map { $0 &<< storage.shift }
+    // Row 0 of the dense array holds the usual targets: states start one row in.
+    stateIndex(of: state).map { storage.span > 0 ? ($0 &+ 1) &<< storage.shift : $0 }
   }
 
   /// The step on positions; see ``Storage/apply(_:position:state:context:row:)``.
@@ -80,34 +81,53 @@ extension TransitionTable.Storage {
   /// The step on positions; the hot path of every machine.
   ///
   /// With dense dispatch, one load finds how to handle (state, event) at the position plus the
-  /// event's ordinal, and an inline row holds its target's position: the chain from one step to
-  /// the next is a single load. The common row (no guard, no update, a fixed target and at
-  /// most one fixed effect) is applied right here, with no call, so the loop around it keeps
-  /// its values in registers. Everything else goes through
+  /// event's ordinal, and an inline row holds its target's position. The common row (no guard,
+  /// no update, a fixed target and at most one fixed effect) is applied right here, with no
+  /// call, so the loop around it keeps its values in registers. Everything else goes through
   /// ``applyCandidates(_:_:position:state:context:row:)`` or the scan.
+  ///
+  /// The next position does not wait for that load when the event has a usual target (row 0
+  /// of the dense array: every inline row of its column goes to one state). The slot's target
+  /// is compared with it, and when they agree the position is the usual one: the processor
+  /// predicts the comparison and goes on to the next event while the load completes, instead
+  /// of waiting for it on every step (a chain of loads, one per event, was the step's limit).
+  /// Columns without a usual target never match, so that branch is as predictable as the
+  /// inline test that follows it.
   @inlinable @inline(__always)
   func apply(
     _ event: Event, position: inout Int, state: inout State, context: inout Context, row: inout Int
   ) -> StepOutcome<State, Effect> {
-    if span > 0 {
-      if let ordinal = ordinal(of: event.discriminant), ordinal >= 0, ordinal < span {
-        // The event's column computed off the chain, plus the position (a byte offset): the
-        // chain from one step to the next is then one load with the simplest addressing.
-        let slot = UnsafeRawPointer(dense + ordinal).load(fromByteOffset: position, as: Slot.self)
-        if slot.inline >= 0 {
-          let c = Int(slot.inline)
-          row = Int(rowOf[c])
-          let from = state
-          state = targetStates[c]
-          position = Int(slot.target)
-          return .transitioned(from: from, to: state, effects: Effects(single: singleEffect[c]))
-        }
-        if slot.target < 0 { return unhandled(guardFailed: false) }
-        return offPath(from: Int(slot.target), event, position: &position, state: &state, context: &context, row: &row)
-      }
+    let ordinal: Int
+    // A one-byte enum's tag is its ordinal (validated when the table was built): one compare
+    // finds its column. `tagSpan` is 0 when tags are not ordinals, so nothing passes it then.
+    let tag = MemoryLayout<Event.Discriminant>.size == 1 ? Int(unsafeBitCast(event.discriminant, to: UInt8.self)) : Int.max
+    if tag < tagSpan {
+      ordinal = tag
+    } else if span == 0 {
+      return offPath(from: -1, event, position: &position, state: &state, context: &context, row: &row)
+    } else if !ordinalsFromTag, let o = Event.ordinal(of: event.discriminant), o >= 0, o < span {
+      ordinal = o
+    } else {
       return unhandled(guardFailed: false)
     }
-    return offPath(from: -1, event, position: &position, state: &state, context: &context, row: &row)
+    // The event's column computed off the chain, plus the position (a byte offset).
+    let column = UnsafeRawPointer(dense + ordinal)
+    let usual = column.load(as: Int32.self)
+    let word = column.load(fromByteOffset: position, as: UInt64.self)
+    let target = Int32(truncatingIfNeeded: word)
+    if _fastPath(target == usual) {
+      position = Int(usual)
+    } else if target >= 0 {
+      position = Int(target)
+    } else {
+      if target == Slot.empty { return unhandled(guardFailed: false) }
+      return offPath(from: Int(~target), event, position: &position, state: &state, context: &context, row: &row)
+    }
+    let c = Int(truncatingIfNeeded: word &>> 32)
+    row = Int(rowOf[c])
+    let from = state
+    state = targetStates[c]
+    return .transitioned(from: from, to: state, effects: Effects(single: singleEffect[c]))
   }
 
   /// The position, state and row (-1 for none) of a step off the inline path. The inline path
@@ -193,16 +213,6 @@ extension TransitionTable.Storage {
   @inlinable @inline(__always)
   func holds(_ i: Int, _ context: Context, _ event: Event) -> Bool {
     condition[i].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.holds(context, event) }
-  }
-
-  /// The dense-dispatch ordinal of an event case.
-  @inlinable @inline(__always)
-  func ordinal(of key: Event.Discriminant) -> Int? {
-    if ordinalsFromTag, MemoryLayout<Event.Discriminant>.size == 1 {
-      // Validated when the table was built: a one-byte CaseIterable type whose byte is its case.
-      return Int(unsafeBitCast(key, to: UInt8.self))
-    }
-    return Event.ordinal(of: key)
   }
 
   @inlinable @inline(__always)

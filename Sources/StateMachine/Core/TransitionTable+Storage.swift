@@ -41,13 +41,24 @@ extension TransitionTable {
 
     /// One (state, event) pair of dense dispatch, eight bytes so that finding it is one
     /// scaled load. A row the step applies inline (no guard, no update, a fixed target and at
-    /// most one fixed effect) has `inline` set to its compiled row and `target` to its target's
-    /// position; any other pair has `inline` -1 and `target` the first candidate's compiled row
-    /// (-1 when no row handles the pair).
+    /// most one fixed effect) has `target` set to its target's position (never negative) and
+    /// `inline` to its compiled row; any other pair has `target` the complement (`~i`, negative)
+    /// of its first candidate's compiled row `i`, or ``empty`` when no row handles the pair.
+    ///
+    /// Row 0 of the dense array is no state's: its `target`s are each event's usual target,
+    /// the position every inline slot of the event's column has (see `usualTargets`), or
+    /// ``none``, which is no slot's target.
     @usableFromInline
     struct Slot: Sendable {
       @usableFromInline var target: Int32
       @usableFromInline var inline: Int32
+
+      init(target: Int32, inline: Int32) { (self.target, self.inline) = (target, inline) }
+
+      /// No row handles the pair.
+      @inlinable static var empty: Int32 { .min }
+      /// A usual target no slot has: positions are multiples of eight.
+      static var none: Int32 { 1 }
     }
 
     /// `target` codes for rows that do not go to a fixed state.
@@ -85,8 +96,11 @@ extension TransitionTable {
     /// Where ordinals come from: ``Discriminated/ordinal(of:)``, or the one-byte tag of a
     /// `CaseIterable` enum (checked against `allCases` when the table is built).
     @usableFromInline let ordinalsFromTag: Bool
+    /// `span` when ordinals are one-byte tags, 0 otherwise: a tag below it is its column.
+    @usableFromInline let tagSpan: Int
     /// How the step handles each (state, event) pair: the slot at byte offset
-    /// `position + ordinal * 8`.
+    /// `position + ordinal * 8`. Row 0 is no state's: it holds each event's usual target (see
+    /// `usualTargets`), so states' positions start one row in.
     @usableFromInline let dense: UnsafeMutablePointer<Slot>
     @usableFromInline let denseCount: Int
     @usableFromInline let hot: UnsafeMutablePointer<Hot>
@@ -187,9 +201,12 @@ extension TransitionTable {
       let (span, fromTag, first, next) = Self.denseDispatch(start: start, event: event)
       let shift = span > 0 ? span.trailingZeroBitCount + 3 : 0
       assert(span == 0 || MemoryLayout<Slot>.stride == 1 << 3)
-      // Targets are positions from here on: the byte offset of a state's dense row.
-      self.maker = maker.map { $0.map { (t, discriminant, make) in (t << shift, discriminant, make) } }
+      // Targets are positions from here on: the byte offset of a state's dense row (one row in:
+      // row 0 holds the usual targets), or the state's index without dense dispatch.
+      let position = { (index: Int) in span > 0 ? (index + 1) << shift : index }
+      self.maker = maker.map { $0.map { (t, discriminant, make) in (position(t), discriminant, make) } }
       self.ordinalsFromTag = fromTag
+      self.tagSpan = fromTag ? span : 0
       let hot = event.indices.map { i in
         var flags: UInt8 = 0
         if condition[i] != nil { flags |= Self.hasGuard }
@@ -197,19 +214,20 @@ extension TransitionTable {
         if items[i] != nil { flags |= Self.hasMadeEffects }
         if effects[i].count > 1 { flags |= Self.hasManyEffects }
         return Hot(
-          target: Int32(target[i] >= 0 ? target[i] << shift : target[i]), next: next.isEmpty ? -1 : next[i],
+          target: Int32(target[i] >= 0 ? position(target[i]) : target[i]), next: next.isEmpty ? -1 : next[i],
           compiled: Int32(i), flags: flags)
       }
       self.span = span
       self.shift = shift
       self.rowOf = .copy(rowIndex.map { Int32($0) })
-      self.denseCount = first.count
-      self.dense = .copy(
-        first.map { i in
-          guard i >= 0 else { return Slot(target: -1, inline: -1) }
-          let row = hot[Int(i)]
-          return row.flags == 0 && row.target >= 0 ? Slot(target: row.target, inline: i) : Slot(target: i, inline: -1)
-        })
+      let slots = first.map { i in
+        guard i >= 0 else { return Slot(target: Slot.empty, inline: -1) }
+        let row = hot[Int(i)]
+        return row.flags == 0 && row.target >= 0 ? Slot(target: row.target, inline: i) : Slot(target: ~i, inline: -1)
+      }
+      let dense = span > 0 ? Self.usualTargets(slots, span: span) + slots : []
+      self.denseCount = dense.count
+      self.dense = .copy(dense)
       self.count = event.count
       self.hot = .copy(hot)
       self.targetStates = .copy(targetState)
@@ -261,6 +279,19 @@ extension TransitionTable {
         }
       }
       return (span, fromTag, dense, next)
+    }
+
+    /// Row 0 of the dense array: for each event, the one target position shared by every
+    /// inline slot of its column, or ``Slot/none`` when the event leads to different states
+    /// from different states (or is never applied inline).
+    private static func usualTargets(_ slots: [Slot], span: Int) -> [Slot] {
+      (0..<span).map { ordinal in
+        var usual: Int32?
+        for s in stride(from: ordinal, to: slots.count, by: span) where slots[s].target >= 0 {
+          if usual == nil { usual = slots[s].target } else if usual != slots[s].target { usual = Slot.none }
+        }
+        return Slot(target: usual ?? Slot.none, inline: -1)
+      }
     }
 
     /// When the event discriminant is a one-byte `CaseIterable` type whose bytes tell its cases
