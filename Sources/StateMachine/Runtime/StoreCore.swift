@@ -137,6 +137,14 @@ struct StoreCore<Engine: StoreEngine> {
     return .drain(event)
   }
 
+  /// Whether the drainer may take the whole mailbox at once and step quiet events
+  /// (``StoreEngine/isQuiet(_:)``) without committing each: nothing bounds the mailbox (a
+  /// batch in hand would not count against it), no state-scoped effect runs (only the drainer
+  /// registers one, and a quiet step registers none, so none starts while it holds the
+  /// batch), and the store has not finished.
+  @inlinable
+  var mayBatch: Bool { capacity == .max && owned.isEmpty && !finished }
+
   /// The next queued event, if any, for the drainer, which stays the drainer either way.
   @inlinable
   mutating func takeQueued() -> Event? {

@@ -31,6 +31,10 @@ protocol StoreEngine: Sendable {
   mutating func adopt(_ stepped: UnsafePointer<Self>)
   /// Whether the step changed what observers see.
   static func changesObserved(_ outcome: Outcome) -> Bool
+  /// Whether committing `outcome` would do nothing but count the step while no state-scoped
+  /// effect runs (no command to start or cancel, nothing to halt): the drainer may then step
+  /// the next events it holds before committing (see ``StoreRuntime/drain(_:)``).
+  static func isQuiet(_ outcome: Outcome) -> Bool
   /// Under the store's lock: ends the effects of states left and registers the step's commands.
   static func commit(_ outcome: Outcome, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork)
   /// The step to report (built only when someone listens).
@@ -112,6 +116,11 @@ struct TableEngine<State: Discriminated, Event: Discriminated, Context: Sendable
     machine.position = stepped.pointee.machine.position
     machine.context = stepped.pointee.machine.context
   }
+
+  /// A step without commands: leaving a state cancels only state-scoped effects, and none run
+  /// when the drainer asks.
+  @inlinable
+  static func isQuiet(_ outcome: Outcome) -> Bool { outcome.effects.isEmpty }
 
   @inlinable
   static func commit(_ outcome: Outcome, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) {

@@ -21,28 +21,49 @@ extension StoreRuntime {
   /// the drainer until its step is reported and its effects started, so reports keep the
   /// steps' order: the step is kept and the next event taken under one lock, and only when the
   /// mailbox was empty does a second lock hand the draining back.
+  ///
+  /// When nobody listens and a step starts and cancels nothing, the drainer takes the whole
+  /// mailbox at once (``StoreCore/mayBatch``) and steps its events one after another while
+  /// their steps stay quiet (``StoreEngine/isQuiet(_:)``), keeping them all in the next lock:
+  /// with many producers, one lock per batch instead of one per event. Order and run to
+  /// completion are unchanged: the batch is the mailbox's head, handled before anything queued
+  /// later, and a step that is not quiet is kept on its own, as always.
   @inlinable
   func drain(_ first: Event) {
     var event = first
     // Ours while we drain (see `core`): stepped in place, no copy.
     let engine = core.side
+    // Events taken from the mailbox at once, ahead of anything still queued there.
+    var batch = Mailbox<Event>()
+    // Whether quiet steps of `batch` may go without a lock each (set under the last lock).
+    var mayBatch = false
     while true {
-      let outcome = engine.pointee.apply(event)
+      // Quiet steps stepped since the last lock, kept with the next one.
+      var skipped = 0
+      let outcome =
+        mayBatch && !batch.isEmpty
+        ? applyQuietly(&event, batch: &batch, skipped: &skipped, engine: engine) : engine.pointee.apply(event)
       var work = StoreCore<Engine>.StepWork(sequence: 0)
       var next: Event?
       var waiters: [CheckedContinuation<Void, Never>] = []
       // Nobody listens: a step that starts and cancels nothing leaves nothing to do after the
-      // lock, so the draining can be handed back in the same lock that keeps the step.
+      // lock, so the draining can be handed back in the same lock that keeps it.
       let quiet = inspector == nil && !observesStates && !observesSteps
       var handedBack = false
       core.withLock { core in
+        core.steps &+= skipped
         work = core.stepped(engine: engine, outcome: outcome)
         if let word = core.engine.publishedWord { published.store(word, ordering: .releasing) }
+        // A store that finished drops what is queued: the batch too (nobody listens to be told).
+        if core.finished, !batch.isEmpty { batch = Mailbox() }
         if quiet, work.starts.isEmpty, work.cancelled.isEmpty {
-          next = core.takeNext()
+          mayBatch = core.mayBatch
+          if mayBatch, batch.isEmpty, !core.mailbox.isEmpty { core.mailbox.moveAll(to: &batch) }
+          next = batch.isEmpty ? core.takeNext() : batch.pop()
           handedBack = next == nil
         } else {
-          next = core.takeQueued()
+          mayBatch = false
+          next = batch.isEmpty ? core.takeQueued() : batch.pop()
         }
         // Senders waiting for room (taking an event made some); the idle and finish waiters
         // wait until the draining is handed back.
@@ -68,6 +89,23 @@ extension StoreRuntime {
       guard let following = next else { return }
       event = following
     }
+  }
+
+  /// Steps `event`, then the batch's next events for as long as the steps are quiet and the
+  /// store is not finishing; returns the last step, for `event` (now the last event stepped),
+  /// and counts the others in `skipped`. Apart from the drain loop so that its outcome stays a
+  /// plain value there.
+  @inlinable @inline(never)
+  func applyQuietly(
+    _ event: inout Event, batch: inout Mailbox<Event>, skipped: inout Int, engine: UnsafeMutablePointer<Engine>
+  ) -> Engine.Outcome {
+    var outcome = engine.pointee.apply(event)
+    while Engine.isQuiet(outcome), !finishing.load(ordering: .relaxed), let following = batch.pop() {
+      skipped &+= 1
+      event = following
+      outcome = engine.pointee.apply(event)
+    }
+    return outcome
   }
 
   /// Tells the step's subscribers and the inspector.

@@ -29,6 +29,9 @@ final class StoreRuntime<Engine: StoreEngine>: Sendable {
   @usableFromInline let subscriptions = AtomicLazyReference<Subscriptions>()
   /// Set once `subscriptions` is made: the hot path reads this flag, not the reference.
   @usableFromInline let subscribed = Atomic<Bool>(false)
+  /// Set when ``finish()`` begins: a drainer stepping a batch of queued events stops before the
+  /// next one (it takes no lock per event to see the core's mark).
+  @usableFromInline let finishing = Atomic<Bool>(false)
   /// The engine's ``StoreEngine/publishedWord``, stored under the lock whenever a step is
   /// kept, so a reader of a small state needs no lock.
   @usableFromInline let published: Atomic<UInt64>
@@ -123,6 +126,7 @@ final class StoreRuntime<Engine: StoreEngine>: Sendable {
   }
 
   func finish() async {
+    finishing.store(true, ordering: .relaxed)
     let dropped = core.withLock { $0.beginFinishing() }
     // Wait for a drainer in the middle of a step: it stops at its next event.
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

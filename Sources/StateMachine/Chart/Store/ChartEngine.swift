@@ -53,6 +53,11 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
   @inlinable
   static func changesObserved(_ outcome: Outcome) -> Bool { outcome.changed }
 
+  /// A chart's step is always committed on its own (a macrostep may halt the chart, and its
+  /// effects are owned by the states it entered).
+  @inlinable
+  static func isQuiet(_ outcome: Outcome) -> Bool { false }
+
   @usableFromInline
   static func commitStart(to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) {
     guard let step = core.engine.startStep else { return }
