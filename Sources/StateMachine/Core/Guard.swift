@@ -11,19 +11,28 @@
 public struct Guard<Context, Event>: Sendable {
   /// The printable name, shown in tables and diagrams.
   public let name: String
+  /// The predicate, in a box that every row made with this guard shares: a table calls it
+  /// through the box without reference counting, and a guard on many rows (or a wildcard row)
+  /// is one object in the cache, not one per row.
   @usableFromInline
-  let predicate: @Sendable (Context, Event) -> Bool
+  let box: Box
+
+  @usableFromInline
+  final class Box: Sendable {
+    @usableFromInline let holds: @Sendable (Context, Event) -> Bool
+    init(_ holds: @escaping @Sendable (Context, Event) -> Bool) { self.holds = holds }
+  }
 
   /// A guard named `name` that holds when `predicate` returns `true`.
   public init(_ name: String, _ predicate: @escaping @Sendable (Context, Event) -> Bool) {
     self.name = name
-    self.predicate = predicate
+    self.box = Box(predicate)
   }
 
   /// Whether the guard holds for this context and event.
   @inlinable
   public func callAsFunction(_ context: Context, _ event: Event) -> Bool {
-    predicate(context, event)
+    box.holds(context, event)
   }
 
   /// A guard known by name only, as read from a spec file. It holds when `holds` says so
@@ -34,7 +43,7 @@ public struct Guard<Context, Event>: Sendable {
 
   /// The guard that holds exactly when this one does not; its name is prefixed with `!`.
   public var negated: Guard {
-    let predicate = self.predicate
+    let predicate = box.holds
     let name = name.hasPrefix("!") ? String(name.dropFirst()) : "!" + name
     return Guard(name) { !predicate($0, $1) }
   }

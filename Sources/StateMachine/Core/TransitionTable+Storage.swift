@@ -29,15 +29,12 @@ extension TransitionTable {
     @usableFromInline static var hasMadeEffects: UInt8 { 4 }
     /// More than one fixed effect: the step copies the shared array instead of one value.
     @usableFromInline static var hasManyEffects: UInt8 { 8 }
-    /// A row's guard in a box the storage owns (retained once when the table is built, released
-    /// in `deinit`). The step calls it through `Unmanaged._withUnsafeGuaranteedRef`, safe
-    /// because the step runs on the storage: loading a closure from an array would retain and
-    /// release its context on every guarded step.
+    /// A row's guard: the ``Guard``'s own box, shared by the rows made with it and retained
+    /// once per row when the table is built (released in `deinit`). The step calls it through
+    /// `Unmanaged._withUnsafeGuaranteedRef`, safe because the storage keeps it alive: loading a
+    /// closure from an array would retain and release its context on every guarded step.
     @usableFromInline
-    final class Predicate: Sendable {
-      @usableFromInline let holds: @Sendable (Context, Event) -> Bool
-      init(_ holds: @escaping @Sendable (Context, Event) -> Bool) { self.holds = holds }
-    }
+    typealias Predicate = Guard<Context, Event>.Box
 
     /// One (state, event) pair of dense dispatch, eight bytes so that finding it is one
     /// scaled load. A row the step applies inline (no guard, no update, a fixed target and at
@@ -193,7 +190,7 @@ extension TransitionTable {
       // reabstraction thunks, all of them called on every guarded step.
       let guards = UnsafeMutablePointer<Unmanaged<Predicate>?>.allocate(capacity: Swift.max(condition.count, 1))
       for (i, row) in condition.enumerated() {
-        (guards + i).initialize(to: row.map { .passRetained(Predicate($0.predicate)) })
+        (guards + i).initialize(to: row.map { .passRetained($0.box) })
       }
       self.condition = guards
       self.update = update
