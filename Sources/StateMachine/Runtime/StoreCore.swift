@@ -156,7 +156,7 @@ struct StoreCore<Engine: StoreEngine> {
   /// which only it changes); `nil` when the mailbox is empty (draining stops).
   @inlinable
   mutating func takeNext() -> Event? {
-    guard !finished, let event = mailbox.pop() else {
+    guard !finished, !mailbox.isEmpty, let event = mailbox.pop() else {
       draining = false
       return nil
     }
@@ -275,10 +275,16 @@ struct StoreCore<Engine: StoreEngine> {
     return .finished
   }
 
-  /// Continuations to resume now that the store may be idle or have room.
-  @inlinable
+  /// Continuations to resume now that the store may be idle or have room. Asked under every
+  /// lock a drainer takes, and nearly always none: that answer is inlined, the rest is not.
+  @inlinable @inline(__always)
   mutating func waitersToResume() -> [CheckedContinuation<Void, Never>] {
     if idleWaiters.isEmpty, spaceWaiters.isEmpty, finishWaiters.isEmpty { return [] }
+    return someWaitersToResume()
+  }
+
+  @usableFromInline
+  mutating func someWaitersToResume() -> [CheckedContinuation<Void, Never>] {
     var resume: [CheckedContinuation<Void, Never>] = []
     if !draining, !finishWaiters.isEmpty {
       resume += finishWaiters
