@@ -21,6 +21,28 @@ struct ImmediateEffectTests {
     #expect(ledger.unbalanced == [])
   }
 
+  enum Phase: Hashable, Sendable, Discriminated { case idle, busy }
+  enum Go: Hashable, Sendable, Discriminated { case go }
+  enum Job: Hashable, Sendable { case a, b, c }
+
+  @Test("a step's effects start in the order its row lists them", arguments: [1, 2, 3])
+  func startOrder(count: Int) async throws {
+    typealias R = Row<Phase, Go, NoContext, Command<Go, Job>>
+    let jobs = Array([Job.a, .b, .c].prefix(count))
+    let row: R =
+      switch count {
+      case 1: .transition(from: .idle, on: .go, to: .busy, effects: .perform(.a))
+      case 2: .transition(from: .idle, on: .go, to: .busy, effects: .perform(.a), .perform(.b))
+      default: .transition(from: .idle, on: .go, to: .busy, effects: .perform(.a), .perform(.b), .perform(.c))
+      }
+    let table = try TransitionTable<Phase, Go, NoContext, Command<Go, Job>>(initial: .idle, rows: [row])
+    let started = Guarded<[Job]>([])
+    let store = Store(table, context: NoContext()) { job, _ in started.withLock { $0.append(job) } }
+    store.send(.go)
+    #expect(started.withLock { $0 } == jobs)
+    await store.finish()
+  }
+
   @Test("work that suspends continues concurrently; the sender goes on")
   func suspendingWork() async {
     let gate = Gate()
