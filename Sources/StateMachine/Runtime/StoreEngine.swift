@@ -131,8 +131,11 @@ struct TableEngine<State: Discriminated, Event: Discriminated, Context: Sendable
     case .stayed: break
     case .ignored, .rejected: return
     }
-    if !outcome.effects.isEmpty {
-      for command in outcome.effects { core.register(command, owner: core.engine.machine.position, into: &work) }
+    // Matched by case, not iterated: iterating copied the whole outcome on every effectful step.
+    switch outcome.effects.storage {
+    case .none: break
+    case .one(let command): core.register(command, owner: core.engine.machine.position, into: &work)
+    case .many(let commands): for command in commands { core.register(command, owner: core.engine.machine.position, into: &work) }
     }
   }
 
