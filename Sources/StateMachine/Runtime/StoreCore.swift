@@ -68,29 +68,12 @@ struct StoreCore<Engine: StoreEngine> {
     init(token: UInt64, command: Effect) { (self.token, self.command) = (token, command) }
   }
 
-  /// The work one step starts, in order: the first kept inline, so that a step starting one
-  /// effect (the common case) allocates no array for it.
-  @usableFromInline
-  struct Starts {
-    @usableFromInline var first: Start?
-    @usableFromInline var rest: [Start] = []
-
-    @inlinable init() {}
-
-    @inlinable var isEmpty: Bool { first == nil }
-
-    @inlinable
-    mutating func append(_ start: Start) {
-      if first == nil { first = start } else { rest.append(start) }
-    }
-  }
-
   /// What the caller does after one step: cancel and start effects.
   @usableFromInline
   struct StepWork {
     /// The step's number.
     @usableFromInline var sequence: Int
-    @usableFromInline var starts = Starts()
+    @usableFromInline var starts: [Start] = []
     @usableFromInline var cancelled: [Running] = []
 
     @inlinable

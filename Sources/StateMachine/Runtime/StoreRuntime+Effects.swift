@@ -119,10 +119,7 @@ extension StoreRuntime {
   @inlinable
   func perform(_ work: StoreCore<Engine>.StepWork) {
     if !work.cancelled.isEmpty { for effect in work.cancelled { cancel(effect) } }
-    if let first = work.starts.first {
-      start(first.command, token: first.token)
-      for start in work.starts.rest { self.start(start.command, token: start.token) }
-    }
+    if !work.starts.isEmpty { for start in work.starts { self.start(start.command, token: start.token) } }
   }
 
   @inlinable
