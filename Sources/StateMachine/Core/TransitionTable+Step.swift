@@ -64,8 +64,7 @@ extension TransitionTable {
   /// path.
   @inlinable
   func position(of state: State.Discriminant) -> Int? {
-    // Row 0 of the dense array holds the usual targets: states start one row in.
-    stateIndex(of: state).map { storage.span > 0 ? ($0 &+ 1) &<< storage.shift : $0 }
+    stateIndex(of: state).map { Storage.position(ofIndex: $0, span: storage.span, shift: storage.shift) }
   }
 
   /// The step on positions; see ``Storage/apply(_:position:state:context:row:)``.
@@ -105,7 +104,7 @@ extension TransitionTable.Storage {
       ordinal = tag
     } else if span == 0 {
       return offPath(from: -1, event, position: &position, state: &state, context: &context, row: &row)
-    } else if !ordinalsFromTag, let o = Event.ordinal(of: event.discriminant), o >= 0, o < span {
+    } else if tagSpan == 0, let o = Event.ordinal(of: event.discriminant), o >= 0, o < span {
       ordinal = o
     } else {
       return unhandled(guardFailed: false)

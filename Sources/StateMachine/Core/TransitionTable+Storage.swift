@@ -44,18 +44,16 @@ extension TransitionTable {
     ///
     /// Row 0 of the dense array is no state's: its `target`s are each event's usual target,
     /// the position every inline slot of the event's column has (see `usualTargets`), or
-    /// ``none``, which is no slot's target.
+    /// ``noUsualTarget``, which is no slot's target.
     @usableFromInline
     struct Slot: Sendable {
       @usableFromInline var target: Int32
       @usableFromInline var inline: Int32
 
-      init(target: Int32, inline: Int32) { (self.target, self.inline) = (target, inline) }
-
       /// No row handles the pair.
       @inlinable static var empty: Int32 { .min }
       /// A usual target no slot has: positions are multiples of eight.
-      static var none: Int32 { 1 }
+      static var noUsualTarget: Int32 { 1 }
     }
 
     /// `target` codes for rows that do not go to a fixed state.
@@ -90,10 +88,9 @@ extension TransitionTable {
     /// What turns a state's index into its position: with dense dispatch `log2(span)` plus 3,
     /// so a position is the byte offset of the state's row of ``Slot``s; 0 without.
     @usableFromInline let shift: Int
-    /// Where ordinals come from: ``Discriminated/ordinal(of:)``, or the one-byte tag of a
-    /// `CaseIterable` enum (checked against `allCases` when the table is built).
-    @usableFromInline let ordinalsFromTag: Bool
-    /// `span` when ordinals are one-byte tags, 0 otherwise: a tag below it is its column.
+    /// `span` when ordinals are the one-byte tags of a `CaseIterable` enum (checked against
+    /// `allCases` when the table is built), 0 when they come from ``Discriminated/ordinal(of:)``:
+    /// a tag below it is its column.
     @usableFromInline let tagSpan: Int
     /// How the step handles each (state, event) pair: the slot at byte offset
     /// `position + ordinal * 8`. Row 0 is no state's: it holds each event's usual target (see
@@ -200,9 +197,8 @@ extension TransitionTable {
       assert(span == 0 || MemoryLayout<Slot>.stride == 1 << 3)
       // Targets are positions from here on: the byte offset of a state's dense row (one row in:
       // row 0 holds the usual targets), or the state's index without dense dispatch.
-      let position = { (index: Int) in span > 0 ? (index + 1) << shift : index }
+      let position = { Self.position(ofIndex: $0, span: span, shift: shift) }
       self.maker = maker.map { $0.map { (t, discriminant, make) in (position(t), discriminant, make) } }
-      self.ordinalsFromTag = fromTag
       self.tagSpan = fromTag ? span : 0
       let hot = event.indices.map { i in
         var flags: UInt8 = 0
@@ -278,17 +274,27 @@ extension TransitionTable {
       return (span, fromTag, dense, next)
     }
 
+    /// The position of the state with index `index`: the byte offset of its dense row (one row
+    /// in: row 0 holds the usual targets), or the index itself without dense dispatch.
+    @inlinable
+    static func position(ofIndex index: Int, span: Int, shift: Int) -> Int {
+      span > 0 ? (index &+ 1) &<< shift : index
+    }
+
     /// Row 0 of the dense array: for each event, the one target position shared by every
-    /// inline slot of its column, or ``Slot/none`` when the event leads to different states
-    /// from different states (or is never applied inline).
+    /// inline slot of its column, or ``Slot/noUsualTarget`` when the event leads to different
+    /// states from different states (or is never applied inline).
     private static func usualTargets(_ slots: [Slot], span: Int) -> [Slot] {
-      (0..<span).map { ordinal in
-        var usual: Int32?
-        for s in stride(from: ordinal, to: slots.count, by: span) where slots[s].target >= 0 {
-          if usual == nil { usual = slots[s].target } else if usual != slots[s].target { usual = Slot.none }
-        }
-        return Slot(target: usual ?? Slot.none, inline: -1)
+      (0..<span).map { ordinal in Slot(target: usualTarget(slots, column: ordinal, span: span), inline: -1) }
+    }
+
+    private static func usualTarget(_ slots: [Slot], column: Int, span: Int) -> Int32 {
+      var usual: Int32?
+      for s in stride(from: column, to: slots.count, by: span) where slots[s].target >= 0 {
+        if let usual, usual != slots[s].target { return Slot.noUsualTarget }
+        usual = slots[s].target
       }
+      return usual ?? Slot.noUsualTarget
     }
 
     /// When the event discriminant is a one-byte `CaseIterable` type whose bytes tell its cases

@@ -11,12 +11,6 @@ struct Mailbox<Event> {
 
   @inlinable mutating func append(_ event: Event) { items.append(event) }
 
-  /// Moves every queued event to `batch` (which must be empty) and takes its storage, so the
-  /// two buffers are swapped and reused instead of allocated.
-  @inlinable mutating func moveAll(to batch: inout Mailbox) {
-    swap(&self, &batch)
-  }
-
   @inlinable mutating func pop() -> Event? {
     guard head < items.count else { return nil }
     let event = items[head]

@@ -58,7 +58,8 @@ extension StoreRuntime {
         if core.finished, !batch.isEmpty { batch = Mailbox() }
         if quiet, work.starts.isEmpty, work.cancelled.isEmpty {
           mayBatch = core.mayBatch
-          if mayBatch, batch.isEmpty, !core.mailbox.isEmpty { core.mailbox.moveAll(to: &batch) }
+          // The whole mailbox at once: the two buffers are swapped (the batch is empty), not copied.
+          if mayBatch, batch.isEmpty, !core.mailbox.isEmpty { swap(&core.mailbox, &batch) }
           next = batch.isEmpty ? core.takeNext() : batch.pop()
           handedBack = next == nil
         } else {
