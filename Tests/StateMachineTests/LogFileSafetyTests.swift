@@ -57,7 +57,7 @@ struct LogFileSafetyTests {
 
   static func record(_ recorder: Recorder, _ machine: inout Machine<CDPlayer.State, CDPlayer.Event, NoContext, CDPlayer.Action>, count: Int) throws {
     for _ in 0..<count {
-      let event = CDPlayer.benchmarkCycle[recorder.log.entries.count % CDPlayer.benchmarkCycle.count]
+      let event = CDPlayer.benchmarkCycle[recorder.count % CDPlayer.benchmarkCycle.count]
       try recorder.send(event, to: &machine)
     }
   }

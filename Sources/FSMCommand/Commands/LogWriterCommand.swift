@@ -24,7 +24,7 @@ enum LogWriterCommand {
       guard var machine = try? Machine(table, state: start.state, context: start.context) else {
         return .failure("the log's last state is not in the table")
       }
-      var sequence = recorder.log.entries.count
+      var sequence = recorder.count
       for _ in 0..<count {
         let event = CDPlayer.benchmarkCycle[sequence % CDPlayer.benchmarkCycle.count]
         try recorder.send(event, to: &machine)

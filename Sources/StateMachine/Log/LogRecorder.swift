@@ -3,6 +3,15 @@ import Foundation
 /// Records every step of a machine or a store into an ``EventLog``, and optionally a
 /// ``LogFile`` as it goes.
 ///
+/// A recorder without a file keeps every entry in memory (read them with ``log``). A recorder
+/// that writes to a file keeps only the last entry, so a long-running store records in constant
+/// memory; its ``log`` is read back from the file.
+///
+/// When a step that already happened cannot be written (a store's step, or one given to
+/// ``record(_:outcome:state:context:)``), the recorder stops: that call and every later one
+/// throw, so the log never has a silent gap. ``send(_:to:)`` leaves the machine as it was on a
+/// failed write, so it does not stop the recorder: the step can be sent again.
+///
 /// ```swift
 /// let recorder = try LogRecorder(table: table, state: store.state, context: store.context,
 ///                                file: "session.jsonl", clock: clock)
@@ -14,9 +23,21 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
   public typealias Log = EventLog<State, Event, Context, Effect>
 
   struct Recording {
+    /// The header, and every entry when there is no file (with a file: none).
     var log: Log
+    /// The last entry recorded, in memory or not.
+    var last: Log.Entry?
+    /// Entries recorded so far.
+    var count: Int
+    /// Why recording stopped: a step that already happened could not be written.
+    var stopped: LogError?
     /// Writes entry lines, remembering the JSON of values it has written before.
     var writer = LogLineWriter<State, Event, Context, Effect>()
+
+    init(log: Log, keepsEntries: Bool) {
+      (count, last) = (log.entries.count, log.entries.last)
+      self.log = keepsEntries ? log : Log(header: log.header)
+    }
   }
 
   let recording: Locked<Recording>
@@ -68,7 +89,8 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
     }
     now = clock.map { storeClock($0) }
     recovery = nil
-    recording = Locked(Recording(log: Log(header: header)))
+    machine = (name, fingerprint)
+    recording = Locked(Recording(log: Log(header: header), keepsEntries: file == nil))
   }
 
   /// Continues the log at `path`: keeps every complete entry, cuts a torn last line (the
@@ -94,8 +116,12 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
     self.file = file
     self.recovery = recovery
     now = clock.map { storeClock($0) }
-    recording = Locked(Recording(log: log))
+    machine = (table.name, table.fingerprint)
+    recording = Locked(Recording(log: log, keepsEntries: false))
   }
+
+  /// The recorded machine's name and fingerprint (to read the file back).
+  let machine: (name: String, fingerprint: String)
 
   /// What resuming found: lines kept and bytes of a torn tail cut off (`nil` for a new log).
   public let recovery: LogFile.Recovery?
@@ -104,12 +130,28 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
   /// continue a machine from.
   public var lastSnapshot: (state: State, context: Context) {
     recording.withLock { recording in
-      recording.log.entries.last.map { ($0.state, $0.context) } ?? (recording.log.header.state, recording.log.header.context)
+      recording.last.map { ($0.state, $0.context) } ?? (recording.log.header.state, recording.log.header.context)
     }
   }
 
-  /// Everything recorded so far.
-  public var log: Log { recording.withLock { $0.log } }
+  /// The number of entries recorded so far (a resumed log's included).
+  public var count: Int { recording.withLock { $0.count } }
+
+  /// Why the recorder stopped, if it did: a step that had already happened could not be
+  /// written, so nothing after it is recorded (every later call throws this error too).
+  public var stoppedBy: LogError? { recording.withLock { $0.stopped } }
+
+  /// Everything recorded so far. A recorder without a file has it in memory; one with a file
+  /// reads it back from the file (all its entries in memory at once: for a long log, read the
+  /// file with a ``LogReader`` instead).
+  public var log: Log {
+    recording.withLock { recording in
+      guard let file else { return recording.log }
+      // The file is this recorder's, written whole lines at a time under this lock.
+      guard let lines = try? FileLines.open(file.path) else { return recording.log }
+      return Log.read(.file(lines), expecting: machine).log ?? recording.log
+    }
+  }
 
   /// Records one step; returns its sequence number.
   @discardableResult
@@ -119,23 +161,48 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
     try record(event, logged: LoggedOutcome(outcome), state: state, context: context, effects: Array(outcome.effects))
   }
 
-  /// Records one step given as what a log keeps of it.
   @discardableResult
-  func record(_ event: Event, logged: LoggedOutcome, state: State, context: Context, effects: [Effect]) throws(LogError) -> Int {
+  func record(
+    _ event: Event, outcome: StepOutcome<State, Effect>, state: State, context: Context, stopsOnFailure: Bool
+  ) throws(LogError) -> Int {
+    try record(
+      event, logged: LoggedOutcome(outcome), state: state, context: context, effects: Array(outcome.effects),
+      stopsOnFailure: stopsOnFailure)
+  }
+
+  /// Records one step given as what a log keeps of it. `stopsOnFailure`: the step already
+  /// happened, so when it cannot be written the recorder stops instead of leaving a gap.
+  @discardableResult
+  func record(
+    _ event: Event, logged: LoggedOutcome, state: State, context: Context, effects: [Effect], stopsOnFailure: Bool = true
+  ) throws(LogError) -> Int {
     let time = now.map { $0.elapsed.inSeconds }
     let result: Result<Int, LogError> = recording.withLock { recording in
+      if let stopped = recording.stopped { return .failure(stopped) }
       let entry = Log.Entry(
-        sequence: recording.log.entries.count + 1, time: time, event: event, outcome: logged,
+        sequence: recording.count + 1, time: time, event: event, outcome: logged,
         state: state, context: context, effects: effects)
       if let file {
         // Written under the lock, so lines land in sequence order.
         var line: [UInt8] = []
+        var failure: LogError?
         do { try recording.writer.append(entry, to: &line) } catch {
-          return .failure(.io(path: file.path, detail: "cannot encode entry \(entry.sequence)"))
+          failure = .io(path: file.path, detail: "cannot encode entry \(entry.sequence)")
         }
-        do throws(LogError) { try file.append(Data(line)) } catch { return .failure(error) }
+        if failure == nil { do throws(LogError) { try file.append(Data(line)) } catch { failure = error } }
+        if let failure {
+          if stopsOnFailure {
+            recording.stopped = .io(
+              path: file.path,
+              detail: "recording stopped after entry \(recording.count): entry \(entry.sequence) could not be written (\(failure))")
+          }
+          return .failure(failure)
+        }
+      } else {
+        recording.log.entries.append(entry)
       }
-      recording.log.entries.append(entry)
+      recording.count += 1
+      recording.last = entry
       return .success(entry.sequence)
     }
     return try result.get()
@@ -148,7 +215,7 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
   public func send(_ event: Event, to machine: inout Machine<State, Event, Context, Effect>) throws(LogError) -> StepOutcome<State, Effect> {
     var stepped = machine
     let outcome = stepped.send(event)
-    try record(event, outcome: outcome, state: stepped.state, context: stepped.context)
+    try record(event, outcome: outcome, state: stepped.state, context: stepped.context, stopsOnFailure: false)
     machine = stepped
     return outcome
   }
@@ -159,7 +226,9 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
 
 extension LogRecorder {
   /// An inspector for a ``Store`` that records every step. Pass `forward` to keep another
-  /// inspector too. A step that cannot be written is reported to `onError`.
+  /// inspector too. A step that cannot be written is reported to `onError`, and stops the
+  /// recording (see ``stoppedBy``): every later step is reported to `onError` too, so the
+  /// log never skips a step silently.
   public func storeInspector<Work: Sendable>(
     forwardingTo forward: (@Sendable (StoreEvent<State, Event, Context, Work>) -> Void)? = nil,
     onError: @escaping @Sendable (LogError) -> Void = { _ in }
