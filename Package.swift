@@ -34,7 +34,9 @@ let package = Package(
       name: "FSMCommand", dependencies: ["StateMachine", "StateMachineExamples", "StateMachineChecking"],
       swiftSettings: strict),
     .executableTarget(name: "fsm", dependencies: ["FSMCommand"], swiftSettings: strict),
-    .testTarget(name: "StateMachineTests", dependencies: ["StateMachine", "StateMachineExamples"], swiftSettings: strict),
+    .testTarget(
+      name: "StateMachineTests", dependencies: ["StateMachine", "StateMachineExamples"], exclude: ["Hostile"],
+      swiftSettings: strict),
     .testTarget(name: "StoreTests", dependencies: ["StateMachine"], swiftSettings: strict),
     .testTarget(
       name: "StateMachineTestingTests", dependencies: ["StateMachine", "StateMachineTesting", "StateMachineExamples"],

@@ -169,6 +169,42 @@ struct ChartBuilder<ID: Hashable & Sendable, Event: Sendable, Context, Effect: S
       case .atomic, .parallel: break
       }
     }
+    checkHistoryDefaults()
     return problems
+  }
+
+  /// A history state's default may target another history state, but the chain must end: a
+  /// default that leads back to a history state already on the chain would be entered forever.
+  mutating func checkHistoryDefaults() {
+    // 0: not visited, 1: on the current chain, 2: known to end.
+    var mark = [UInt8](repeating: 0, count: kinds.count)
+    let kinds = self.kinds
+    let isHistory = { (s: Int) in kinds[s] == .shallowHistory || kinds[s] == .deepHistory }
+    for start in kinds.indices where isHistory(start) && mark[start] == 0 {
+      // An explicit stack, so a long chain cannot exhaust the call stack.
+      var chain: [Int] = [start]
+      var next: [[Int]] = [resolvedTargets[defaultTransition[start]].filter(isHistory)]
+      mark[start] = 1
+      while let top = chain.last {
+        guard let target = next[next.count - 1].popLast() else {
+          mark[top] = 2
+          chain.removeLast()
+          next.removeLast()
+          continue
+        }
+        switch mark[target] {
+        case 1:
+          let loop = chain[chain.firstIndex(of: target)!...].map { ids[$0].map { "'\($0)'" } ?? "" } + ["'\(ids[target].map { "\($0)" } ?? "")'"]
+          problems.append(.init(
+            state: ids[target].map { "\($0)" }, line: lines[target],
+            message: "its default leads back to itself (\(loop.joined(separator: " -> "))); a history default must end in a state that is not a history state"))
+        case 0:
+          mark[target] = 1
+          chain.append(target)
+          next.append(resolvedTargets[defaultTransition[target]].filter(isHistory))
+        default: break
+        }
+      }
+    }
   }
 }

@@ -32,7 +32,12 @@ final class XMLElementNode {
   }
 
   /// Parses `data`; the root element, or the parser's error with its line and column.
-  static func parse(_ data: Data) -> Result<XMLElementNode, XMLReadError> {
+  static func parse(_ input: Data) -> Result<XMLElementNode, XMLReadError> {
+    let data: Data
+    switch XMLPreflight.clean(input) {
+    case .success(let cleaned): data = cleaned
+    case .failure(let error): return .failure(error)
+    }
     let parser = XMLParser(data: data)
     parser.shouldProcessNamespaces = true
     parser.shouldReportNamespacePrefixes = true
@@ -44,6 +49,7 @@ final class XMLElementNode {
       return .failure(XMLReadError(line: deep.line, column: deep.column, message: "elements nested deeper than \(maxDepth) levels"))
     }
     if let mismatch = delegate.mismatch { return .failure(mismatch) }
+    if let refused = delegate.refused { return .failure(refused) }
     if let open = delegate.stack.last {
       return .failure(XMLReadError(line: max(1, parser.lineNumber), column: max(1, parser.columnNumber), message: "<\(open.name)> opened on line \(open.line) is not closed"))
     }
@@ -58,6 +64,8 @@ final class XMLElementNode {
 extension XMLElementNode {
   /// The deepest nesting accepted (the chart is built recursively).
   static let maxDepth = 256
+  /// The most attributes one element may have (Foundation's parser is quadratic in them).
+  static let maxAttributes = 1_000
 }
 
 struct XMLReadError: Error {
@@ -72,6 +80,8 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
   var stack: [XMLElementNode] = []
   var tooDeep: (line: Int, column: Int)?
   var mismatch: XMLReadError?
+  /// Well-formed XML this reader still refuses: a second root, an undeclared prefix.
+  var refused: XMLReadError?
   /// Prefixes declared on the element about to start.
   var pending: [String: String] = [:]
 
@@ -91,11 +101,35 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
     let local = elementName.split(separator: ":").last.map(String.init) ?? elementName
     let prefixes = pending.isEmpty ? stack.last?.prefixes ?? [:] : (stack.last?.prefixes ?? [:]).merging(pending) { $1 }
     pending = [:]
+    if stack.isEmpty, let root {
+      refuse(parser, "<\(local)> after the root element <\(root.name)> (closed before it); expected nothing after the root element")
+      return
+    }
+    let names = [qualifiedName ?? elementName] + attributes.keys.sorted()
+    for name in names {
+      guard let colon = name.firstIndex(of: ":") else { continue }
+      let prefix = String(name[..<colon])
+      if prefix != "xml", prefix != "xmlns", prefixes[prefix] == nil {
+        refuse(parser, "the prefix '\(prefix)' of '\(name)' is not declared; expected an xmlns:\(prefix) declaration in scope")
+        return
+      }
+    }
     let node = XMLElementNode(
       name: local, namespace: namespaceURI, attributes: attributes, prefixes: prefixes, line: parser.lineNumber,
       column: parser.columnNumber)
     if let parent = stack.last { parent.children.append(node) } else if root == nil { root = node }
     stack.append(node)
+  }
+
+  func parser(_ parser: XMLParser, foundCharacters string: String) {
+    if stack.isEmpty, let root, string.contains(where: { !$0.isWhitespace }) {
+      refuse(parser, "text after the root element <\(root.name)>; expected nothing after the root element")
+    }
+  }
+
+  func refuse(_ parser: XMLParser, _ message: String) {
+    if refused == nil { refused = XMLReadError(line: parser.lineNumber, column: parser.columnNumber, message: message) }
+    parser.abortParsing()
   }
 
   func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
