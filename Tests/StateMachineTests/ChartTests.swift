@@ -175,7 +175,7 @@ struct ChartTests {
   @Test("a snapshot that does not fit the chart is refused with the reason", arguments: [
     (["nowhere"], "'nowhere' is not a state"),
     (["on"], "'on' is not an atomic state"),
-    (["idle", "playing"], "has 2 active children"),
+    (["idle", "playing"], "2 children of 'on' are active"),
   ])
   func badSnapshots(_ configuration: [String], _ reason: String) throws {
     let chart = try scxml("""

@@ -43,56 +43,117 @@ extension ChartMachine {
 
   /// A started machine at `snapshot`.
   ///
-  /// - Throws: ``ChartRestoreError`` when an id is not in the chart, a state of the
-  ///   configuration is not atomic, two states of one compound are active, a parallel state
-  ///   misses a region, or a history id is not a history state.
+  /// The whole snapshot is checked against the chart before anything is restored; it must be a
+  /// configuration the chart can be in (SCXML's legal configurations):
+  /// - every id is a state of the chart, and the configuration lists atomic states, each once;
+  /// - their ancestors make exactly one active child of each active compound state (and of the
+  ///   chart), and every region of each active parallel state;
+  /// - a history state remembers at least one state and no history state: a shallow one the
+  ///   active children of its parent (one of a compound, every region of a parallel), a deep
+  ///   one atomic descendants of its parent that form such a configuration below it;
+  /// - a snapshot without a configuration (a chart not started) remembers no history and has
+  ///   not halted.
+  ///
+  /// - Throws: ``ChartRestoreError`` naming the first id that breaks a rule, and the rule.
   public init(_ chart: Chart<ID, Event, Context, Effect>, restoring snapshot: ChartSnapshot<ID, Context>) throws(ChartRestoreError) {
     self.init(chart, context: snapshot.context)
-    func index(_ id: ID) throws(ChartRestoreError) -> Int {
-      guard let i = chart.index[id] else { throw ChartRestoreError(message: "'\(id)' is not a state of chart '\(chart.name)'") }
-      return i
+    let restored = try chart.restoredState(snapshot.configuration, history: snapshot.history, isHalted: snapshot.isHalted)
+    guard let restored else { return }
+    (active, history) = restored
+    isStarted = true
+    isHalted = snapshot.isHalted
+  }
+}
+
+extension Chart {
+  /// The active states and history a snapshot stands for, after checking it is legal (see
+  /// ``ChartMachine/init(_:restoring:)``); `nil` for a chart not started.
+  func restoredState(
+    _ configuration: [ID], history values: [ID: [ID]], isHalted: Bool
+  ) throws(ChartRestoreError) -> (active: StateBits, history: [Int: [Int]])? {
+    let chart = self
+    if configuration.isEmpty {
+      guard values.isEmpty, !isHalted else {
+        throw ChartRestoreError(message: "a snapshot without a configuration (not started) cannot have history or be halted")
+      }
+      return nil
     }
-    for id in snapshot.configuration {
-      let s = try index(id)
-      guard chart.isAtomic(s) else { throw ChartRestoreError(message: "'\(id)' is not an atomic state") }
+    let active = try legalConfiguration(configuration, under: 0, what: "the configuration")
+    var history: [Int: [Int]] = [:]
+    for (id, states) in values.sorted(by: { "\($0.key)" < "\($1.key)" }) {
+      let h = try index(of: id)
+      guard chart.isHistory(h) else { throw ChartRestoreError(message: "'\(id)' is not a history state") }
+      guard !states.isEmpty else { throw ChartRestoreError(message: "history '\(id)' remembers nothing; expected at least one state") }
+      let parent = chart.parents[h]
+      var remembered: [Int] = []
+      for state in states {
+        let s = try index(of: state)
+        guard !chart.isHistory(s) else {
+          throw ChartRestoreError(message: "history '\(id)' remembers the history state '\(state)'; expected states only")
+        }
+        guard chart.isDescendant(s, of: parent) else {
+          throw ChartRestoreError(message: "history '\(id)' remembers '\(state)', which is not inside its parent")
+        }
+        guard !remembered.contains(s) else { throw ChartRestoreError(message: "history '\(id)' remembers '\(state)' twice") }
+        remembered.append(s)
+      }
+      if chart.kinds[h] == .deepHistory {
+        _ = try legalConfiguration(states, under: parent, what: "history '\(id)'")
+      } else {
+        let children = chart.children[parent]
+        if let stranger = remembered.first(where: { chart.parents[$0] != parent }) {
+          throw ChartRestoreError(message: "shallow history '\(id)' remembers '\(chart.label(stranger))', which is not a child of '\(chart.label(parent))'")
+        }
+        let expected = chart.kinds[parent] == .parallel ? children.count : 1
+        guard remembered.count == expected else {
+          throw ChartRestoreError(
+            message: "shallow history '\(id)' remembers \(remembered.count) children of '\(chart.label(parent))'; expected \(expected == 1 ? "one" : "every region")")
+        }
+      }
+      history[h] = remembered
+    }
+    return (active, history)
+  }
+
+  func index(of id: ID) throws(ChartRestoreError) -> Int {
+    guard let i = index[id] else { throw ChartRestoreError(message: "'\(id)' is not a state of chart '\(name)'") }
+    return i
+  }
+
+  /// The states `atoms` and their ancestors up to `root` make active, checked to be a legal
+  /// configuration below `root`: exactly one child of each active compound (`root` included,
+  /// when it is compound), every region of each active parallel.
+  func legalConfiguration(_ atoms: [ID], under root: Int, what: String) throws(ChartRestoreError) -> StateBits {
+    let chart = self
+    var bits = StateBits(count: chart.count)
+    var seen = Set<Int>()
+    for id in atoms {
+      let s = try index(of: id)
+      guard chart.isAtomic(s) else { throw ChartRestoreError(message: "\(what): '\(id)' is not an atomic state") }
+      guard seen.insert(s).inserted else { throw ChartRestoreError(message: "\(what): '\(id)' is listed twice") }
       var a = s
-      while a > 0 {
-        active[a] = true
+      while a != root, a > 0 {
+        bits[a] = true
         a = chart.parents[a]
       }
     }
-    for s in 1..<chart.count where active[s] {
+    // Every active compound (and the root) has one active child, every active parallel all.
+    for s in [root] + Array((root + 1)..<chart.ends[root]) where s == root || bits[s] {
+      let on = chart.children[s].filter { bits[$0] }
       switch chart.kinds[s] {
       case .compound:
-        let on = chart.children[s].filter { active[$0] }
         guard on.count == 1 else {
-          throw ChartRestoreError(message: "'\(chart.label(s))' has \(on.count) active children; expected one")
+          throw ChartRestoreError(
+            message: "\(what): \(on.count) children of '\(chart.label(s))' are active (\(on.map { "'\(chart.label($0))'" }.joined(separator: ", "))); expected exactly one")
         }
       case .parallel:
-        if let missing = chart.children[s].first(where: { !active[$0] }) {
-          throw ChartRestoreError(message: "region '\(chart.label(missing))' of '\(chart.label(s))' is not active")
+        if let missing = chart.children[s].first(where: { !bits[$0] }) {
+          throw ChartRestoreError(message: "\(what): region '\(chart.label(missing))' of '\(chart.label(s))' is not active")
         }
       default: break
       }
     }
-    if !snapshot.configuration.isEmpty {
-      let top = chart.children[0].filter { active[$0] }
-      guard top.count == 1 else { throw ChartRestoreError(message: "\(top.count) top-level states are active; expected one") }
-    }
-    for (id, states) in snapshot.history {
-      let h = try index(id)
-      guard chart.isHistory(h) else { throw ChartRestoreError(message: "'\(id)' is not a history state") }
-      var remembered: [Int] = []
-      for state in states {
-        let s = try index(state)
-        guard chart.isDescendant(s, of: chart.parents[h]) else {
-          throw ChartRestoreError(message: "history '\(id)' remembers '\(state)', which is not inside its parent")
-        }
-        remembered.append(s)
-      }
-      history[h] = remembered
-    }
-    isStarted = !snapshot.configuration.isEmpty
-    isHalted = snapshot.isHalted
+    if root > 0 { bits[root] = false }
+    return bits
   }
 }

@@ -75,18 +75,35 @@ extension LogRecorder {
 extension EventLog {
   /// Reads a chart's log; the header must name the chart and its fingerprint. Like
   /// ``read(_:for:)`` for tables: never throws, a bad line ends the read with a typed error.
+  /// The header's state must be one the chart can be in (see ``ChartMachine/init(_:restoring:)``).
   public static func read<ID, Ctx, Eff>(_ data: Data, for chart: Chart<ID, Event, Ctx, Eff>) -> ReadResult
   where State == ChartLogState<ID> {
-    read(.memory(MemoryLines(data: data)), expecting: (chart.name, chart.fingerprint))
+    let result = read(.memory(MemoryLines(data: data)), expecting: (chart.name, chart.fingerprint))
+    if let header = result.log?.header, let error = chart.headerError(header.state) { return ReadResult(log: nil, error: error) }
+    return result
   }
 }
 
 extension LogReader {
   /// Opens the log file of a chart at `path`, checks its header against `chart` (name and
   /// fingerprint), and decodes it; entries are then read as a stream.
+  /// The header's state must be one the chart can be in (see ``ChartMachine/init(_:restoring:)``).
   public init<ID>(contentsOf path: String, for chart: Chart<ID, Event, Context, Effect>) throws(LogError)
   where State == ChartLogState<ID>, Effect: Sendable, Event: Sendable {
     try self.init(.file(FileLines.open(path)), expecting: (chart.name, chart.fingerprint))
+    if let error = chart.headerError(header.state) { throw error }
+  }
+}
+
+extension Chart where ID: Codable {
+  /// Why a log header's state cannot be a state of this chart, as the header line's error.
+  func headerError(_ state: ChartLogState<ID>) -> LogError? {
+    do throws(ChartRestoreError) {
+      _ = try restoredState(state.configuration, history: state.history, isHalted: state.isHalted)
+      return nil
+    } catch {
+      return .invalidValue(line: 1, field: "state", detail: error.message)
+    }
   }
 }
 
