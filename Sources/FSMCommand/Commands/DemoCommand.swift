@@ -19,7 +19,7 @@ enum DemoCommand {
     options:
       --speed N   clock seconds per real second (default 60; 0: as fast as possible)
       --record P  also record the session as an event log at P (a new file), which
-                  `fsm replay <machine> P` replays (shipped machines only)
+                  `fsm replay <machine> P` replays (shipped machines only: refused for a file)
       --events L  a comma-separated list of events (files only)
       --steps N   events in the random walk (default 12; files only)
       --seed S    the random walk's seed (default 1; files only)
@@ -42,6 +42,9 @@ enum DemoCommand {
     guard let name = arguments.positionals.first else { return .usage("missing argument <machine>", help: help) }
     if arguments.positionals.count > 1 { return .usage("unexpected argument '\(arguments.positionals[1])'", help: help) }
     if FSM.catalog.demo(named: name) == nil, name.hasSuffix(".md") || name.hasSuffix(".scxml") || name.contains("/") {
+      if arguments.options["--record"] != nil {
+        return .usage("--record records the shipped machines' demos only; '\(name)' is a file", help: help)
+      }
       return fileDemo(name, arguments, emit: emit)
     }
     guard let demo = FSM.catalog.demo(named: name) else {
@@ -78,7 +81,7 @@ enum DemoCommand {
     switch MachineSource.resolve(path) {
     case .success(.spec(let spec)): lines = FileDemo.run(spec, script)
     case .success(.chart(let chart, let file)):
-      do throws(ChartRunError) {
+      do throws(ChartDriverError) {
         lines = try FileDemo.run(chart, file: file, script)
       } catch {
         return .failure(error.description)

@@ -57,14 +57,14 @@ enum FileDemo {
 
   /// A chart: on a virtual clock (`after 2s` lets time pass, so delayed sends fire); a walk
   /// picks among the events its transitions name.
-  static func run(_ chart: SCXMLDocument.DocumentChart, file: String, _ script: Script) throws(ChartRunError) -> [String] {
+  static func run(_ chart: SCXMLDocument.DocumentChart, file: String, _ script: Script) throws(ChartDriverError) -> [String] {
     var driver = ChartDriver(chart)
     var lines = header("\(chart.name) (chart \(file)): " + describe(script))
     var configuration = { (driver: ChartDriver) in driver.machine.configuration.joined(separator: ", ") }
     try driver.start()
     try driver.drain()
     lines.append(line(time: driver.now, event: "(start)", move: "→ " + configuration(driver), effects: driver.effects))
-    func step(_ event: String) throws(ChartRunError) {
+    func step(_ event: String) throws(ChartDriverError) {
       let (before, effectCount) = (configuration(driver), driver.effects.count)
       if event.hasPrefix("after "), let delay = SCXMLDocument.duration(String(event.dropFirst(6))) {
         try driver.advance(by: delay)

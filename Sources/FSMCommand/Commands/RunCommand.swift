@@ -3,7 +3,7 @@ import StateMachine
 
 enum RunCommand {
   static let help = """
-    usage: fsm run <chart.scxml> [--events a,b,c]
+    usage: fsm run <chart.scxml> [--events a,b,c] [--max-events N]
 
     Starts the chart and prints its configuration (the active atomic states) and the effects
     of the first macrostep; then, for each event read from standard input (one per line) or
@@ -11,12 +11,24 @@ enum RunCommand {
     lets that much virtual time pass, so delayed sends fire. Sends without delay are handled
     after each macrostep, as SCXML's external queue does.
 
-    exit codes: 0 done, 2 bad usage, an unreadable chart, or a macrostep that never settles
+    options:
+      --events L      a comma-separated list of events instead of standard input
+      --max-events N  the most events one input may cause (sends handled after it, delayed
+                      sends falling due while time passes); default 10000. A chart that keeps
+                      sending itself events stops there with an error
+    exit codes: 0 done, 2 bad usage, an unreadable chart, a macrostep that never settles, or an
+    input that causes more than --max-events events
     """
 
   static func run(_ words: [String], input: @escaping () -> String? = { readLine() }) -> CommandResult {
     let arguments: Arguments
-    do { arguments = try Arguments(words, options: ["--events"], flags: ["--help"]) } catch { return .usage(error.description, help: help) }
+    let maxEvents: Int
+    do throws(Arguments.Problem) {
+      arguments = try Arguments(words, options: ["--events", "--max-events"], flags: ["--help"])
+      maxEvents = try arguments.integer("--max-events", default: ChartDriver.defaultMaxEventsPerInput, range: 1...100_000_000)
+    } catch {
+      return .usage(error.description, help: help)
+    }
     if arguments.flags.contains("--help") { return .success(help + "\n") }
     guard let path = arguments.positionals.first else { return .usage("missing argument <chart.scxml>", help: help) }
     if arguments.positionals.count > 1 { return .usage("unexpected argument '\(arguments.positionals[1])'", help: help) }
@@ -27,7 +39,7 @@ enum RunCommand {
       if given != nil { return given!.isEmpty ? nil : given!.removeFirst() }
       return input()
     }
-    var driver = ChartDriver(chart)
+    var driver = ChartDriver(chart, maxEventsPerInput: maxEvents)
     var lines: [String] = []
     func report(_ title: String, from effectCount: Int) {
       lines.append("\(title) -> [\(driver.machine.configuration.joined(separator: ", "))]" + (driver.machine.isHalted ? " (halted)" : ""))

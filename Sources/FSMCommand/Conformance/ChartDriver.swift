@@ -3,7 +3,15 @@ import StateMachine
 /// Runs a document chart the way an SCXML processor's event loop does, on a virtual clock: an
 /// external queue (sends without delay wait there until the current macrostep ends) and
 /// delayed sends due on the clock, cancellable by id. Used by `fsm conform` and `fsm run`.
+///
+/// A chart that keeps sending itself events never hangs the driver: one input (the start, an
+/// event, or a stretch of time) handles at most ``maxEventsPerInput`` events, then stops with
+/// ``ChartDriverError/tooManyEvents(limit:input:states:)``.
 struct ChartDriver {
+  /// The most events one input may cause, by default: sends without delay handled after it,
+  /// and, while time passes, delayed sends falling due.
+  static let defaultMaxEventsPerInput = 10_000
+
   typealias DocumentChart = SCXMLDocument.DocumentChart
 
   private(set) var machine: ChartMachine<String, String, NoContext, String>
@@ -15,31 +23,61 @@ struct ChartDriver {
   /// Effects (logs) in the order they ran.
   private(set) var effects: [String] = []
 
-  init(_ chart: DocumentChart) { machine = ChartMachine(chart, context: NoContext()) }
+  /// The bound on events per input (see the type's summary).
+  let maxEventsPerInput: Int
+  /// Events handled since the current input began.
+  private var handled = 0
+  /// The current input, for the error.
+  private var input = "(start)"
+
+  init(_ chart: DocumentChart, maxEventsPerInput: Int = Self.defaultMaxEventsPerInput) {
+    machine = ChartMachine(chart, context: NoContext())
+    self.maxEventsPerInput = maxEventsPerInput
+  }
 
   /// The active atomic states, sorted by id.
   var configuration: [String] { machine.configuration.sorted() }
 
   /// Starts the chart and runs its first macrostep; queued sends wait for ``drain()``.
-  mutating func start() throws(ChartRunError) { take(try machine.start()) }
+  mutating func start() throws(ChartDriverError) {
+    begin("(start)")
+    do { take(try machine.start()) } catch { throw .run(error) }
+  }
 
-  /// One external event and its macrostep.
+  /// One external event (an input) and its macrostep.
   @discardableResult
-  mutating func send(_ event: String) throws(ChartRunError) -> ChartStep<String, String> {
-    let step = try machine.send(event)
+  mutating func send(_ event: String) throws(ChartDriverError) -> ChartStep<String, String> {
+    begin(event)
+    return try handle(event)
+  }
+
+  private mutating func begin(_ input: String) {
+    (handled, self.input) = (0, input)
+  }
+
+  /// One event of the current input.
+  @discardableResult
+  private mutating func handle(_ event: String) throws(ChartDriverError) -> ChartStep<String, String> {
+    handled += 1
+    guard handled <= maxEventsPerInput + 1 else {
+      throw .tooManyEvents(limit: maxEventsPerInput, input: input, states: machine.configuration)
+    }
+    let step: ChartStep<String, String>
+    do { step = try machine.send(event) } catch { throw .run(error) }
     take(step)
     return step
   }
 
   /// Handles the events waiting on the external queue, each with its macrostep.
-  mutating func drain() throws(ChartRunError) {
-    while !external.isEmpty, !machine.isHalted { try send(external.removeFirst()) }
+  mutating func drain() throws(ChartDriverError) {
+    while !external.isEmpty, !machine.isHalted { try handle(external.removeFirst()) }
     external.removeAll()
   }
 
-  /// Lets `duration` pass: delayed sends fall due in order (due time, then the order they were
-  /// sent), each handled with the queue it leaves behind.
-  mutating func advance(by duration: Duration) throws(ChartRunError) {
+  /// Lets `duration` pass (an input): delayed sends fall due in order (due time, then the
+  /// order they were sent), each handled with the queue it leaves behind.
+  mutating func advance(by duration: Duration) throws(ChartDriverError) {
+    begin("after \(duration)")
     let end = now + duration
     try drain()
     while let next = pending.indices.min(by: { (pending[$0].due, pending[$0].sequence) < (pending[$1].due, pending[$1].sequence) }),
@@ -47,7 +85,7 @@ struct ChartDriver {
     {
       let fired = pending.remove(at: next)
       now = fired.due
-      external.append(fired.event)
+      try handle(fired.event)
       try drain()
     }
     now = end
@@ -67,6 +105,22 @@ struct ChartDriver {
         }
       case .cancel(let id): pending.removeAll { $0.id == id }
       }
+    }
+  }
+}
+
+/// Why the driver stopped.
+enum ChartDriverError: Error, CustomStringConvertible {
+  /// A macrostep did not settle.
+  case run(ChartRunError)
+  /// One input caused more than `limit` events: the chart keeps sending itself events.
+  case tooManyEvents(limit: Int, input: String, states: [String])
+
+  var description: String {
+    switch self {
+    case .run(let error): error.description
+    case .tooManyEvents(let limit, let input, let states):
+      "'\(input)' caused more than \(limit) events (the chart keeps sending itself events; the bound is \(limit) events per input); active: \(states.joined(separator: ", "))"
     }
   }
 }

@@ -12,7 +12,12 @@ struct ConformanceTest {
     case pass
     case fail(String)
     case unsupported(String)
+    /// The test itself is not valid input (its trace asks for something impossible).
+    case invalid(String)
   }
+
+  /// The longest `after` a trace may ask for, in milliseconds: a year.
+  static let maxAfter: Double = 365 * 24 * 3600 * 1000
 
   struct Trace: Decodable {
     struct Step: Decodable {
@@ -74,7 +79,12 @@ struct ConformanceTest {
       }
       for (n, step) in trace.events.enumerated() {
         try driver.drain()
-        if let after = step.after { try driver.advance(by: .milliseconds(after)) }
+        if let after = step.after {
+          guard after.isFinite, after >= 0, after <= Self.maxAfter else {
+            return .invalid("\(tracePath): event \(n + 1): after \(after); expected milliseconds from 0 to \(Int(Self.maxAfter))")
+          }
+          try driver.advance(by: .milliseconds(after))
+        }
         try driver.send(step.event.name)
         if driver.configuration != step.nextConfiguration.sorted() {
           return .fail(

@@ -70,6 +70,12 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   /// transitions or raised events loop forever never hangs the caller.
   public static var maxMicrosteps: Int { 10_000 }
 
+  /// The most events the internal queue may hold at once (raised events, done events, error
+  /// events) before the macrostep is stopped with
+  /// ``ChartRunError/queueOverflow(chart:events:states:)``: a chart that raises many events
+  /// per microstep fails before it fills memory, not after.
+  public static var maxInternalEvents: Int { 10_000 }
+
   /// An event on the internal queue: its name for matching, and the user's value when it has one.
   struct QueuedEvent {
     let name: String
@@ -269,6 +275,11 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   /// Eventless transitions, then internal events, until neither is left (or the chart halts).
   mutating func settle(_ run: inout Run) throws(ChartRunError) {
     while !isHalted {
+      guard internalQueue.count - queueHead <= Self.maxInternalEvents else {
+        let waiting = internalQueue.count - queueHead
+        clearInternalQueue()
+        throw .queueOverflow(chart: chart.name, events: waiting, states: configuration.map { "\($0)" })
+      }
       var enabled = selectTransitions(for: nil)
       var event: QueuedEvent?
       if enabled.isEmpty {
@@ -279,12 +290,19 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
       }
       if !enabled.isEmpty {
         guard run.microsteps < Self.maxMicrosteps else {
+          clearInternalQueue()
           throw .didNotSettle(chart: chart.name, microsteps: run.microsteps, states: configuration.map { "\($0)" })
         }
         microstep(enabled, event: event, &run)
       }
     }
     internalQueue.removeAll(keepingCapacity: true)
+    queueHead = 0
+  }
+
+  /// A stopped macrostep's queue is dropped (with its capacity), so the next event starts clean.
+  mutating func clearInternalQueue() {
+    internalQueue = []
     queueHead = 0
   }
 }
@@ -365,11 +383,15 @@ extension Array {
 public enum ChartRunError: Error, Hashable, Sendable, CustomStringConvertible {
   /// Eventless transitions or raised events kept the macrostep going for `microsteps` steps.
   case didNotSettle(chart: String, microsteps: Int, states: [String])
+  /// The internal queue held `events` events, more than ``ChartMachine/maxInternalEvents``.
+  case queueOverflow(chart: String, events: Int, states: [String])
 
   public var description: String {
     switch self {
     case .didNotSettle(let chart, let microsteps, let states):
       "chart '\(chart)': the macrostep did not settle after \(microsteps) microsteps (eventless transitions or raised events loop); active: \(states.joined(separator: ", "))"
+    case .queueOverflow(let chart, let events, let states):
+      "chart '\(chart)': \(events) internal events waiting, more than the \(ChartMachine<String, String, NoContext, String>.maxInternalEvents) a macrostep may queue (raised events flood it); active: \(states.joined(separator: ", "))"
     }
   }
 }

@@ -78,3 +78,26 @@ struct RestoreValidationTests {
     }
   }
 }
+
+@Suite("Macrosteps that flood the internal queue")
+struct QueueFloodTests {
+  @Test("a flood of 1,000 raises per microstep stops with queueOverflow before it fills memory; the machine goes on")
+  func flood() throws {
+    let raises = [ChartAction<String, NoContext, String>](repeating: .raise("go"), count: 1_000)
+    let chart = try Chart<String, String, NoContext, String>(name: "flood", states: [
+      .atomic("a", transitions: [.on("go", do: raises), .on("next", to: "b")]),
+      .atomic("b"),
+    ])
+    var machine = ChartMachine(chart, context: NoContext())
+    _ = try machine.start()
+    #expect {
+      _ = try machine.send("go")
+    } throws: { error in
+      guard case .queueOverflow(chart: "flood", let events, states: ["a"])? = error as? ChartRunError else { return false }
+      return events > ChartMachine<String, String, NoContext, String>.maxInternalEvents && events <= 12_000
+    }
+    #expect(machine.internalQueue.isEmpty, "the stopped macrostep's queue is dropped")
+    #expect(try machine.send("next").outcome == .transitioned)
+    #expect(machine.configuration == ["b"])
+  }
+}
