@@ -10,9 +10,7 @@ extension Chart {
       findings.append(Finding(kind: .unreachable, message: "state '\(label(s))' is not reachable from the start", rows: []))
     }
     for s in 0..<count {
-      let list = stateTransitions[s]
-      for (k, later) in list.enumerated() {
-        guard let earlier = list[..<k].first(where: { guards[$0] == nil && covers($0, later) }) else { continue }
+      for (later, earlier) in shadowedTransitions(of: s) {
         findings.append(Finding(
           kind: .problem,
           message: "in '\(label(s))', the transition '\(transitionLabel(later))' never fires: '\(transitionLabel(earlier))' before it always matches first",
@@ -26,6 +24,52 @@ extension Chart {
         rows: []))
     }
     return findings
+  }
+
+  /// Each transition of state `s` that an earlier unguarded transition always takes first,
+  /// with the first such earlier one. Earlier transitions are indexed by descriptor, so a
+  /// state with many transitions is checked in time linear in them (a transition with several
+  /// descriptors looks only at the earlier ones sharing its first).
+  func shadowedTransitions(of s: Int) -> [(later: Int, earlier: Int)] {
+    var found: [(later: Int, earlier: Int)] = []
+    var byDescriptor: [String: [Int]] = [:]  // descriptor → unguarded earlier transitions, in order
+    var anyEvent: [Int] = []  // unguarded earlier transitions on `*`
+    var firstEventless: Int?
+    /// The descriptors that match every event `d` matches: itself and its dotted prefixes.
+    func prefixes(_ d: String) -> [String] {
+      var result = [d]
+      var rest = Substring(d)
+      while let dot = rest.lastIndex(of: ".") {
+        rest = rest[..<dot]
+        result.append(String(rest))
+      }
+      return result
+    }
+    for later in stateTransitions[s] {
+      let l = descriptors[later]
+      var earlier: Int?
+      if l.isEmpty {
+        earlier = firstEventless
+      } else {
+        if l.count == 1 {
+          earlier = (prefixes(l[0]).compactMap { byDescriptor[$0]?.first } + (anyEvent.first.map { [$0] } ?? [])).min()
+        } else {
+          let candidates = (prefixes(l[0]).flatMap { byDescriptor[$0] ?? [] } + anyEvent).sorted()
+          earlier = candidates.first { covers($0, later) }
+        }
+      }
+      if let earlier { found.append((later, earlier)) }
+      guard guards[later] == nil else { continue }
+      if l.isEmpty, firstEventless == nil { firstEventless = later }
+      for d in l {
+        if d == "*" {
+          anyEvent.append(later)
+        } else if byDescriptor[d]?.last != later {
+          byDescriptor[d, default: []].append(later)
+        }
+      }
+    }
+    return found
   }
 
   /// Whether every event transition `t` matches (and it has no guard that could fail), the

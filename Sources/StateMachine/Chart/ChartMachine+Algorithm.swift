@@ -8,11 +8,19 @@ extension ChartMachine {
   /// holds; then conflicts removed.
   mutating func selectTransitions(for event: QueuedEvent?) -> [Int] {
     var enabled: [Int] = []
+    // Membership by a linear look while the set is small, by a hash set once it is not (a
+    // chart with thousands of regions enables thousands of transitions at once).
+    var seen: Set<Int>?
     for state in 1..<chart.count where active[state] && chart.isAtomic(state) {
       var s = state
       search: while s >= 0 {
         for t in chart.stateTransitions[s] where matches(t, event) && holds(t, event) {
-          if !enabled.contains(t) { enabled.append(t) }
+          if seen == nil, enabled.count >= 16 { seen = Set(enabled) }
+          if seen != nil {
+            if seen!.insert(t).inserted { enabled.append(t) }
+          } else if !enabled.contains(t) {
+            enabled.append(t)
+          }
           break search
         }
         s = chart.parents[s]
@@ -43,7 +51,79 @@ extension ChartMachine {
 
   /// Two transitions whose exit sets intersect conflict: the one whose source is a descendant
   /// of the other's wins; otherwise the one selected first (document order) does.
+  ///
+  /// A targeted transition's exit set is every active state below its domain, never empty, so
+  /// two exit sets intersect exactly when one domain is the other or inside it. The kept
+  /// transitions' domains are therefore disjoint subtrees, which lets each new transition find
+  /// what it conflicts with by walking its ancestors: linear in the enabled set (times the
+  /// chart's depth), where comparing exit sets pairwise is quadratic. Small sets take the
+  /// pairwise reference, ``removeConflictingPairwise(_:)``.
   func removeConflicting(_ enabled: [Int]) -> [Int] {
+    guard enabled.count > 8 else { return removeConflictingPairwise(enabled) }
+    var kept: [(t: Int, domain: Int?, alive: Bool)] = []
+    var byDomain: [Int: Int] = [:]  // domain state → position in `kept`
+    var bySource: [Int: [Int]] = [:]  // source state → positions in `kept`
+    var inside: [Int: Int] = [:]  // state → kept domains strictly below it
+    func count(_ domain: Int, _ delta: Int) {
+      var a = chart.parents[domain]
+      while a >= 0 {
+        inside[a, default: 0] += delta
+        a = chart.parents[a]
+      }
+    }
+    for t1 in enabled {
+      let source1 = chart.sources[t1]
+      guard let d1 = transitionDomain(t1) else {
+        kept.append((t1, nil, true))
+        bySource[source1, default: []].append(kept.count - 1)
+        continue
+      }
+      var conflicting: [Int] = []
+      var preempted = false
+      // A kept domain that is d1 or holds it (at most one: kept domains are disjoint).
+      var a = d1
+      while a >= 0 {
+        if let k = byDomain[a] {
+          if chart.isDescendant(source1, of: chart.sources[kept[k].t]) { conflicting.append(k) } else { preempted = true }
+          break
+        }
+        a = chart.parents[a]
+      }
+      // Kept domains inside d1: each must belong to a transition whose source holds source1.
+      let below = inside[d1] ?? 0
+      if !preempted, below > 0 {
+        var removable = 0
+        var s = chart.parents[source1]
+        while s >= 0 {
+          for k in bySource[s] ?? [] where kept[k].alive {
+            if let d2 = kept[k].domain, chart.isDescendant(d2, of: d1) {
+              conflicting.append(k)
+              removable += 1
+            }
+          }
+          s = chart.parents[s]
+        }
+        if removable < below { preempted = true }
+      }
+      guard !preempted else { continue }
+      for k in conflicting {
+        kept[k].alive = false
+        if let d2 = kept[k].domain {
+          byDomain[d2] = nil
+          count(d2, -1)
+        }
+      }
+      kept.append((t1, d1, true))
+      byDomain[d1] = kept.count - 1
+      bySource[source1, default: []].append(kept.count - 1)
+      count(d1, 1)
+    }
+    return kept.filter(\.alive).map(\.t)
+  }
+
+  /// The recommendation's pairwise comparison of exit sets: the reference
+  /// ``removeConflicting(_:)`` agrees with, used as is for a few transitions.
+  func removeConflictingPairwise(_ enabled: [Int]) -> [Int] {
     var filtered: [Int] = []
     var exitSets: [[Int]] = []
     for t1 in enabled {
@@ -84,9 +164,17 @@ extension ChartMachine {
   /// transition's domain.
   func exitSet(_ transitions: [Int]) -> [Int] {
     var states: [Int] = []
+    var member = transitions.count > 1 ? [Bool](repeating: false, count: chart.count) : []
     for t in transitions where !chart.targets[t].isEmpty {
       guard let domain = transitionDomain(t) else { continue }
-      for s in (domain + 1)..<chart.ends[domain] where active[s] && !states.contains(s) { states.append(s) }
+      for s in (domain + 1)..<chart.ends[domain] where active[s] {
+        if member.isEmpty {
+          states.append(s)
+        } else if !member[s] {
+          member[s] = true
+          states.append(s)
+        }
+      }
     }
     return states
   }
@@ -116,24 +204,36 @@ extension ChartMachine {
   struct EntrySet {
     var states: [Int] = []
     var member: [Bool]
+    /// A proper descendant of the state is in the set.
+    var holdsDescendant: [Bool]
+    let parents: [Int]
     var defaultEntry: Set<Int> = []
     /// Compound state → the content of the history default taken into it.
     var historyContent: [Int: Int] = [:]
 
-    init(count: Int) { member = [Bool](repeating: false, count: count) }
+    init(count: Int, parents: [Int]) {
+      member = [Bool](repeating: false, count: count)
+      holdsDescendant = member
+      self.parents = parents
+    }
 
     mutating func add(_ s: Int) {
       if !member[s] {
         member[s] = true
         states.append(s)
+        var a = parents[s]
+        while a >= 0, !holdsDescendant[a] {
+          holdsDescendant[a] = true
+          a = parents[a]
+        }
       }
     }
 
-    func containsDescendant(of s: Int, ends: [Int]) -> Bool { states.contains { $0 > s && $0 < ends[s] } }
+    func containsDescendant(of s: Int) -> Bool { holdsDescendant[s] }
   }
 
   mutating func enterStates(_ enabled: [Int], event: QueuedEvent? = nil, _ run: inout Run) {
-    var entry = EntrySet(count: chart.count)
+    var entry = EntrySet(count: chart.count, parents: chart.parents)
     for t in enabled {
       for s in chart.targets[t] { addDescendants(s, &entry) }
       let ancestor = transitionDomain(t)
@@ -188,7 +288,7 @@ extension ChartMachine {
       for s in chart.targets[d] { addDescendants(s, &entry) }
       for s in chart.targets[d] { addAncestors(s, upTo: state, &entry) }
     case .parallel:
-      for child in chart.children[state] where !entry.containsDescendant(of: child, ends: chart.ends) {
+      for child in chart.children[state] where !entry.containsDescendant(of: child) {
         addDescendants(child, &entry)
       }
     default: break
@@ -200,7 +300,7 @@ extension ChartMachine {
     while a > 0, a != ancestor {
       entry.add(a)
       if chart.kinds[a] == .parallel {
-        for child in chart.children[a] where !entry.containsDescendant(of: child, ends: chart.ends) {
+        for child in chart.children[a] where !entry.containsDescendant(of: child) {
           addDescendants(child, &entry)
         }
       }
