@@ -12,6 +12,9 @@ let package = Package(
   products: [
     .library(name: "StateMachine", targets: ["StateMachine"]),
     .library(name: "StateMachineExamples", targets: ["StateMachineExamples"]),
+    // Property checks and exploration, linking no test framework: safe in an app's binary.
+    .library(name: "StateMachineChecking", targets: ["StateMachineChecking"]),
+    // The test stores, which report to Swift Testing or XCTest: for test targets only.
     .library(name: "StateMachineTesting", targets: ["StateMachineTesting"]),
     // The `fsm` commands as a library, to build an `fsm` over your own machines (see `Catalog`).
     .library(name: "FSMCommand", targets: ["FSMCommand"]),
