@@ -17,6 +17,17 @@ extension Chart {
           rows: []))
       }
     }
+    for (t, parallel) in parallelResets() {
+      let source = sources[t]
+      let fix =
+        isCompound(source) && targets[t].allSatisfy({ isDescendant($0, of: source) })
+        ? "make it internal (.within, or type=\"internal\") to keep the other regions"
+        : "every region of '\(label(parallel))' restarts"
+      findings.append(Finding(
+        kind: .problem,
+        message: "in '\(label(source))', the external transition '\(transitionLabel(t))' starts and ends inside the parallel state '\(label(parallel))' but exits and re-enters it: \(fix)",
+        rows: []))
+    }
     for cycle in eventlessCycles() {
       findings.append(Finding(
         kind: .problem,
@@ -70,6 +81,38 @@ extension Chart {
       }
     }
     return found
+  }
+
+  /// External transitions whose source and targets lie inside a parallel state that their
+  /// domain is above: taking one exits the parallel state and enters it again, so every
+  /// region restarts (SCXML's rule: the domain is the nearest compound holding them all).
+  func parallelResets() -> [(transition: Int, parallel: Int)] {
+    var found: [(transition: Int, parallel: Int)] = []
+    for t in sources.indices where !isInternal[t] && !targets[t].isEmpty && defaultTransition[sources[t]] != t {
+      let source = sources[t]
+      guard let domain = transitionDomain(of: t) else { continue }
+      var a = parents[source]
+      while a > domain {
+        if kinds[a] == .parallel, targets[t].allSatisfy({ isDescendant($0, of: a) }) {
+          found.append((t, a))
+          break
+        }
+        a = parents[a]
+      }
+    }
+    return found
+  }
+
+  /// The domain of `t` as declared (history targets as themselves): the nearest compound
+  /// ancestor of its source holding every target, or the chart.
+  func transitionDomain(of t: Int) -> Int? {
+    guard !targets[t].isEmpty else { return nil }
+    var a = parents[sources[t]]
+    while a > 0 {
+      if isCompound(a), targets[t].allSatisfy({ isDescendant($0, of: a) }) { return a }
+      a = parents[a]
+    }
+    return 0
   }
 
   /// Whether every event transition `t` matches (and it has no guard that could fail), the

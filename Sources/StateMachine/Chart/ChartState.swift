@@ -194,6 +194,12 @@ extension ChartTransition where Event: Discriminated {
   /// `String` events, `event` is a descriptor: `"error"` also matches `error.send`, `"error.*"`
   /// the same, `"*"` anything, `"a b"` either.
   ///
+  /// It is external: it exits every active state below its domain, the nearest *compound*
+  /// state holding its source and target. A parallel state is never a domain, so a transition
+  /// from a region's root to one of its own children exits the whole parallel state and enters
+  /// it again: every other region restarts too (unlike XState, where it stays in the region).
+  /// Use ``within(_:when:to:actions:)`` to stay; ``Chart/check()`` reports such transitions.
+  ///
   /// ```swift
   /// .on(.lock, when: ChartGuard("code is 4 digits") { _, event in event?.code.map { $0 >= 1000 } ?? false }, to: .locked)
   /// ```
