@@ -63,7 +63,7 @@ struct ChartSCXMLExportTests {
     for seed in UInt64(1)...5 { try Self.sameBehaviour(typed, back, events: events, seed: seed) }
   }
 
-  @Test("Swift code is written by name; what cannot be named is marked, not silently dropped")
+  @Test("Swift code is written by name; an unnamed update by its place, which the chart's bindings bind too")
   func leftOut() throws {
     let chart = try Chart<String, String, Int, String>(name: "c", states: [
       .atomic("a", transitions: [
@@ -74,7 +74,8 @@ struct ChartSCXMLExportTests {
     let text = chart.scxml()
     #expect(text.contains("xmlns:fsm=\"urn:swift-state-machine:scxml\""))
     #expect(text.contains("<transition event=\"go\" fsm:cond=\"positive\" target=\"a\">"))
-    #expect(text.contains("<!-- an unnamed context update cannot be written: left out -->"))
+    #expect(text.contains("<fsm:update name=\"(update 1 of a: go [positive] / update -&gt; a)\"/>"))
+    #expect(!text.contains("<!--"), "nothing left out")
     #expect(text.contains("<fsm:update name=\"add one\"/>"))
     #expect(text.contains("<log expr=\"'report'\" fsm:make=\"report\"/>"))
     // Without bindings the names are ignored: the guard always holds and the make is its name.
@@ -82,5 +83,14 @@ struct ChartSCXMLExportTests {
     _ = try plain.start()
     #expect(try plain.send("count").effects == ["report"])
     #expect(try plain.send("go").outcome == .transitioned)
+    // With the chart's own bindings, the unnamed update runs again: the read-back chart counts.
+    let back = try Chart(scxml: Data(text.utf8), file: "c.scxml", bindings: chart.scxmlBindings)
+    for c in [chart, back] {
+      var machine = ChartMachine(c, context: 1)
+      _ = try machine.start()
+      _ = try machine.send("go")
+      _ = try machine.send("go")
+      #expect(machine.context == 3, "both updates ran twice")
+    }
   }
 }

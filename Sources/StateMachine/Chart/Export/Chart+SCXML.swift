@@ -10,8 +10,10 @@ extension Chart {
   /// ``SCXMLDocument`` (no Swift code) ignores those names, so its chart takes every guarded
   /// transition and changes no context.
   ///
-  /// What cannot be named — an unnamed update, an effect whose text has both kinds of quote —
-  /// is left out, each marked with an XML comment. Platform errors are written as sends that
+  /// An unnamed update is written under a name made from where it is
+  /// (``unnamedUpdateName(_:_:)``: `(update 2 on entry to 'a')`), which ``scxmlBindings`` binds
+  /// too, so the read-back chart changes the context as this one does. What cannot be named —
+  /// an effect whose text has both kinds of quote — is left out, marked with an XML comment. Platform errors are written as sends that
   /// raise them (`#_invalid`, `#_parent`).
   public func scxml() -> String {
     let swift = namesSwiftCode ? " xmlns:fsm=\(attribute(SCXMLBindings<ID, Event, Context, Effect>.namespace))" : ""
@@ -44,8 +46,8 @@ extension Chart {
         transition(d, indent: inner + "  ")
         lines.append("\(inner)</initial>")
       }
-      content("onentry", onEntry[s], indent: inner)
-      content("onexit", onExit[s], indent: inner)
+      content("onentry", onEntry[s], place: .entry(s), indent: inner)
+      content("onexit", onExit[s], place: .exit(s), indent: inner)
       for t in stateTransitions[s] { transition(t, indent: inner) }
       for child in (children[s] + histories[s]).sorted() { emit(child, indent: inner) }
       lines.append("\(indent)</\(element)>")
@@ -67,17 +69,17 @@ extension Chart {
         return
       }
       lines.append(open + ">")
-      executable(actions[t], indent: indent + "  ")
+      executable(actions[t], place: .transition(t), indent: indent + "  ")
       lines.append("\(indent)</transition>")
     }
-    func content(_ element: String, _ list: [Action], indent: String) {
+    func content(_ element: String, _ list: [Action], place: ContentPlace, indent: String) {
       guard !list.isEmpty else { return }
       lines.append("\(indent)<\(element)>")
-      executable(list, indent: indent + "  ")
+      executable(list, place: place, indent: indent + "  ")
       lines.append("\(indent)</\(element)>")
     }
-    func executable(_ list: [Action], indent: String) {
-      for action in list {
+    func executable(_ list: [Action], place: ContentPlace, indent: String) {
+      for (position, action) in list.enumerated() {
         switch action {
         case .make(let name, _):
           // The text is for readers without bindings; with both quotes it cannot be a literal.
@@ -100,7 +102,8 @@ extension Chart {
           lines.append(send + "/>")
         case .cancel(let id): lines.append("\(indent)<cancel sendid=\(attribute(id))/>")
         case .update(let name?, _): lines.append("\(indent)<fsm:update name=\(attribute(name))/>")
-        case .update(nil, _): lines.append("\(indent)<!-- an unnamed context update cannot be written: left out -->")
+        case .update(nil, _):
+          lines.append("\(indent)<fsm:update name=\(attribute(unnamedUpdateName(place, position)))/>")
         case .error(let name) where name == "error.communication":
           lines.append("\(indent)<send event=\"unreachable\" target=\"#_parent\"/>")
         case .error(let name) where name == "error.execution":
@@ -120,10 +123,25 @@ extension Chart {
     return (onEntry + onExit + actions).contains { list in
       list.contains { action in
         switch action {
-        case .update(_?, _), .make: true
+        case .update, .make: true
         default: false
         }
       }
+    }
+  }
+
+  /// Where a list of content sits: what names an unnamed update in it.
+  enum ContentPlace {
+    case entry(Int), exit(Int), transition(Int)
+  }
+
+  /// The name an unnamed update is exported and bound under: its place in the chart, in
+  /// parentheses (so no Swift name a user gives clashes with it by accident).
+  func unnamedUpdateName(_ place: ContentPlace, _ position: Int) -> String {
+    switch place {
+    case .entry(let s): "(update \(position + 1) on entry to '\(label(s))')"
+    case .exit(let s): "(update \(position + 1) on exit from '\(label(s))')"
+    case .transition(let t): "(update \(position + 1) of \(describeTransition(t)))"
     }
   }
 

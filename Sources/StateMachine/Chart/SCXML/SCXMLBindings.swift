@@ -99,12 +99,15 @@ extension Chart {
     var effects: [String: Effect] = [:]
     var bound: [String: ChartGuard<ID, Event, Context>] = [:]
     var named: [String: Action] = [:]
-    for list in onEntry + onExit + actions {
-      for action in list {
+    let places = onEntry.indices.map { (onEntry[$0], ContentPlace.entry($0)) } + onExit.indices.map { (onExit[$0], ContentPlace.exit($0)) }
+      + actions.indices.map { (actions[$0], ContentPlace.transition($0)) }
+    for (list, place) in places {
+      for (position, action) in list.enumerated() {
         switch action {
         case .effect(let effect): if effects["\(effect)"] == nil { effects["\(effect)"] = effect }
         case .raise(let event), .send(let event, _, _): if events[eventName(event)] == nil { events[eventName(event)] = event }
         case .update(let name?, _), .make(let name, _): if named[name] == nil { named[name] = action }
+        case .update(nil, _): named[unnamedUpdateName(place, position)] = action
         default: break
         }
       }
