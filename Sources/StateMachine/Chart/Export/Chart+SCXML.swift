@@ -11,7 +11,7 @@ extension Chart {
   /// transition and changes no context.
   ///
   /// An unnamed update is written under a name made from where it is
-  /// (``unnamedUpdateName(_:_:)``: `(update 2 on entry to 'a')`), which ``scxmlBindings`` binds
+  /// (`(update 2 on entry to 'a')`), which ``scxmlBindings`` binds
   /// too, so the read-back chart changes the context as this one does. What cannot be named —
   /// an effect whose text has both kinds of quote — is left out, marked with an XML comment. Platform errors are written as sends that
   /// raise them (`#_invalid`, `#_parent`).
