@@ -59,6 +59,7 @@ struct ChartDriver {
   @discardableResult
   private mutating func handle(_ event: String) throws(ChartDriverError) -> ChartStep<String, String> {
     handled += 1
+    // The input's own event, then at most `maxEventsPerInput` that it causes.
     guard handled <= maxEventsPerInput + 1 else {
       throw .tooManyEvents(limit: maxEventsPerInput, input: input, states: machine.configuration)
     }

@@ -90,7 +90,8 @@ extension Chart {
     var found: [(transition: Int, parallel: Int)] = []
     for t in sources.indices where !isInternal[t] && !targets[t].isEmpty && defaultTransition[sources[t]] != t {
       let source = sources[t]
-      guard let domain = transitionDomain(of: t) else { continue }
+      // As declared: a history target stands for itself.
+      guard let domain = domain(source: source, targets: targets[t], isInternal: false) else { continue }
       var a = parents[source]
       while a > domain {
         if kinds[a] == .parallel, targets[t].allSatisfy({ isDescendant($0, of: a) }) {
@@ -103,13 +104,16 @@ extension Chart {
     return found
   }
 
-  /// The domain of `t` as declared (history targets as themselves): the nearest compound
-  /// ancestor of its source holding every target, or the chart.
-  func transitionDomain(of t: Int) -> Int? {
-    guard !targets[t].isEmpty else { return nil }
-    var a = parents[sources[t]]
+  /// The compound state (or the root) whose descendants a transition from `source` to
+  /// `targets` exits and enters (SCXML's transition domain); `nil` without targets. An
+  /// internal transition from a compound to its own descendants has the compound itself.
+  func domain(source: Int, targets: [Int], isInternal: Bool) -> Int? {
+    guard !targets.isEmpty else { return nil }
+    if isInternal, isCompound(source), targets.allSatisfy({ isDescendant($0, of: source) }) { return source }
+    // The least common compound ancestor of the source and the targets.
+    var a = parents[source]
     while a > 0 {
-      if isCompound(a), targets[t].allSatisfy({ isDescendant($0, of: a) }) { return a }
+      if isCompound(a), targets.allSatisfy({ isDescendant($0, of: a) }) { return a }
       a = parents[a]
     }
     return 0

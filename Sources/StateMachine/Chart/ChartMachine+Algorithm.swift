@@ -204,8 +204,9 @@ extension ChartMachine {
   struct EntrySet {
     var states: [Int] = []
     var member: [Bool]
-    /// A proper descendant of the state is in the set.
-    var holdsDescendant: [Bool]
+    /// A proper descendant of the state is in the set; made the first time a parallel state
+    /// asks (most entries never do), then kept up to date.
+    var holdsDescendant: [Bool] = []
     let parents: [Int]
     var defaultEntry: Set<Int> = []
     /// Compound state → the content of the history default taken into it.
@@ -213,7 +214,6 @@ extension ChartMachine {
 
     init(count: Int, parents: [Int]) {
       member = [Bool](repeating: false, count: count)
-      holdsDescendant = member
       self.parents = parents
     }
 
@@ -221,15 +221,25 @@ extension ChartMachine {
       if !member[s] {
         member[s] = true
         states.append(s)
-        var a = parents[s]
-        while a >= 0, !holdsDescendant[a] {
-          holdsDescendant[a] = true
-          a = parents[a]
-        }
+        if !holdsDescendant.isEmpty { markAncestors(of: s) }
       }
     }
 
-    func containsDescendant(of s: Int) -> Bool { holdsDescendant[s] }
+    mutating func markAncestors(of s: Int) {
+      var a = parents[s]
+      while a >= 0, !holdsDescendant[a] {
+        holdsDescendant[a] = true
+        a = parents[a]
+      }
+    }
+
+    mutating func containsDescendant(of s: Int) -> Bool {
+      if holdsDescendant.isEmpty {
+        holdsDescendant = [Bool](repeating: false, count: member.count)
+        for state in states { markAncestors(of: state) }
+      }
+      return holdsDescendant[s]
+    }
   }
 
   mutating func enterStates(_ enabled: [Int], event: QueuedEvent? = nil, _ run: inout Run) {
@@ -334,19 +344,7 @@ extension ChartMachine {
   /// The compound state (or the root) whose descendants the transition exits and enters;
   /// `nil` for a targetless transition.
   func transitionDomain(_ t: Int) -> Int? {
-    let targets = effectiveTargets(t)
-    guard !targets.isEmpty else { return nil }
-    let source = chart.sources[t]
-    if chart.isInternal[t], chart.isCompound(source), targets.allSatisfy({ chart.isDescendant($0, of: source) }) {
-      return source
-    }
-    // The least common compound ancestor of the source and the targets.
-    var a = chart.parents[source]
-    while a > 0 {
-      if chart.isCompound(a), targets.allSatisfy({ chart.isDescendant($0, of: a) }) { return a }
-      a = chart.parents[a]
-    }
-    return 0
+    chart.domain(source: chart.sources[t], targets: effectiveTargets(t), isInternal: chart.isInternal[t])
   }
 
   // MARK: Content

@@ -71,7 +71,6 @@ extension Chart {
   func restoredState(
     _ configuration: [ID], history values: [ID: [ID]], isHalted: Bool
   ) throws(ChartRestoreError) -> (active: StateBits, history: [Int: [Int]])? {
-    let chart = self
     if configuration.isEmpty {
       guard values.isEmpty, !isHalted else {
         throw ChartRestoreError(message: "a snapshot without a configuration (not started) cannot have history or be halted")
@@ -82,32 +81,32 @@ extension Chart {
     var history: [Int: [Int]] = [:]
     for (id, states) in values.sorted(by: { "\($0.key)" < "\($1.key)" }) {
       let h = try index(of: id)
-      guard chart.isHistory(h) else { throw ChartRestoreError(message: "'\(id)' is not a history state") }
+      guard isHistory(h) else { throw ChartRestoreError(message: "'\(id)' is not a history state") }
       guard !states.isEmpty else { throw ChartRestoreError(message: "history '\(id)' remembers nothing; expected at least one state") }
-      let parent = chart.parents[h]
+      let parent = parents[h]
       var remembered: [Int] = []
       for state in states {
         let s = try index(of: state)
-        guard !chart.isHistory(s) else {
+        guard !isHistory(s) else {
           throw ChartRestoreError(message: "history '\(id)' remembers the history state '\(state)'; expected states only")
         }
-        guard chart.isDescendant(s, of: parent) else {
+        guard isDescendant(s, of: parent) else {
           throw ChartRestoreError(message: "history '\(id)' remembers '\(state)', which is not inside its parent")
         }
         guard !remembered.contains(s) else { throw ChartRestoreError(message: "history '\(id)' remembers '\(state)' twice") }
         remembered.append(s)
       }
-      if chart.kinds[h] == .deepHistory {
+      if kinds[h] == .deepHistory {
         _ = try legalConfiguration(states, under: parent, what: "history '\(id)'")
       } else {
-        let children = chart.children[parent]
-        if let stranger = remembered.first(where: { chart.parents[$0] != parent }) {
-          throw ChartRestoreError(message: "shallow history '\(id)' remembers '\(chart.label(stranger))', which is not a child of '\(chart.label(parent))'")
+        let children = children[parent]
+        if let stranger = remembered.first(where: { parents[$0] != parent }) {
+          throw ChartRestoreError(message: "shallow history '\(id)' remembers '\(label(stranger))', which is not a child of '\(label(parent))'")
         }
-        let expected = chart.kinds[parent] == .parallel ? children.count : 1
+        let expected = kinds[parent] == .parallel ? children.count : 1
         guard remembered.count == expected else {
           throw ChartRestoreError(
-            message: "shallow history '\(id)' remembers \(remembered.count) children of '\(chart.label(parent))'; expected \(expected == 1 ? "one" : "every region")")
+            message: "shallow history '\(id)' remembers \(remembered.count) children of '\(label(parent))'; expected \(expected == 1 ? "one" : "every region")")
         }
       }
       history[h] = remembered
@@ -124,31 +123,30 @@ extension Chart {
   /// configuration below `root`: exactly one child of each active compound (`root` included,
   /// when it is compound), every region of each active parallel.
   func legalConfiguration(_ atoms: [ID], under root: Int, what: String) throws(ChartRestoreError) -> StateBits {
-    let chart = self
-    var bits = StateBits(count: chart.count)
+    var bits = StateBits(count: count)
     var seen = Set<Int>()
     for id in atoms {
       let s = try index(of: id)
-      guard chart.isAtomic(s) else { throw ChartRestoreError(message: "\(what): '\(id)' is not an atomic state") }
+      guard isAtomic(s) else { throw ChartRestoreError(message: "\(what): '\(id)' is not an atomic state") }
       guard seen.insert(s).inserted else { throw ChartRestoreError(message: "\(what): '\(id)' is listed twice") }
       var a = s
       while a != root, a > 0 {
         bits[a] = true
-        a = chart.parents[a]
+        a = parents[a]
       }
     }
     // Every active compound (and the root) has one active child, every active parallel all.
-    for s in [root] + Array((root + 1)..<chart.ends[root]) where s == root || bits[s] {
-      let on = chart.children[s].filter { bits[$0] }
-      switch chart.kinds[s] {
+    for s in [root] + Array((root + 1)..<ends[root]) where s == root || bits[s] {
+      let on = children[s].filter { bits[$0] }
+      switch kinds[s] {
       case .compound:
         guard on.count == 1 else {
           throw ChartRestoreError(
-            message: "\(what): \(on.count) children of '\(chart.label(s))' are active (\(on.map { "'\(chart.label($0))'" }.joined(separator: ", "))); expected exactly one")
+            message: "\(what): \(on.count) children of '\(label(s))' are active (\(on.map { "'\(label($0))'" }.joined(separator: ", "))); expected exactly one")
         }
       case .parallel:
-        if let missing = chart.children[s].first(where: { !bits[$0] }) {
-          throw ChartRestoreError(message: "\(what): region '\(chart.label(missing))' of '\(chart.label(s))' is not active")
+        if let missing = children[s].first(where: { !bits[$0] }) {
+          throw ChartRestoreError(message: "\(what): region '\(label(missing))' of '\(label(s))' is not active")
         }
       default: break
       }

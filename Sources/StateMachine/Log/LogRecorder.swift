@@ -158,7 +158,7 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
   public func record(
     _ event: Event, outcome: StepOutcome<State, Effect>, state: State, context: Context
   ) throws(LogError) -> Int {
-    try record(event, logged: LoggedOutcome(outcome), state: state, context: context, effects: Array(outcome.effects))
+    try record(event, outcome: outcome, state: state, context: context, stopsOnFailure: true)
   }
 
   @discardableResult
