@@ -47,16 +47,22 @@ struct ReadmeSnippetCodeTests {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("session.jsonl").path
     try? FileManager.default.removeItem(atPath: path)
     defer { try? FileManager.default.removeItem(atPath: path) }
-    let recorder = try LogRecorder(table: table, state: table.initial, context: context,
-                                   file: path, durability: .every(100), clock: clock)
-    let store = Store(table, context: context, clock: clock, handler: handler,
-                      inspector: recorder.storeInspector())
+    let store = Store(table, context: context, clock: clock, handler: handler)
+    let recorder = try store.record(to: path, durability: .every(100))   // before start() and the first send
     store.send(.start)
     await store.finish()
     try recorder.close()
     // ... later, at your desk: the file is read as a stream, in constant memory
     print(try table.replay(logAt: path))   // "replayed 1 entries: identical", or the first divergence
     #expect(try table.replay(logAt: path).description == "replayed 1 entries: identical")
+
+    let resumed = try LogRecorder(resuming: path, table: table)
+    let restarted = try Store(table, resuming: resumed, clock: clock, handler: handler)
+    #expect(restarted.state == store.state)
+    restarted.send(.start)
+    await restarted.finish()
+    try resumed.close()
+    #expect(try table.replay(logAt: path).description == "replayed 2 entries: identical")
   }
 
   @Test("the PropertyCheck snippet finds the planted bug and shrinks it to two loads")

@@ -102,11 +102,21 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
   ///
   /// - Throws: ``LogError`` when the file cannot be read, or its complete part is not a log of
   ///   `table` (the error names the line).
-  public init(
+  public convenience init(
     resuming path: String, table: TransitionTable<State, Event, Context, Effect>,
     durability: LogFile.Durability = .everyEntry, clock: (any Clock<Duration>)? = nil
   ) throws(LogError) {
-    let result = Log.read(contentsOf: path, for: table)
+    try self.init(
+      resuming: path, read: Log.read(contentsOf: path, for: table), machine: (table.name, table.fingerprint),
+      durability: durability, clock: clock)
+  }
+
+  /// Continues the log at `path` once `read` (the whole file, read for its machine) says it is
+  /// one: see ``init(resuming:table:durability:clock:)``.
+  init(
+    resuming path: String, read result: Log.ReadResult, machine: (name: String, fingerprint: String),
+    durability: LogFile.Durability, clock: (any Clock<Duration>)?
+  ) throws(LogError) {
     guard let log = result.log else { throw result.error ?? .empty }
     switch result.error {
     case nil, .tornTail?: break  // a torn last line is what reopening cuts
@@ -116,7 +126,7 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
     self.file = file
     self.recovery = recovery
     now = clock.map { storeClock($0) }
-    machine = (table.name, table.fingerprint)
+    self.machine = machine
     recording = Locked(Recording(log: log, keepsEntries: false))
   }
 
@@ -173,10 +183,12 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
   /// Records one step given as what a log keeps of it. `stopsOnFailure`: the step already
   /// happened, so when it cannot be written the recorder stops instead of leaving a gap.
   @discardableResult
+  /// `elapsed`: the entry's time when the caller knows it (a store's step), else the recorder's clock's.
   func record(
-    _ event: Event, logged: LoggedOutcome, state: State, context: Context, effects: [Effect], stopsOnFailure: Bool = true
+    _ event: Event, logged: LoggedOutcome, state: State, context: Context, effects: [Effect], stopsOnFailure: Bool = true,
+    elapsed: Double? = nil
   ) throws(LogError) -> Int {
-    let time = now.map { $0.elapsed.inSeconds }
+    let time = elapsed ?? now.map { $0.elapsed.inSeconds }
     let result: Result<Int, LogError> = recording.withLock { recording in
       if let stopped = recording.stopped { return .failure(stopped) }
       let entry = Log.Entry(

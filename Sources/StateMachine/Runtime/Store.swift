@@ -70,6 +70,8 @@ public final class Store<State: Discriminated, Event: Discriminated, Context: Se
       failure: failure, inspector: inspector)
   }
 
+  init(runtime: StoreRuntime<TableEngine<State, Event, Context, Work>>) { self.runtime = runtime }
+
   /// The current state. A state of at most eight plain bytes (an enum without payloads) is
   /// read without taking the store's lock.
   @inlinable

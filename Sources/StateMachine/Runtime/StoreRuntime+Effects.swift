@@ -48,7 +48,7 @@ extension StoreRuntime {
       var waiters: [CheckedContinuation<Void, Never>] = []
       // Nobody listens: a step that starts and cancels nothing leaves nothing to do after the
       // lock, so the draining can be handed back in the same lock that keeps it.
-      let quiet = inspector == nil && !observesStates && !observesSteps
+      let quiet = inspector == nil && !observesStates && !observesSteps && !recording
       var handedBack = false
       core.withLock { core in
         core.steps &+= skipped
@@ -75,7 +75,7 @@ extension StoreRuntime {
         return
       }
       if Engine.changesObserved(outcome), observesStates { subscriptions.load()?.states.yield(engine.pointee.observed) }
-      if observesSteps || inspector != nil {
+      if observesSteps || inspector != nil || recording {
         report(engine.pointee.report(outcome, event: event, sequence: work.sequence, time: elapsed()))
       }
       perform(work)
@@ -114,6 +114,7 @@ extension StoreRuntime {
   func report(_ step: Engine.Step) {
     subscriptions.load()?.steps.yield(step)
     inspector?(.step(step))
+    recorder.load()?.record(step)
   }
 
   /// Cancels and starts what one step (or ``start()``) asked for.

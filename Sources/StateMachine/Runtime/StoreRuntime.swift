@@ -36,6 +36,20 @@ final class StoreRuntime<Engine: StoreEngine>: Sendable {
   /// kept, so a reader of a small state needs no lock.
   @usableFromInline let published: Atomic<UInt64>
 
+  /// A recorder attached after the store was made (see ``attachRecorder(_:)``): it sees
+  /// every step from then on. Set at most once.
+  @usableFromInline let recorder = AtomicLazyReference<StepRecorder>()
+
+  /// What ``attachRecorder(_:)`` keeps: records one step.
+  @usableFromInline
+  final class StepRecorder: Sendable {
+    @usableFromInline let record: @Sendable (Engine.Step) -> Void
+    init(_ record: @escaping @Sendable (Engine.Step) -> Void) { self.record = record }
+  }
+
+  /// Whether a recorder is attached: steps are then never quiet, and each is reported.
+  @inlinable var recording: Bool { recorder.load() != nil }
+
   @usableFromInline
   final class Subscriptions: Sendable {
     @usableFromInline let states = Broadcast<Engine.Observed>()
@@ -89,6 +103,34 @@ final class StoreRuntime<Engine: StoreEngine>: Sendable {
   }
 
   deinit { core.deallocate() }
+
+  /// Attaches the recorder `make` builds from the engine as it is now. The store must not be
+  /// handling an event (every step kept so far has then been reported, and the next drainer
+  /// takes the lock after this one, so it sees the recorder): the recorder's first state is
+  /// the one the next step starts from, and it sees every step after it.
+  ///
+  /// - Throws: ``LogError/io(path:detail:)`` naming `path` when a step is running, the store
+  ///   finished, or a recorder is already attached; or what `make` throws.
+  func attachRecorder(
+    path: String, _ make: (Engine) throws(LogError) -> @Sendable (Engine.Step) -> Void
+  ) throws(LogError) {
+    let result = core.withLock { core -> Result<Void, LogError> in
+      let refusal: String? =
+        if core.finished { "the store has finished" }
+        else if core.draining { "the store is handling an event; attach a recorder before the first send, or while the store is idle" }
+        else if recording { "the store already has a recorder" }
+        else { nil }
+      if let refusal { return .failure(.io(path: path, detail: "cannot record: \(refusal)")) }
+      do throws(LogError) {
+        let record = try make(core.engine)
+        _ = recorder.storeIfNil(StepRecorder(record))
+        return .success(())
+      } catch {
+        return .failure(error)
+      }
+    }
+    try result.get()
+  }
 
   var states: AsyncStream<Engine.Observed> { subscribing().states.subscribe(first: core.withLock { $0.engine.observed }) }
   var steps: AsyncStream<Engine.Step> { subscribing().steps.subscribe() }

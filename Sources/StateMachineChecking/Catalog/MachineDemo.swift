@@ -1,5 +1,6 @@
 public import StateMachine
 import Foundation
+import Synchronization
 
 /// One step of a demo script: send an event, or let clock time pass.
 public enum DemoStep<Event: Sendable>: Sendable {
@@ -35,9 +36,7 @@ public struct MachineDemo: Sendable {
     self.summary = summary
     moveWidth = 38
     body = { clock, emit, pace, path throws(LogError) in
-      let tap = Tap<StoreEvent<State, Event, Context, Work>>()
       let store = makeStore(clock) { report in
-        tap.forward(report)
         guard case .step(let step) = report else { return }
         let outcome: String
         switch step.outcome {
@@ -49,18 +48,15 @@ public struct MachineDemo: Sendable {
           time: clock.now.offset, event: step.event, move: "\(step.from) → \(step.to)\(outcome)", effects: Array(step.effects),
           screen: show(step.to, step.context)))
       }
-      var recorder: LogRecorder<State, Event, Context, Command<Event, Work>>?
-      if let path {
-        recorder = try LogRecorder(table: store.table, state: store.state, context: store.context, file: path, clock: clock)
-        tap.set(recorder!.storeInspector(onError: tap.failed))
-      }
+      let failure = FirstError()
+      let recorder = try path.map { path throws(LogError) in try store.record(to: path, onError: failure.keep) }
       store.start()
       await Self.play(script, clock: clock, pace: pace) { store.send($0) }
       emit("")
       emit("after \(Self.seconds(clock.now.offset)) of clock time: \(store.state)  | \(show(store.state, store.context))")
       await store.finish()
       try recorder?.close()
-      if let error = tap.error { throw error }
+      if let error = failure.error { throw error }
     }
   }
 
@@ -76,9 +72,7 @@ public struct MachineDemo: Sendable {
     self.summary = summary
     moveWidth = 54
     body = { clock, emit, pace, path throws(LogError) in
-      let tap = Tap<ChartStoreEvent<ID, Event, Context, Work>>()
       let store = makeStore(clock) { report in
-        tap.forward(report)
         guard case .step(let step) = report else { return }
         let states = { (configuration: [ID]) in configuration.map { "\($0)" }.joined(separator: ", ") }
         let outcome = step.outcome == .unhandled ? " (ignored)" : ""
@@ -86,11 +80,8 @@ public struct MachineDemo: Sendable {
           time: clock.now.offset, event: step.event, move: "\(states(step.from)) → \(states(step.to))\(outcome)",
           effects: step.effects, screen: show(step.to, step.context), width: 54))
       }
-      var recorder: LogRecorder<ChartLogState<ID>, Event, Context, Command<Event, Work>>?
-      if let path {
-        recorder = try LogRecorder(chart: store.chart, snapshot: store.snapshot, file: path, clock: clock)
-        tap.set(recorder!.chartStoreInspector(onError: tap.failed))
-      }
+      let failure = FirstError()
+      let recorder = try path.map { path throws(LogError) in try store.record(to: path, onError: failure.keep) }
       store.start()
       await Self.play(script, clock: clock, pace: pace) { store.send($0) }
       emit("")
@@ -98,7 +89,7 @@ public struct MachineDemo: Sendable {
       emit("after \(Self.seconds(clock.now.offset)) of clock time: \(configuration)  | \(show(store.configuration, store.context))")
       await store.finish()
       try recorder?.close()
-      if let error = tap.error { throw error }
+      if let error = failure.error { throw error }
     }
   }
 
@@ -161,16 +152,9 @@ public struct MachineDemo: Sendable {
   }
 }
 
-/// Hands a store's reports to a recorder attached after the store was made (before its first
-/// step), and keeps the first recording error.
-final class Tap<Report: Sendable>: @unchecked Sendable {
-  // Safe: both properties are read and written only while `lock` is held.
-  private let lock = NSLock()
-  private var target: (@Sendable (Report) -> Void)?
-  private var firstError: LogError?
-
-  func set(_ target: @escaping @Sendable (Report) -> Void) { lock.withLock { self.target = target } }
-  func forward(_ report: Report) { lock.withLock { target }?(report) }
-  func failed(_ error: LogError) { lock.withLock { if firstError == nil { firstError = error } } }
-  var error: LogError? { lock.withLock { firstError } }
+/// The first error a recording reported, if any.
+final class FirstError: Sendable {
+  private let first = Mutex<LogError?>(nil)
+  @Sendable func keep(_ error: LogError) { first.withLock { if $0 == nil { $0 = error } } }
+  var error: LogError? { first.withLock { $0 } }
 }

@@ -36,28 +36,27 @@ extension LogRecorder {
 extension LogRecorder {
   /// An inspector for a ``ChartStore`` that records every macrostep (configuration, history,
   /// context, effects), as ``storeInspector(forwardingTo:onError:)`` does for a table's store.
-  /// Start the recorder from the store's ``ChartStore/snapshot``.
-  ///
-  /// ```swift
-  /// let recorder = try LogRecorder(chart: chart, snapshot: store.snapshot, file: "session.jsonl", clock: clock)
-  /// ```
+  /// ``ChartStore/record(to:durability:onError:)`` attaches a recorder to a store in one line;
+  /// this inspector is for a recorder started from a snapshot before the store is made.
   public func chartStoreInspector<ID, Work: Sendable>(
     forwardingTo forward: (@Sendable (ChartStoreEvent<ID, Event, Context, Work>) -> Void)? = nil,
     onError: @escaping @Sendable (LogError) -> Void = { _ in }
   ) -> @Sendable (ChartStoreEvent<ID, Event, Context, Work>) -> Void where State == ChartLogState<ID>, Effect == Command<Event, Work> {
     { [self] event in
       if case .step(let step) = event {
-        do throws(LogError) {
-          try record(
-            step.event, logged: step.outcome == .transitioned ? .transitioned : .ignored,
-            state: ChartLogState(configuration: step.to, history: step.history, isHalted: step.isHalted), context: step.context,
-            effects: step.effects)
-        } catch {
-          onError(error)
-        }
+        do throws(LogError) { try record(step, elapsed: nil) } catch { onError(error) }
       }
       forward?(event)
     }
+  }
+
+  /// Records a chart store's step; `elapsed`: its time, or `nil` for the recorder's clock.
+  func record<ID, Work: Sendable>(_ step: ChartStoreStep<ID, Event, Context, Work>, elapsed: Double?) throws(LogError)
+  where State == ChartLogState<ID>, Effect == Command<Event, Work> {
+    try record(
+      step.event, logged: step.outcome == .transitioned ? .transitioned : .ignored,
+      state: ChartLogState(configuration: step.to, history: step.history, isHalted: step.isHalted), context: step.context,
+      effects: step.effects, elapsed: elapsed)
   }
 
   /// Starts a recording of a chart from `snapshot` (a ``ChartStore``'s, or a machine's).
@@ -70,6 +69,33 @@ extension LogRecorder {
       state: ChartLogState(configuration: snapshot.configuration, history: snapshot.history, isHalted: snapshot.isHalted),
       context: snapshot.context, file: path, durability: durability, clock: clock, io: .system)
   }
+
+  /// Continues the log of `chart` at `path`, as ``init(resuming:table:durability:clock:)``
+  /// does for a table's: the whole file is read and checked first (the header names the chart
+  /// and its fingerprint, every line is a valid entry, the last state is one the chart can be
+  /// in), and only a torn last line is cut. Continue the chart from ``lastChartSnapshot``, or
+  /// give the recorder to ``ChartStore/init(_:resuming:clock:mailbox:handler:failure:inspector:)``.
+  ///
+  /// - Throws: ``LogError`` when the file cannot be read, or is not a log of `chart` (the error
+  ///   names the line); the file is then left exactly as it was.
+  public convenience init<ID>(
+    resuming path: String, chart: Chart<ID, Event, Context, Effect>,
+    durability: LogFile.Durability = .everyEntry, clock: (any Clock<Duration>)? = nil
+  ) throws(LogError) where State == ChartLogState<ID> {
+    var result = Log.read(contentsOf: path, for: chart)
+    if let log = result.log, let last = log.entries.last, let error = chart.stateError(last.state, line: log.entries.count + 1) {
+      result = Log.ReadResult(log: nil, error: error)
+    }
+    try self.init(resuming: path, read: result, machine: (chart.name, chart.fingerprint), durability: durability, clock: clock)
+  }
+
+  /// Where the recorded chart is after the last entry (or the header, when there is none):
+  /// what ``ChartMachine/init(_:restoring:)`` and ``ChartStore/init(_:restoring:clock:mailbox:handler:failure:inspector:)``
+  /// continue from.
+  public func lastChartSnapshot<ID>() -> ChartSnapshot<ID, Context> where State == ChartLogState<ID> {
+    let (state, context) = lastSnapshot
+    return ChartSnapshot(configuration: state.configuration, history: state.history, context: context, isHalted: state.isHalted)
+  }
 }
 
 extension EventLog {
@@ -79,6 +105,19 @@ extension EventLog {
   public static func read<ID, Ctx, Eff>(_ data: Data, for chart: Chart<ID, Event, Ctx, Eff>) -> ReadResult
   where State == ChartLogState<ID> {
     let result = read(.memory(MemoryLines(data: data)), expecting: (chart.name, chart.fingerprint))
+    if let header = result.log?.header, let error = chart.headerError(header.state) { return ReadResult(log: nil, error: error) }
+    return result
+  }
+}
+
+extension EventLog {
+  /// Reads the chart's log file at `path`, as `read(_:for:)` reads one in memory.
+  public static func read<ID, Ctx, Eff>(contentsOf path: String, for chart: Chart<ID, Event, Ctx, Eff>) -> ReadResult
+  where State == ChartLogState<ID> {
+    let result: ReadResult
+    do { result = read(.file(try FileLines.open(path)), expecting: (chart.name, chart.fingerprint)) } catch {
+      return ReadResult(log: nil, error: error)
+    }
     if let header = result.log?.header, let error = chart.headerError(header.state) { return ReadResult(log: nil, error: error) }
     return result
   }
@@ -97,12 +136,15 @@ extension LogReader {
 
 extension Chart where ID: Codable {
   /// Why a log header's state cannot be a state of this chart, as the header line's error.
-  func headerError(_ state: ChartLogState<ID>) -> LogError? {
+  func headerError(_ state: ChartLogState<ID>) -> LogError? { stateError(state, line: 1) }
+
+  /// Why the state logged on `line` cannot be a state of this chart.
+  func stateError(_ state: ChartLogState<ID>, line: Int) -> LogError? {
     do throws(ChartRestoreError) {
       _ = try restoredState(state.configuration, history: state.history, isHalted: state.isHalted)
       return nil
     } catch {
-      return .invalidValue(line: 1, field: "state", detail: error.message)
+      return .invalidValue(line: line, field: "state", detail: error.message)
     }
   }
 }

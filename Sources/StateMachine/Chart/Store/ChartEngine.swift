@@ -35,6 +35,17 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
     startStep = try machine.start()
   }
 
+  /// A chart restored from `snapshot`: nothing is entered, so there is nothing to start.
+  init(_ chart: Chart<ID, Event, Context, Effect>, restoring snapshot: ChartSnapshot<ID, Context>) throws(ChartRestoreError) {
+    guard !snapshot.configuration.isEmpty else {
+      throw ChartRestoreError(
+        message: "the snapshot has no configuration (a chart not started); a store starts such a chart with init(_:context:)")
+    }
+    machine = try ChartMachine(chart, restoring: snapshot)
+    machine.tracksOwners = true
+    startStep = nil
+  }
+
   @usableFromInline var observed: [ID] { machine.configuration }
 
   @usableFromInline var publishedWord: UInt64? { nil }

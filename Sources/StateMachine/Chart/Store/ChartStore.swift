@@ -58,6 +58,8 @@ public final class ChartStore<ID: Hashable & Sendable, Event: Sendable, Context:
       inspector: inspector)
   }
 
+  init(runtime: StoreRuntime<ChartEngine<ID, Event, Context, Work>>) { self.runtime = runtime }
+
   /// The active atomic states, in document order.
   public var configuration: [ID] { runtime.core.withLock { $0.engine.machine.configuration } }
   /// Every active state, compound and parallel ones included, in document order.

@@ -1,0 +1,83 @@
+extension Store where State: Codable, Event: Codable, Context: Codable, Work: Codable {
+  /// The log recorder a store records to.
+  public typealias Recorder = LogRecorder<State, Event, Context, Effect>
+
+  /// Records this store's session: a new log whose header is the store's state and context
+  /// now, and one entry per step from now on (its time is the step's, on the store's clock).
+  ///
+  /// ```swift
+  /// let store = Store(table, context: context, clock: clock, handler: handler)
+  /// let recorder = try store.record(to: "session.jsonl")
+  /// store.start()
+  /// ```
+  ///
+  /// Call it before ``send(_:)`` and ``start()`` (or at any moment no event is being handled).
+  /// A step that cannot be written stops the recording and goes to `onError` (see
+  /// ``LogRecorder/stoppedBy``). Close the recorder after ``finish()``.
+  ///
+  /// - Parameters:
+  ///   - path: The new log file (created atomically, never replacing a file); `nil` keeps the
+  ///     log in memory (read it with ``LogRecorder/log``).
+  ///   - durability: The file's sync policy.
+  ///   - onError: Told when a step could not be written.
+  /// - Throws: ``LogError/alreadyExists(path:)`` or ``LogError/io(path:detail:)`` when the file
+  ///   cannot be made, or when the store is handling an event, has finished, or already records.
+  @discardableResult
+  public func record(
+    to path: String? = nil, durability: LogFile.Durability = .everyEntry,
+    onError: @escaping @Sendable (LogError) -> Void = { _ in }
+  ) throws(LogError) -> Recorder {
+    var made: Recorder?
+    try runtime.attachRecorder(path: path ?? "(memory)") { engine throws(LogError) in
+      let machine = engine.machine
+      let recorder = try Recorder(table: machine.table, state: machine.state, context: machine.context, file: path, durability: durability)
+      made = recorder
+      return Self.steps(to: recorder, onError: onError)
+    }
+    return made!
+  }
+
+  /// A store that continues the log `recorder` resumed (``LogRecorder/init(resuming:table:durability:clock:)``)
+  /// from its last state and context, and records every step to it. The state is taken as it
+  /// is: its entry effects do not run again.
+  ///
+  /// ```swift
+  /// let recorder = try LogRecorder(resuming: "session.jsonl", table: table)
+  /// let store = try Store(table, resuming: recorder, clock: clock, handler: handler)
+  /// ```
+  ///
+  /// - Throws: ``TableValidationError`` when the table has no such state.
+  public convenience init(
+    _ table: Table,
+    resuming recorder: Recorder,
+    clock: any Clock<Duration> = ContinuousClock(),
+    mailbox: MailboxPolicy = .unbounded,
+    handler: @escaping Handler,
+    failure: @escaping Failure = { _, _ in nil },
+    inspector: Inspector? = nil,
+    onError: @escaping @Sendable (LogError) -> Void = { _ in }
+  ) throws(TableValidationError) {
+    let (state, context) = recorder.lastSnapshot
+    self.init(
+      runtime: StoreRuntime(
+        engine: TableEngine(machine: try Machine(table, state: state, context: context)), clock: clock, mailbox: mailbox,
+        handler: handler, failure: failure, inspector: inspector))
+    // Nobody else holds the store yet: nothing can step before the recorder is in place.
+    _ = runtime.recorder.storeIfNil(.init(Self.steps(to: recorder, onError: onError)))
+  }
+
+  /// Records each step the store reports to `recorder`, with the step's time.
+  static func steps(
+    to recorder: Recorder, onError: @escaping @Sendable (LogError) -> Void
+  ) -> @Sendable (StoreStep<State, Event, Context, Effect>) -> Void {
+    { step in
+      do throws(LogError) {
+        try recorder.record(
+          step.event, logged: LoggedOutcome(step.outcome), state: step.to, context: step.context,
+          effects: Array(step.outcome.effects), elapsed: step.time.inSeconds)
+      } catch {
+        onError(error)
+      }
+    }
+  }
+}
