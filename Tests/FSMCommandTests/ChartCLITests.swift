@@ -16,7 +16,7 @@ struct ChartCLITests {
   func showSCXML() throws {
     let result = FSM.run(["show", "phone-login", "--format", "scxml"])
     #expect(result.code == 0, "\(result.errorOutput)")
-    #expect(result.output == PhoneLogin.chart.scxml())
+    #expect(try result.output == PhoneLogin.chart.scxml())
     let back = try Chart(scxml: Data(result.output.utf8), file: "phone-login.scxml", bindings: PhoneLogin.chart.scxmlBindings)
     #expect(back.markdown() == PhoneLogin.chart.markdown())
     let table = FSM.run(["show", "login", "--format", "scxml"])

@@ -30,6 +30,9 @@ struct HostileCLITests {
     Case(
       label: "fsm demo --record on a chart file",
       words: ["demo", folder + "/self-send.scxml", "--record", folder + "/never-written.jsonl"], says: "--record records the shipped machines' demos only"),
+    Case(
+      label: "fsm show --format scxml: a state id SCXML cannot carry",
+      words: ["show", folder + "/spaced-id.md", "--format", "scxml"], says: "state `the start`: SCXML separates ids with whitespace"),
   ]
 
   @Test("each hostile input exits 2 with an error saying what was expected", arguments: cases)

@@ -56,7 +56,7 @@ struct ChartSCXMLExportTests {
         ]),
       ], transitions: [.on(.power, to: .off)]),
     ])
-    let exported = typed.scxml()
+    let exported = try typed.scxml()
     #expect(!exported.contains("<!--"), "nothing left out")
     let back = try SCXMLDocument.parse(Data(exported.utf8), file: "player.scxml")
     let events: [(Step, String)] = [(.power, "power"), (.play, "play"), (.pause, "pause"), (.louder, "louder"), (.quieter, "quieter")]
@@ -71,7 +71,7 @@ struct ChartSCXMLExportTests {
         .init(events: ["count"], targets: [], actions: [.update("add one") { n, _ in n += 1 }, .make("report") { n, _ in "n=\(n)" }]),
       ]),
     ])
-    let text = chart.scxml()
+    let text = try chart.scxml()
     #expect(text.contains("xmlns:fsm=\"urn:swift-state-machine:scxml\""))
     #expect(text.contains("<transition event=\"go\" fsm:cond=\"positive\" target=\"a\">"))
     #expect(text.contains("<fsm:update name=\"(update 1 of a: go [positive] / update -&gt; a)\"/>"))

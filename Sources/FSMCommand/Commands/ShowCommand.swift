@@ -34,9 +34,12 @@ enum ShowCommand {
     switch MachineSource.resolve(name) {
     case .failure(.unknownMachine(let message)): return .usage(message, help: help)
     case .failure(let error): return .failure(error.message)
-    case .success(.chart(let chart, _)): return .success(chart.scxml())
+    case .success(.chart(let chart, _)):
+      do throws(ChartExportError) { return .success(try chart.scxml()) } catch { return .failure("\(error)") }
     case .success(let source):
-      guard let text = source.description?.scxml else {
+      let text: String?
+      do throws(ChartExportError) { text = try source.description?.scxml() } catch { return .failure("\(error)") }
+      guard let text else {
         return .usage("option '--format': 'scxml' is for charts; '\(name)' is a flat transition table", help: help)
       }
       return .success(text)

@@ -28,6 +28,12 @@ extension Chart {
         message: "in '\(label(source))', the external transition '\(transitionLabel(t))' starts and ends inside the parallel state '\(label(parallel))' but exits and re-enters it: \(fix)",
         rows: []))
     }
+    for (kind, name, places) in sharedCodeNames() {
+      findings.append(Finding(
+        kind: .problem,
+        message: "the \(kind) name '\(name)' is given to different code (\(places.joined(separator: "; "))): SCXML binds a name to one piece of code, so the chart read back from its export runs one of them everywhere; give different code different names",
+        rows: []))
+    }
     for cycle in eventlessCycles() {
       findings.append(Finding(
         kind: .problem,
@@ -210,4 +216,74 @@ extension Chart {
       "initial: " + targets[defaultTransition[0]].map(label).joined(separator: ", "),
     ]
   }
+}
+
+extension Chart {
+  /// Names given to more than one piece of code: an update, a make or a guard name shared by
+  /// closures that are not the same closure. SCXML (and ``scxmlBindings``) binds a name to one
+  /// piece of code, so a chart read back from its export would run the first one everywhere.
+  /// Closures are compared as values: one ``ChartAction`` or ``ChartGuard`` used in several
+  /// places is one closure; two closure literals, or one literal capturing different values,
+  /// are two.
+  func sharedCodeNames() -> [(kind: String, name: String, places: [String])] {
+    var uses: [String: SharedName] = [:]
+    var order: [String] = []
+    func note(_ kind: String, _ name: String, _ bytes: [UInt8], _ place: String) {
+      let key = kind + "\u{0}" + name
+      if uses[key] == nil {
+        uses[key] = SharedName(kind: kind)
+        order.append(key)
+      }
+      if !uses[key]!.closures.contains(bytes) { uses[key]!.closures.append(bytes) }
+      uses[key]!.places.append(place)
+    }
+    let places = onEntry.indices.map { (onEntry[$0], "entry to '\(label($0))'") } + onExit.indices.map { (onExit[$0], "exit from '\(label($0))'") }
+      + actions.indices.map { (actions[$0], describeTransition($0)) }
+    for (list, place) in places {
+      for action in list {
+        switch action {
+        case .update(let name?, _):
+          note("update", name, closureBytes(of: action, after: String?.self, closure: ((@Sendable (inout Context, Event?) -> Void)).self), place)
+        case .make(let name, _):
+          note("make", name, closureBytes(of: action, after: String.self, closure: ((@Sendable (Context, Event?) -> Effect?)).self), place)
+        default: break
+        }
+      }
+    }
+    for t in sources.indices {
+      if let condition = guards[t], case .predicate = condition.condition {
+        note(
+          "guard", condition.name,
+          closureBytes(of: condition.condition, after: Void.self, closure: ((@Sendable (Context, Event?) -> Bool)).self),
+          describeTransition(t))
+      }
+    }
+    return order.compactMap { key in
+      let use = uses[key]!
+      guard use.closures.count > 1 else { return nil }
+      return (use.kind, String(key.split(separator: "\u{0}", maxSplits: 1).last ?? ""), use.places)
+    }
+  }
+}
+
+/// The bytes of the closure in the payload of the enum value `value`, whose payload is a
+/// `Name` then a closure of type `Closure` (`Void` for no name): the function and what it
+/// captured, as stored when the case was made. (A closure bound out of a generic enum by a
+/// pattern is a new thunk each time, so only the stored bytes tell two closures apart.) A
+/// multi-payload enum keeps its payload at the start of the value, laid out as a tuple.
+func closureBytes<Value, Name, Closure>(of value: Value, after name: Name.Type, closure: Closure.Type) -> [UInt8] {
+  let alignment = MemoryLayout<Closure>.alignment
+  let offset = (MemoryLayout<Name>.size + alignment - 1) / alignment * alignment
+  return withUnsafeBytes(of: value) { bytes in
+    let end = min(bytes.count, offset + MemoryLayout<Closure>.size)
+    return offset < end ? Array(bytes[offset..<end]) : []
+  }
+}
+
+/// One name's uses, for ``Chart/sharedCodeNames()``: the distinct closures (as their bytes) and
+/// where the name is used.
+struct SharedName {
+  var kind: String
+  var closures: [[UInt8]] = []
+  var places: [String] = []
 }

@@ -87,7 +87,7 @@ public enum ChartSpec {
       guard quoted || !id.isEmpty else { throw SpecError(file: file, line: number, field: "state", message: "empty cell; expected a state id") }
       guard states[id] == nil else { throw SpecError(file: file, line: number, field: "state", message: "'\(id)' is declared twice") }
       var (targets, content) = (cells[3], "")
-      if let slash = cells[3].range(of: " / ") {
+      if let slash = Rendering.range(of: " / ", outsideCodeIn: cells[3]) {
         targets = String(cells[3][..<slash.lowerBound])
         content = String(cells[3][slash.upperBound...])
       }
@@ -121,7 +121,7 @@ public enum ChartSpec {
       }
       let guardCondition: ChartGuard<String, String, NoContext>? = cells[2].isEmpty ? nil : guardNamed(cells[2])
       states[source]!.transitions.append(ChartTransition(
-        events: cells[1].split(separator: " ").map(String.init), guard: guardCondition,
+        events: Rendering.words(cells[1]).map { Rendering.readName($0).name }, guard: guardCondition,
         targets: Rendering.splitList(cells[3]).map { Rendering.readName($0).name }, isInternal: cells[4] == "internal",
         actions: try actions(cells[5], file: file, line: number, field: "actions"), line: number))
     }
@@ -173,11 +173,11 @@ public enum ChartSpec {
         result.append(.effect(text))
         continue
       }
-      var words = item.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+      var words = Rendering.words(item)
       switch words.first {
       case "raise" where words.count == 2: result.append(.raise(Rendering.readName(words[1]).name))
       case "cancel" where words.count == 2: result.append(.cancel(Rendering.readName(words[1]).name))
-      case "error" where words.count == 2: result.append(.error(words[1]))
+      case "error" where words.count == 2: result.append(.error(Rendering.readName(words[1]).name))
       case "send" where words.count >= 2:
         let event = Rendering.readName(words[1]).name
         words.removeFirst(2)

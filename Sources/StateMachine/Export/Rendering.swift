@@ -37,6 +37,55 @@ enum Rendering {
     return plain ? name : quoted(name)
   }
 
+  /// A name where a cell is read as words (an action, an initial target before ` / `, an
+  /// event list): quoted when it holds whitespace, so it reads back as one word.
+  static func wordName(_ name: String) -> String {
+    name.contains(where: \.isWhitespace) ? quoted(name) : cellName(name)
+  }
+
+  /// Splits a cell into words at spaces outside code spans (a quoted name stays one word).
+  static func words(_ text: String) -> [String] {
+    var words: [String] = []
+    var current = ""
+    var code = false
+    var escaped = false
+    for character in text {
+      if code {
+        current.append(character)
+        if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "`" { code = false }
+        continue
+      }
+      if character == " " {
+        if !current.isEmpty { words.append(current) }
+        current = ""
+        continue
+      }
+      if character == "`" { code = true }
+      current.append(character)
+    }
+    if !current.isEmpty { words.append(current) }
+    return words
+  }
+
+  /// Where `separator` first occurs in `text` outside code spans.
+  static func range(of separator: String, outsideCodeIn text: String) -> Range<String.Index>? {
+    var code = false
+    var escaped = false
+    var index = text.startIndex
+    while index < text.endIndex {
+      let character = text[index]
+      if code {
+        if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "`" { code = false }
+      } else if character == "`" {
+        code = true
+      } else if text[index...].hasPrefix(separator) {
+        return index..<text.index(index, offsetBy: separator.count)
+      }
+      index = text.index(after: index)
+    }
+    return nil
+  }
+
   /// `name` as a code span, always (see ``cellName(_:)``).
   static func quoted(_ name: String) -> String {
     var out = "`"

@@ -40,7 +40,7 @@ extension Chart {
       var initial = ""
       if defaultTransition[s] >= 0 {
         let d = defaultTransition[s]
-        initial = targets[d].map { Rendering.cellName(label($0)) }.joined(separator: ", ")
+        initial = targets[d].map { Rendering.wordName(label($0)) }.joined(separator: ", ")
         if !actions[d].isEmpty { initial += " / " + actionList(actions[d]) }
       }
       let parent = parents[s] > 0 ? Rendering.cellName(label(parents[s])) : ""
@@ -50,7 +50,7 @@ extension Chart {
     for t in sources.indices where defaultTransition[sources[t]] != t {
       lines.append(chartRow([
         Rendering.cellName(label(sources[t])),
-        descriptors[t].joined(separator: " "),
+        descriptors[t].map(descriptorCell).joined(separator: " "),
         guards[t]?.name ?? "",
         targets[t].map { Rendering.cellName(label($0)) }.joined(separator: ", "),
         isInternal[t] ? "internal" : "",
@@ -58,6 +58,13 @@ extension Chart {
       ]))
     }
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// An event descriptor as the event cell reads it back: as it is, unless it would not read
+  /// back as one word.
+  func descriptorCell(_ descriptor: String) -> String {
+    descriptor.isEmpty || descriptor.hasPrefix("`") || descriptor.contains(where: { $0.isWhitespace || $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } })
+      ? Rendering.quoted(descriptor) : descriptor
   }
 
   func chartRow(_ cells: [String]) -> String {
@@ -77,16 +84,16 @@ extension Chart {
   func actionCell(_ action: Action) -> String {
     switch action {
     case .effect, .make: return labelCell(action.effectLabel ?? "")
-    case .raise(let event): return "raise " + Rendering.cellName(eventName(event))
+    case .raise(let event): return "raise " + Rendering.wordName(eventName(event))
     case .send(let event, let delay, let id):
-      var text = "send " + Rendering.cellName(eventName(event))
+      var text = "send " + Rendering.wordName(eventName(event))
       if delay != .zero { text += " after " + ChartSpec.format(delay) }
-      if let id { text += " as " + Rendering.cellName(id) }
+      if let id { text += " as " + Rendering.wordName(id) }
       return text
-    case .cancel(let id): return "cancel " + Rendering.cellName(id)
+    case .cancel(let id): return "cancel " + Rendering.wordName(id)
     case .update(let name?, _): return labelCell(name)
     case .update(nil, _): return "(update)"
-    case .error(let name): return "error " + name
+    case .error(let name): return "error " + Rendering.wordName(name)
     }
   }
 }

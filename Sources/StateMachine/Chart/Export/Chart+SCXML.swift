@@ -12,10 +12,22 @@ extension Chart {
   ///
   /// An unnamed update is written under a name made from where it is
   /// (`(update 2 on entry to 'a')`), which ``scxmlBindings`` binds
-  /// too, so the read-back chart changes the context as this one does. What cannot be named —
-  /// an effect whose text has both kinds of quote — is left out, marked with an XML comment. Platform errors are written as sends that
-  /// raise them (`#_invalid`, `#_parent`).
-  public func scxml() -> String {
+  /// too, so the read-back chart changes the context as this one does.
+  /// Platform errors are written as sends that raise them (`#_invalid`, `#_parent`).
+  ///
+  /// - Throws: ``ChartExportError`` naming the first state, event or action that SCXML cannot
+  ///   carry so that it reads back the same: an id that is empty or holds whitespace (targets
+  ///   and `initial` are whitespace-separated lists), two states written with one id, an event
+  ///   descriptor with whitespace, control characters anywhere, an effect whose text has both
+  ///   kinds of quote, or a platform error other than `error.communication` and
+  ///   `error.execution`.
+  public func scxml() throws(ChartExportError) -> String {
+    if let refusal = scxmlRefusal() { throw refusal }
+    return scxmlText()
+  }
+
+  /// The document, for a chart ``scxmlRefusal()`` accepts.
+  func scxmlText() -> String {
     let swift = namesSwiftCode ? " xmlns:fsm=\(attribute(SCXMLBindings<ID, Event, Context, Effect>.namespace))" : ""
     var lines = [
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",

@@ -17,7 +17,7 @@
 /// chart, so a chart can be edited as SCXML and read back with its Swift code:
 ///
 /// ```swift
-/// let edited = try Chart(scxml: Data(phoneLogin.scxml().utf8), file: "phone-login.scxml", bindings: phoneLogin.scxmlBindings)
+/// let edited = try Chart(scxml: Data(try phoneLogin.scxml().utf8), file: "phone-login.scxml", bindings: phoneLogin.scxmlBindings)
 /// ```
 ///
 /// Every name a document uses must be bound: a missing one is an ``SCXMLError`` of kind

@@ -1,0 +1,78 @@
+/// Why a chart cannot be written in a format that reads back as the same chart: the name
+/// that cannot be written, and why.
+///
+/// ``Chart/scxml()`` throws it rather than write a document that ``SCXMLDocument`` or
+/// ``Chart/init(scxml:file:bindings:)`` would read back as another chart (or not at all).
+public struct ChartExportError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The chart's name.
+  public let chart: String
+  /// The format being written, as `SCXML`.
+  public let format: String
+  /// What cannot be written (`state 'a b'`, `event 'x y'`, ...).
+  public let subject: String
+  /// Why, and what would be accepted.
+  public let reason: String
+
+  public var description: String { "cannot write chart '\(chart)' as \(format): \(subject): \(reason)" }
+}
+
+extension Chart {
+  /// The first name or action of this chart that SCXML cannot carry so that it reads back the
+  /// same: ids and event descriptors are whitespace-separated lists there, XML has no control
+  /// characters, and only two platform errors have a form.
+  func scxmlRefusal() -> ChartExportError? {
+    func refuse(_ subject: String, _ reason: String) -> ChartExportError {
+      ChartExportError(chart: name, format: "SCXML", subject: subject, reason: reason)
+    }
+    func controlled(_ text: String) -> Bool {
+      text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r") || $0.value == 0x7F || $0.value == 0xFFFE || $0.value == 0xFFFF }
+    }
+    let spaced = "SCXML separates ids with whitespace; expected an id without spaces, tabs or newlines"
+    if controlled(name) { return refuse("chart name \(Rendering.quoted(name))", "XML cannot hold control characters") }
+    var seen: [String: Int] = [:]
+    for s in 1..<count {
+      let id = label(s)
+      let subject = "state \(Rendering.quoted(id))"
+      if id.isEmpty { return refuse("a state with an empty id", "SCXML needs a non-empty id") }
+      if id.contains(where: \.isWhitespace) { return refuse(subject, spaced) }
+      if controlled(id) { return refuse(subject, "XML cannot hold control characters") }
+      if seen.updateValue(s, forKey: id) != nil { return refuse(subject, "two states are written with this id") }
+    }
+    for t in sources.indices {
+      for descriptor in descriptors[t] where descriptor.isEmpty || descriptor.contains(where: \.isWhitespace) || controlled(descriptor) {
+        return refuse(
+          "event \(Rendering.quoted(descriptor)) of \(describeTransition(t))",
+          "SCXML separates event descriptors with whitespace; expected a name without spaces or control characters")
+      }
+      if let name = guards[t]?.name, controlled(name) { return refuse("guard \(Rendering.quoted(name))", "XML cannot hold control characters") }
+    }
+    let places = onEntry.indices.map { (onEntry[$0], "entry to '\(label($0))'") } + onExit.indices.map { (onExit[$0], "exit from '\(label($0))'") }
+      + actions.indices.map { (actions[$0], describeTransition($0)) }
+    for (list, place) in places {
+      for action in list {
+        switch action {
+        case .error(let name) where name != "error.communication" && name != "error.execution":
+          return refuse("the action 'error \(name)' on \(place)", "SCXML raises only error.communication and error.execution this way")
+        case .effect:
+          let text = action.effectLabel ?? ""
+          if text.contains("'") && text.contains("\"") {
+            return refuse("the effect \(Rendering.quoted(text)) on \(place)", "an effect is written as a quoted literal, and this one has both quotes")
+          }
+          if controlled(text) { return refuse("the effect \(Rendering.quoted(text)) on \(place)", "XML cannot hold control characters") }
+        case .raise(let event), .send(let event, _, _):
+          let text = eventName(event)
+          if text.isEmpty || text.contains(where: \.isWhitespace) || controlled(text) {
+            return refuse("the event \(Rendering.quoted(text)) sent on \(place)", "expected a name without spaces or control characters")
+          }
+          if case .send(_, _, let id?) = action, controlled(id) { return refuse("the send id \(Rendering.quoted(id)) on \(place)", "XML cannot hold control characters") }
+        case .cancel(let id):
+          if controlled(id) { return refuse("the send id \(Rendering.quoted(id)) on \(place)", "XML cannot hold control characters") }
+        case .update(let name?, _), .make(let name, _):
+          if controlled(name) { return refuse("the name \(Rendering.quoted(name)) on \(place)", "XML cannot hold control characters") }
+        default: break
+        }
+      }
+    }
+    return nil
+  }
+}
