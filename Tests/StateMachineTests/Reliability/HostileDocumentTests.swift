@@ -34,6 +34,9 @@ struct HostileDocumentTests {
     .refused("undeclared-element-prefix.scxml", .malformedXML, line: 2, says: "the prefix 'p' of 'p:state' is not declared"),
     .refused("undeclared-attribute-prefix.scxml", .malformedXML, line: 2, says: "the prefix 'p' of 'p:id' is not declared"),
     .refused("many-attributes.scxml", .malformedXML, line: 2, says: "more than 1000 attributes"),
+    .refused("instruction-in-attribute.scxml", .malformedXML, line: 2, says: "'<' inside an attribute value"),
+    .refused("instruction-in-tag.scxml", .malformedXML, line: 2, says: "'<' inside the tag opened at line 2, column 3"),
+    .refused("instruction-in-end-tag.scxml", .malformedXML, line: 2, says: "'<' inside the end tag opened at line 2, column 17"),
   ]
 
   @Test("each hostile document loads and runs, or is refused with its line", arguments: cases)

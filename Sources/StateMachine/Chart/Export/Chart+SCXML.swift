@@ -7,8 +7,9 @@ extension Chart {
   /// guard as `fsm:cond="name"`, a named update as `<fsm:update name="name"/>`, a make as
   /// `<log expr="'name'" fsm:make="name"/>`. ``Chart/init(scxml:file:bindings:)`` with
   /// ``scxmlBindings`` reads such a document back into a chart that behaves as this one;
-  /// ``SCXMLDocument`` (no Swift code) ignores those names, so its chart takes every guarded
-  /// transition and changes no context.
+  /// ``SCXMLDocument`` (no Swift code) keeps a Swift guard by its name as a guard that never
+  /// holds (as a Markdown spec's named guard), and shows updates and makes by name only: its
+  /// chart changes no context.
   ///
   /// An unnamed update is written under a name made from where it is
   /// (`(update 2 on entry to 'a')`), which ``scxmlBindings`` binds

@@ -150,8 +150,10 @@ struct SCXMLReader<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Se
 
   mutating func transition(_ node: XMLElementNode) -> Transition? {
     var guardCondition: ChartGuard<ID, Event, Context>?
-    if bindings.bindsNames, let name = node.attribute("cond", namespace: SCXMLBindings<ID, Event, Context, Effect>.namespace) {
-      guardCondition = boundGuard(name, node, attribute: "fsm:cond")
+    if let name = node.attribute("cond", namespace: SCXMLBindings<ID, Event, Context, Effect>.namespace) {
+      // Without bindings, a Swift guard is kept by its name and never holds, as a named guard
+      // of a Markdown spec: the chart reads back as the one exported.
+      guardCondition = bindings.bindsNames ? boundGuard(name, node, attribute: "fsm:cond") : ChartGuard(name) { _, _ in false }
     } else if let cond = node.attributes["cond"] {
       let trimmed = cond.trimmingCharacters(in: .whitespaces)
       if let state = SCXMLText.inPredicate(trimmed) {

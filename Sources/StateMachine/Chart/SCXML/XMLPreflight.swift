@@ -7,7 +7,9 @@ import Foundation
 /// Processing instructions are legal XML that SCXML gives no meaning to: they are blanked out
 /// (every byte but newlines becomes a space, so lines and columns stay where they were). The
 /// XML declaration at the very start is kept. An element with more than
-/// ``XMLElementNode/maxAttributes`` attributes is refused with its line.
+/// ``XMLElementNode/maxAttributes`` attributes is refused with its line, and so is a `<` inside
+/// a tag or an attribute value (not well-formed, and where the parser would otherwise find a
+/// `<?x?>`).
 enum XMLPreflight {
   /// The document with its processing instructions blanked, or why it is refused.
   static func clean(_ data: Data) -> Result<Data, XMLReadError> {
@@ -71,8 +73,18 @@ enum XMLPreflight {
       } else if bytes[i + 1] == UInt8(ascii: "!") {
         i += 2
       } else if bytes[i + 1] == UInt8(ascii: "/") {
+        let (tagLine, tagColumn) = (line, i - lineStart + 1)
         i += 2
-        if !skip(past: ">") { break }
+        while i < n, bytes[i] != UInt8(ascii: ">") {
+          if bytes[i] == UInt8(ascii: "<") {
+            return .failure(XMLReadError(
+              line: line, column: i - lineStart + 1, message: "'<' inside the end tag opened at line \(tagLine), column \(tagColumn); expected '>' first"))
+          }
+          if bytes[i] == UInt8(ascii: "\n") { (line, lineStart) = (line + 1, i + 1) }
+          i += 1
+        }
+        if i >= n { break }
+        i += 1
         depth -= 1
         if depth == 0 { rootClosed = true }
       } else {
@@ -85,6 +97,15 @@ enum XMLPreflight {
         while i < n {
           let c = bytes[i]
           if c == UInt8(ascii: "\n") { (line, lineStart) = (line + 1, i + 1) }
+          if c == UInt8(ascii: "<") {
+            // Not well-formed XML; the parser's recovery would read a `<?x?>` here as a
+            // processing instruction, the one it crashes on.
+            return .failure(XMLReadError(
+              line: line, column: i - lineStart + 1,
+              message: quote == nil
+                ? "'<' inside the tag opened at line \(tagLine), column \(tagColumn); expected '>' first"
+                : "'<' inside an attribute value; expected it written as &lt;"))
+          }
           if let q = quote {
             if c == q { quote = nil }
           } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
