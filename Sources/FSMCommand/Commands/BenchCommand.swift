@@ -15,7 +15,9 @@ enum BenchCommand {
                store-8-producers (8 threads x 1 M loader events into one Store), replay, walk,
                explore, spec-check (parse and check 16,000-row specs of adversarial shapes),
                chart and chart-parallel (a 3-level statechart, compound only and with two
-               parallel regions, against a switch over its flattened configurations)
+               parallel regions, against a switch over its flattened configurations),
+               chart-log-write (a table's and the chart's recorder writing 1 M steps to a file;
+               notes the resident memory a file recorder grows by over 3 M chart entries)
 
     options:
       --json           print a JSON array of {workload, variant, ns_per_event, ratio_to_switch, ...}

@@ -102,6 +102,15 @@ public enum ChartSpec {
       default:
         throw SpecError(file: file, line: number, field: "kind", message: "'\(cells[2])'; expected atomic, compound, parallel, final, shallow history or deep history")
       }
+      // What SCXML has no place for (and what would never run) is refused, not dropped.
+      if case .history = kind {
+        for (cell, field) in [(cells[4], "entry"), (cells[5], "exit")] where !cell.isEmpty {
+          throw SpecError(file: file, line: number, field: field, message: "'\(cell)': a history state is never active, so it has no \(field) content; expected an empty cell")
+        }
+      } else if case .compound = kind {
+      } else if !cells[3].isEmpty {
+        throw SpecError(file: file, line: number, field: "initial", message: "'\(cells[3])': only a compound or a history state has an initial; expected an empty cell for \(cells[2])")
+      }
       var state = State(
         id: id, kind: kind, onEntry: try actions(cells[4], file: file, line: number, field: "entry"),
         onExit: try actions(cells[5], file: file, line: number, field: "exit"),

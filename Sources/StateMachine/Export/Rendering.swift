@@ -33,8 +33,28 @@ enum Rendering {
     let plain =
       !name.isEmpty && name != any && name != stay && name != ignore && name.trimmingSpaces() == name
       && !name.contains(where: { $0 == "`" || $0 == "\\" || $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } })
-      && splitList(name) == [name]
+      && splitList(name) == [name] && isBalanced(name)
     return plain ? name : quoted(name)
+  }
+
+  /// Whether `name`'s brackets close in order and its double quotes pair up, so that in a
+  /// list it does not change how the items after it are split (see ``splitList(_:)``).
+  static func isBalanced(_ name: String) -> Bool {
+    var depth = 0
+    var quoted = false
+    for character in name {
+      switch character {
+      case "\"": quoted.toggle()
+      case "(", "[", "{": if !quoted { depth += 1 }
+      case ")", "]", "}":
+        if !quoted {
+          depth -= 1
+          if depth < 0 { return false }
+        }
+      default: break
+      }
+    }
+    return depth == 0 && !quoted
   }
 
   /// A name where a cell is read as words (an action, an initial target before ` / `, an

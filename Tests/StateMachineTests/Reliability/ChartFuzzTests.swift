@@ -124,6 +124,7 @@ struct ChartFuzzTests {
       let took = ContinuousClock.now - started
       if took > slowest { slowest = took }
     }
+    print("chart fuzz, SCXML: \(Self.count) inputs, \(outcomes.sorted { $0.key < $1.key }), slowest \(slowest), peak \(Self.peakMemory >> 20) MiB")
     #expect(outcomes["read back", default: 0] > Self.count / 10, "\(outcomes)")
     #expect(outcomes.count >= 4, "\(outcomes)")
     #expect(slowest < Self.slowest, "the slowest input took \(slowest)")
@@ -161,6 +162,7 @@ struct ChartFuzzTests {
       let took = ContinuousClock.now - started
       if took > slowest { slowest = took }
     }
+    print("chart fuzz, specs: \(Self.count) inputs, \(outcomes.sorted { $0.key < $1.key }), slowest \(slowest), peak \(Self.peakMemory >> 20) MiB")
     #expect(outcomes["read back", default: 0] > Self.count / 10, "\(outcomes)")
     #expect(outcomes["refused", default: 0] > Self.count / 10, "\(outcomes)")
     #expect(slowest < Self.slowest, "the slowest input took \(slowest)")

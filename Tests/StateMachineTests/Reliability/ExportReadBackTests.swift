@@ -39,6 +39,8 @@ struct ExportReadBackTests {
     Case(label: "an id with commas, pipes, backticks, < and #", id: "a,b|`c`<#", refusal: nil),
     Case(label: "an event with a space", event: "a b", refusal: "event `a b`"),
     Case(label: "an event with ' / '", event: "x / y", refusal: "event `x / y`"),
+    Case(label: "an event with an unbalanced bracket or quote", event: ")x\"", refusal: nil),
+    Case(label: "an effect with balanced brackets and a comma", effect: "fetch(page, 2)", refusal: nil),
     Case(label: "an effect with both quotes", effect: #"say "it's""#, refusal: #"effect `say "it's"`"#),
     Case(label: "a platform error other than the two SCXML raises", error: "error.custom", refusal: "error error.custom"),
     Case(label: "error.execution", error: "error.execution", refusal: nil),
@@ -71,5 +73,41 @@ struct ExportReadBackTests {
     #expect(try x.start().outputs.count == y.start().outputs.count)
     #expect(try x.send(item.event).effects == y.send(item.event).effects)
     #expect(x.configuration == y.configuration)
+  }
+}
+
+extension ExportReadBackTests {
+  struct SpecCase: Sendable, CustomTestStringConvertible {
+    let label: String
+    let row: String
+    let field: String
+    var testDescription: String { label }
+  }
+
+  static let specRefusals: [SpecCase] = [
+    SpecCase(label: "entry content on a history state", row: "| h | c | shallow history | c1 | beep |  |", field: "entry"),
+    SpecCase(label: "exit content on a history state", row: "| h | c | deep history | c1 |  | raise x |", field: "exit"),
+    SpecCase(label: "an initial on an atomic state", row: "| h | c | atomic | c1 |  |  |", field: "initial"),
+    SpecCase(label: "an initial on a final state", row: "| h | c | final | c1 |  |  |", field: "initial"),
+  ]
+
+  @Test("a chart spec refuses what no export can carry (and what would never run), naming the line and field", arguments: specRefusals)
+  func specRefuses(_ item: SpecCase) {
+    let text = """
+      - chart: `s`
+
+      | state | parent | kind | initial | entry | exit |
+      | --- | --- | --- | --- | --- | --- |
+      | c |  | compound | c1 |  |  |
+      | c1 | c | atomic |  |  |  |
+      \(item.row)
+
+      """
+    #expect {
+      _ = try ChartSpec.parse(text, file: "s.md")
+    } throws: { error in
+      guard let error = error as? SpecError else { return false }
+      return error.line == 7 && error.field == item.field
+    }
   }
 }

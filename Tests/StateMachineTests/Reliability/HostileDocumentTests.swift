@@ -35,6 +35,7 @@ struct HostileDocumentTests {
     .refused("undeclared-attribute-prefix.scxml", .malformedXML, line: 2, says: "the prefix 'p' of 'p:id' is not declared"),
     .refused("many-attributes.scxml", .malformedXML, line: 2, says: "more than 1000 attributes"),
     .refused("instruction-in-attribute.scxml", .malformedXML, line: 2, says: "'<' inside an attribute value"),
+    .refused("unclosed-declaration.scxml", .malformedXML, line: 1, says: "the XML declaration is not closed with '?>' before the next '<'"),
     .refused("instruction-in-tag.scxml", .malformedXML, line: 2, says: "'<' inside the tag opened at line 2, column 3"),
     .refused("instruction-in-end-tag.scxml", .malformedXML, line: 2, says: "'<' inside the end tag opened at line 2, column 17"),
   ]

@@ -69,6 +69,10 @@ enum XMLPreflight {
         }
         if !isDeclaration {
           for k in start..<i where bytes[k] != UInt8(ascii: "\n") { bytes[k] = UInt8(ascii: " ") }
+        } else if bytes[(start + 2)..<(i - 2)].contains(UInt8(ascii: "<")) {
+          // The declaration holds only version, encoding and standalone: a `<` means it was not
+          // closed, and what follows would reach the parser as part of it.
+          return .failure(XMLReadError(line: firstLine, column: firstColumn, message: "the XML declaration is not closed with '?>' before the next '<'"))
         }
       } else if bytes[i + 1] == UInt8(ascii: "!") {
         i += 2
