@@ -62,8 +62,7 @@ extension Store where State: Codable, Event: Codable, Context: Codable, Work: Co
       runtime: StoreRuntime(
         engine: TableEngine(machine: try Machine(table, state: state, context: context)), clock: clock, mailbox: mailbox,
         handler: handler, failure: failure, inspector: inspector))
-    // Nobody else holds the store yet: nothing can step before the recorder is in place.
-    _ = runtime.recorder.storeIfNil(.init(Self.steps(to: recorder, onError: onError)))
+    runtime.attachRecorderBeforeUse(Self.steps(to: recorder, onError: onError))
   }
 
   /// Records each step the store reports to `recorder`, with the step's time.

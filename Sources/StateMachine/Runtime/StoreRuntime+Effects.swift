@@ -112,9 +112,10 @@ extension StoreRuntime {
   /// Tells the step's subscribers and the inspector.
   @usableFromInline
   func report(_ step: Engine.Step) {
-    subscriptions.load()?.steps.yield(step)
+    let made = subscriptions.load()
+    made?.steps.yield(step)
     inspector?(.step(step))
-    recorder.load()?.record(step)
+    made?.recorder.load()?.record(step)
   }
 
   /// Cancels and starts what one step (or ``start()``) asked for.

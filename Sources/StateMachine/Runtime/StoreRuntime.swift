@@ -36,24 +36,27 @@ final class StoreRuntime<Engine: StoreEngine>: Sendable {
   /// kept, so a reader of a small state needs no lock.
   @usableFromInline let published: Atomic<UInt64>
 
-  /// A recorder attached after the store was made (see ``attachRecorder(_:)``): it sees
-  /// every step from then on. Set at most once.
-  @usableFromInline let recorder = AtomicLazyReference<StepRecorder>()
-
-  /// What ``attachRecorder(_:)`` keeps: records one step.
+  /// What ``attachRecorder(path:_:)`` keeps: records one step.
   @usableFromInline
   final class StepRecorder: Sendable {
     @usableFromInline let record: @Sendable (Engine.Step) -> Void
     init(_ record: @escaping @Sendable (Engine.Step) -> Void) { self.record = record }
   }
 
-  /// Whether a recorder is attached: steps are then never quiet, and each is reported.
-  @inlinable var recording: Bool { recorder.load() != nil }
+  /// Whether a recorder is attached: steps are then never quiet, and each is reported. The
+  /// recorder lives with the subscriptions, so a store that nobody observes or records pays
+  /// one flag load here, and no memory.
+  @inlinable var recording: Bool {
+    subscribed.load(ordering: .acquiring) && subscriptions.load()?.recorder.load() != nil
+  }
 
   @usableFromInline
   final class Subscriptions: Sendable {
     @usableFromInline let states = Broadcast<Engine.Observed>()
     @usableFromInline let steps = Broadcast<Engine.Step>()
+    /// A recorder attached after the store was made: it sees every step from then on. Set at
+    /// most once.
+    @usableFromInline let recorder = AtomicLazyReference<StepRecorder>()
     init() {}
   }
 
@@ -114,22 +117,30 @@ final class StoreRuntime<Engine: StoreEngine>: Sendable {
   func attachRecorder(
     path: String, _ make: (Engine) throws(LogError) -> @Sendable (Engine.Step) -> Void
   ) throws(LogError) {
+    // Made before the lock: making them takes it.
+    let made = subscribing()
     let result = core.withLock { core -> Result<Void, LogError> in
       let refusal: String? =
         if core.finished { "the store has finished" }
         else if core.draining { "the store is handling an event; attach a recorder before the first send, or while the store is idle" }
-        else if recording { "the store already has a recorder" }
+        else if made.recorder.load() != nil { "the store already has a recorder" }
         else { nil }
       if let refusal { return .failure(.io(path: path, detail: "cannot record: \(refusal)")) }
       do throws(LogError) {
         let record = try make(core.engine)
-        _ = recorder.storeIfNil(StepRecorder(record))
+        _ = made.recorder.storeIfNil(StepRecorder(record))
         return .success(())
       } catch {
         return .failure(error)
       }
     }
     try result.get()
+  }
+
+  /// Attaches `record` to a store nobody else holds yet (one being made): nothing can step
+  /// before it is in place.
+  func attachRecorderBeforeUse(_ record: @escaping @Sendable (Engine.Step) -> Void) {
+    _ = subscribing().recorder.storeIfNil(StepRecorder(record))
   }
 
   var states: AsyncStream<Engine.Observed> { subscribing().states.subscribe(first: core.withLock { $0.engine.observed }) }

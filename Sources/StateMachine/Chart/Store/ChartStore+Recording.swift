@@ -89,8 +89,7 @@ extension ChartStore where ID: Codable, Event: Discriminated & Codable, Context:
     try self.init(
       chart, restoring: recorder.lastChartSnapshot(), clock: clock, mailbox: mailbox, handler: handler, failure: failure,
       inspector: inspector)
-    // Nobody else holds the store yet: nothing can step before the recorder is in place.
-    _ = runtime.recorder.storeIfNil(.init(Self.steps(to: recorder, onError: onError)))
+    runtime.attachRecorderBeforeUse(Self.steps(to: recorder, onError: onError))
   }
 
   /// Records each step the store reports to `recorder`, with the step's time.
