@@ -7,7 +7,7 @@ enum Benchmarks {
     func callAsFunction() -> BenchWorkload { make() }
   }
 
-  static let names = ["loader", "cd-player", "complex", "store-effects", "store-8-producers", "replay", "walk", "explore", "spec-check", "chart", "chart-parallel", "chart-log-write"]
+  static let names = ["loader", "cd-player", "complex", "store-effects", "store-8-producers", "replay", "walk", "explore", "spec-check", "chart", "chart-parallel", "chart-log-write", "shipped"]
 
   static func all(scale: Double) -> [Factory] {
     let count = { (n: Int) in max(1, Int((Double(n) * scale).rounded())) }
@@ -23,6 +23,7 @@ enum Benchmarks {
       Factory(name: "spec-check") { SpecCheckBench.workload(rows: count(16_000)) },
       Factory(name: "chart") { ChartBench.workload(count: count(1_000_000), parallel: false) },
       Factory(name: "chart-parallel") { ChartBench.workload(count: count(1_000_000), parallel: true) },
+      Factory(name: "shipped") { ShippedBench.workload(count: count(200_000)) },
       Factory(name: "chart-log-write") { ChartLogBench.workload(count: count(1_000_000), memoryEntries: count(3_000_000)) },
     ]
   }

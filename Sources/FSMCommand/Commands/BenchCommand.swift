@@ -17,7 +17,9 @@ enum BenchCommand {
                chart and chart-parallel (a 3-level statechart, compound only and with two
                parallel regions, against a switch over its flattened configurations),
                chart-log-write (a table's and the chart's recorder writing 1 M steps to a file;
-               notes the resident memory a file recorder grows by over 3 M chart entries)
+               notes the resident memory a file recorder grows by over 3 M chart entries),
+               shipped (every shipped table and chart on 200,000 seeded random events from its
+               own model's alphabet, beside the easy chart)
 
     options:
       --json           print a JSON array of {workload, variant, ns_per_event, ratio_to_switch, ...}

@@ -35,6 +35,19 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   @usableFromInline let eventOrdinal: (@Sendable (Event) -> Int?)?
   /// A history state was targeted or entered in this macrostep: it cannot be planned.
   var historyTouched = false
+  /// The set arithmetic of the configurations met so far (see ``CompiledSteps``); `nil` runs
+  /// the algorithm alone (the reference the compiled steps are tested against).
+  var compiled: CompiledSteps? = CompiledSteps()
+  /// The node of the current configuration in `compiled`, or -1 when not known.
+  @usableFromInline var node: Int32 = -1
+  /// Whether steps go through ``CompiledSteps`` (on by default); off, the algorithm runs alone.
+  var usesCompiledSteps: Bool {
+    get { compiled != nil }
+    set {
+      compiled = newValue ? (compiled ?? CompiledSteps()) : nil
+      node = -1
+    }
+  }
   /// The most plans kept (a chart with many configurations does not grow memory without bound).
   static var maxPlans: Int { 4096 }
   /// History pseudo-state index → the states it remembers.
@@ -124,6 +137,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     guard !isStarted else { return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0) }
     isStarted = true
     var run = Run(tracking: tracksOwners)
+    node = -1
     execute(chart.actions[chart.defaultTransition[0]], event: nil, owner: 0, &run)
     enterStates([chart.defaultTransition[0]], &run)
     try settle(&run)
@@ -144,6 +158,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
         // Nothing to run but the move itself: no content, no history, one word of states.
         active.small = quick.end
         configurationID = Int(quick.endID)
+        node = -1
         if quick.halts { halted = true }
         return ChartStep(outcome: .transitioned, outputs: [], microsteps: Int(quick.microsteps), transitions: [], entered: [])
       }
@@ -174,10 +189,11 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     run.recording = from != nil
     historyTouched = false
     let queued = QueuedEvent(name: name, value: event)
-    let enabled = selectTransitions(for: queued)
+    var enabled: [Int] = []
+    select(for: queued, into: &enabled)
     if !enabled.isEmpty {
       run.external = true
-      microstep(enabled, event: queued, &run)
+      take(enabled, event: queued, &run)
       run.external = false
       try settle(&run)
     }
@@ -238,6 +254,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     }
     if !plan.historyWrites.isEmpty { for (h, states) in plan.historyWrites { history[h] = states } }
     active = plan.end
+    node = -1
     configurationID = plan.endID
     if plan.halted { halted = true }
     return ChartStep(outcome: .transitioned, outputs: outputs, microsteps: plan.microsteps, transitions: reporting ? plan.taken : [],
@@ -262,6 +279,8 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     var recording = false
     /// The content running now belongs to the external event's microstep.
     var external = false
+    /// The transitions selected for the next microstep (kept to reuse its storage).
+    var enabled: [Int] = []
     var plan = ChartPlan<Event, Context, Effect>()
 
     init(tracking: Bool = false) { self.tracking = tracking }
@@ -280,24 +299,35 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
         clearInternalQueue()
         throw .queueOverflow(chart: chart.name, events: waiting, states: configuration.map { "\($0)" })
       }
-      var enabled = selectTransitions(for: nil)
+      select(for: nil, into: &run.enabled)
       var event: QueuedEvent?
-      if enabled.isEmpty {
+      if run.enabled.isEmpty {
         guard queueHead < internalQueue.count else { break }
         event = internalQueue[queueHead]
         queueHead += 1
-        enabled = selectTransitions(for: event)
+        select(for: event, into: &run.enabled)
       }
-      if !enabled.isEmpty {
+      if !run.enabled.isEmpty {
         guard run.microsteps < Self.maxMicrosteps else {
           clearInternalQueue()
           throw .didNotSettle(chart: chart.name, microsteps: run.microsteps, states: configuration.map { "\($0)" })
         }
-        microstep(enabled, event: event, &run)
+        let enabled = run.enabled
+        take(enabled, event: event, &run)
       }
     }
     internalQueue.removeAll(keepingCapacity: true)
     queueHead = 0
+  }
+
+  /// The transitions enabled for `event`: compiled when the machine compiles its steps.
+  mutating func select(for event: QueuedEvent?, into enabled: inout [Int]) {
+    if compiled != nil { selectCompiled(for: event, into: &enabled) } else { enabled = selectTransitions(for: event) }
+  }
+
+  /// Takes `enabled` together: compiled when the machine compiles its steps.
+  mutating func take(_ enabled: [Int], event: QueuedEvent?, _ run: inout Run) {
+    if compiled != nil { microstepCompiled(enabled, event: event, &run) } else { microstep(enabled, event: event, &run) }
   }
 
   /// A stopped macrostep's queue is dropped (with its capacity), so the next event starts clean.

@@ -1,0 +1,204 @@
+/// The machine's steps through ``CompiledSteps``: the same transitions, content, history and
+/// done events as the algorithm (``ChartMachine+Algorithm``), which stays the reference and
+/// computes what is kept the first time a configuration meets an event or a set of transitions.
+extension ChartMachine {
+  /// The configuration's key: active states, and history values.
+  func compiledKey() -> CompiledSteps.Key {
+    var remembered = StateBits(count: chart.count)
+    for (h, states) in history {
+      remembered[h] = true
+      for s in states { remembered[s] = true }
+    }
+    return CompiledSteps.Key(active: active, history: remembered)
+  }
+
+  /// The current configuration's node, found (or made) when it is not known; -1 when the
+  /// compiled steps are full or off.
+  mutating func currentNode() -> Int32 {
+    if node >= 0 { return node }
+    guard compiled != nil else { return -1 }
+    node = compiled!.node(of: compiledKey())
+    return node
+  }
+
+  /// The transitions enabled for `event` (`nil`: eventless), into `enabled`, as
+  /// ``selectTransitions(for:)`` selects them: the candidates are compiled, the guards run now.
+  mutating func selectCompiled(for event: QueuedEvent?, into enabled: inout [Int]) {
+    enabled.removeAll(keepingCapacity: true)
+    let n = currentNode()
+    guard n >= 0 else {
+      enabled = selectTransitions(for: event)
+      return
+    }
+    let selection = selectionIndex(n, event)
+    var many = false
+    compiled!.selections[Int(selection)].withUnsafeBufferPointer { list in
+      var i = 0
+      while i < list.count {
+        let end = i + 1 + Int(list[i])
+        var k = i + 1
+        while k < end {
+          let t = Int(list[k])
+          if holds(t, event) {
+            if !enabled.contains(t) { enabled.append(t) }
+            break
+          }
+          k += 1
+        }
+        i = end
+      }
+      many = enabled.count > 1
+    }
+    if many { enabled = removeConflicting(enabled) }
+  }
+
+  /// The compiled selection of `event` in node `n`, compiled now if it is not yet.
+  mutating func selectionIndex(_ n: Int32, _ event: QueuedEvent?) -> Int32 {
+    let ordinal = event?.value.flatMap { value in eventOrdinal?(value) }.flatMap { $0 >= 0 && $0 < 64 ? $0 : nil }
+    if let event {
+      if let ordinal {
+        let slots = compiled!.nodes[Int(n)].byOrdinal
+        if ordinal < slots.count, slots[ordinal] >= 0 { return slots[ordinal] }
+      } else {
+        for entry in compiled!.nodes[Int(n)].byName where entry.name == event.name { return entry.selection }
+      }
+    } else if compiled!.nodes[Int(n)].eventless >= 0 {
+      return compiled!.nodes[Int(n)].eventless
+    }
+    let index = Int32(compiled!.selections.count)
+    compiled!.selections.append(compileSelection(for: event))
+    if let event {
+      if let ordinal {
+        if compiled!.nodes[Int(n)].byOrdinal.count <= ordinal {
+          compiled!.nodes[Int(n)].byOrdinal += repeatElement(-1, count: ordinal + 1 - compiled!.nodes[Int(n)].byOrdinal.count)
+        }
+        compiled!.nodes[Int(n)].byOrdinal[ordinal] = index
+      } else {
+        compiled!.nodes[Int(n)].byName.append((event.name, index))
+      }
+    } else {
+      compiled!.nodes[Int(n)].eventless = index
+    }
+    return index
+  }
+
+  /// For each active atomic state in document order, the transitions (its own, then its
+  /// ancestors') that match `event`.
+  func compileSelection(for event: QueuedEvent?) -> CompiledSteps.Selection {
+    var list: CompiledSteps.Selection = []
+    for state in 1..<chart.count where active[state] && chart.isAtomic(state) {
+      let countAt = list.count
+      list.append(0)
+      var s = state
+      while s >= 0 {
+        for t in chart.stateTransitions[s] where matches(t, event) { list.append(Int32(t)) }
+        s = chart.parents[s]
+      }
+      list[countAt] = Int32(list.count - countAt - 1)
+      if list[countAt] == 0 { list.removeLast() }
+    }
+    return list
+  }
+
+  /// Takes `enabled` together, as ``microstep(_:event:_:)`` does, from the compiled move.
+  mutating func microstepCompiled(_ enabled: [Int], event: QueuedEvent?, _ run: inout Run) {
+    let n = currentNode()
+    guard n >= 0, let m = moveIndex(n, enabled) else {
+      microstep(enabled, event: event, &run)
+      node = -1
+      return
+    }
+    let move = compiled!.moves[Int(m)]
+    run.microsteps += 1
+    if reporting || run.recording { run.taken += enabled }
+    if move.touchesHistory { historyTouched = true }
+    for (h, remembered) in move.historyWrites {
+      history[h] = remembered
+      if run.recording { run.plan.historyWrites.append((h, remembered)) }
+    }
+    for s in move.exits {
+      execute(chart.onExit[s], event: event, owner: chart.parents[s], &run)
+      if run.recording || run.tracking { run.exits.append(ChartExit(state: s, output: run.outputs.count)) }
+    }
+    for (k, t) in enabled.enumerated() {
+      execute(chart.actions[t], event: event, owner: run.tracking || run.recording ? move.owners[k] : 0, &run)
+    }
+    active = move.end.active
+    for entry in move.entries {
+      let s = entry.state
+      if reporting || run.recording { run.entered.append(s - 1) }
+      if !chart.onEntry[s].isEmpty { execute(chart.onEntry[s], event: event, owner: s, &run) }
+      if entry.defaultEntry { execute(chart.actions[chart.defaultTransition[s]], event: event, owner: s, &run) }
+      if entry.historyContent >= 0 { execute(chart.actions[entry.historyContent], event: event, owner: s, &run) }
+      for name in entry.done { enqueue(name) }
+    }
+    node = move.endNode
+    if move.halts {
+      isHalted = true
+      exitInterpreter(&run)
+      node = -1
+    }
+  }
+
+  /// The compiled move of `enabled` from node `n`, compiled now if it is not yet; `nil` when
+  /// there is no room.
+  mutating func moveIndex(_ n: Int32, _ enabled: [Int]) -> Int32? {
+    for entry in compiled!.nodes[Int(n)].moves where entry.transitions == enabled { return entry.move }
+    guard compiled!.hasRoom else { return nil }
+    var move = compileMove(enabled)
+    move.endNode = compiled!.node(of: move.end)
+    let index = Int32(compiled!.moves.count)
+    compiled!.moves.append(move)
+    compiled!.nodes[Int(n)].moves.append((enabled, index))
+    return index
+  }
+
+  /// What the algorithm's microstep computes for `enabled` from here, without running content:
+  /// the history it writes, the states it exits and enters, and where it ends.
+  mutating func compileMove(_ enabled: [Int]) -> CompiledSteps.Move {
+    var move = CompiledSteps.Move()
+    let (savedHistory, savedActive, savedTouched) = (history, active, historyTouched)
+    defer { (history, active, historyTouched) = (savedHistory, savedActive, savedTouched) }
+    historyTouched = enabled.contains { t in chart.targets[t].contains { chart.isHistory($0) } }
+    move.exits = exitSet(enabled).sorted(by: >)
+    for s in move.exits {
+      for h in chart.histories[s] {
+        let remembered =
+          chart.kinds[h] == .deepHistory
+          ? (s + 1..<chart.ends[s]).filter { active[$0] && chart.isAtomic($0) }
+          : chart.children[s].filter { active[$0] }
+        move.historyWrites.append((h, remembered))
+        history[h] = remembered
+      }
+    }
+    for s in move.exits { active[s] = false }
+    move.owners = enabled.map(owner(of:))
+    var entry = EntrySet(count: chart.count, parents: chart.parents)
+    for t in enabled {
+      for s in chart.targets[t] { addDescendants(s, &entry) }
+      let ancestor = transitionDomain(t)
+      for s in effectiveTargets(t) { addAncestors(s, upTo: ancestor, &entry) }
+    }
+    for s in entry.states.sorted() {
+      active[s] = true
+      var done: [String] = []
+      if chart.kinds[s] == .final {
+        let parent = chart.parents[s]
+        if parent == 0 {
+          move.halts = true
+        } else {
+          done.append("done.state.\(chart.label(parent))")
+          let grandparent = chart.parents[parent]
+          if grandparent > 0, chart.kinds[grandparent] == .parallel, chart.children[grandparent].allSatisfy(isInFinalState) {
+            done.append("done.state.\(chart.label(grandparent))")
+          }
+        }
+      }
+      move.entries.append(CompiledSteps.Entry(
+        state: s, defaultEntry: entry.defaultEntry.contains(s), historyContent: entry.historyContent[s] ?? -1, done: done))
+    }
+    move.touchesHistory = historyTouched
+    move.end = CompiledSteps.Key(active: active, history: compiledKey().history)
+    return move
+  }
+}
