@@ -15,6 +15,7 @@ public struct Chart<ID: Hashable & Sendable, Event: Sendable, Context, Effect: S
   /// Executable content of this chart.
   public typealias Action = ChartAction<Event, Context, Effect>
 
+  @usableFromInline
   enum Kind: Hashable, Sendable {
     case atomic, compound, parallel, final, shallowHistory, deepHistory
   }
@@ -28,33 +29,33 @@ public struct Chart<ID: Hashable & Sendable, Event: Sendable, Context, Effect: S
   @usableFromInline let eventOrdinal: (@Sendable (Event) -> Int?)?
   /// The compiled arrays, shared: copying a chart (or a machine, which holds one) is one
   /// reference count, not twenty.
-  let tables: ChartTables<ID, Event, Context, Effect>
+  @usableFromInline let tables: ChartTables<ID, Event, Context, Effect>
 
   /// Per state (index 0: the root, which has no id).
-  var ids: [ID?] { tables.ids }
-  var kinds: [Kind] { tables.kinds }
-  var parents: [Int] { tables.parents }
+  @inlinable var ids: [ID?] { tables.ids }
+  @inlinable var kinds: [Kind] { tables.kinds }
+  @inlinable var parents: [Int] { tables.parents }
   /// One past the last descendant: descendants of `i` are `i + 1 ..< ends[i]`.
   var ends: [Int] { tables.ends }
   /// Child states (not history), in document order.
   var children: [[Int]] { tables.children }
   var histories: [[Int]] { tables.histories }
-  var onEntry: [[Action]] { tables.onEntry }
-  var onExit: [[Action]] { tables.onExit }
+  @inlinable var onEntry: [[Action]] { tables.onEntry }
+  @inlinable var onExit: [[Action]] { tables.onExit }
   /// Per compound state (and the root): its default entry, a transition index; per history
   /// state: its default transition. -1 elsewhere.
-  var defaultTransition: [Int] { tables.defaultTransition }
+  @inlinable var defaultTransition: [Int] { tables.defaultTransition }
   /// Transitions of each state, in document order.
   var stateTransitions: [[Int]] { tables.stateTransitions }
-  var index: [ID: Int] { tables.index }
+  @inlinable var index: [ID: Int] { tables.index }
 
   // Transitions.
   var sources: [Int] { tables.sources }
   var descriptors: [[String]] { tables.descriptors }
-  var guards: [ChartGuard<ID, Event, Context>?] { tables.guards }
+  @inlinable var guards: [ChartGuard<ID, Event, Context>?] { tables.guards }
   var targets: [[Int]] { tables.targets }
   var isInternal: [Bool] { tables.isInternal }
-  var actions: [[Action]] { tables.actions }
+  @inlinable var actions: [[Action]] { tables.actions }
 
   /// The states in document order, as declared (history included).
   public var stateIDs: [ID] { ids.compactMap { $0 } }
@@ -87,7 +88,7 @@ public struct Chart<ID: Hashable & Sendable, Event: Sendable, Context, Effect: S
     tables = ChartTables(builder)
   }
 
-  var count: Int { kinds.count }
+  @inlinable var count: Int { kinds.count }
 
   /// `a` is a proper descendant of `b`.
   @inline(__always) func isDescendant(_ a: Int, of b: Int) -> Bool { a > b && a < ends[b] }
@@ -113,8 +114,18 @@ extension Chart where Event: Discriminated {
   public init(name: String, initial: [ID]? = nil, states: [State], initialActions: [Action] = []) throws(ChartError) {
     try self.init(
       name: name, initial: initial, states: states, initialActions: initialActions, eventName: { "\($0.discriminant)" },
-      eventOrdinal: { Event.ordinal(of: $0.discriminant) })
+      eventOrdinal: { Event.ordinal(of: $0.discriminant) ?? plainByteOrdinal($0.discriminant) })
   }
+}
+
+/// A discriminant of one trivial byte (an enum without payloads, up to 256 cases) as that
+/// byte: a number per case, for a type that gives none, so the chart finds what it compiled
+/// for the event by number rather than by name. The bytes of a trivial value determine it, so
+/// two different cases never share a number.
+@inlinable
+func plainByteOrdinal<D>(_ discriminant: D) -> Int? {
+  guard _isPOD(D.self), MemoryLayout<D>.size == 1 else { return nil }
+  return Int(withUnsafeBytes(of: discriminant) { $0[0] })
 }
 
 extension Chart where Event == String {
@@ -125,25 +136,26 @@ extension Chart where Event == String {
 }
 
 /// A chart's compiled arrays, in document order, behind one reference (immutable once built).
+@usableFromInline
 final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Sendable>: Sendable {
-  typealias Action = ChartAction<Event, Context, Effect>
-  let ids: [ID?]
-  let kinds: [Chart<ID, Event, Context, Effect>.Kind]
-  let parents: [Int]
+  @usableFromInline typealias Action = ChartAction<Event, Context, Effect>
+  @usableFromInline let ids: [ID?]
+  @usableFromInline let kinds: [Chart<ID, Event, Context, Effect>.Kind]
+  @usableFromInline let parents: [Int]
   let ends: [Int]
   let children: [[Int]]
   let histories: [[Int]]
-  let onEntry: [[Action]]
-  let onExit: [[Action]]
-  let defaultTransition: [Int]
+  @usableFromInline let onEntry: [[Action]]
+  @usableFromInline let onExit: [[Action]]
+  @usableFromInline let defaultTransition: [Int]
   let stateTransitions: [[Int]]
-  let index: [ID: Int]
+  @usableFromInline let index: [ID: Int]
   let sources: [Int]
   let descriptors: [[String]]
-  let guards: [ChartGuard<ID, Event, Context>?]
+  @usableFromInline let guards: [ChartGuard<ID, Event, Context>?]
   let targets: [[Int]]
   let isInternal: [Bool]
-  let actions: [[Action]]
+  @usableFromInline let actions: [[Action]]
 
   init(_ builder: ChartBuilder<ID, Event, Context, Effect>) {
     (ids, kinds, parents, ends, children, histories) =

@@ -6,6 +6,7 @@ extension ChartMachine {
   /// For each active atomic state in document order, the first transition of it or of its
   /// nearest ancestor that matches `event` (`nil`: eventless transitions) and whose guard
   /// holds; then conflicts removed.
+  @usableFromInline
   mutating func selectTransitions(for event: QueuedEvent?) -> [Int] {
     var enabled: [Int] = []
     // Membership by a linear look while the set is small, by a hash set once it is not (a
@@ -40,6 +41,7 @@ extension ChartMachine {
     }
   }
 
+  @inlinable
   func holds(_ t: Int, _ event: QueuedEvent?) -> Bool {
     guard let condition = chart.guards[t]?.condition else { return true }
     switch condition {
@@ -58,6 +60,7 @@ extension ChartMachine {
   /// what it conflicts with by walking its ancestors: linear in the enabled set (times the
   /// chart's depth), where comparing exit sets pairwise is quadratic. Small sets take the
   /// pairwise reference, ``removeConflictingPairwise(_:)``.
+  @usableFromInline
   func removeConflicting(_ enabled: [Int]) -> [Int] {
     guard enabled.count > 8 else { return removeConflictingPairwise(enabled) }
     var kept: [(t: Int, domain: Int?, alive: Bool)] = []
@@ -152,6 +155,7 @@ extension ChartMachine {
 
   // MARK: Microstep
 
+  @usableFromInline
   mutating func microstep(_ enabled: [Int], event: QueuedEvent?, _ run: inout Run) {
     run.microsteps += 1
     run.taken += enabled
@@ -351,6 +355,7 @@ extension ChartMachine {
 
   /// Runs content; `owner` is the state its effects belong to (see ``ChartStep``), recorded
   /// only when the machine tracks owners or plans the macrostep.
+  @inlinable
   mutating func execute(_ actions: [ChartAction<Event, Context, Effect>], event: QueuedEvent?, owner: Int, _ run: inout Run) {
     for action in actions {
       if run.recording {
@@ -360,10 +365,10 @@ extension ChartMachine {
       switch action {
       case .effect(let effect): run.output(.effect(effect), owner: owner)
       case .make(_, let make): if let effect = make(context, event?.value) { run.output(.effect(effect), owner: owner) }
-      case .raise(let raised): internalQueue.append(QueuedEvent(name: chart.eventName(raised), value: raised))
+      case .raise(let raised): internalQueue.append(QueuedEvent(name: eventName(of: raised), value: raised))
       case .send(let sent, let delay, let id): run.output(.send(sent, after: delay, id: id), owner: owner)
       case .cancel(let id): run.output(.cancel(id), owner: owner)
-      case .update(_, let update): update(&context, event?.value)
+      case .update(_, let update): update(&storedContext, event?.value)
       case .error(let name): enqueue(name)
       }
     }
@@ -378,10 +383,12 @@ extension ChartMachine {
     return owner
   }
 
+  @inlinable
   mutating func enqueue(_ name: String) { internalQueue.append(QueuedEvent(name: name, value: nil)) }
 
   /// The chart halted: every active state is exited (its exit content runs) in reverse
   /// document order; the configuration is kept as it was, for callers to read.
+  @usableFromInline
   mutating func exitInterpreter(_ run: inout Run) {
     let remaining = (1..<chart.count).filter { active[$0] }.sorted(by: >)
     for s in remaining {

@@ -34,10 +34,12 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   @usableFromInline let eventName: @Sendable (Event) -> String
   @usableFromInline let eventOrdinal: (@Sendable (Event) -> Int?)?
   /// A history state was targeted or entered in this macrostep: it cannot be planned.
-  var historyTouched = false
+  @usableFromInline var historyTouched = false
   /// The set arithmetic of the configurations met so far (see ``CompiledSteps``); `nil` runs
   /// the algorithm alone (the reference the compiled steps are tested against).
-  var compiled: CompiledSteps? = CompiledSteps()
+  @usableFromInline var compiled: CompiledSteps? = CompiledSteps()
+  /// Event names by ordinal, as ``eventName(of:)`` made them.
+  @usableFromInline var names: [String?] = []
   /// The node of the current configuration in `compiled`, or -1 when not known.
   @usableFromInline var node: Int32 = -1
   /// Whether steps go through ``CompiledSteps`` (on by default); off, the algorithm runs alone.
@@ -49,11 +51,11 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     }
   }
   /// The most plans kept (a chart with many configurations does not grow memory without bound).
-  static var maxPlans: Int { 4096 }
+  @usableFromInline static var maxPlans: Int { 4096 }
   /// History pseudo-state index → the states it remembers.
   @usableFromInline var history: [Int: [Int]] = [:]
-  var internalQueue: [QueuedEvent] = []
-  var queueHead = 0
+  @usableFromInline var internalQueue: [QueuedEvent] = []
+  @usableFromInline var queueHead = 0
   /// When on, each ``ChartStep`` lists the transitions taken and the states entered (for
   /// coverage tools; it costs a little on every step). Off by default.
   public var reportsTransitions: Bool {
@@ -90,9 +92,13 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   public static var maxInternalEvents: Int { 10_000 }
 
   /// An event on the internal queue: its name for matching, and the user's value when it has one.
+  @usableFromInline
   struct QueuedEvent {
-    let name: String
-    let value: Event?
+    @usableFromInline let name: String
+    @usableFromInline let value: Event?
+
+    @inlinable
+    init(name: String, value: Event?) { (self.name, self.value) = (name, value) }
   }
 
   /// A machine at the chart's start; call ``start()`` to enter its initial states.
@@ -176,11 +182,11 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   }
 
   /// Runs the algorithm for one external event (and plans the macrostep when it can).
-  @usableFromInline
+  @inlinable
   mutating func run(_ event: Event) throws(ChartRunError) -> ChartStep<Event, Effect> {
-    if !isStarted { _ = try start() }
-    guard !isHalted else { return ChartStep(outcome: .halted, outputs: [], microsteps: 0) }
-    let name = chart.eventName(event)
+    if !started { _ = try start() }
+    guard !halted else { return ChartStep(outcome: .halted, outputs: [], microsteps: 0) }
+    let name = eventName(of: event)
     if plans != nil, configurationID == nil { configurationID = plans!.id(of: active) }
     if let id = configurationID, let plan = plans?.plan(from: id, event: name) { return replay(plans!.plans[plan], event: event) }
     let from = configurationID
@@ -213,6 +219,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     return step(of: run)
   }
 
+  @inlinable
   func step(of run: Run) -> ChartStep<Event, Effect> {
     ChartStep(
       outcome: .transitioned, outputs: run.outputs, microsteps: run.microsteps, transitions: reporting ? run.taken : [],
@@ -262,29 +269,32 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   }
 
   /// What one macrostep collects.
+  @usableFromInline
   struct Run {
-    var outputs: [Output] = []
+    @usableFromInline var outputs: [Output] = []
     /// Per output, the state it belongs to (when tracking).
-    var owners: [Int] = []
+    @usableFromInline var owners: [Int] = []
     /// States exited, in order, each with how many outputs came before (when tracking or recording).
-    var exits: [ChartExit] = []
+    @usableFromInline var exits: [ChartExit] = []
     /// Owners and exits are reported.
-    var tracking = false
-    var microsteps = 0
+    @usableFromInline var tracking = false
+    @usableFromInline var microsteps = 0
     /// Transitions taken, in order.
-    var taken: [Int] = []
+    @usableFromInline var taken: [Int] = []
     /// States entered, in order (positions in `chart.states`).
-    var entered: [Int] = []
+    @usableFromInline var entered: [Int] = []
     /// Recording a plan of this macrostep (until something makes it unplannable).
-    var recording = false
+    @usableFromInline var recording = false
     /// The content running now belongs to the external event's microstep.
-    var external = false
+    @usableFromInline var external = false
     /// The transitions selected for the next microstep (kept to reuse its storage).
-    var enabled: [Int] = []
-    var plan = ChartPlan<Event, Context, Effect>()
+    @usableFromInline var enabled: [Int] = []
+    @usableFromInline var plan = ChartPlan<Event, Context, Effect>()
 
+    @inlinable
     init(tracking: Bool = false) { self.tracking = tracking }
 
+    @inlinable
     mutating func output(_ output: Output, owner: Int) {
       outputs.append(output)
       if tracking { owners.append(owner) }
@@ -292,12 +302,11 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   }
 
   /// Eventless transitions, then internal events, until neither is left (or the chart halts).
+  @inlinable
   mutating func settle(_ run: inout Run) throws(ChartRunError) {
     while !isHalted {
       guard internalQueue.count - queueHead <= Self.maxInternalEvents else {
-        let waiting = internalQueue.count - queueHead
-        clearInternalQueue()
-        throw .queueOverflow(chart: chart.name, events: waiting, states: configuration.map { "\($0)" })
+        throw overflow()
       }
       select(for: nil, into: &run.enabled)
       var event: QueuedEvent?
@@ -308,10 +317,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
         select(for: event, into: &run.enabled)
       }
       if !run.enabled.isEmpty {
-        guard run.microsteps < Self.maxMicrosteps else {
-          clearInternalQueue()
-          throw .didNotSettle(chart: chart.name, microsteps: run.microsteps, states: configuration.map { "\($0)" })
-        }
+        guard run.microsteps < Self.maxMicrosteps else { throw didNotSettle(run.microsteps) }
         let enabled = run.enabled
         take(enabled, event: event, &run)
       }
@@ -321,16 +327,45 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   }
 
   /// The transitions enabled for `event`: compiled when the machine compiles its steps.
+  @inlinable
   mutating func select(for event: QueuedEvent?, into enabled: inout [Int]) {
     if compiled != nil { selectCompiled(for: event, into: &enabled) } else { enabled = selectTransitions(for: event) }
   }
 
   /// Takes `enabled` together: compiled when the machine compiles its steps.
+  @inlinable
   mutating func take(_ enabled: [Int], event: QueuedEvent?, _ run: inout Run) {
     if compiled != nil { microstepCompiled(enabled, event: event, &run) } else { microstep(enabled, event: event, &run) }
   }
 
+  /// The internal queue overflowed: it is dropped, and the error says how full it was.
+  @usableFromInline
+  mutating func overflow() -> ChartRunError {
+    let waiting = internalQueue.count - queueHead
+    clearInternalQueue()
+    return .queueOverflow(chart: chart.name, events: waiting, states: configuration.map { "\($0)" })
+  }
+
+  /// The macrostep took too many microsteps: the queue is dropped.
+  @usableFromInline
+  mutating func didNotSettle(_ microsteps: Int) -> ChartRunError {
+    clearInternalQueue()
+    return .didNotSettle(chart: chart.name, microsteps: microsteps, states: configuration.map { "\($0)" })
+  }
+
+  /// The name of `event`: kept per ordinal, so an event with one is named once.
+  @inlinable
+  mutating func eventName(of event: Event) -> String {
+    guard let ordinal = eventOrdinal?(event), ordinal >= 0, ordinal < 64 else { return eventName(event) }
+    if ordinal < names.count, let name = names[ordinal] { return name }
+    if names.count <= ordinal { names += repeatElement(nil, count: ordinal + 1 - names.count) }
+    let name = eventName(event)
+    names[ordinal] = name
+    return name
+  }
+
   /// A stopped macrostep's queue is dropped (with its capacity), so the next event starts clean.
+  @usableFromInline
   mutating func clearInternalQueue() {
     internalQueue = []
     queueHead = 0
@@ -388,6 +423,9 @@ public struct ChartStep<Event: Sendable, Effect: Sendable>: Sendable {
 struct ChartExit: Hashable, Sendable {
   @usableFromInline let state: Int
   @usableFromInline let output: Int
+
+  @inlinable
+  init(state: Int, output: Int) { (self.state, self.output) = (state, output) }
 }
 
 /// What a macrostep asks the caller to do.
@@ -427,3 +465,4 @@ public enum ChartRunError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension ChartMachine: Sendable where Context: Sendable {}
+extension ChartMachine.QueuedEvent: Sendable {}

@@ -132,6 +132,7 @@ public struct ChartTransition<ID: Hashable & Sendable, Event: Sendable, Context,
 /// A transition's condition: `In(state)`, or a named predicate on the context and the event
 /// (`nil` for eventless transitions).
 public struct ChartGuard<ID: Hashable & Sendable, Event: Sendable, Context>: Sendable {
+  @usableFromInline
   enum Condition: Sendable {
     case inState(ID)
     case notInState(ID)
@@ -140,7 +141,7 @@ public struct ChartGuard<ID: Hashable & Sendable, Event: Sendable, Context>: Sen
 
   /// How analysis and diagrams name it.
   public let name: String
-  let condition: Condition
+  @usableFromInline let condition: Condition
 
   /// Holds while `state` is active (SCXML's `In(id)`).
   public static func inState(_ state: ID) -> ChartGuard { ChartGuard(name: "In(\(state))", condition: .inState(state)) }

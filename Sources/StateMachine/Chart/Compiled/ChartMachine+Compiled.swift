@@ -14,8 +14,15 @@ extension ChartMachine {
 
   /// The current configuration's node, found (or made) when it is not known; -1 when the
   /// compiled steps are full or off.
+  @inlinable
   mutating func currentNode() -> Int32 {
     if node >= 0 { return node }
+    return findNode()
+  }
+
+  /// Looks the configuration's node up (or makes it).
+  @usableFromInline
+  mutating func findNode() -> Int32 {
     guard compiled != nil else { return -1 }
     node = compiled!.node(of: compiledKey())
     return node
@@ -23,6 +30,7 @@ extension ChartMachine {
 
   /// The transitions enabled for `event` (`nil`: eventless), into `enabled`, as
   /// ``selectTransitions(for:)`` selects them: the candidates are compiled, the guards run now.
+  @inlinable
   mutating func selectCompiled(for event: QueuedEvent?, into enabled: inout [Int]) {
     enabled.removeAll(keepingCapacity: true)
     let n = currentNode()
@@ -53,6 +61,7 @@ extension ChartMachine {
   }
 
   /// The compiled selection of `event` in node `n`, compiled now if it is not yet.
+  @inlinable
   mutating func selectionIndex(_ n: Int32, _ event: QueuedEvent?) -> Int32 {
     let ordinal = event?.value.flatMap { value in eventOrdinal?(value) }.flatMap { $0 >= 0 && $0 < 64 ? $0 : nil }
     if let event {
@@ -65,6 +74,12 @@ extension ChartMachine {
     } else if compiled!.nodes[Int(n)].eventless >= 0 {
       return compiled!.nodes[Int(n)].eventless
     }
+    return compileSelection(n, event, ordinal: ordinal)
+  }
+
+  /// Compiles the selection of `event` in node `n` and files it.
+  @usableFromInline
+  mutating func compileSelection(_ n: Int32, _ event: QueuedEvent?, ordinal: Int?) -> Int32 {
     let index = Int32(compiled!.selections.count)
     compiled!.selections.append(compileSelection(for: event))
     if let event {
@@ -101,6 +116,7 @@ extension ChartMachine {
   }
 
   /// Takes `enabled` together, as ``microstep(_:event:_:)`` does, from the compiled move.
+  @inlinable
   mutating func microstepCompiled(_ enabled: [Int], event: QueuedEvent?, _ run: inout Run) {
     let n = currentNode()
     guard n >= 0, let m = moveIndex(n, enabled) else {
@@ -134,7 +150,7 @@ extension ChartMachine {
     }
     node = move.endNode
     if move.halts {
-      isHalted = true
+      halted = true
       exitInterpreter(&run)
       node = -1
     }
@@ -142,8 +158,15 @@ extension ChartMachine {
 
   /// The compiled move of `enabled` from node `n`, compiled now if it is not yet; `nil` when
   /// there is no room.
+  @inlinable
   mutating func moveIndex(_ n: Int32, _ enabled: [Int]) -> Int32? {
     for entry in compiled!.nodes[Int(n)].moves where entry.transitions == enabled { return entry.move }
+    return compileMove(n, enabled)
+  }
+
+  /// Compiles the move of `enabled` from node `n` and files it; `nil` when there is no room.
+  @usableFromInline
+  mutating func compileMove(_ n: Int32, _ enabled: [Int]) -> Int32? {
     guard compiled!.hasRoom else { return nil }
     var move = compileMove(enabled)
     move.endNode = compiled!.node(of: move.end)
