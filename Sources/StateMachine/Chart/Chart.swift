@@ -156,6 +156,9 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
   let targets: [[Int]]
   let isInternal: [Bool]
   @usableFromInline let actions: [[Action]]
+  /// Per transition, the state an `In()` (or `!In()`) guard names, as an index; -1 for another
+  /// guard, none, or a state the chart does not have.
+  @usableFromInline let guardStates: [Int]
 
   init(_ builder: ChartBuilder<ID, Event, Context, Effect>) {
     (ids, kinds, parents, ends, children, histories) =
@@ -164,6 +167,13 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
       (builder.onEntry, builder.onExit, builder.defaultTransition, builder.stateTransitions, builder.index)
     (sources, descriptors, guards, targets, isInternal, actions) =
       (builder.sources, builder.descriptors, builder.guards, builder.resolvedTargets, builder.isInternal, builder.actions)
+    let index = builder.index
+    guardStates = builder.guards.map { condition in
+      switch condition?.condition {
+      case .inState(let id)?, .notInState(let id)?: index[id] ?? -1
+      default: -1
+      }
+    }
   }
 }
 

@@ -45,8 +45,12 @@ extension ChartMachine {
   func holds(_ t: Int, _ event: QueuedEvent?) -> Bool {
     guard let condition = chart.guards[t]?.condition else { return true }
     switch condition {
-    case .inState(let id): return chart.index[id].map { active[$0] } ?? false
-    case .notInState(let id): return !(chart.index[id].map { active[$0] } ?? false)
+    case .inState:
+      let s = chart.tables.guardStates[t]
+      return s >= 0 && active[s]
+    case .notInState:
+      let s = chart.tables.guardStates[t]
+      return !(s >= 0 && active[s])
     case .predicate(let predicate): return predicate(context, event?.value)
     }
   }
@@ -193,7 +197,7 @@ extension ChartMachine {
           ? (s + 1..<chart.ends[s]).filter { active[$0] && chart.isAtomic($0) }
           : chart.children[s].filter { active[$0] }
         history[h] = remembered
-        if run.recording { run.plan.historyWrites.append((h, remembered)) }
+        if run.recording { run.plan?.historyWrites.append((h, remembered)) }
       }
     }
     for s in leaving {
@@ -359,8 +363,8 @@ extension ChartMachine {
   mutating func execute(_ actions: [ChartAction<Event, Context, Effect>], event: QueuedEvent?, owner: Int, _ run: inout Run) {
     for action in actions {
       if run.recording {
-        run.plan.actions.append((action, run.external ? .external : .recorded(event?.value)))
-        run.plan.owners.append(owner)
+        run.plan?.actions.append((action, run.external ? .external : .recorded(event?.value)))
+        run.plan?.owners.append(owner)
       }
       switch action {
       case .effect(let effect): run.output(.effect(effect), owner: owner)

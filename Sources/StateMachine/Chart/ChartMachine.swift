@@ -192,7 +192,10 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     let from = configurationID
     configurationID = nil
     var run = Run(tracking: tracksOwners)
-    run.recording = from != nil
+    if from != nil {
+      run.recording = true
+      run.plan = ChartPlan()
+    }
     historyTouched = false
     let queued = QueuedEvent(name: name, value: event)
     var enabled: [Int] = []
@@ -204,16 +207,17 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
       try settle(&run)
     }
     if let from, run.recording, !historyTouched, plans!.plans.count < Self.maxPlans {
-      run.plan.end = active
-      run.plan.endID = plans!.id(of: active)
-      run.plan.halted = isHalted
-      run.plan.microsteps = run.microsteps
-      run.plan.transitioned = !enabled.isEmpty
-      run.plan.taken = run.taken
-      run.plan.entered = run.entered
-      run.plan.exits = run.exits
-      plans!.add(run.plan, from: from, event: name, ordinal: eventOrdinal?(event))
-      configurationID = run.plan.endID
+      var plan = run.plan!
+      plan.end = active
+      plan.endID = plans!.id(of: active)
+      plan.halted = isHalted
+      plan.microsteps = run.microsteps
+      plan.transitioned = !enabled.isEmpty
+      plan.taken = run.taken
+      plan.entered = run.entered
+      plan.exits = run.exits
+      plans!.add(plan, from: from, event: name, ordinal: eventOrdinal?(event))
+      configurationID = plan.endID
     }
     guard !enabled.isEmpty else { return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0) }
     return step(of: run)
@@ -289,7 +293,9 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     @usableFromInline var external = false
     /// The transitions selected for the next microstep (kept to reuse its storage).
     @usableFromInline var enabled: [Int] = []
-    @usableFromInline var plan = ChartPlan<Event, Context, Effect>()
+    /// The plan being recorded, while `recording` (made only then: a run that records
+    /// nothing carries none).
+    @usableFromInline var plan: ChartPlan<Event, Context, Effect>?
 
     @inlinable
     init(tracking: Bool = false) { self.tracking = tracking }

@@ -89,7 +89,7 @@ extension ChartMachine {
         }
         compiled!.nodes[Int(n)].byOrdinal[ordinal] = index
       } else {
-        compiled!.nodes[Int(n)].byName.append((event.name, index))
+        compiled!.nodes[Int(n)].byName.append(CompiledSteps.Named(name: event.name, selection: index))
       }
     } else {
       compiled!.nodes[Int(n)].eventless = index
@@ -128,9 +128,9 @@ extension ChartMachine {
     run.microsteps += 1
     if reporting || run.recording { run.taken += enabled }
     if move.touchesHistory { historyTouched = true }
-    for (h, remembered) in move.historyWrites {
-      history[h] = remembered
-      if run.recording { run.plan.historyWrites.append((h, remembered)) }
+    for write in move.historyWrites {
+      history[write.state] = write.remembered
+      if run.recording { run.plan?.historyWrites.append((write.state, write.remembered)) }
     }
     for s in move.exits {
       execute(chart.onExit[s], event: event, owner: chart.parents[s], &run)
@@ -172,7 +172,7 @@ extension ChartMachine {
     move.endNode = compiled!.node(of: move.end)
     let index = Int32(compiled!.moves.count)
     compiled!.moves.append(move)
-    compiled!.nodes[Int(n)].moves.append((enabled, index))
+    compiled!.nodes[Int(n)].moves.append(CompiledSteps.Taken(transitions: enabled, move: index))
     return index
   }
 
@@ -190,7 +190,7 @@ extension ChartMachine {
           chart.kinds[h] == .deepHistory
           ? (s + 1..<chart.ends[s]).filter { active[$0] && chart.isAtomic($0) }
           : chart.children[s].filter { active[$0] }
-        move.historyWrites.append((h, remembered))
+        move.historyWrites.append(CompiledSteps.HistoryWrite(state: h, remembered: remembered))
         history[h] = remembered
       }
     }

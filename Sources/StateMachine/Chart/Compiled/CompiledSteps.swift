@@ -28,13 +28,35 @@ struct CompiledSteps: Sendable {
     /// Event ordinal (below 64) → index in `selections`, or -1 when not compiled yet.
     @usableFromInline var byOrdinal: [Int32] = []
     /// Events without an ordinal (internal and `String` events), by name.
-    @usableFromInline var byName: [(name: String, selection: Int32)] = []
+    @usableFromInline var byName: [Named] = []
     /// The eventless transitions' selection, or -1.
     @usableFromInline var eventless: Int32 = -1
     /// Sets of transitions taken together (in the order selected) → index in `moves`.
-    @usableFromInline var moves: [(transitions: [Int], move: Int32)] = []
+    @usableFromInline var moves: [Taken] = []
 
     init(key: Key) { self.key = key }
+  }
+
+  /// A selection filed by event name. (Structs, not tuples: a tuple's type is looked up at
+  /// run time even in specialised code.)
+  @usableFromInline
+  struct Named: Sendable {
+    @usableFromInline var name: String
+    @usableFromInline var selection: Int32
+  }
+
+  /// A move filed by the transitions it takes.
+  @usableFromInline
+  struct Taken: Sendable {
+    @usableFromInline var transitions: [Int]
+    @usableFromInline var move: Int32
+  }
+
+  /// A history value a move writes.
+  @usableFromInline
+  struct HistoryWrite: Sendable {
+    @usableFromInline var state: Int
+    @usableFromInline var remembered: [Int]
   }
 
   /// Per active atomic state in document order: a count, then that many transitions (of the
@@ -45,7 +67,7 @@ struct CompiledSteps: Sendable {
   @usableFromInline
   struct Move: Sendable {
     /// History values written before any exit content runs.
-    @usableFromInline var historyWrites: [(state: Int, remembered: [Int])] = []
+    @usableFromInline var historyWrites: [HistoryWrite] = []
     /// States exited, in reverse document order.
     @usableFromInline var exits: [Int] = []
     /// Per transition, the state its content belongs to.
