@@ -182,7 +182,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   }
 
   /// Runs the algorithm for one external event (and plans the macrostep when it can).
-  @inlinable
+  @inlinable @inline(never)
   mutating func run(_ event: Event) throws(ChartRunError) -> ChartStep<Event, Effect> {
     if !started { _ = try start() }
     guard !halted else { return ChartStep(outcome: .halted, outputs: [], microsteps: 0) }

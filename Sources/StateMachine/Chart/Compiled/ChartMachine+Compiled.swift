@@ -66,8 +66,10 @@ extension ChartMachine {
     let ordinal = event?.value.flatMap { value in eventOrdinal?(value) }.flatMap { $0 >= 0 && $0 < 64 ? $0 : nil }
     if let event {
       if let ordinal {
-        let slots = compiled!.nodes[Int(n)].byOrdinal
-        if ordinal < slots.count, slots[ordinal] >= 0 { return slots[ordinal] }
+        if ordinal < compiled!.nodes[Int(n)].byOrdinal.count {
+          let slot = compiled!.nodes[Int(n)].byOrdinal[ordinal]
+          if slot >= 0 { return slot }
+        }
       } else {
         for entry in compiled!.nodes[Int(n)].byName where entry.name == event.name { return entry.selection }
       }
@@ -168,8 +170,7 @@ extension ChartMachine {
   @usableFromInline
   mutating func compileMove(_ n: Int32, _ enabled: [Int]) -> Int32? {
     guard compiled!.hasRoom else { return nil }
-    var move = compileMove(enabled)
-    move.endNode = compiled!.node(of: move.end)
+    let move = compileMove(enabled)
     let index = Int32(compiled!.moves.count)
     compiled!.moves.append(move)
     compiled!.nodes[Int(n)].moves.append(CompiledSteps.Taken(transitions: enabled, move: index))
@@ -179,23 +180,25 @@ extension ChartMachine {
   /// What the algorithm's microstep computes for `enabled` from here, without running content:
   /// the history it writes, the states it exits and enters, and where it ends.
   mutating func compileMove(_ enabled: [Int]) -> CompiledSteps.Move {
-    var move = CompiledSteps.Move()
+    var historyWrites: [CompiledSteps.HistoryWrite] = []
+    var entries: [CompiledSteps.Entry] = []
+    var halts = false
     let (savedHistory, savedActive, savedTouched) = (history, active, historyTouched)
     defer { (history, active, historyTouched) = (savedHistory, savedActive, savedTouched) }
     historyTouched = enabled.contains { t in chart.targets[t].contains { chart.isHistory($0) } }
-    move.exits = exitSet(enabled).sorted(by: >)
-    for s in move.exits {
+    let exits = exitSet(enabled).sorted(by: >)
+    for s in exits {
       for h in chart.histories[s] {
         let remembered =
           chart.kinds[h] == .deepHistory
           ? (s + 1..<chart.ends[s]).filter { active[$0] && chart.isAtomic($0) }
           : chart.children[s].filter { active[$0] }
-        move.historyWrites.append(CompiledSteps.HistoryWrite(state: h, remembered: remembered))
+        historyWrites.append(CompiledSteps.HistoryWrite(state: h, remembered: remembered))
         history[h] = remembered
       }
     }
-    for s in move.exits { active[s] = false }
-    move.owners = enabled.map(owner(of:))
+    for s in exits { active[s] = false }
+    let owners = enabled.map(owner(of:))
     var entry = EntrySet(count: chart.count, parents: chart.parents)
     for t in enabled {
       for s in chart.targets[t] { addDescendants(s, &entry) }
@@ -208,7 +211,7 @@ extension ChartMachine {
       if chart.kinds[s] == .final {
         let parent = chart.parents[s]
         if parent == 0 {
-          move.halts = true
+          halts = true
         } else {
           done.append("done.state.\(chart.label(parent))")
           let grandparent = chart.parents[parent]
@@ -217,11 +220,12 @@ extension ChartMachine {
           }
         }
       }
-      move.entries.append(CompiledSteps.Entry(
+      entries.append(CompiledSteps.Entry(
         state: s, defaultEntry: entry.defaultEntry.contains(s), historyContent: entry.historyContent[s] ?? -1, done: done))
     }
-    move.touchesHistory = historyTouched
-    move.end = CompiledSteps.Key(active: active, history: compiledKey().history)
-    return move
+    let end = CompiledSteps.Key(active: active, history: compiledKey().history)
+    return CompiledSteps.Move(
+      historyWrites: historyWrites, exits: exits, owners: owners, entries: entries, halts: halts, touchesHistory: historyTouched,
+      end: end, endNode: compiled!.node(of: end))
   }
 }

@@ -63,24 +63,33 @@ struct CompiledSteps: Sendable {
   /// state, then of its ancestors, in document order) whose descriptors match the event.
   @usableFromInline typealias Selection = [Int32]
 
-  /// A microstep's set arithmetic, done.
+  /// A microstep's set arithmetic, done. A class, made once and never changed: a step reads
+  /// it through one reference instead of copying its arrays.
   @usableFromInline
-  struct Move: Sendable {
+  final class Move: Sendable {
     /// History values written before any exit content runs.
-    @usableFromInline var historyWrites: [HistoryWrite] = []
+    @usableFromInline let historyWrites: [HistoryWrite]
     /// States exited, in reverse document order.
-    @usableFromInline var exits: [Int] = []
+    @usableFromInline let exits: [Int]
     /// Per transition, the state its content belongs to.
-    @usableFromInline var owners: [Int] = []
+    @usableFromInline let owners: [Int]
     /// States entered, in document order, with their extra content and done events.
-    @usableFromInline var entries: [Entry] = []
+    @usableFromInline let entries: [Entry]
     /// A final child of the root is entered: the chart halts.
-    @usableFromInline var halts = false
+    @usableFromInline let halts: Bool
     /// A history state was targeted or entered (the macrostep cannot be kept as a plan).
-    @usableFromInline var touchesHistory = false
-    @usableFromInline var end = Key(active: StateBits(count: 0), history: StateBits(count: 0))
+    @usableFromInline let touchesHistory: Bool
+    @usableFromInline let end: Key
     /// The node of `end`.
-    @usableFromInline var endNode: Int32 = -1
+    @usableFromInline let endNode: Int32
+
+    init(
+      historyWrites: [HistoryWrite], exits: [Int], owners: [Int], entries: [Entry], halts: Bool, touchesHistory: Bool, end: Key,
+      endNode: Int32
+    ) {
+      (self.historyWrites, self.exits, self.owners, self.entries) = (historyWrites, exits, owners, entries)
+      (self.halts, self.touchesHistory, self.end, self.endNode) = (halts, touchesHistory, end, endNode)
+    }
   }
 
   @usableFromInline

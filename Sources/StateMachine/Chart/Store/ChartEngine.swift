@@ -8,10 +8,12 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
   /// The first macrostep's outputs, performed when the store starts.
   @usableFromInline var startStep: ChartStep<Event, Effect>?
 
-  /// A macrostep may change any part of the machine: take it whole (the start step stays this
-  /// copy's: only the core's is consumed when the store starts).
+  /// Takes what a macrostep changes and readers see — configuration, history, context,
+  /// halting — not the stepping machine's caches (its plans and compiled steps, which only the
+  /// drainer's copy uses): copying those on every step cost a reference count each. The start
+  /// step stays this copy's: only the core's is consumed when the store starts.
   @inlinable
-  mutating func adopt(_ stepped: UnsafePointer<ChartEngine>) { machine = stepped.pointee.machine }
+  mutating func adopt(_ stepped: UnsafePointer<ChartEngine>) { machine.adoptState(of: stepped.pointee.machine) }
 
   @usableFromInline
   struct Outcome {
