@@ -73,8 +73,8 @@ extension LogRecorder {
   /// Continues the log of `chart` at `path`, as ``init(resuming:table:durability:clock:)``
   /// does for a table's: the whole file is read and checked first (the header names the chart
   /// and its fingerprint, every line is a valid entry, the last state is one the chart can be
-  /// in), and only a torn last line is cut. Continue the chart from ``lastChartSnapshot``, or
-  /// give the recorder to ``ChartStore/init(_:resuming:clock:mailbox:handler:failure:inspector:)``.
+  /// in), and only a torn last line is cut. Continue the chart from ``lastChartSnapshot()``, or
+  /// give the recorder to ``ChartStore/init(_:resuming:clock:mailbox:handler:failure:inspector:onError:)``.
   ///
   /// - Throws: ``LogError`` when the file cannot be read, or is not a log of `chart` (the error
   ///   names the line); the file is then left exactly as it was.
