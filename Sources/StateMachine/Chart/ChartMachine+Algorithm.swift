@@ -192,10 +192,7 @@ extension ChartMachine {
     // History is recorded for every state left before any exit content runs.
     for s in leaving {
       for h in chart.histories[s] {
-        let remembered =
-          chart.kinds[h] == .deepHistory
-          ? (s + 1..<chart.ends[s]).filter { active[$0] && chart.isAtomic($0) }
-          : chart.children[s].filter { active[$0] }
+        let remembered = self.remembered(by: h, leaving: s)
         history[h] = remembered
         if run.recording { run.plan?.historyWrites.append((h, remembered)) }
       }
@@ -205,6 +202,14 @@ extension ChartMachine {
       active[s] = false
       if run.recording || run.tracking { run.exits.append(ChartExit(state: s, output: run.outputs.count)) }
     }
+  }
+
+  /// What history state `h` of `s` remembers when `s` is left now: its active atomic
+  /// descendants (deep) or active children (shallow).
+  func remembered(by h: Int, leaving s: Int) -> [Int] {
+    chart.kinds[h] == .deepHistory
+      ? (s + 1..<chart.ends[s]).filter { active[$0] && chart.isAtomic($0) }
+      : chart.children[s].filter { active[$0] }
   }
 
   // MARK: Entering

@@ -189,10 +189,7 @@ extension ChartMachine {
     let exits = exitSet(enabled).sorted(by: >)
     for s in exits {
       for h in chart.histories[s] {
-        let remembered =
-          chart.kinds[h] == .deepHistory
-          ? (s + 1..<chart.ends[s]).filter { active[$0] && chart.isAtomic($0) }
-          : chart.children[s].filter { active[$0] }
+        let remembered = self.remembered(by: h, leaving: s)
         historyWrites.append(CompiledSteps.HistoryWrite(state: h, remembered: remembered))
         history[h] = remembered
       }
