@@ -35,10 +35,10 @@ enum ShowCommand {
     case .failure(.unknownMachine(let message)): return .usage(message, help: help)
     case .failure(let error): return .failure(error.message)
     case .success(.chart(let chart, _)):
-      do throws(ChartExportError) { return .success(try chart.scxml()) } catch { return .failure("\(error)") }
+      do throws(ExportError) { return .success(try chart.scxml()) } catch { return .failure("\(error)") }
     case .success(let source):
       let text: String?
-      do throws(ChartExportError) { text = try source.description?.scxml() } catch { return .failure("\(error)") }
+      do throws(ExportError) { text = try source.description?.scxml() } catch { return .failure("\(error)") }
       guard let text else {
         return .usage("option '--format': 'scxml' is for charts; '\(name)' is a flat transition table", help: help)
       }

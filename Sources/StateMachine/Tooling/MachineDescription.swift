@@ -26,13 +26,13 @@ public struct MachineDescription: Sendable {
   private let findings: @Sendable () -> [Finding]
   private let overview: @Sendable () -> [String]
   private let replayer: (@Sendable (LogSource, Bool) -> ReplayOutcome)?
-  private let scxmlExport: (@Sendable () throws(ChartExportError) -> String)?
+  private let scxmlExport: (@Sendable () throws(ExportError) -> String)?
 
   /// The chart as SCXML (``Chart/scxml()``), which ``Chart/init(scxml:file:bindings:)`` reads
   /// back with the chart's ``Chart/scxmlBindings``; `nil` for a flat table.
   ///
-  /// - Throws: ``ChartExportError`` when the chart has a name SCXML cannot carry.
-  public func scxml() throws(ChartExportError) -> String? { try scxmlExport?() }
+  /// - Throws: ``ExportError`` when the chart has a name SCXML cannot carry.
+  public func scxml() throws(ExportError) -> String? { try scxmlExport?() }
 
   /// Where a log to replay is.
   enum LogSource {
@@ -111,7 +111,7 @@ public struct MachineDescription: Sendable {
     }
     findings = { chart.check() }
     overview = { chart.overviewLines() }
-    scxmlExport = { () throws(ChartExportError) in try chart.scxml() }
+    scxmlExport = { () throws(ExportError) in try chart.scxml() }
     replayer = { source, all in
       var reader: LogReader<ChartLogState<ID>, Event, Context, Effect>
       do throws(LogError) {

@@ -75,7 +75,7 @@ struct ChartFuzzTests {
       let back = try SCXMLDocument.parse(Data(document.utf8), file: "back.scxml")
       #expect(back.markdown() == markdown, "the SCXML export reads back as the same chart", sourceLocation: sourceLocation)
       return "read back"
-    } catch let refusal as ChartExportError {
+    } catch let refusal as ExportError {
       #expect(!refusal.subject.isEmpty)
       return "export refused"
     } catch {

@@ -55,10 +55,10 @@ struct ExportReadBackTests {
       #expect(item.refusal == nil, "exported, but expected a refusal naming \(item.refusal ?? "")")
       let back = try SCXMLDocument.parse(Data(document.utf8), file: "p.scxml")
       #expect(back.markdown() == chart.markdown())
-    } catch let error as ChartExportError {
+    } catch let error as ExportError {
       let refusal = try #require(item.refusal, "refused: \(error)")
       #expect(error.subject.contains(refusal), "\(error)")
-      #expect(error.chart == "p" && error.format == "SCXML")
+      #expect(error.machine == "p" && error.format == "SCXML")
     }
   }
 

@@ -16,13 +16,13 @@ extension Chart {
   /// too, so the read-back chart changes the context as this one does.
   /// Platform errors are written as sends that raise them (`#_invalid`, `#_parent`).
   ///
-  /// - Throws: ``ChartExportError`` naming the first state, event or action that SCXML cannot
+  /// - Throws: ``ExportError`` naming the first state, event or action that SCXML cannot
   ///   carry so that it reads back the same: an id that is empty or holds whitespace (targets
   ///   and `initial` are whitespace-separated lists), two states written with one id, an event
   ///   descriptor with whitespace, control characters anywhere, an effect whose text has both
   ///   kinds of quote, or a platform error other than `error.communication` and
   ///   `error.execution`.
-  public func scxml() throws(ChartExportError) -> String {
+  public func scxml() throws(ExportError) -> String {
     if let refusal = scxmlRefusal() { throw refusal }
     return scxmlText()
   }

@@ -1,28 +1,10 @@
-/// Why a chart cannot be written in a format that reads back as the same chart: the name
-/// that cannot be written, and why.
-///
-/// ``Chart/scxml()`` throws it rather than write a document that ``SCXMLDocument`` or
-/// ``Chart/init(scxml:file:bindings:)`` would read back as another chart (or not at all).
-public struct ChartExportError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// The chart's name.
-  public let chart: String
-  /// The format being written, as `SCXML`.
-  public let format: String
-  /// What cannot be written (`state 'a b'`, `event 'x y'`, ...).
-  public let subject: String
-  /// Why, and what would be accepted.
-  public let reason: String
-
-  public var description: String { "cannot write chart '\(chart)' as \(format): \(subject): \(reason)" }
-}
-
 extension Chart {
   /// The first name or action of this chart that SCXML cannot carry so that it reads back the
   /// same: ids and event descriptors are whitespace-separated lists there, XML has no control
   /// characters, and only two platform errors have a form.
-  func scxmlRefusal() -> ChartExportError? {
-    func refuse(_ subject: String, _ reason: String) -> ChartExportError {
-      ChartExportError(chart: name, format: "SCXML", subject: subject, reason: reason)
+  func scxmlRefusal() -> ExportError? {
+    func refuse(_ subject: String, _ reason: String) -> ExportError {
+      ExportError(machine: name, format: "SCXML", subject: subject, reason: reason)
     }
     func controlled(_ text: String) -> Bool {
       text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r") || $0.value == 0x7F || $0.value == 0xFFFE || $0.value == 0xFFFF }

@@ -1,0 +1,91 @@
+/// What one macrostep did.
+public struct ChartStep<Event: Sendable, Effect: Sendable>: Sendable {
+  /// Whether a macrostep took transitions.
+  public enum Outcome: Hashable, Sendable {
+    /// Transitions were taken.
+    case transitioned
+    /// No transition matched the event: nothing changed.
+    case unhandled
+    /// The chart had halted (it reached a final child of its root): the event was ignored.
+    case halted
+  }
+
+  /// Whether transitions were taken, none matched, or the chart had halted.
+  public let outcome: Outcome
+  /// Effects, sends and cancels, in the order the content ran.
+  public let outputs: [ChartOutput<Event, Effect>]
+  /// Microsteps taken (sets of transitions taken together).
+  public let microsteps: Int
+  /// The transitions taken, in order, as ``Chart/declaredTransitions`` numbers them — when the
+  /// machine ``ChartMachine/reportsTransitions``; empty otherwise.
+  public let transitions: [Int]
+  /// The states entered, in order, as positions in ``Chart/states`` (a state entered and left
+  /// within the macrostep too) — when the machine ``ChartMachine/reportsTransitions``.
+  public let entered: [Int]
+  /// Per output, the state (an index of the chart) it belongs to: a state's entry content and
+  /// its initial content belong to it, a transition's content to its source when it has no
+  /// target, else to the nearest state holding its targets; exit content to the parent of the
+  /// state left. Empty unless the machine tracks owners (a store does).
+  @usableFromInline let owners: [Int]
+  /// The states exited, in order, when the machine tracks owners.
+  @usableFromInline let exits: [ChartExit]
+
+  @usableFromInline
+  init(
+    outcome: Outcome, outputs: [ChartOutput<Event, Effect>], microsteps: Int, transitions: [Int] = [], entered: [Int] = [],
+    owners: [Int] = [], exits: [ChartExit] = []
+  ) {
+    (self.outcome, self.outputs, self.microsteps, self.transitions, self.entered) = (outcome, outputs, microsteps, transitions, entered)
+    (self.owners, self.exits) = (owners, exits)
+  }
+
+  /// The effects alone.
+  public var effects: [Effect] { outputs.effects() }
+}
+
+/// A state exited during a macrostep, and how many of the macrostep's outputs came before it:
+/// a state-scoped effect output earlier by that state never starts.
+@usableFromInline
+struct ChartExit: Hashable, Sendable {
+  @usableFromInline let state: Int
+  @usableFromInline let output: Int
+
+  @inlinable
+  init(state: Int, output: Int) { (self.state, self.output) = (state, output) }
+}
+
+/// What a macrostep asks the caller to do.
+public enum ChartOutput<Event: Sendable, Effect: Sendable>: Sendable {
+  /// Perform an effect.
+  case effect(Effect)
+  /// Send `event` to the chart as an external event after `delay` (zero: after this macrostep).
+  case send(Event, after: Duration, id: String?)
+  /// Cancel the pending send named `id`.
+  case cancel(String)
+}
+
+extension ChartOutput: Equatable where Event: Equatable, Effect: Equatable {}
+
+extension Array {
+  /// The effects among a macrostep's outputs, in order.
+  func effects<Event, Effect>() -> [Effect] where Element == ChartOutput<Event, Effect> {
+    compactMap { if case .effect(let e) = $0 { e } else { nil } }
+  }
+}
+
+/// Why a macrostep was stopped.
+public enum ChartRunError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// Eventless transitions or raised events kept the macrostep going for `microsteps` steps.
+  case didNotSettle(chart: String, microsteps: Int, states: [String])
+  /// The internal queue held `events` events, more than ``ChartMachine/maxInternalEvents``.
+  case queueOverflow(chart: String, events: Int, states: [String])
+
+  public var description: String {
+    switch self {
+    case .didNotSettle(let chart, let microsteps, let states):
+      "chart '\(chart)': the macrostep did not settle after \(microsteps) microsteps (eventless transitions or raised events loop); active: \(states.joined(separator: ", "))"
+    case .queueOverflow(let chart, let events, let states):
+      "chart '\(chart)': \(events) internal events waiting, more than the \(ChartMachine<String, String, NoContext, String>.maxInternalEvents) a macrostep may queue (raised events flood it); active: \(states.joined(separator: ", "))"
+    }
+  }
+}
