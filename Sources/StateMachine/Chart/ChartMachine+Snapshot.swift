@@ -36,19 +36,6 @@ public struct ChartRestoreError: Error, Hashable, Sendable, CustomStringConverti
 }
 
 extension ChartMachine {
-  /// Takes `other`'s configuration, history, context and halting (what a reader of the machine
-  /// sees), and none of its caches. `other` is this machine stepped on.
-  @inlinable
-  mutating func adoptState(of other: ChartMachine) {
-    active = other.active
-    storedContext = other.storedContext
-    history = other.history
-    halted = other.halted
-    started = other.started
-    configurationID = nil
-    node = -1
-  }
-
   /// Where the machine is now.
   public var snapshot: ChartSnapshot<ID, Context> {
     ChartSnapshot(configuration: configuration, history: historyValues, context: context, isHalted: isHalted)

@@ -13,7 +13,17 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
   /// drainer's copy uses): copying those on every step cost a reference count each. The start
   /// step stays this copy's: only the core's is consumed when the store starts.
   @inlinable
-  mutating func adopt(_ stepped: UnsafePointer<ChartEngine>) { machine.adoptState(of: stepped.pointee.machine) }
+  mutating func adopt(_ stepped: UnsafePointer<ChartEngine>) {
+    // Field by field through the pointer: passing `stepped.pointee.machine` whole would copy
+    // every one of its references for the call.
+    machine.active = stepped.pointee.machine.active
+    machine.storedContext = stepped.pointee.machine.storedContext
+    machine.history = stepped.pointee.machine.history
+    machine.halted = stepped.pointee.machine.halted
+    machine.started = stepped.pointee.machine.started
+    machine.configurationID = nil
+    machine.node = -1
+  }
 
   @usableFromInline
   struct Outcome {
