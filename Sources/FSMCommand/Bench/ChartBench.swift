@@ -128,6 +128,24 @@ enum ChartBench {
           return storeChart.replay(log).isIdentical ? log.entries.count : -1
         },
       ],
-      notes: ["chart_log_bytes_per_entry": Double(logged.count) / Double(max(1, count))])
+      notes: [
+        "chart_log_bytes_per_entry": Double(logged.count) / Double(max(1, count)),
+        "bytes_per_idle_chart_store": bytesPerIdleStore(storeChart, count: 100_000),
+      ])
+  }
+
+  /// Bytes per idle chart store: growth of the resident set over `count` stores of `chart`,
+  /// divided by `count` (as ``StoreBench/bytesPerIdleStore(count:)`` measures a table's).
+  static func bytesPerIdleStore(_ chart: StoreChart, count: Int) -> Double {
+    var stores: [ChartStore<Int, Input, NoContext, Never>] = []
+    stores.reserveCapacity(count)
+    guard let before = StoreBench.residentBytes() else { return .nan }
+    for _ in 0..<count {
+      guard let store = try? ChartStore(chart, context: NoContext(), handler: { _, _ in }) else { return .nan }
+      stores.append(store)
+    }
+    guard let after = StoreBench.residentBytes() else { return .nan }
+    withExtendedLifetime(stores) {}
+    return Double(after - before) / Double(count)
   }
 }
