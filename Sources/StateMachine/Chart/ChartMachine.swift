@@ -192,10 +192,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     let from = configurationID
     configurationID = nil
     var run = Run(tracking: tracksOwners)
-    if from != nil {
-      run.recording = true
-      run.plan = ChartPlan()
-    }
+    if from != nil { run.plan = ChartPlan() }
     historyTouched = false
     let queued = QueuedEvent(name: name, value: event)
     var enabled: [Int] = []
@@ -287,15 +284,15 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     @usableFromInline var taken: [Int] = []
     /// States entered, in order (positions in `chart.states`).
     @usableFromInline var entered: [Int] = []
-    /// Recording a plan of this macrostep (until something makes it unplannable).
-    @usableFromInline var recording = false
     /// The content running now belongs to the external event's microstep.
     @usableFromInline var external = false
     /// The transitions selected for the next microstep (kept to reuse its storage).
     @usableFromInline var enabled: [Int] = []
-    /// The plan being recorded, while `recording` (made only then: a run that records
-    /// nothing carries none).
+    /// The plan of this macrostep being recorded, when it is (a run that records nothing
+    /// carries none).
     @usableFromInline var plan: ChartPlan<Event, Context, Effect>?
+    /// Whether a plan is being recorded.
+    @inlinable var recording: Bool { plan != nil }
 
     @inlinable
     init(tracking: Bool = false) { self.tracking = tracking }

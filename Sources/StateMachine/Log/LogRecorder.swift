@@ -247,13 +247,18 @@ extension LogRecorder {
   ) -> @Sendable (StoreEvent<State, Event, Context, Work>) -> Void where Effect == Command<Event, Work> {
     { [self] event in
       if case .step(let step) = event {
-        do throws(LogError) {
-          try record(step.event, outcome: step.outcome, state: step.to, context: step.context)
-        } catch {
-          onError(error)
-        }
+        do throws(LogError) { try record(step, elapsed: nil) } catch { onError(error) }
       }
       forward?(event)
     }
+  }
+
+  /// Records a store's step (stopping on a failed write); `elapsed`: its time, or `nil` for the
+  /// recorder's clock.
+  func record<Work: Sendable>(_ step: StoreStep<State, Event, Context, Effect>, elapsed: Double?) throws(LogError)
+  where Effect == Command<Event, Work> {
+    try record(
+      step.event, logged: LoggedOutcome(step.outcome), state: step.to, context: step.context,
+      effects: Array(step.outcome.effects), elapsed: elapsed)
   }
 }

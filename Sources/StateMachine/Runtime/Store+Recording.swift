@@ -70,13 +70,7 @@ extension Store where State: Codable, Event: Codable, Context: Codable, Work: Co
     to recorder: Recorder, onError: @escaping @Sendable (LogError) -> Void
   ) -> @Sendable (StoreStep<State, Event, Context, Effect>) -> Void {
     { step in
-      do throws(LogError) {
-        try recorder.record(
-          step.event, logged: LoggedOutcome(step.outcome), state: step.to, context: step.context,
-          effects: Array(step.outcome.effects), elapsed: step.time.inSeconds)
-      } catch {
-        onError(error)
-      }
+      do throws(LogError) { try recorder.record(step, elapsed: step.time.inSeconds) } catch { onError(error) }
     }
   }
 }

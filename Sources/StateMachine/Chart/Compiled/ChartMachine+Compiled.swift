@@ -83,7 +83,7 @@ extension ChartMachine {
   @usableFromInline
   mutating func compileSelection(_ n: Int32, _ event: QueuedEvent?, ordinal: Int?) -> Int32 {
     let index = Int32(compiled!.selections.count)
-    compiled!.selections.append(compileSelection(for: event))
+    compiled!.selections.append(candidates(for: event))
     if let event {
       if let ordinal {
         if compiled!.nodes[Int(n)].byOrdinal.count <= ordinal {
@@ -101,7 +101,7 @@ extension ChartMachine {
 
   /// For each active atomic state in document order, the transitions (its own, then its
   /// ancestors') that match `event`.
-  func compileSelection(for event: QueuedEvent?) -> CompiledSteps.Selection {
+  func candidates(for event: QueuedEvent?) -> CompiledSteps.Selection {
     var list: CompiledSteps.Selection = []
     for state in 1..<chart.count where active[state] && chart.isAtomic(state) {
       let countAt = list.count

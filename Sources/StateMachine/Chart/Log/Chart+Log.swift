@@ -104,7 +104,13 @@ extension EventLog {
   /// The header's state must be one the chart can be in (see ``ChartMachine/init(_:restoring:)``).
   public static func read<ID, Ctx, Eff>(_ data: Data, for chart: Chart<ID, Event, Ctx, Eff>) -> ReadResult
   where State == ChartLogState<ID> {
-    let result = read(.memory(MemoryLines(data: data)), expecting: (chart.name, chart.fingerprint))
+    read(.memory(MemoryLines(data: data)), for: chart)
+  }
+
+  /// Reads `lines` as a log of `chart`, refusing a header state the chart cannot be in.
+  static func read<ID, Ctx, Eff>(_ lines: LogLines, for chart: Chart<ID, Event, Ctx, Eff>) -> ReadResult
+  where State == ChartLogState<ID> {
+    let result = read(lines, expecting: (chart.name, chart.fingerprint))
     if let header = result.log?.header, let error = chart.headerError(header.state) { return ReadResult(log: nil, error: error) }
     return result
   }
@@ -114,12 +120,7 @@ extension EventLog {
   /// Reads the chart's log file at `path`, as `read(_:for:)` reads one in memory.
   public static func read<ID, Ctx, Eff>(contentsOf path: String, for chart: Chart<ID, Event, Ctx, Eff>) -> ReadResult
   where State == ChartLogState<ID> {
-    let result: ReadResult
-    do { result = read(.file(try FileLines.open(path)), expecting: (chart.name, chart.fingerprint)) } catch {
-      return ReadResult(log: nil, error: error)
-    }
-    if let header = result.log?.header, let error = chart.headerError(header.state) { return ReadResult(log: nil, error: error) }
-    return result
+    do { return read(.file(try FileLines.open(path)), for: chart) } catch { return ReadResult(log: nil, error: error) }
   }
 }
 
