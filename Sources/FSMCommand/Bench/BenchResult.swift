@@ -48,6 +48,13 @@ enum BenchError: Error, CustomStringConvertible {
 }
 
 extension BenchWorkload {
+  /// Keeps the baseline (the `switch` variant, else the first) and the variants whose name
+  /// contains `text`.
+  mutating func keepVariants(containing text: String) {
+    let baseline = variants.firstIndex { $0.name.contains("switch") } ?? 0
+    variants = variants.indices.filter { $0 == baseline || variants[$0].name.contains(text) }.map { variants[$0] }
+  }
+
   /// Runs every variant `repetitions` times, interleaved (v1 v2 v3 v1 v2 v3 ...), and reports
   /// the median per variant with its ratio to the `switch` variant.
   func measure(repetitions: Int) throws -> [BenchResult] {

@@ -2,7 +2,7 @@ import StateMachine
 
 enum BenchCommand {
   static let help = """
-    usage: fsm bench [--json] [--repetitions N] [--scale F] [--workload NAME]
+    usage: fsm bench [--json] [--repetitions N] [--scale F] [--workload NAME] [--variant TEXT]
 
     Measures the step of this framework against hand-written baselines (variants named
     `switch`: an enum + switch, inlined; `dictionary`: a [(state, event): state] lookup) on the
@@ -26,6 +26,8 @@ enum BenchCommand {
       --repetitions N  interleaved repetitions per variant (default 5, at least 1)
       --scale F        multiply the event counts by F (default 1; e.g. 0.01 for a quick look)
       --workload NAME  run only this workload
+      --variant TEXT   run only the variants whose name contains TEXT, beside each workload's
+                       baseline (for a profile of one case)
     """
 
   static func run(_ words: [String]) -> CommandResult {
@@ -33,7 +35,7 @@ enum BenchCommand {
     let repetitions: Int
     let scale: Double
     do {
-      arguments = try Arguments(words, options: ["--repetitions", "--scale", "--workload"], flags: ["--help", "--json"])
+      arguments = try Arguments(words, options: ["--repetitions", "--scale", "--workload", "--variant"], flags: ["--help", "--json"])
       repetitions = try arguments.integer("--repetitions", default: 5, range: 1...1000)
       scale = try arguments.number("--scale", default: 1, range: 0.000_001...100)
     } catch {
@@ -50,7 +52,11 @@ enum BenchCommand {
     }
     var results: [BenchResult] = []
     do {
-      for workload in workloads { results += try workload().measure(repetitions: repetitions) }
+      for workload in workloads {
+        var built = workload()
+        if let text = arguments.options["--variant"] { built.keepVariants(containing: text) }
+        results += try built.measure(repetitions: repetitions)
+      }
     } catch {
       return .failure("\(error)")
     }

@@ -159,6 +159,20 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
   /// Per transition, the state an `In()` (or `!In()`) guard names, as an index; -1 for another
   /// guard, none, or a state the chart does not have.
   @usableFromInline let guardStates: [Int]
+  /// Per transition, what its guard is (see ``GuardKind``), so a step tests it without
+  /// copying the guard.
+  @usableFromInline let guardKinds: [GuardKind]
+  /// Per transition, its guard's predicate when it has one.
+  @usableFromInline let predicates: [(@Sendable (Context, Event?) -> Bool)?]
+  /// Every state's entry and exit content and every transition's content, in one array: a
+  /// step runs a ``ContentBlock`` of it without holding a reference per block.
+  @usableFromInline let content: [Action]
+  /// Per state, its entry content in `content`.
+  @usableFromInline let entryBlocks: [ContentBlock]
+  /// Per state, its exit content in `content`.
+  @usableFromInline let exitBlocks: [ContentBlock]
+  /// Per transition, its content in `content`.
+  @usableFromInline let transitionBlocks: [ContentBlock]
 
   init(_ builder: ChartBuilder<ID, Event, Context, Effect>) {
     (ids, kinds, parents, ends, children, histories) =
@@ -174,7 +188,46 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
       default: -1
       }
     }
+    guardKinds = builder.guards.map { condition in
+      switch condition?.condition {
+      case nil: .none
+      case .inState?: .inState
+      case .notInState?: .notInState
+      case .predicate?: .predicate
+      }
+    }
+    predicates = builder.guards.map { condition in
+      if case .predicate(let holds)? = condition?.condition { holds } else { nil }
+    }
+    var content: [Action] = []
+    func block(_ actions: [Action]) -> ContentBlock {
+      let start = content.count
+      content += actions
+      return ContentBlock(start: Int32(start), end: Int32(content.count))
+    }
+    entryBlocks = builder.onEntry.map(block)
+    exitBlocks = builder.onExit.map(block)
+    transitionBlocks = builder.actions.map(block)
+    self.content = content
   }
+}
+
+/// What a transition's guard is.
+@usableFromInline
+enum GuardKind: UInt8, Sendable {
+  case none, inState, notInState, predicate
+}
+
+/// A range of a chart's flattened content.
+@usableFromInline
+struct ContentBlock: Sendable {
+  @usableFromInline let start: Int32
+  @usableFromInline let end: Int32
+
+  @inlinable var isEmpty: Bool { start == end }
+
+  @usableFromInline
+  init(start: Int32, end: Int32) { (self.start, self.end) = (start, end) }
 }
 
 /// Why a chart could not be built: every problem found, each with where it was declared.

@@ -15,7 +15,7 @@ extension ChartMachine {
     for state in 1..<chart.count where active[state] && chart.isAtomic(state) {
       var s = state
       search: while s >= 0 {
-        for t in chart.stateTransitions[s] where matches(t, event) && holds(t, event) {
+        for t in chart.stateTransitions[s] where matches(t, event) && holds(t, event?.value) {
           if seen == nil, enabled.count >= 16 { seen = Set(enabled) }
           if seen != nil {
             if seen!.insert(t).inserted { enabled.append(t) }
@@ -42,16 +42,16 @@ extension ChartMachine {
   }
 
   @inlinable
-  func holds(_ t: Int, _ event: QueuedEvent?) -> Bool {
-    guard let condition = chart.guards[t]?.condition else { return true }
-    switch condition {
+  func holds(_ t: Int, _ value: Event?) -> Bool {
+    switch chart.tables.guardKinds[t] {
+    case .none: return true
     case .inState:
       let s = chart.tables.guardStates[t]
       return s >= 0 && active[s]
     case .notInState:
       let s = chart.tables.guardStates[t]
       return !(s >= 0 && active[s])
-    case .predicate(let predicate): return predicate(context, event?.value)
+    case .predicate: return chart.tables.predicates[t].map { $0(storedContext, value) } ?? true
     }
   }
 
@@ -60,9 +60,9 @@ extension ChartMachine {
   @usableFromInline
   mutating func microstep(_ enabled: [Int], event: QueuedEvent?, _ run: inout Run) {
     run.microsteps += 1
-    run.taken += enabled
+    if run.trace != nil { run.trace!.taken += enabled }
     exitStates(enabled, event: event, &run)
-    for t in enabled { execute(chart.actions[t], event: event, owner: run.tracking || run.recording ? owner(of: t) : 0, &run) }
+    for t in enabled { execute(chart.tables.transitionBlocks[t], value: event?.value, owner: run.trace != nil ? owner(of: t) : 0, &run) }
     enterStates(enabled, event: event, &run)
   }
 
@@ -96,9 +96,9 @@ extension ChartMachine {
       }
     }
     for s in leaving {
-      execute(chart.onExit[s], event: event, owner: chart.parents[s], &run)
+      execute(chart.tables.exitBlocks[s], value: event?.value, owner: chart.parents[s], &run)
       active[s] = false
-      if run.recording || run.tracking { run.exits.append(ChartExit(state: s, output: run.outputs.count)) }
+      run.exited(s)
     }
   }
 
@@ -164,10 +164,10 @@ extension ChartMachine {
     var halting = false
     for s in entry.states.sorted() {
       active[s] = true
-      run.entered.append(s - 1)
-      execute(chart.onEntry[s], event: event, owner: s, &run)
-      if entry.defaultEntry.contains(s) { execute(chart.actions[chart.defaultTransition[s]], event: event, owner: s, &run) }
-      if let content = entry.historyContent[s] { execute(chart.actions[content], event: event, owner: s, &run) }
+      if run.trace != nil { run.trace!.entered.append(s - 1) }
+      execute(chart.tables.entryBlocks[s], value: event?.value, owner: s, &run)
+      if entry.defaultEntry.contains(s) { execute(chart.tables.transitionBlocks[chart.defaultTransition[s]], value: event?.value, owner: s, &run) }
+      if let content = entry.historyContent[s] { execute(chart.tables.transitionBlocks[content], value: event?.value, owner: s, &run) }
       guard chart.kinds[s] == .final else { continue }
       let parent = chart.parents[s]
       if parent == 0 {
@@ -263,19 +263,25 @@ extension ChartMachine {
   /// Runs content; `owner` is the state its effects belong to (see ``ChartStep``), recorded
   /// only when the machine tracks owners or plans the macrostep.
   @inlinable
-  mutating func execute(_ actions: [ChartAction<Event, Context, Effect>], event: QueuedEvent?, owner: Int, _ run: inout Run) {
-    for action in actions {
+  mutating func execute(_ block: ContentBlock, value: Event?, owner: Int, _ run: inout Run) {
+    // By index, switching on the element in place: only the payload used is copied.
+    var i = Int(block.start)
+    let end = Int(block.end)
+    while i < end {
+      defer { i += 1 }
       if run.recording {
-        run.plan?.actions.append((action, run.external ? .external : .recorded(event?.value)))
+        run.plan?.actions.append((chart.tables.content[i], run.external ? .external : .recorded(value)))
         run.plan?.owners.append(owner)
       }
-      switch action {
+      switch chart.tables.content[i] {
       case .effect(let effect): run.output(.effect(effect), owner: owner)
-      case .make(_, let make): if let effect = make(context, event?.value) { run.output(.effect(effect), owner: owner) }
-      case .raise(let raised): internalQueue.append(QueuedEvent(name: eventName(of: raised), value: raised))
+      case .make(_, let make): if let effect = make(storedContext, value) { run.output(.effect(effect), owner: owner) }
+      case .raise(let raised):
+        let ordinal = self.ordinal(of: raised)
+        internalQueue.append(QueuedEvent(name: eventName(of: raised, ordinal: ordinal), value: raised, ordinal: ordinal))
       case .send(let sent, let delay, let id): run.output(.send(sent, after: delay, id: id), owner: owner)
       case .cancel(let id): run.output(.cancel(id), owner: owner)
-      case .update(_, let update): update(&storedContext, event?.value)
+      case .update(_, let update): update(&storedContext, value)
       case .error(let name): enqueue(name)
       }
     }
@@ -299,8 +305,8 @@ extension ChartMachine {
   mutating func exitInterpreter(_ run: inout Run) {
     let remaining = (1..<chart.count).filter { active[$0] }.sorted(by: >)
     for s in remaining {
-      execute(chart.onExit[s], event: nil, owner: chart.parents[s], &run)
-      if run.recording || run.tracking { run.exits.append(ChartExit(state: s, output: run.outputs.count)) }
+      execute(chart.tables.exitBlocks[s], value: nil, owner: chart.parents[s], &run)
+      run.exited(s)
     }
     internalQueue.removeAll()
     queueHead = 0

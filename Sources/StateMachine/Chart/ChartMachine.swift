@@ -40,6 +40,10 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   @usableFromInline var compiled: CompiledSteps? = CompiledSteps()
   /// Event names by ordinal, as ``eventName(of:)`` made them.
   @usableFromInline var names: [String?] = []
+  /// The transitions the last selection enabled (kept to reuse its storage).
+  @usableFromInline var selected: [Int] = []
+  /// The outputs of the last step, kept to be reused by the next one once its caller lets go.
+  @usableFromInline var outputBuffer: [Output] = []
   /// The node of the current configuration in `compiled`, or -1 when not known.
   @usableFromInline var node: Int32 = -1
   /// Whether steps go through ``CompiledSteps`` (on by default); off, the algorithm runs alone.
@@ -96,9 +100,11 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   struct QueuedEvent {
     @usableFromInline let name: String
     @usableFromInline let value: Event?
+    /// The event's ordinal (below 64), or -1: how compiled selections are found.
+    @usableFromInline let ordinal: Int
 
     @inlinable
-    init(name: String, value: Event?) { (self.name, self.value) = (name, value) }
+    init(name: String, value: Event?, ordinal: Int = -1) { (self.name, self.value, self.ordinal) = (name, value, ordinal) }
   }
 
   /// A machine at the chart's start; call ``start()`` to enter its initial states.
@@ -142,9 +148,9 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   public mutating func start() throws(ChartRunError) -> ChartStep<Event, Effect> {
     guard !isStarted else { return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0) }
     isStarted = true
-    var run = Run(tracking: tracksOwners)
+    var run = makeRun(recording: false)
     node = -1
-    execute(chart.actions[chart.defaultTransition[0]], event: nil, owner: 0, &run)
+    execute(chart.tables.transitionBlocks[chart.defaultTransition[0]], value: nil, owner: 0, &run)
     enterStates([chart.defaultTransition[0]], &run)
     try settle(&run)
     return step(of: run)
@@ -166,7 +172,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
         configurationID = Int(quick.endID)
         node = -1
         if quick.halts { halted = true }
-        return ChartStep(outcome: .transitioned, outputs: [], microsteps: Int(quick.microsteps), transitions: [], entered: [])
+        return ChartStep(outcome: .transitioned, outputs: [], microsteps: Int(quick.microsteps))
       }
       return replay(plans!.plans[plan], event: event)
     }
@@ -186,45 +192,42 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   mutating func run(_ event: Event) throws(ChartRunError) -> ChartStep<Event, Effect> {
     if !started { _ = try start() }
     guard !halted else { return ChartStep(outcome: .halted, outputs: [], microsteps: 0) }
-    let name = eventName(of: event)
+    let ordinal = ordinal(of: event)
+    let name = eventName(of: event, ordinal: ordinal)
     if plans != nil, configurationID == nil { configurationID = plans!.id(of: active) }
     if let id = configurationID, let plan = plans?.plan(from: id, event: name) { return replay(plans!.plans[plan], event: event) }
     let from = configurationID
     configurationID = nil
-    var run = Run(tracking: tracksOwners)
-    if from != nil { run.plan = ChartPlan() }
     historyTouched = false
-    let queued = QueuedEvent(name: name, value: event)
-    var enabled: [Int] = []
-    select(for: queued, into: &enabled)
-    if !enabled.isEmpty {
+    let queued = QueuedEvent(name: name, value: event, ordinal: ordinal)
+    select(for: queued)
+    guard !selected.isEmpty || from != nil else { return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0) }
+    var run = makeRun(recording: from != nil)
+    let transitioned = !selected.isEmpty
+    if transitioned {
       run.external = true
-      take(enabled, event: queued, &run)
+      take(event: queued, &run)
       run.external = false
       try settle(&run)
     }
-    if let from, run.recording, !historyTouched, plans!.plans.count < Self.maxPlans {
+    if let from, !historyTouched, plans!.plans.count < Self.maxPlans {
       var plan = run.plan!
       plan.end = active
       plan.endID = plans!.id(of: active)
       plan.halted = isHalted
       plan.microsteps = run.microsteps
-      plan.transitioned = !enabled.isEmpty
-      plan.taken = run.taken
-      plan.entered = run.entered
-      plan.exits = run.exits
-      plans!.add(plan, from: from, event: name, ordinal: eventOrdinal?(event))
+      plan.transitioned = transitioned
+      plan.taken = run.trace!.taken
+      plan.entered = run.trace!.entered
+      plan.exits = run.trace!.exits
+      plans!.add(plan, from: from, event: name, ordinal: ordinal >= 0 ? ordinal : nil)
       configurationID = plan.endID
     }
-    guard !enabled.isEmpty else { return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0) }
+    guard transitioned else {
+      outputBuffer = run.outputs
+      return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0)
+    }
     return step(of: run)
-  }
-
-  @inlinable
-  func step(of run: Run) -> ChartStep<Event, Effect> {
-    ChartStep(
-      outcome: .transitioned, outputs: run.outputs, microsteps: run.microsteps, transitions: reporting ? run.taken : [],
-      entered: reporting ? run.entered : [], owners: run.owners, exits: run.exits)
   }
 
   /// Runs a recorded macrostep again: its content in order (updates see this event), its
@@ -233,6 +236,8 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   mutating func replay(_ plan: ChartPlan<Event, Context, Effect>, event: Event) -> ChartStep<Event, Effect> {
     guard plan.transitioned else { return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0) }
     var outputs: [Output] = []
+    swap(&outputs, &outputBuffer)
+    outputs.removeAll(keepingCapacity: true)
     var owners: [Int] = []
     if !plan.actions.isEmpty {
     for (position, (action, source)) in plan.actions.enumerated() {
@@ -265,43 +270,13 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     node = -1
     configurationID = plan.endID
     if plan.halted { halted = true }
-    return ChartStep(outcome: .transitioned, outputs: outputs, microsteps: plan.microsteps, transitions: reporting ? plan.taken : [],
-      entered: reporting ? plan.entered : [], owners: owners, exits: tracksOwners ? plan.exits : [])
-  }
-
-  /// What one macrostep collects.
-  @usableFromInline
-  struct Run {
-    @usableFromInline var outputs: [Output] = []
-    /// Per output, the state it belongs to (when tracking).
-    @usableFromInline var owners: [Int] = []
-    /// States exited, in order, each with how many outputs came before (when tracking or recording).
-    @usableFromInline var exits: [ChartExit] = []
-    /// Owners and exits are reported.
-    @usableFromInline var tracking = false
-    @usableFromInline var microsteps = 0
-    /// Transitions taken, in order.
-    @usableFromInline var taken: [Int] = []
-    /// States entered, in order (positions in `chart.states`).
-    @usableFromInline var entered: [Int] = []
-    /// The content running now belongs to the external event's microstep.
-    @usableFromInline var external = false
-    /// The transitions selected for the next microstep (kept to reuse its storage).
-    @usableFromInline var enabled: [Int] = []
-    /// The plan of this macrostep being recorded, when it is (a run that records nothing
-    /// carries none).
-    @usableFromInline var plan: ChartPlan<Event, Context, Effect>?
-    /// Whether a plan is being recorded.
-    @inlinable var recording: Bool { plan != nil }
-
-    @inlinable
-    init(tracking: Bool = false) { self.tracking = tracking }
-
-    @inlinable
-    mutating func output(_ output: Output, owner: Int) {
-      outputs.append(output)
-      if tracking { owners.append(owner) }
-    }
+    outputBuffer = outputs
+    guard reporting || tracksOwners else { return ChartStep(outcome: .transitioned, outputs: outputs, microsteps: plan.microsteps) }
+    return ChartStep(
+      outcome: .transitioned, outputs: outputs, microsteps: plan.microsteps,
+      trace: ChartTrace(
+        transitions: reporting ? plan.taken : [], entered: reporting ? plan.entered : [], owners: owners,
+        exits: tracksOwners ? plan.exits : []))
   }
 
   /// Eventless transitions, then internal events, until neither is left (or the chart halts).
@@ -311,33 +286,34 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
       guard internalQueue.count - queueHead <= Self.maxInternalEvents else {
         throw overflow()
       }
-      select(for: nil, into: &run.enabled)
+      select(for: nil)
       var event: QueuedEvent?
-      if run.enabled.isEmpty {
+      if selected.isEmpty {
         guard queueHead < internalQueue.count else { break }
         event = internalQueue[queueHead]
         queueHead += 1
-        select(for: event, into: &run.enabled)
+        select(for: event)
       }
-      if !run.enabled.isEmpty {
+      if !selected.isEmpty {
         guard run.microsteps < Self.maxMicrosteps else { throw didNotSettle(run.microsteps) }
-        let enabled = run.enabled
-        take(enabled, event: event, &run)
+        take(event: event, &run)
       }
     }
     internalQueue.removeAll(keepingCapacity: true)
     queueHead = 0
   }
 
-  /// The transitions enabled for `event`: compiled when the machine compiles its steps.
+  /// Selects the transitions enabled for `event` into ``selected``: compiled when the machine
+  /// compiles its steps.
   @inlinable
-  mutating func select(for event: QueuedEvent?, into enabled: inout [Int]) {
-    if compiled != nil { selectCompiled(for: event, into: &enabled) } else { enabled = selectTransitions(for: event) }
+  mutating func select(for event: QueuedEvent?) {
+    if compiled != nil { selectCompiled(for: event) } else { selected = selectTransitions(for: event) }
   }
 
-  /// Takes `enabled` together: compiled when the machine compiles its steps.
+  /// Takes the ``selected`` transitions together: compiled when the machine compiles its steps.
   @inlinable
-  mutating func take(_ enabled: [Int], event: QueuedEvent?, _ run: inout Run) {
+  mutating func take(event: QueuedEvent?, _ run: inout Run) {
+    let enabled = selected
     if compiled != nil { microstepCompiled(enabled, event: event, &run) } else { microstep(enabled, event: event, &run) }
   }
 
@@ -359,7 +335,20 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   /// The name of `event`: kept per ordinal, so an event with one is named once.
   @inlinable
   mutating func eventName(of event: Event) -> String {
-    guard let ordinal = eventOrdinal?(event), ordinal >= 0, ordinal < 64 else { return eventName(event) }
+    eventName(of: event, ordinal: ordinal(of: event))
+  }
+
+  /// The ordinal of `event` when it has one below 64, else -1.
+  @inlinable
+  func ordinal(of event: Event) -> Int {
+    guard let ordinal = eventOrdinal?(event), ordinal >= 0, ordinal < 64 else { return -1 }
+    return ordinal
+  }
+
+  /// The name of `event`, whose ordinal (below 64, or -1) is known.
+  @inlinable
+  mutating func eventName(of event: Event, ordinal: Int) -> String {
+    guard ordinal >= 0 else { return eventName(event) }
     if ordinal < names.count, let name = names[ordinal] { return name }
     if names.count <= ordinal { names += repeatElement(nil, count: ordinal + 1 - names.count) }
     let name = eventName(event)

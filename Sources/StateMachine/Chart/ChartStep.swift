@@ -16,31 +16,46 @@ public struct ChartStep<Event: Sendable, Effect: Sendable>: Sendable {
   public let outputs: [ChartOutput<Event, Effect>]
   /// Microsteps taken (sets of transitions taken together).
   public let microsteps: Int
+  /// What a machine that reports transitions or tracks owners adds; `nil` for the common
+  /// step, which then carries no array but its outputs.
+  @usableFromInline let trace: ChartTrace?
+
   /// The transitions taken, in order, as ``Chart/declaredTransitions`` numbers them — when the
   /// machine ``ChartMachine/reportsTransitions``; empty otherwise.
-  public let transitions: [Int]
+  public var transitions: [Int] { trace?.transitions ?? [] }
   /// The states entered, in order, as positions in ``Chart/states`` (a state entered and left
   /// within the macrostep too) — when the machine ``ChartMachine/reportsTransitions``.
-  public let entered: [Int]
+  public var entered: [Int] { trace?.entered ?? [] }
   /// Per output, the state (an index of the chart) it belongs to: a state's entry content and
   /// its initial content belong to it, a transition's content to its source when it has no
   /// target, else to the nearest state holding its targets; exit content to the parent of the
   /// state left. Empty unless the machine tracks owners (a store does).
-  @usableFromInline let owners: [Int]
+  @inlinable var owners: [Int] { trace?.owners ?? [] }
   /// The states exited, in order, when the machine tracks owners.
-  @usableFromInline let exits: [ChartExit]
+  @inlinable var exits: [ChartExit] { trace?.exits ?? [] }
 
-  @usableFromInline
-  init(
-    outcome: Outcome, outputs: [ChartOutput<Event, Effect>], microsteps: Int, transitions: [Int] = [], entered: [Int] = [],
-    owners: [Int] = [], exits: [ChartExit] = []
-  ) {
-    (self.outcome, self.outputs, self.microsteps, self.transitions, self.entered) = (outcome, outputs, microsteps, transitions, entered)
-    (self.owners, self.exits) = (owners, exits)
+  @inlinable
+  init(outcome: Outcome, outputs: [ChartOutput<Event, Effect>], microsteps: Int, trace: ChartTrace? = nil) {
+    (self.outcome, self.outputs, self.microsteps, self.trace) = (outcome, outputs, microsteps, trace)
   }
 
   /// The effects alone.
   public var effects: [Effect] { outputs.effects() }
+}
+
+/// What a macrostep reports beyond its outputs, when the machine is asked to: behind one
+/// reference, made only then.
+@usableFromInline
+final class ChartTrace: Sendable {
+  @usableFromInline let transitions: [Int]
+  @usableFromInline let entered: [Int]
+  @usableFromInline let owners: [Int]
+  @usableFromInline let exits: [ChartExit]
+
+  @usableFromInline
+  init(transitions: [Int], entered: [Int], owners: [Int], exits: [ChartExit]) {
+    (self.transitions, self.entered, self.owners, self.exits) = (transitions, entered, owners, exits)
+  }
 }
 
 /// A state exited during a macrostep, and how many of the macrostep's outputs came before it:

@@ -1,15 +1,16 @@
 /// What the SCXML algorithm computes on every step that depends on neither the context nor the
 /// event's payload, computed once per configuration and kept: for each event, the candidate
 /// transitions of each active atomic state in the order the algorithm tries them; for each set
-/// of transitions taken together, the states exited (and the history they leave), the owners of
-/// their content, the states entered with their default and history content and the done
-/// events they raise, and the configuration reached.
+/// of transitions taken together, a short program (the content blocks to run in order, the
+/// states exited and entered, the done events raised), the history it writes, and the
+/// configuration reached.
 ///
 /// A configuration here is the active states and what every history state remembers (a move
 /// into a history state depends on it), as one ``Key``. Guards still run on every step, and so
-/// does all content: only the set arithmetic is kept. Filled as the machine meets
-/// configurations, up to ``maxNodes`` of them and ``maxMoves`` moves; past that the machine
-/// runs the algorithm as it is.
+/// does all content: only the set arithmetic is kept. Everything lives in flat arrays of plain
+/// numbers, so a step reads it without reference counting. Filled as the machine meets
+/// configurations, up to ``maxNodes`` of them, ``maxMoves`` moves and ``maxSlots`` table
+/// slots; past that the machine runs the algorithm as it is.
 @usableFromInline
 struct CompiledSteps: Sendable {
   /// A configuration: the active states, and the history states with a value (their own bit)
@@ -21,34 +22,60 @@ struct CompiledSteps: Sendable {
     @usableFromInline var history: StateBits
   }
 
-  /// One configuration's compiled selections and moves.
+  /// One instruction of a move's program.
   @usableFromInline
-  struct Node: Sendable {
-    @usableFromInline var key: Key
-    /// Event ordinal (below 64) → index in `selections`, or -1 when not compiled yet.
-    @usableFromInline var byOrdinal: [Int32] = []
-    /// Events without an ordinal (internal and `String` events), by name.
-    @usableFromInline var byName: [Named] = []
-    /// The eventless transitions' selection, or -1.
-    @usableFromInline var eventless: Int32 = -1
-    /// Sets of transitions taken together (in the order selected) → index in `moves`.
-    @usableFromInline var moves: [Taken] = []
+  struct Op: Sendable {
+    @usableFromInline
+    enum Kind: UInt8, Sendable {
+      /// Run content `a ..< b` of the chart's flattened content, owned by state `c`.
+      case run
+      /// State `a` was exited (after its exit content).
+      case exited
+      /// The exits and the transitions' content are done: the end configuration is active.
+      case activate
+      /// State `a` is entered (before its entry content).
+      case entered
+      /// Raise the done event `doneNames[a]`.
+      case done
+    }
+    @usableFromInline let kind: Kind
+    @usableFromInline let a: Int32
+    @usableFromInline let b: Int32
+    @usableFromInline let c: Int32
 
-    init(key: Key) { self.key = key }
+    init(_ kind: Kind, _ a: Int, _ b: Int = 0, _ c: Int = 0) { (self.kind, self.a, self.b, self.c) = (kind, Int32(a), Int32(b), Int32(c)) }
   }
 
-  /// A selection filed by event name. (Structs, not tuples: a tuple's type is looked up at
-  /// run time even in specialised code.)
+  /// A microstep's set arithmetic, done.
+  @usableFromInline
+  struct Move: Sendable {
+    /// Its instructions: `program[programStart ..< programEnd]`.
+    @usableFromInline let programStart: Int32
+    @usableFromInline let programEnd: Int32
+    /// History values written before any exit content runs: `historyWrites[historyStart ..< historyEnd]`.
+    @usableFromInline let historyStart: Int32
+    @usableFromInline let historyEnd: Int32
+    /// A final child of the root is entered: the chart halts.
+    @usableFromInline let halts: Bool
+    /// A history state was targeted or entered (the macrostep cannot be kept as a plan).
+    @usableFromInline let touchesHistory: Bool
+    @usableFromInline let end: Key
+    /// The node of `end`, or -1 when there was no room for it.
+    @usableFromInline let endNode: Int32
+  }
+
+  /// A selection filed by event name (events without an ordinal: internal and `String` ones).
   @usableFromInline
   struct Named: Sendable {
     @usableFromInline var name: String
     @usableFromInline var selection: Int32
   }
 
-  /// A move filed by the transitions it takes.
+  /// A move of several transitions, filed by them: `transitionSets[start ..< start + count]`.
   @usableFromInline
   struct Taken: Sendable {
-    @usableFromInline var transitions: [Int]
+    @usableFromInline var start: Int32
+    @usableFromInline var count: Int32
     @usableFromInline var move: Int32
   }
 
@@ -59,72 +86,105 @@ struct CompiledSteps: Sendable {
     @usableFromInline var remembered: [Int]
   }
 
-  /// Per active atomic state in document order: a count, then that many transitions (of the
-  /// state, then of its ancestors, in document order) whose descriptors match the event.
-  @usableFromInline typealias Selection = [Int32]
-
-  /// A microstep's set arithmetic, done. A class, made once and never changed: a step reads
-  /// it through one reference instead of copying its arrays.
-  @usableFromInline
-  final class Move: Sendable {
-    /// History values written before any exit content runs.
-    @usableFromInline let historyWrites: [HistoryWrite]
-    /// States exited, in reverse document order.
-    @usableFromInline let exits: [Int]
-    /// Per transition, the state its content belongs to.
-    @usableFromInline let owners: [Int]
-    /// States entered, in document order, with their extra content and done events.
-    @usableFromInline let entries: [Entry]
-    /// A final child of the root is entered: the chart halts.
-    @usableFromInline let halts: Bool
-    /// A history state was targeted or entered (the macrostep cannot be kept as a plan).
-    @usableFromInline let touchesHistory: Bool
-    @usableFromInline let end: Key
-    /// The node of `end`.
-    @usableFromInline let endNode: Int32
-
-    init(
-      historyWrites: [HistoryWrite], exits: [Int], owners: [Int], entries: [Entry], halts: Bool, touchesHistory: Bool, end: Key,
-      endNode: Int32
-    ) {
-      (self.historyWrites, self.exits, self.owners, self.entries) = (historyWrites, exits, owners, entries)
-      (self.halts, self.touchesHistory, self.end, self.endNode) = (halts, touchesHistory, end, endNode)
-    }
-  }
-
-  @usableFromInline
-  struct Entry: Sendable {
-    @usableFromInline var state: Int
-    /// The state's initial content runs (a compound entered by default).
-    @usableFromInline var defaultEntry: Bool
-    /// A history default's content that runs (its transition's index), or -1.
-    @usableFromInline var historyContent: Int
-    /// Done events raised once the state is entered (it is final).
-    @usableFromInline var done: [String]
-  }
-
   @usableFromInline var ids: [Key: Int32] = [:]
-  @usableFromInline var nodes: [Node] = []
-  @usableFromInline var selections: [Selection] = []
+  @usableFromInline var keys: [Key] = []
+  /// `node << 6 | ordinal` → selection, or -1 when not compiled yet.
+  @usableFromInline var byOrdinal: [Int32] = []
+  /// Per node, its eventless selection, or -1.
+  @usableFromInline var eventless: [Int32] = []
+  /// Per node, its selections for events without an ordinal.
+  @usableFromInline var byName: [[Named]] = []
+  /// Selection `s` is `candidates[selectionStarts[s] ..< selectionStarts[s + 1]]`: per active
+  /// atomic state in document order, a count, then that many transitions (of the state, then
+  /// of its ancestors, in document order) whose descriptors match the event.
+  @usableFromInline var selectionStarts: [Int32] = [0]
+  @usableFromInline var candidates: [Int32] = []
+  /// Per node, where its single-transition moves start in `singles`, or -1.
+  @usableFromInline var singleBase: [Int32] = []
+  /// `singleBase[node] + transition` → the move of that transition alone, or -1.
+  @usableFromInline var singles: [Int32] = []
+  /// Per node, its moves of several transitions.
+  @usableFromInline var takens: [[Taken]] = []
+  @usableFromInline var transitionSets: [Int32] = []
   @usableFromInline var moves: [Move] = []
+  @usableFromInline var program: [Op] = []
+  @usableFromInline var historyWrites: [HistoryWrite] = []
+  @usableFromInline var doneNames: [String] = []
 
   /// The most configurations kept.
   static var maxNodes: Int { 4096 }
   /// The most moves kept.
   static var maxMoves: Int { 16_384 }
+  /// The most slots the by-ordinal and single-move tables may hold (4 bytes each).
+  static var maxSlots: Int { 1 << 20 }
 
   @usableFromInline init() {}
 
   /// Whether more can be compiled.
-  var hasRoom: Bool { nodes.count < Self.maxNodes && moves.count < Self.maxMoves }
+  var hasRoom: Bool {
+    keys.count < Self.maxNodes && moves.count < Self.maxMoves && byOrdinal.count + singles.count < Self.maxSlots
+  }
 
   /// The node of `key`, made when there is room; -1 when there is not.
   mutating func node(of key: Key) -> Int32 {
     if let id = ids[key] { return id }
     guard hasRoom else { return -1 }
-    let id = Int32(nodes.count)
-    nodes.append(Node(key: key))
+    let id = Int32(keys.count)
+    keys.append(key)
+    byOrdinal += repeatElement(-1, count: 64)
+    eventless.append(-1)
+    byName.append([])
+    singleBase.append(-1)
+    takens.append([])
     ids[key] = id
     return id
+  }
+
+  /// The selection filed for `name` in node `n`, if one is.
+  @usableFromInline
+  func named(_ n: Int32, _ name: String) -> Int32? {
+    for entry in byName[Int(n)] where entry.name == name { return entry.selection }
+    return nil
+  }
+
+  /// Files `list` as a new selection and returns its index.
+  mutating func addSelection(_ list: [Int32]) -> Int32 {
+    candidates += list
+    selectionStarts.append(Int32(candidates.count))
+    return Int32(selectionStarts.count - 2)
+  }
+
+  /// The move of several transitions `enabled` from node `n`, if compiled.
+  @usableFromInline
+  func move(_ n: Int32, taking enabled: [Int]) -> Int32? {
+    for entry in takens[Int(n)] where Int(entry.count) == enabled.count {
+      let start = Int(entry.start)
+      if enabled.indices.allSatisfy({ Int(transitionSets[start + $0]) == enabled[$0] }) { return entry.move }
+    }
+    return nil
+  }
+
+  /// Files `move` as the move of `enabled` from node `n` (a chart of `transitions` transitions).
+  mutating func file(_ move: Move, from n: Int32, taking enabled: [Int], transitions: Int) -> Int32 {
+    let index = Int32(moves.count)
+    moves.append(move)
+    if enabled.count == 1 {
+      if singleBase[Int(n)] < 0 {
+        singleBase[Int(n)] = Int32(singles.count)
+        singles += repeatElement(-1, count: transitions)
+      }
+      singles[Int(singleBase[Int(n)]) + enabled[0]] = index
+    } else {
+      takens[Int(n)].append(Taken(start: Int32(transitionSets.count), count: Int32(enabled.count), move: index))
+      transitionSets += enabled.map { Int32($0) }
+    }
+    return index
+  }
+
+  /// The index of done event `name` in `doneNames`.
+  mutating func doneName(_ name: String) -> Int {
+    if let i = doneNames.firstIndex(of: name) { return i }
+    doneNames.append(name)
+    return doneNames.count - 1
   }
 }

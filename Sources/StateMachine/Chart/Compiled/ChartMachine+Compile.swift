@@ -1,0 +1,126 @@
+/// Filling ``CompiledSteps``: the algorithm's set arithmetic (``ChartMachine+Algorithm``),
+/// run once per configuration and event, or per configuration and set of transitions, and kept.
+extension ChartMachine {
+  /// The configuration's key: active states, and history values.
+  func compiledKey() -> CompiledSteps.Key {
+    var remembered = StateBits(count: chart.count)
+    for (h, states) in history {
+      remembered[h] = true
+      for s in states { remembered[s] = true }
+    }
+    return CompiledSteps.Key(active: active, history: remembered)
+  }
+
+  /// Looks the configuration's node up (or makes it).
+  @usableFromInline
+  mutating func findNode() -> Int32 {
+    guard compiled != nil else { return -1 }
+    node = compiled!.node(of: compiledKey())
+    return node
+  }
+
+  /// Compiles the selection of `event` in node `n` and files it.
+  @usableFromInline
+  mutating func compileSelection(_ n: Int32, _ event: QueuedEvent?) -> Int32 {
+    let index = compiled!.addSelection(candidates(for: event))
+    if let event {
+      if event.ordinal >= 0 {
+        compiled!.byOrdinal[Int(n) << 6 | event.ordinal] = index
+      } else {
+        compiled!.byName[Int(n)].append(CompiledSteps.Named(name: event.name, selection: index))
+      }
+    } else {
+      compiled!.eventless[Int(n)] = index
+    }
+    return index
+  }
+
+  /// For each active atomic state in document order, the transitions (its own, then its
+  /// ancestors') that match `event`.
+  func candidates(for event: QueuedEvent?) -> [Int32] {
+    var list: [Int32] = []
+    for state in 1..<chart.count where active[state] && chart.isAtomic(state) {
+      let countAt = list.count
+      list.append(0)
+      var s = state
+      while s >= 0 {
+        for t in chart.stateTransitions[s] where matches(t, event) { list.append(Int32(t)) }
+        s = chart.parents[s]
+      }
+      list[countAt] = Int32(list.count - countAt - 1)
+      if list[countAt] == 0 { list.removeLast() }
+    }
+    return list
+  }
+
+  /// Compiles the move of `enabled` from node `n` and files it; `nil` when there is no room.
+  @usableFromInline
+  mutating func compileMove(_ n: Int32, _ enabled: [Int]) -> Int32? {
+    guard compiled!.hasRoom else { return nil }
+    let move = compileMove(enabled)
+    return compiled!.file(move, from: n, taking: enabled, transitions: chart.sources.count)
+  }
+
+  /// What the algorithm's microstep computes for `enabled` from here, without running content:
+  /// the history it writes, the program of content, exits, entries and done events, and where
+  /// it ends.
+  mutating func compileMove(_ enabled: [Int]) -> CompiledSteps.Move {
+    var program: [CompiledSteps.Op] = []
+    func run(_ block: ContentBlock, owner: Int) {
+      if !block.isEmpty { program.append(CompiledSteps.Op(.run, Int(block.start), Int(block.end), owner)) }
+    }
+    var halts = false
+    let (savedHistory, savedActive, savedTouched) = (history, active, historyTouched)
+    defer { (history, active, historyTouched) = (savedHistory, savedActive, savedTouched) }
+    historyTouched = enabled.contains { t in chart.targets[t].contains { chart.isHistory($0) } }
+    let historyStart = compiled!.historyWrites.count
+    let exits = exitSet(enabled).sorted(by: >)
+    for s in exits {
+      for h in chart.histories[s] {
+        let remembered = self.remembered(by: h, leaving: s)
+        compiled!.historyWrites.append(CompiledSteps.HistoryWrite(state: h, remembered: remembered))
+        history[h] = remembered
+      }
+    }
+    for s in exits {
+      run(chart.tables.exitBlocks[s], owner: chart.parents[s])
+      program.append(CompiledSteps.Op(.exited, s))
+      active[s] = false
+    }
+    for t in enabled { run(chart.tables.transitionBlocks[t], owner: owner(of: t)) }
+    var entry = EntrySet(count: chart.count, parents: chart.parents)
+    for t in enabled {
+      for s in chart.targets[t] { addDescendants(s, &entry) }
+      let ancestor = transitionDomain(t)
+      for s in effectiveTargets(t) { addAncestors(s, upTo: ancestor, &entry) }
+    }
+    program.append(CompiledSteps.Op(.activate, 0))
+    // States become active one by one, as the algorithm enters them: a parallel state's done
+    // event is raised when its last region's final state is entered, not before.
+    for s in entry.states.sorted() {
+      active[s] = true
+      program.append(CompiledSteps.Op(.entered, s))
+      run(chart.tables.entryBlocks[s], owner: s)
+      if entry.defaultEntry.contains(s) { run(chart.tables.transitionBlocks[chart.defaultTransition[s]], owner: s) }
+      if let content = entry.historyContent[s] { run(chart.tables.transitionBlocks[content], owner: s) }
+      guard chart.kinds[s] == .final else { continue }
+      let parent = chart.parents[s]
+      if parent == 0 {
+        halts = true
+        continue
+      }
+      program.append(CompiledSteps.Op(.done, compiled!.doneName("done.state.\(chart.label(parent))")))
+      let grandparent = chart.parents[parent]
+      if grandparent > 0, chart.kinds[grandparent] == .parallel, chart.children[grandparent].allSatisfy(isInFinalState) {
+        program.append(CompiledSteps.Op(.done, compiled!.doneName("done.state.\(chart.label(grandparent))")))
+      }
+    }
+    let end = CompiledSteps.Key(active: active, history: compiledKey().history)
+    let programStart = compiled!.program.count
+    compiled!.program += program
+    return CompiledSteps.Move(
+      programStart: Int32(programStart), programEnd: Int32(compiled!.program.count), historyStart: Int32(historyStart),
+      historyEnd: Int32(compiled!.historyWrites.count), halts: halts, touchesHistory: historyTouched, end: end,
+      endNode: compiled!.node(of: end))
+  }
+}
