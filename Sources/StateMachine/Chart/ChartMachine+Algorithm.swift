@@ -7,7 +7,7 @@ extension ChartMachine {
   /// nearest ancestor that matches `event` (`nil`: eventless transitions) and whose guard
   /// holds; then conflicts removed.
   @usableFromInline
-  mutating func selectTransitions(for event: QueuedEvent?) -> [Int] {
+  mutating func selectTransitions(for event: QueuedEvent) -> [Int] {
     var enabled: [Int] = []
     // Membership by a linear look while the set is small, by a hash set once it is not (a
     // chart with thousands of regions enables thousands of transitions at once).
@@ -15,7 +15,7 @@ extension ChartMachine {
     for state in 1..<chart.count where active[state] && chart.isAtomic(state) {
       var s = state
       search: while s >= 0 {
-        for t in chart.stateTransitions[s] where matches(t, event) && holds(t, event?.value) {
+        for t in chart.stateTransitions[s] where matches(t, event) && holds(t, event.value) {
           if seen == nil, enabled.count >= 16 { seen = Set(enabled) }
           if seen != nil {
             if seen!.insert(t).inserted { enabled.append(t) }
@@ -31,9 +31,9 @@ extension ChartMachine {
     return enabled.count > 1 ? removeConflicting(enabled) : enabled
   }
 
-  func matches(_ t: Int, _ event: QueuedEvent?) -> Bool {
+  func matches(_ t: Int, _ event: QueuedEvent) -> Bool {
     let descriptors = chart.descriptors[t]
-    guard let event else { return descriptors.isEmpty }
+    guard !event.isEventless else { return descriptors.isEmpty }
     return descriptors.contains { d in
       d == "*" || d == event.name
         || (event.name.hasPrefix(d) && event.name.utf8.count > d.utf8.count
@@ -58,11 +58,11 @@ extension ChartMachine {
   // MARK: Microstep
 
   @usableFromInline
-  mutating func microstep(_ enabled: [Int], event: QueuedEvent?, _ run: inout Run) {
+  mutating func microstep(_ enabled: [Int], event: QueuedEvent, _ run: inout Run) {
     run.microsteps += 1
     if run.trace != nil { run.trace!.taken += enabled }
     exitStates(enabled, event: event, &run)
-    for t in enabled { execute(chart.tables.transitionBlocks[t], value: event?.value, owner: run.trace != nil ? owner(of: t) : 0, &run) }
+    for t in enabled { execute(chart.tables.transitionBlocks[t], value: event.value, owner: run.trace != nil ? owner(of: t) : 0, &run) }
     enterStates(enabled, event: event, &run)
   }
 
@@ -85,18 +85,18 @@ extension ChartMachine {
     return states
   }
 
-  mutating func exitStates(_ enabled: [Int], event: QueuedEvent?, _ run: inout Run) {
+  mutating func exitStates(_ enabled: [Int], event: QueuedEvent, _ run: inout Run) {
     let leaving = exitSet(enabled).sorted(by: >)  // reverse document order
     // History is recorded for every state left before any exit content runs.
     for s in leaving {
       for h in chart.histories[s] {
         let remembered = self.remembered(by: h, leaving: s)
         history[h] = remembered
-        if run.recording { run.plan?.historyWrites.append((h, remembered)) }
+        if run.recording { run.plan?.value.historyWrites.append((h, remembered)) }
       }
     }
     for s in leaving {
-      execute(chart.tables.exitBlocks[s], value: event?.value, owner: chart.parents[s], &run)
+      execute(chart.tables.exitBlocks[s], value: event.value, owner: chart.parents[s], &run)
       active[s] = false
       run.exited(s)
     }
@@ -153,7 +153,7 @@ extension ChartMachine {
     }
   }
 
-  mutating func enterStates(_ enabled: [Int], event: QueuedEvent? = nil, _ run: inout Run) {
+  mutating func enterStates(_ enabled: [Int], event: QueuedEvent = .eventless, _ run: inout Run) {
     var entry = EntrySet(count: chart.count, parents: chart.parents)
     for t in enabled {
       for s in chart.targets[t] { addDescendants(s, &entry) }
@@ -165,9 +165,9 @@ extension ChartMachine {
     for s in entry.states.sorted() {
       active[s] = true
       if run.trace != nil { run.trace!.entered.append(s - 1) }
-      execute(chart.tables.entryBlocks[s], value: event?.value, owner: s, &run)
-      if entry.defaultEntry.contains(s) { execute(chart.tables.transitionBlocks[chart.defaultTransition[s]], value: event?.value, owner: s, &run) }
-      if let content = entry.historyContent[s] { execute(chart.tables.transitionBlocks[content], value: event?.value, owner: s, &run) }
+      execute(chart.tables.entryBlocks[s], value: event.value, owner: s, &run)
+      if entry.defaultEntry.contains(s) { execute(chart.tables.transitionBlocks[chart.defaultTransition[s]], value: event.value, owner: s, &run) }
+      if let content = entry.historyContent[s] { execute(chart.tables.transitionBlocks[content], value: event.value, owner: s, &run) }
       guard chart.kinds[s] == .final else { continue }
       let parent = chart.parents[s]
       if parent == 0 {
@@ -270,8 +270,8 @@ extension ChartMachine {
     while i < end {
       defer { i += 1 }
       if run.recording {
-        run.plan?.actions.append((chart.tables.content[i], run.external ? .external : .recorded(value)))
-        run.plan?.owners.append(owner)
+        run.plan?.value.actions.append((chart.tables.content[i], run.external ? .external : .recorded(value)))
+        run.plan?.value.owners.append(owner)
       }
       switch chart.tables.content[i] {
       case .effect(let effect): run.output(.effect(effect), owner: owner)

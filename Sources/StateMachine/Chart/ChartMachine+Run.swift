@@ -10,8 +10,8 @@ extension ChartMachine {
     /// What the macrostep reports beyond its outputs; `nil` when nobody asked.
     @usableFromInline var trace: Trace?
     /// The plan of this macrostep being recorded, when it is (a run that records nothing
-    /// carries none).
-    @usableFromInline var plan: ChartPlan<Event, Context, Effect>?
+    /// carries none). Boxed, as the trace is, so a run is a few words to pass around.
+    @usableFromInline var plan: Box<ChartPlan<Event, Context, Effect>>?
 
     /// Whether a plan is being recorded.
     @inlinable var recording: Bool { plan != nil }
@@ -22,25 +22,25 @@ extension ChartMachine {
     init(outputs: [Output], trace: Bool, tracking: Bool, recording: Bool) {
       self.outputs = outputs
       if trace || tracking || recording { self.trace = Trace(tracking: tracking) }
-      if recording { plan = ChartPlan() }
+      if recording { plan = Box(ChartPlan()) }
     }
 
     @inlinable
     mutating func output(_ output: Output, owner: Int) {
       outputs.append(output)
-      if trace?.tracking == true { trace!.owners.append(owner) }
+      if let trace, trace.tracking { trace.owners.append(owner) }
     }
 
     /// A state was exited (kept when tracking or recording).
     @inlinable
     mutating func exited(_ state: Int) {
-      if trace != nil { trace!.exits.append(ChartExit(state: state, output: outputs.count)) }
+      trace?.exits.append(ChartExit(state: state, output: outputs.count))
     }
   }
 
   /// What a macrostep reports beyond its outputs.
   @usableFromInline
-  struct Trace {
+  final class Trace {
     /// Per output, the state it belongs to (when tracking).
     @usableFromInline var owners: [Int] = []
     /// States exited, in order, each with how many outputs came before.
@@ -79,4 +79,13 @@ extension ChartMachine {
       trace: ChartTrace(
         transitions: reporting ? trace.taken : [], entered: reporting ? trace.entered : [], owners: trace.owners, exits: trace.exits))
   }
+}
+
+/// A value behind a reference: a large value that is rarely there costs one word where it is not.
+@usableFromInline
+final class Box<Value> {
+  @usableFromInline var value: Value
+
+  @inlinable
+  init(_ value: Value) { self.value = value }
 }

@@ -100,11 +100,17 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   struct QueuedEvent {
     @usableFromInline let name: String
     @usableFromInline let value: Event?
-    /// The event's ordinal (below 64), or -1: how compiled selections are found.
+    /// The event's ordinal (below 64), or -1: how compiled selections are found (-2: no event).
     @usableFromInline let ordinal: Int
 
     @inlinable
     init(name: String, value: Event?, ordinal: Int = -1) { (self.name, self.value, self.ordinal) = (name, value, ordinal) }
+
+    /// No event: what eventless transitions are selected for, and what initial content sees.
+    @inlinable static var eventless: QueuedEvent { QueuedEvent(name: "", value: nil, ordinal: -2) }
+
+    /// Whether this stands for no event.
+    @inlinable var isEventless: Bool { ordinal == -2 }
   }
 
   /// A machine at the chart's start; call ``start()`` to enter its initial states.
@@ -211,7 +217,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
       try settle(&run)
     }
     if let from, !historyTouched, plans!.plans.count < Self.maxPlans {
-      var plan = run.plan!
+      var plan = run.plan!.value
       plan.end = active
       plan.endID = plans!.id(of: active)
       plan.halted = isHalted
@@ -286,8 +292,8 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
       guard internalQueue.count - queueHead <= Self.maxInternalEvents else {
         throw overflow()
       }
-      select(for: nil)
-      var event: QueuedEvent?
+      select(for: .eventless)
+      var event = QueuedEvent.eventless
       if selected.isEmpty {
         guard queueHead < internalQueue.count else { break }
         event = internalQueue[queueHead]
@@ -299,20 +305,20 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
         take(event: event, &run)
       }
     }
-    internalQueue.removeAll(keepingCapacity: true)
+    if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
     queueHead = 0
   }
 
   /// Selects the transitions enabled for `event` into ``selected``: compiled when the machine
   /// compiles its steps.
   @inlinable
-  mutating func select(for event: QueuedEvent?) {
+  mutating func select(for event: QueuedEvent) {
     if compiled != nil { selectCompiled(for: event) } else { selected = selectTransitions(for: event) }
   }
 
   /// Takes the ``selected`` transitions together: compiled when the machine compiles its steps.
   @inlinable
-  mutating func take(event: QueuedEvent?, _ run: inout Run) {
+  mutating func take(event: QueuedEvent, _ run: inout Run) {
     let enabled = selected
     if compiled != nil { microstepCompiled(enabled, event: event, &run) } else { microstep(enabled, event: event, &run) }
   }

@@ -21,9 +21,9 @@ extension ChartMachine {
 
   /// Compiles the selection of `event` in node `n` and files it.
   @usableFromInline
-  mutating func compileSelection(_ n: Int32, _ event: QueuedEvent?) -> Int32 {
+  mutating func compileSelection(_ n: Int32, _ event: QueuedEvent) -> Int32 {
     let index = compiled!.addSelection(candidates(for: event))
-    if let event {
+    if !event.isEventless {
       if event.ordinal >= 0 {
         compiled!.byOrdinal[Int(n) << 6 | event.ordinal] = index
       } else {
@@ -37,7 +37,7 @@ extension ChartMachine {
 
   /// For each active atomic state in document order, the transitions (its own, then its
   /// ancestors') that match `event`.
-  func candidates(for event: QueuedEvent?) -> [Int32] {
+  func candidates(for event: QueuedEvent) -> [Int32] {
     var list: [Int32] = []
     for state in 1..<chart.count where active[state] && chart.isAtomic(state) {
       let countAt = list.count

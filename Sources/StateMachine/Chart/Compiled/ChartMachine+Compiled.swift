@@ -14,7 +14,7 @@ extension ChartMachine {
   /// The transitions enabled for `event` (`nil`: eventless), into ``selected``, as
   /// ``selectTransitions(for:)`` selects them: the candidates are compiled, the guards run now.
   @inlinable
-  mutating func selectCompiled(for event: QueuedEvent?) {
+  mutating func selectCompiled(for event: QueuedEvent) {
     if !selected.isEmpty { selected.removeAll(keepingCapacity: true) }
     let n = currentNode()
     guard n >= 0 else {
@@ -25,7 +25,7 @@ extension ChartMachine {
     var i = Int(compiled!.selectionStarts[s])
     let end = Int(compiled!.selectionStarts[s + 1])
     guard i < end else { return }
-    let value = event?.value
+    let value = event.value
     while i < end {
       let groupEnd = i + 1 + Int(compiled!.candidates[i])
       var k = i + 1
@@ -44,8 +44,8 @@ extension ChartMachine {
 
   /// The compiled selection of `event` in node `n`, compiled now if it is not yet.
   @inlinable
-  mutating func selectionIndex(_ n: Int32, _ event: QueuedEvent?) -> Int32 {
-    if let event {
+  mutating func selectionIndex(_ n: Int32, _ event: QueuedEvent) -> Int32 {
+    if !event.isEventless {
       if event.ordinal >= 0 {
         let slot = compiled!.byOrdinal[Int(n) << 6 | event.ordinal]
         if slot >= 0 { return slot }
@@ -62,7 +62,7 @@ extension ChartMachine {
   /// Takes `enabled` together, as ``microstep(_:event:_:)`` does, by running the compiled
   /// move's program.
   @inlinable
-  mutating func microstepCompiled(_ enabled: [Int], event: QueuedEvent?, _ run: inout Run) {
+  mutating func microstepCompiled(_ enabled: [Int], event: QueuedEvent, _ run: inout Run) {
     let n = currentNode()
     guard n >= 0, let m = moveIndex(n, enabled) else {
       microstep(enabled, event: event, &run)
@@ -74,7 +74,7 @@ extension ChartMachine {
     if run.trace != nil { run.trace!.taken += enabled }
     if move.touchesHistory { historyTouched = true }
     if move.historyStart < move.historyEnd { writeHistory(move, &run) }
-    let value = event?.value
+    let value = event.value
     var pc = Int(move.programStart)
     let end = Int(move.programEnd)
     while pc < end {
@@ -102,7 +102,7 @@ extension ChartMachine {
     for i in Int(move.historyStart)..<Int(move.historyEnd) {
       let write = compiled!.historyWrites[i]
       history[write.state] = write.remembered
-      if run.recording { run.plan?.historyWrites.append((write.state, write.remembered)) }
+      if run.recording { run.plan?.value.historyWrites.append((write.state, write.remembered)) }
     }
   }
 
