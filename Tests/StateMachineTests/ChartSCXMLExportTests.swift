@@ -30,7 +30,7 @@ struct ChartSCXMLExportTests {
       let chart = try SCXMLDocument.load(contentsOf: SCXMLTests.scionFile(file)!)
       let back = try SCXMLDocument.parse(Data(chart.scxml().utf8), file: file)
       #expect(back.markdown() == chart.markdown(), "\(file)")
-      let names = ChartPlanTests.alphabet(chart)
+      let names = QuickStepTests.alphabet(chart)
       try Self.sameBehaviour(chart, back, events: names.map { ($0, $0) }, seed: UInt64(n))
     }
   }

@@ -24,7 +24,7 @@ struct ChartSpecTests {
       var a = TextMachine(chart, context: NoContext())
       var b = TextMachine(back, context: NoContext())
       #expect(try a.start().outputs == b.start().outputs, "\(path)")
-      let events = ChartPlanTests.alphabet(chart)
+      let events = QuickStepTests.alphabet(chart)
       var random = SplitMix64(seed: UInt64(n))
       for _ in 0..<100 {
         let event = events[Int(random.next() % UInt64(events.count))]

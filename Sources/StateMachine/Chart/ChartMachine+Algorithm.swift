@@ -27,7 +27,6 @@ extension ChartMachine {
         s = chart.parents[s]
       }
     }
-    if !historyTouched, enabled.contains(where: { t in chart.targets[t].contains { chart.isHistory($0) } }) { historyTouched = true }
     return enabled.count > 1 ? removeConflicting(enabled) : enabled
   }
 
@@ -60,9 +59,9 @@ extension ChartMachine {
   @usableFromInline
   mutating func microstep(_ enabled: [Int], event: QueuedEvent, _ run: inout Run) {
     run.microsteps += 1
-    if run.trace != nil { run.trace!.taken += enabled }
+    run.trace?.taken += enabled
     exitStates(enabled, event: event, &run)
-    for t in enabled { execute(chart.tables.transitionBlocks[t], value: event.value, owner: run.trace != nil ? owner(of: t) : 0, &run) }
+    for t in enabled { execute(chart.tables.transitionBlocks[t], value: event.value, owner: run.tracking ? owner(of: t) : 0, &run) }
     enterStates(enabled, event: event, &run)
   }
 
@@ -92,7 +91,6 @@ extension ChartMachine {
       for h in chart.histories[s] {
         let remembered = self.remembered(by: h, leaving: s)
         history[h] = remembered
-        if run.recording { run.plan?.value.historyWrites.append((h, remembered)) }
       }
     }
     for s in leaving {
@@ -164,7 +162,7 @@ extension ChartMachine {
     var halting = false
     for s in entry.states.sorted() {
       active[s] = true
-      if run.trace != nil { run.trace!.entered.append(s - 1) }
+      run.trace?.entered.append(s - 1)
       execute(chart.tables.entryBlocks[s], value: event.value, owner: s, &run)
       if entry.defaultEntry.contains(s) { execute(chart.tables.transitionBlocks[chart.defaultTransition[s]], value: event.value, owner: s, &run) }
       if let content = entry.historyContent[s] { execute(chart.tables.transitionBlocks[content], value: event.value, owner: s, &run) }
@@ -189,7 +187,6 @@ extension ChartMachine {
   mutating func addDescendants(_ state: Int, _ entry: inout EntrySet) {
     if chart.isHistory(state) {
       let parent = chart.parents[state]
-      historyTouched = true
       if let remembered = history[state] {
         for s in remembered { addDescendants(s, &entry) }
         for s in remembered { addAncestors(s, upTo: parent, &entry) }
@@ -269,10 +266,6 @@ extension ChartMachine {
     let end = Int(block.end)
     while i < end {
       defer { i += 1 }
-      if run.recording {
-        run.plan?.value.actions.append((chart.tables.content[i], run.external ? .external : .recorded(value)))
-        run.plan?.value.owners.append(owner)
-      }
       switch chart.tables.content[i] {
       case .effect(let effect): run.output(.effect(effect), owner: owner)
       case .make(_, let make): if let effect = make(storedContext, value) { run.output(.effect(effect), owner: owner) }

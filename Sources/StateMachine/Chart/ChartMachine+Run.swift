@@ -1,91 +1,79 @@
 extension ChartMachine {
-  /// What one macrostep collects: its outputs (in the machine's reused buffer), and what a
-  /// machine that reports, tracks owners or records a plan also needs (only then).
+  /// What one macrostep collects: its outputs, with their owners and the states exited when the
+  /// machine tracks owners (all in the machine's reused buffers), and what a machine that
+  /// reports transitions also needs.
   @usableFromInline
   struct Run {
     @usableFromInline var outputs: [Output]
     @usableFromInline var microsteps = 0
-    /// The content running now belongs to the external event's microstep.
-    @usableFromInline var external = false
-    /// What the macrostep reports beyond its outputs; `nil` when nobody asked.
+    /// Whether outputs' owners and exited states are kept.
+    @usableFromInline let tracking: Bool
+    /// Per output, the state it belongs to (when tracking).
+    @usableFromInline var owners: [Int]
+    /// States exited, in order, each with how many outputs came before (when tracking).
+    @usableFromInline var exits: [ChartExit]
+    /// The transitions taken and states entered, when the machine reports them.
     @usableFromInline var trace: Trace?
-    /// The plan of this macrostep being recorded, when it is (a run that records nothing
-    /// carries none). Boxed, as the trace is, so a run is a few words to pass around.
-    @usableFromInline var plan: Box<ChartPlan<Event, Context, Effect>>?
-
-    /// Whether a plan is being recorded.
-    @inlinable var recording: Bool { plan != nil }
-    /// Whether outputs' owners and exited states are reported.
-    @inlinable var tracking: Bool { trace?.tracking ?? false }
 
     @inlinable
-    init(outputs: [Output], trace: Bool, tracking: Bool, recording: Bool) {
-      self.outputs = outputs
-      if trace || tracking || recording { self.trace = Trace(tracking: tracking) }
-      if recording { plan = Box(ChartPlan()) }
+    init(outputs: [Output], owners: [Int], exits: [ChartExit], tracking: Bool, reporting: Bool) {
+      (self.outputs, self.owners, self.exits, self.tracking) = (outputs, owners, exits, tracking)
+      if reporting { trace = Trace() }
     }
 
     @inlinable
     mutating func output(_ output: Output, owner: Int) {
       outputs.append(output)
-      if let trace, trace.tracking { trace.owners.append(owner) }
+      if tracking { owners.append(owner) }
     }
 
-    /// A state was exited (kept when tracking or recording).
+    /// A state was exited (kept when tracking).
     @inlinable
     mutating func exited(_ state: Int) {
-      trace?.exits.append(ChartExit(state: state, output: outputs.count))
+      if tracking { exits.append(ChartExit(state: state, output: outputs.count)) }
     }
   }
 
-  /// What a macrostep reports beyond its outputs.
+  /// The transitions a macrostep took and the states it entered (a class: a run of a machine
+  /// that does not report them is a few words).
   @usableFromInline
   final class Trace {
-    /// Per output, the state it belongs to (when tracking).
-    @usableFromInline var owners: [Int] = []
-    /// States exited, in order, each with how many outputs came before.
-    @usableFromInline var exits: [ChartExit] = []
     /// Transitions taken, in order.
     @usableFromInline var taken: [Int] = []
     /// States entered, in order (positions in `chart.states`).
     @usableFromInline var entered: [Int] = []
-    /// Owners and exits are reported.
-    @usableFromInline let tracking: Bool
 
     @inlinable
-    init(tracking: Bool) { self.tracking = tracking }
+    init() {}
   }
 
-  /// A run for the next macrostep: it writes into the machine's output buffer (taken out of
-  /// the machine, so it is not shared while it grows; the caller of the last step no longer
-  /// holding it, it is reused without allocating).
+  /// A run for the next macrostep: it writes into the machine's buffers, taken out of the
+  /// machine so they are not shared while they grow (once the caller of the last step no longer
+  /// holds them, they are reused without allocating).
   @inlinable
-  mutating func makeRun(recording: Bool) -> Run {
+  mutating func makeRun() -> Run {
     var outputs: [Output] = []
     swap(&outputs, &outputBuffer)
     if !outputs.isEmpty { outputs.removeAll(keepingCapacity: true) }
-    return Run(outputs: outputs, trace: reporting, tracking: tracksOwners, recording: recording)
+    guard tracksOwners else { return Run(outputs: outputs, owners: [], exits: [], tracking: false, reporting: reporting) }
+    var owners: [Int] = []
+    var exits: [ChartExit] = []
+    swap(&owners, &lastOwners)
+    swap(&exits, &lastExits)
+    if !owners.isEmpty { owners.removeAll(keepingCapacity: true) }
+    if !exits.isEmpty { exits.removeAll(keepingCapacity: true) }
+    return Run(outputs: outputs, owners: owners, exits: exits, tracking: true, reporting: reporting)
   }
 
-  /// The step a run made; the run's output buffer goes back to the machine.
+  /// The step a run made; the run's buffers go back to the machine (a tracking machine's owners
+  /// and exits stay there, in ``lastOwners`` and ``lastExits``, for its store to read).
   @inlinable
   mutating func step(of run: Run) -> ChartStep<Event, Effect> {
     outputBuffer = run.outputs
-    guard let trace = run.trace, reporting || tracksOwners else {
-      return ChartStep(outcome: .transitioned, outputs: run.outputs, microsteps: run.microsteps)
-    }
+    if run.tracking { (lastOwners, lastExits) = (run.owners, run.exits) }
+    guard let trace = run.trace else { return ChartStep(outcome: .transitioned, outputs: run.outputs, microsteps: run.microsteps) }
     return ChartStep(
       outcome: .transitioned, outputs: run.outputs, microsteps: run.microsteps,
-      trace: ChartTrace(
-        transitions: reporting ? trace.taken : [], entered: reporting ? trace.entered : [], owners: trace.owners, exits: trace.exits))
+      trace: ChartTrace(transitions: trace.taken, entered: trace.entered))
   }
-}
-
-/// A value behind a reference: a large value that is rarely there costs one word where it is not.
-@usableFromInline
-final class Box<Value> {
-  @usableFromInline var value: Value
-
-  @inlinable
-  init(_ value: Value) { self.value = value }
 }

@@ -26,36 +26,37 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   }
   @usableFromInline var storedContext: Context
   @usableFromInline var active: StateBits
-  /// Macrosteps already run, replayed for the same configuration and event; `nil` for charts
-  /// with guards on the context (their selection cannot be planned).
-  @usableFromInline var plans: PlanBook<Event, Context, Effect>?
-  /// The id of the current configuration in `plans`, when known.
-  @usableFromInline var configurationID: Int?
   @usableFromInline let eventName: @Sendable (Event) -> String
   @usableFromInline let eventOrdinal: (@Sendable (Event) -> Int?)?
-  /// A history state was targeted or entered in this macrostep: it cannot be planned.
-  @usableFromInline var historyTouched = false
-  /// The set arithmetic of the configurations met so far (see ``CompiledSteps``); `nil` runs
-  /// the algorithm alone (the reference the compiled steps are tested against).
-  @usableFromInline var compiled: CompiledSteps? = CompiledSteps()
+  /// The set arithmetic of the configurations met so far (see ``CompiledSteps``). Not an
+  /// optional: reading through one copied the whole value out on every access.
+  @usableFromInline var compiled = CompiledSteps()
+  /// Whether steps go through `compiled`; off, the algorithm runs alone (the reference the
+  /// compiled steps are tested against).
+  @usableFromInline var compiles = true
   /// Event names by ordinal, as ``eventName(of:)`` made them.
   @usableFromInline var names: [String?] = []
   /// The transitions the last selection enabled (kept to reuse its storage).
   @usableFromInline var selected: [Int] = []
   /// The outputs of the last step, kept to be reused by the next one once its caller lets go.
   @usableFromInline var outputBuffer: [Output] = []
+  /// When the machine tracks owners: per output of the last step, the state (an index of the
+  /// chart) it belongs to. A state's entry content and its initial content belong to it, a
+  /// transition's content to its source when it has no target, else to the nearest state
+  /// holding its targets; exit content to the parent of the state left.
+  @usableFromInline var lastOwners: [Int] = []
+  /// When the machine tracks owners: the states the last step exited, in order.
+  @usableFromInline var lastExits: [ChartExit] = []
   /// The node of the current configuration in `compiled`, or -1 when not known.
   @usableFromInline var node: Int32 = -1
   /// Whether steps go through ``CompiledSteps`` (on by default); off, the algorithm runs alone.
   var usesCompiledSteps: Bool {
-    get { compiled != nil }
+    get { compiles }
     set {
-      compiled = newValue ? (compiled ?? CompiledSteps()) : nil
+      compiles = newValue
       node = -1
     }
   }
-  /// The most plans kept (a chart with many configurations does not grow memory without bound).
-  @usableFromInline static var maxPlans: Int { 4096 }
   /// History pseudo-state index → the states it remembers.
   @usableFromInline var history: [Int: [Int]] = [:]
   @usableFromInline var internalQueue: [QueuedEvent] = []
@@ -67,8 +68,8 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     set { reporting = newValue }
   }
   @usableFromInline var reporting = false
-  /// When on, each ``ChartStep`` says which state each output belongs to and which states
-  /// were exited (for a store's state-scoped effects). Off by default.
+  /// When on, each step keeps which state each output belongs to and which states were exited
+  /// (``lastOwners``, ``lastExits``: for a store's state-scoped effects). Off by default.
   @usableFromInline var tracksOwners = false
 
   /// The chart reached a final child of its root: it takes no more events.
@@ -118,13 +119,6 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     self.chart = chart
     storedContext = context
     active = StateBits(count: chart.count)
-    let plannable = chart.guards.allSatisfy { g in
-      switch g?.condition {
-      case nil, .inState?, .notInState?: true
-      case .predicate?: false
-      }
-    }
-    plans = plannable ? PlanBook() : nil
     eventName = chart.eventName
     eventOrdinal = chart.eventOrdinal
   }
@@ -154,7 +148,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   public mutating func start() throws(ChartRunError) -> ChartStep<Event, Effect> {
     guard !isStarted else { return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0) }
     isStarted = true
-    var run = makeRun(recording: false)
+    var run = makeRun()
     node = -1
     execute(chart.tables.transitionBlocks[chart.defaultTransition[0]], value: nil, owner: 0, &run)
     enterStates([chart.defaultTransition[0]], &run)
@@ -168,121 +162,70 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   ///   does not end within ``maxMicrosteps`` (the machine keeps the configuration it reached).
   @inlinable
   public mutating func send(_ event: Event) throws(ChartRunError) -> ChartStep<Event, Effect> {
-    // The fast path, specialised in the caller's module: a macrostep already planned for this
-    // configuration and event is replayed.
-    if started, !halted, !reporting, let id = configurationID, plans != nil, let plan = plannedStep(from: id, event) {
-      let quick = plans!.quick[plan]
-      if quick.isSmallPlainMove, !tracksOwners {
-        // Nothing to run but the move itself: no content, no history, one word of states.
-        active.small = quick.end
-        configurationID = Int(quick.endID)
-        node = -1
-        if quick.halts { halted = true }
-        return ChartStep(outcome: .transitioned, outputs: [], microsteps: Int(quick.microsteps))
-      }
-      return replay(plans!.plans[plan], event: event)
-    }
+    // The fast lane, specialised in the caller's module: a compiled move with nothing to run.
+    if node >= 0, !reporting, let step = quickStep(event) { return step }
     return try run(event)
   }
 
-  /// The plan recorded for `event` from configuration `id`: by the event's ordinal when it has
-  /// one, else by its name.
+  /// The step of `event` when it is known to be quick: no transition can match it here, or
+  /// its one candidate has no guard and its move has no content, history or done event, and
+  /// lands where no eventless transition can be taken. `nil` otherwise.
   @inlinable
-  func plannedStep(from id: Int, _ event: Event) -> Int? {
-    if let ordinalOf = eventOrdinal, let ordinal = ordinalOf(event) { return plans!.plan(from: id, ordinal: ordinal) }
-    return plans!.plan(from: id, event: eventName(event))
+  mutating func quickStep(_ event: Event) -> ChartStep<Event, Effect>? {
+    let ordinal = ordinal(of: event)
+    guard ordinal >= 0 else { return nil }
+    let s = compiled.byOrdinal[Int(node) << 6 | ordinal]
+    guard s >= 0 else { return nil }
+    let t = compiled.sole[Int(s)]
+    if t == CompiledSteps.noCandidate {
+      if tracksOwners { noteExits(ofMove: -1) }
+      return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0)
+    }
+    let base = compiled.singleBase[Int(node)]
+    guard t >= 0, base >= 0 else { return nil }
+    let m = compiled.singles[Int(base + t)]
+    guard m >= 0, compiled.moves[Int(m)].isQuick else { return nil }
+    let end = compiled.moves[Int(m)].endNode
+    let eventless = compiled.eventless[Int(end)]
+    guard eventless >= 0, compiled.sole[Int(eventless)] == CompiledSteps.noCandidate else { return nil }
+    active = compiled.moves[Int(m)].end.active
+    node = end
+    if tracksOwners { noteExits(ofMove: m) }
+    return ChartStep(outcome: .transitioned, outputs: [], microsteps: 1)
   }
 
-  /// Runs the algorithm for one external event (and plans the macrostep when it can).
+  /// A tracking machine's owners and exits after a quick step: no outputs, and the states
+  /// compiled move `m` exits (none when `m` is -1: nothing was taken).
+  @usableFromInline
+  mutating func noteExits(ofMove m: Int32) {
+    if !lastOwners.isEmpty { lastOwners.removeAll(keepingCapacity: true) }
+    if !lastExits.isEmpty { lastExits.removeAll(keepingCapacity: true) }
+    guard m >= 0 else { return }
+    let move = compiled.moves[Int(m)]
+    for op in compiled.program[Int(move.programStart)..<Int(move.programEnd)] where op.kind == .exited {
+      lastExits.append(ChartExit(state: Int(op.a), output: 0))
+    }
+  }
+
+  /// Runs one external event's macrostep.
   @inlinable @inline(never)
   mutating func run(_ event: Event) throws(ChartRunError) -> ChartStep<Event, Effect> {
     if !started { _ = try start() }
+    if tracksOwners, !lastOwners.isEmpty || !lastExits.isEmpty {
+      // A step that takes no transition leaves no owners or exits behind it.
+      lastOwners.removeAll(keepingCapacity: true)
+      lastExits.removeAll(keepingCapacity: true)
+    }
     guard !halted else { return ChartStep(outcome: .halted, outputs: [], microsteps: 0) }
     let ordinal = ordinal(of: event)
     let name = eventName(of: event, ordinal: ordinal)
-    if plans != nil, configurationID == nil { configurationID = plans!.id(of: active) }
-    if let id = configurationID, let plan = plans?.plan(from: id, event: name) { return replay(plans!.plans[plan], event: event) }
-    let from = configurationID
-    configurationID = nil
-    historyTouched = false
     let queued = QueuedEvent(name: name, value: event, ordinal: ordinal)
     select(for: queued)
-    guard !selected.isEmpty || from != nil else { return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0) }
-    var run = makeRun(recording: from != nil)
-    let transitioned = !selected.isEmpty
-    if transitioned {
-      run.external = true
-      take(event: queued, &run)
-      run.external = false
-      try settle(&run)
-    }
-    if let from, !historyTouched, plans!.plans.count < Self.maxPlans {
-      var plan = run.plan!.value
-      plan.end = active
-      plan.endID = plans!.id(of: active)
-      plan.halted = isHalted
-      plan.microsteps = run.microsteps
-      plan.transitioned = transitioned
-      plan.taken = run.trace!.taken
-      plan.entered = run.trace!.entered
-      plan.exits = run.trace!.exits
-      plans!.add(plan, from: from, event: name, ordinal: ordinal >= 0 ? ordinal : nil)
-      configurationID = plan.endID
-    }
-    guard transitioned else {
-      outputBuffer = run.outputs
-      return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0)
-    }
+    guard !selected.isEmpty else { return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0) }
+    var run = makeRun()
+    take(event: queued, &run)
+    try settle(&run)
     return step(of: run)
-  }
-
-  /// Runs a recorded macrostep again: its content in order (updates see this event), its
-  /// history writes, and its end configuration.
-  @inlinable
-  mutating func replay(_ plan: ChartPlan<Event, Context, Effect>, event: Event) -> ChartStep<Event, Effect> {
-    guard plan.transitioned else { return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0) }
-    var outputs: [Output] = []
-    swap(&outputs, &outputBuffer)
-    outputs.removeAll(keepingCapacity: true)
-    var owners: [Int] = []
-    if !plan.actions.isEmpty {
-    for (position, (action, source)) in plan.actions.enumerated() {
-      var output: Output?
-      switch action {
-      case .effect(let effect): output = .effect(effect)
-      case .send(let sent, let delay, let id): output = .send(sent, after: delay, id: id)
-      case .cancel(let id): output = .cancel(id)
-      case .make(_, let make):
-        let made = switch source {
-        case .external: make(storedContext, event)
-        case .recorded(let value): make(storedContext, value)
-        }
-        output = made.map { .effect($0) }
-      case .update(_, let update):
-        switch source {
-        case .external: update(&storedContext, event)
-        case .recorded(let value): update(&storedContext, value)
-        }
-      case .raise, .error: break  // their transitions are part of the plan
-      }
-      if let output {
-        outputs.append(output)
-        if tracksOwners { owners.append(plan.owners[position]) }
-      }
-    }
-    }
-    if !plan.historyWrites.isEmpty { for (h, states) in plan.historyWrites { history[h] = states } }
-    active = plan.end
-    node = -1
-    configurationID = plan.endID
-    if plan.halted { halted = true }
-    outputBuffer = outputs
-    guard reporting || tracksOwners else { return ChartStep(outcome: .transitioned, outputs: outputs, microsteps: plan.microsteps) }
-    return ChartStep(
-      outcome: .transitioned, outputs: outputs, microsteps: plan.microsteps,
-      trace: ChartTrace(
-        transitions: reporting ? plan.taken : [], entered: reporting ? plan.entered : [], owners: owners,
-        exits: tracksOwners ? plan.exits : []))
   }
 
   /// Eventless transitions, then internal events, until neither is left (or the chart halts).
@@ -313,14 +256,14 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   /// compiles its steps.
   @inlinable
   mutating func select(for event: QueuedEvent) {
-    if compiled != nil { selectCompiled(for: event) } else { selected = selectTransitions(for: event) }
+    if compiles { selectCompiled(for: event) } else { selected = selectTransitions(for: event) }
   }
 
   /// Takes the ``selected`` transitions together: compiled when the machine compiles its steps.
   @inlinable
   mutating func take(event: QueuedEvent, _ run: inout Run) {
     let enabled = selected
-    if compiled != nil { microstepCompiled(enabled, event: event, &run) } else { microstep(enabled, event: event, &run) }
+    if compiles { microstepCompiled(enabled, event: event, &run) } else { microstep(enabled, event: event, &run) }
   }
 
   /// The internal queue overflowed: it is dropped, and the error says how full it was.

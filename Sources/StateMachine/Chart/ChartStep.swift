@@ -16,8 +16,8 @@ public struct ChartStep<Event: Sendable, Effect: Sendable>: Sendable {
   public let outputs: [ChartOutput<Event, Effect>]
   /// Microsteps taken (sets of transitions taken together).
   public let microsteps: Int
-  /// What a machine that reports transitions or tracks owners adds; `nil` for the common
-  /// step, which then carries no array but its outputs.
+  /// What a machine that reports transitions adds; `nil` for the common step, which then
+  /// carries no array but its outputs.
   @usableFromInline let trace: ChartTrace?
 
   /// The transitions taken, in order, as ``Chart/declaredTransitions`` numbers them — when the
@@ -26,13 +26,6 @@ public struct ChartStep<Event: Sendable, Effect: Sendable>: Sendable {
   /// The states entered, in order, as positions in ``Chart/states`` (a state entered and left
   /// within the macrostep too) — when the machine ``ChartMachine/reportsTransitions``.
   public var entered: [Int] { trace?.entered ?? [] }
-  /// Per output, the state (an index of the chart) it belongs to: a state's entry content and
-  /// its initial content belong to it, a transition's content to its source when it has no
-  /// target, else to the nearest state holding its targets; exit content to the parent of the
-  /// state left. Empty unless the machine tracks owners (a store does).
-  @inlinable var owners: [Int] { trace?.owners ?? [] }
-  /// The states exited, in order, when the machine tracks owners.
-  @inlinable var exits: [ChartExit] { trace?.exits ?? [] }
 
   @inlinable
   init(outcome: Outcome, outputs: [ChartOutput<Event, Effect>], microsteps: Int, trace: ChartTrace? = nil) {
@@ -49,13 +42,9 @@ public struct ChartStep<Event: Sendable, Effect: Sendable>: Sendable {
 final class ChartTrace: Sendable {
   @usableFromInline let transitions: [Int]
   @usableFromInline let entered: [Int]
-  @usableFromInline let owners: [Int]
-  @usableFromInline let exits: [ChartExit]
 
   @usableFromInline
-  init(transitions: [Int], entered: [Int], owners: [Int], exits: [ChartExit]) {
-    (self.transitions, self.entered, self.owners, self.exits) = (transitions, entered, owners, exits)
-  }
+  init(transitions: [Int], entered: [Int]) { (self.transitions, self.entered) = (transitions, entered) }
 }
 
 /// A state exited during a macrostep, and how many of the macrostep's outputs came before it:

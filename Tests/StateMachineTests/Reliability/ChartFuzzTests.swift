@@ -59,7 +59,7 @@ struct ChartFuzzTests {
     _ = chart.check()
     var machine = ChartMachine(chart, context: NoContext())
     var random = SplitMix64(seed: seed)
-    let alphabet = ChartPlanTests.alphabet(chart)
+    let alphabet = QuickStepTests.alphabet(chart)
     if (try? machine.start()) != nil {
       for _ in 0..<40 { _ = try? machine.send(alphabet[Int(random.next() % UInt64(alphabet.count))]) }
     }

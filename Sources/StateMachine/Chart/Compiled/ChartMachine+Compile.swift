@@ -14,23 +14,24 @@ extension ChartMachine {
   /// Looks the configuration's node up (or makes it).
   @usableFromInline
   mutating func findNode() -> Int32 {
-    guard compiled != nil else { return -1 }
-    node = compiled!.node(of: compiledKey())
+    guard compiles else { return -1 }
+    node = compiled.node(of: compiledKey())
     return node
   }
 
   /// Compiles the selection of `event` in node `n` and files it.
   @usableFromInline
   mutating func compileSelection(_ n: Int32, _ event: QueuedEvent) -> Int32 {
-    let index = compiled!.addSelection(candidates(for: event))
+    let guardKinds = chart.tables.guardKinds
+    let index = compiled.addSelection(candidates(for: event)) { guardKinds[$0] != .none }
     if !event.isEventless {
       if event.ordinal >= 0 {
-        compiled!.byOrdinal[Int(n) << 6 | event.ordinal] = index
+        compiled.byOrdinal[Int(n) << 6 | event.ordinal] = index
       } else {
-        compiled!.byName[Int(n)].append(CompiledSteps.Named(name: event.name, selection: index))
+        compiled.byName[Int(n)].append(CompiledSteps.Named(name: event.name, selection: index))
       }
     } else {
-      compiled!.eventless[Int(n)] = index
+      compiled.eventless[Int(n)] = index
     }
     return index
   }
@@ -56,9 +57,9 @@ extension ChartMachine {
   /// Compiles the move of `enabled` from node `n` and files it; `nil` when there is no room.
   @usableFromInline
   mutating func compileMove(_ n: Int32, _ enabled: [Int]) -> Int32? {
-    guard compiled!.hasRoom else { return nil }
+    guard compiled.hasRoom else { return nil }
     let move = compileMove(enabled)
-    return compiled!.file(move, from: n, taking: enabled, transitions: chart.sources.count)
+    return compiled.file(move, from: n, taking: enabled, transitions: chart.sources.count)
   }
 
   /// What the algorithm's microstep computes for `enabled` from here, without running content:
@@ -70,15 +71,14 @@ extension ChartMachine {
       if !block.isEmpty { program.append(CompiledSteps.Op(.run, Int(block.start), Int(block.end), owner)) }
     }
     var halts = false
-    let (savedHistory, savedActive, savedTouched) = (history, active, historyTouched)
-    defer { (history, active, historyTouched) = (savedHistory, savedActive, savedTouched) }
-    historyTouched = enabled.contains { t in chart.targets[t].contains { chart.isHistory($0) } }
-    let historyStart = compiled!.historyWrites.count
+    let (savedHistory, savedActive) = (history, active)
+    defer { (history, active) = (savedHistory, savedActive) }
+    let historyStart = compiled.historyWrites.count
     let exits = exitSet(enabled).sorted(by: >)
     for s in exits {
       for h in chart.histories[s] {
         let remembered = self.remembered(by: h, leaving: s)
-        compiled!.historyWrites.append(CompiledSteps.HistoryWrite(state: h, remembered: remembered))
+        compiled.historyWrites.append(CompiledSteps.HistoryWrite(state: h, remembered: remembered))
         history[h] = remembered
       }
     }
@@ -109,18 +109,20 @@ extension ChartMachine {
         halts = true
         continue
       }
-      program.append(CompiledSteps.Op(.done, compiled!.doneName("done.state.\(chart.label(parent))")))
+      program.append(CompiledSteps.Op(.done, compiled.doneName("done.state.\(chart.label(parent))")))
       let grandparent = chart.parents[parent]
       if grandparent > 0, chart.kinds[grandparent] == .parallel, chart.children[grandparent].allSatisfy(isInFinalState) {
-        program.append(CompiledSteps.Op(.done, compiled!.doneName("done.state.\(chart.label(grandparent))")))
+        program.append(CompiledSteps.Op(.done, compiled.doneName("done.state.\(chart.label(grandparent))")))
       }
     }
     let end = CompiledSteps.Key(active: active, history: compiledKey().history)
-    let programStart = compiled!.program.count
-    compiled!.program += program
+    let programStart = compiled.program.count
+    compiled.program += program
+    let historyEnd = compiled.historyWrites.count
     return CompiledSteps.Move(
-      programStart: Int32(programStart), programEnd: Int32(compiled!.program.count), historyStart: Int32(historyStart),
-      historyEnd: Int32(compiled!.historyWrites.count), halts: halts, touchesHistory: historyTouched, end: end,
-      endNode: compiled!.node(of: end))
+      programStart: Int32(programStart), programEnd: Int32(compiled.program.count), historyStart: Int32(historyStart),
+      historyEnd: Int32(historyEnd), halts: halts,
+      isQuick: !halts && historyEnd == historyStart && program.allSatisfy { $0.kind != .run && $0.kind != .done }, end: end,
+      endNode: compiled.node(of: end))
   }
 }

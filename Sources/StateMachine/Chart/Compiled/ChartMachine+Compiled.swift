@@ -22,15 +22,15 @@ extension ChartMachine {
       return
     }
     let s = Int(selectionIndex(n, event))
-    var i = Int(compiled!.selectionStarts[s])
-    let end = Int(compiled!.selectionStarts[s + 1])
+    var i = Int(compiled.selectionStarts[s])
+    let end = Int(compiled.selectionStarts[s + 1])
     guard i < end else { return }
     let value = event.value
     while i < end {
-      let groupEnd = i + 1 + Int(compiled!.candidates[i])
+      let groupEnd = i + 1 + Int(compiled.candidates[i])
       var k = i + 1
       while k < groupEnd {
-        let t = Int(compiled!.candidates[k])
+        let t = Int(compiled.candidates[k])
         if holds(t, value) {
           if !selected.contains(t) { selected.append(t) }
           break
@@ -47,13 +47,13 @@ extension ChartMachine {
   mutating func selectionIndex(_ n: Int32, _ event: QueuedEvent) -> Int32 {
     if !event.isEventless {
       if event.ordinal >= 0 {
-        let slot = compiled!.byOrdinal[Int(n) << 6 | event.ordinal]
+        let slot = compiled.byOrdinal[Int(n) << 6 | event.ordinal]
         if slot >= 0 { return slot }
-      } else if let slot = compiled!.named(n, event.name) {
+      } else if let slot = compiled.named(n, event.name) {
         return slot
       }
     } else {
-      let slot = compiled!.eventless[Int(n)]
+      let slot = compiled.eventless[Int(n)]
       if slot >= 0 { return slot }
     }
     return compileSelection(n, event)
@@ -69,23 +69,22 @@ extension ChartMachine {
       node = -1
       return
     }
-    let move = compiled!.moves[Int(m)]
+    let move = compiled.moves[Int(m)]
     run.microsteps += 1
-    if run.trace != nil { run.trace!.taken += enabled }
-    if move.touchesHistory { historyTouched = true }
-    if move.historyStart < move.historyEnd { writeHistory(move, &run) }
+    run.trace?.taken += enabled
+    if move.historyStart < move.historyEnd { writeHistory(move) }
     let value = event.value
     var pc = Int(move.programStart)
     let end = Int(move.programEnd)
     while pc < end {
-      let op = compiled!.program[pc]
+      let op = compiled.program[pc]
       pc += 1
       switch op.kind {
       case .run: execute(ContentBlock(start: op.a, end: op.b), value: value, owner: Int(op.c), &run)
       case .exited: run.exited(Int(op.a))
       case .activate: active = move.end.active
-      case .entered: if run.trace != nil { run.trace!.entered.append(Int(op.a) - 1) }
-      case .done: enqueue(compiled!.doneNames[Int(op.a)])
+      case .entered: run.trace?.entered.append(Int(op.a) - 1)
+      case .done: enqueue(compiled.doneNames[Int(op.a)])
       }
     }
     node = move.endNode
@@ -98,11 +97,10 @@ extension ChartMachine {
 
   /// Writes the history values of `move`.
   @usableFromInline
-  mutating func writeHistory(_ move: CompiledSteps.Move, _ run: inout Run) {
+  mutating func writeHistory(_ move: CompiledSteps.Move) {
     for i in Int(move.historyStart)..<Int(move.historyEnd) {
-      let write = compiled!.historyWrites[i]
+      let write = compiled.historyWrites[i]
       history[write.state] = write.remembered
-      if run.recording { run.plan?.value.historyWrites.append((write.state, write.remembered)) }
     }
   }
 
@@ -111,12 +109,12 @@ extension ChartMachine {
   @inlinable
   mutating func moveIndex(_ n: Int32, _ enabled: [Int]) -> Int32? {
     if enabled.count == 1 {
-      let base = compiled!.singleBase[Int(n)]
+      let base = compiled.singleBase[Int(n)]
       if base >= 0 {
-        let m = compiled!.singles[Int(base) + enabled[0]]
+        let m = compiled.singles[Int(base) + enabled[0]]
         if m >= 0 { return m }
       }
-    } else if let m = compiled!.move(n, taking: enabled) {
+    } else if let m = compiled.move(n, taking: enabled) {
       return m
     }
     return compileMove(n, enabled)

@@ -57,8 +57,9 @@ struct CompiledSteps: Sendable {
     @usableFromInline let historyEnd: Int32
     /// A final child of the root is entered: the chart halts.
     @usableFromInline let halts: Bool
-    /// A history state was targeted or entered (the macrostep cannot be kept as a plan).
-    @usableFromInline let touchesHistory: Bool
+    /// Nothing to do but change the configuration: no content, history or done event, and
+    /// the chart does not halt (see ``ChartMachine/quickStep(_:)``).
+    @usableFromInline let isQuick: Bool
     @usableFromInline let end: Key
     /// The node of `end`, or -1 when there was no room for it.
     @usableFromInline let endNode: Int32
@@ -99,6 +100,9 @@ struct CompiledSteps: Sendable {
   /// of its ancestors, in document order) whose descriptors match the event.
   @usableFromInline var selectionStarts: [Int32] = [0]
   @usableFromInline var candidates: [Int32] = []
+  /// Per selection: its one candidate when it has exactly one and that has no guard, or
+  /// ``noCandidate`` when it has none, else -1.
+  @usableFromInline var sole: [Int32] = []
   /// Per node, where its single-transition moves start in `singles`, or -1.
   @usableFromInline var singleBase: [Int32] = []
   /// `singleBase[node] + transition` → the move of that transition alone, or -1.
@@ -147,8 +151,13 @@ struct CompiledSteps: Sendable {
     return nil
   }
 
-  /// Files `list` as a new selection and returns its index.
-  mutating func addSelection(_ list: [Int32]) -> Int32 {
+  /// A selection without candidates, in ``sole``.
+  @usableFromInline static var noCandidate: Int32 { -2 }
+
+  /// Files `list` as a new selection and returns its index; `guarded` tells which transitions
+  /// have a guard.
+  mutating func addSelection(_ list: [Int32], guarded: (Int) -> Bool) -> Int32 {
+    sole.append(list.isEmpty ? Self.noCandidate : list.count == 2 && !guarded(Int(list[1])) ? list[1] : -1)
     candidates += list
     selectionStarts.append(Int32(candidates.count))
     return Int32(selectionStarts.count - 2)

@@ -5,8 +5,22 @@
 struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, Work: Sendable>: StoreEngine {
   @usableFromInline typealias Effect = Command<Event, Work>
   @usableFromInline var machine: ChartMachine<ID, Event, Context, Effect>
-  /// The first macrostep's outputs, performed when the store starts.
-  @usableFromInline var startStep: ChartStep<Event, Effect>?
+  /// The first macrostep's outputs (with their owners and exits), performed when the store starts.
+  @usableFromInline var startStep: Tracked?
+
+  /// A step with the owners of its outputs and the states it exited, as the machine kept them
+  /// (its buffers, read right after the step: the next step reuses them).
+  @usableFromInline
+  struct Tracked: Sendable {
+    @usableFromInline let step: ChartStep<Event, Effect>
+    @usableFromInline let owners: [Int]
+    @usableFromInline let exits: [ChartExit]
+
+    @inlinable
+    init(_ step: ChartStep<Event, Effect>, of machine: ChartMachine<ID, Event, Context, Effect>) {
+      (self.step, owners, exits) = (step, machine.lastOwners, machine.lastExits)
+    }
+  }
 
   /// Takes what a macrostep changes and readers see — configuration, history, context,
   /// halting — not the stepping machine's caches (its plans and compiled steps, which only the
@@ -21,20 +35,19 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
     machine.history = stepped.pointee.machine.history
     machine.halted = stepped.pointee.machine.halted
     machine.started = stepped.pointee.machine.started
-    machine.configurationID = nil
     machine.node = -1
   }
 
   @usableFromInline
   struct Outcome {
     /// `nil` when the macrostep did not settle.
-    @usableFromInline let step: ChartStep<Event, Effect>?
+    @usableFromInline let step: Tracked?
     @usableFromInline let error: ChartRunError?
     @usableFromInline let from: StateBits
     @usableFromInline let changed: Bool
 
     @inlinable
-    init(step: ChartStep<Event, Effect>?, error: ChartRunError?, from: StateBits, changed: Bool) {
+    init(step: Tracked?, error: ChartRunError?, from: StateBits, changed: Bool) {
       (self.step, self.error, self.from, self.changed) = (step, error, from, changed)
     }
   }
@@ -44,7 +57,7 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
   init(_ chart: Chart<ID, Event, Context, Effect>, context: Context) throws(ChartRunError) {
     machine = ChartMachine(chart, context: context)
     machine.tracksOwners = true
-    startStep = try machine.start()
+    startStep = Tracked(try machine.start(), of: machine)
   }
 
   /// A chart restored from `snapshot`: nothing is entered, so there is nothing to start.
@@ -67,7 +80,7 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
     let before = machine.active
     do {
       let step = try machine.send(event)
-      return Outcome(step: step, error: nil, from: before, changed: before != machine.active)
+      return Outcome(step: Tracked(step, of: machine), error: nil, from: before, changed: before != machine.active)
     } catch {
       return Outcome(step: nil, error: error, from: before, changed: before != machine.active)
     }
@@ -98,21 +111,22 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
   /// joins the mailbox at once (SCXML's external queue). When the chart halts, everything still
   /// running is cancelled and only the last macrostep's work starts (its events are dropped).
   @inlinable
-  static func commit(_ step: ChartStep<Event, Effect>, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) {
-    if step.outputs.isEmpty, step.exits.isEmpty || core.running.isEmpty, !core.engine.machine.isHalted { return }
+  static func commit(_ tracked: Tracked, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) {
+    let (step, owners, exits) = (tracked.step, tracked.owners, tracked.exits)
+    if step.outputs.isEmpty, exits.isEmpty || core.running.isEmpty, !core.engine.machine.isHalted { return }
     let halted = core.engine.machine.isHalted
     if halted {
       core.halt(into: &work)
     } else {
-      for exit in step.exits { core.left(exit.state, into: &work) }
+      for exit in exits { core.left(exit.state, into: &work) }
     }
     for (position, output) in step.outputs.enumerated() {
-      let owner = step.owners[position]
+      let owner = owners[position]
       switch output {
       case .effect(let command):
         // After a halt only work starts (its events are dropped as late); timers never could fire.
         if halted, !command.isPerform { continue }
-        if case .state = command.scope, step.exits.contains(where: { $0.state == owner && $0.output > position }) { continue }
+        if case .state = command.scope, exits.contains(where: { $0.state == owner && $0.output > position }) { continue }
         core.register(command, owner: owner, into: &work)
       case .send(let event, let delay, let id):
         guard !halted else { continue }
@@ -131,7 +145,7 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
   func report(_ outcome: Outcome, event: Event, sequence: Int, time: Duration) -> ChartStoreStep<ID, Event, Context, Work> {
     ChartStoreStep(
       sequence: sequence, event: event, from: machine.configuration(of: outcome.from), to: machine.configuration,
-      outcome: outcome.step?.outcome ?? .transitioned, outputs: outcome.step?.outputs ?? [], history: machine.historyValues,
+      outcome: outcome.step?.step.outcome ?? .transitioned, outputs: outcome.step?.step.outputs ?? [], history: machine.historyValues,
       isHalted: machine.isHalted, context: machine.context,
       time: time, error: outcome.error)
   }
