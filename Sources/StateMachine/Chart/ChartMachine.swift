@@ -167,46 +167,6 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     return try run(event)
   }
 
-  /// The step of `event` when it is known to be quick: no transition can match it here, or
-  /// its one candidate has no guard and its move has no content, history or done event, and
-  /// lands where no eventless transition can be taken. `nil` otherwise.
-  @inlinable
-  mutating func quickStep(_ event: Event) -> ChartStep<Event, Effect>? {
-    let ordinal = ordinal(of: event)
-    guard ordinal >= 0 else { return nil }
-    let s = compiled.byOrdinal[Int(node) << 6 | ordinal]
-    guard s >= 0 else { return nil }
-    let t = compiled.sole[Int(s)]
-    if t == CompiledSteps.noCandidate {
-      if tracksOwners { noteExits(ofMove: -1) }
-      return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0)
-    }
-    let base = compiled.singleBase[Int(node)]
-    guard t >= 0, base >= 0 else { return nil }
-    let m = compiled.singles[Int(base + t)]
-    guard m >= 0, compiled.moves[Int(m)].isQuick else { return nil }
-    let end = compiled.moves[Int(m)].endNode
-    let eventless = compiled.eventless[Int(end)]
-    guard eventless >= 0, compiled.sole[Int(eventless)] == CompiledSteps.noCandidate else { return nil }
-    active = compiled.moves[Int(m)].end.active
-    node = end
-    if tracksOwners { noteExits(ofMove: m) }
-    return ChartStep(outcome: .transitioned, outputs: [], microsteps: 1)
-  }
-
-  /// A tracking machine's owners and exits after a quick step: no outputs, and the states
-  /// compiled move `m` exits (none when `m` is -1: nothing was taken).
-  @usableFromInline
-  mutating func noteExits(ofMove m: Int32) {
-    if !lastOwners.isEmpty { lastOwners.removeAll(keepingCapacity: true) }
-    if !lastExits.isEmpty { lastExits.removeAll(keepingCapacity: true) }
-    guard m >= 0 else { return }
-    let move = compiled.moves[Int(m)]
-    for op in compiled.program[Int(move.programStart)..<Int(move.programEnd)] where op.kind == .exited {
-      lastExits.append(ChartExit(state: Int(op.a), output: 0))
-    }
-  }
-
   /// Runs one external event's macrostep.
   @inlinable @inline(never)
   mutating func run(_ event: Event) throws(ChartRunError) -> ChartStep<Event, Effect> {

@@ -91,6 +91,13 @@ struct CompiledSteps: Sendable {
   @usableFromInline var keys: [Key] = []
   /// `node << 6 | ordinal` → selection, or -1 when not compiled yet.
   @usableFromInline var byOrdinal: [Int32] = []
+  /// `node << 6 | ordinal` → what a quick step of that event does there: the node it lands on
+  /// (≥ 0), ``unhandled``, ``notQuick``, or ``unknown`` (see ``ChartMachine/quickStep(_:)``).
+  @usableFromInline var quick: [Int32] = []
+  /// `node << 6 | ordinal` → the move of a quick step (for a tracking machine's exits).
+  @usableFromInline var quickMoves: [Int32] = []
+  /// Per node, its active states in one word (charts of up to 64 states).
+  @usableFromInline var smallActive: [UInt64] = []
   /// Per node, its eventless selection, or -1.
   @usableFromInline var eventless: [Int32] = []
   /// Per node, its selections for events without an ordinal.
@@ -126,7 +133,7 @@ struct CompiledSteps: Sendable {
 
   /// Whether more can be compiled.
   var hasRoom: Bool {
-    keys.count < Self.maxNodes && moves.count < Self.maxMoves && byOrdinal.count + singles.count < Self.maxSlots
+    keys.count < Self.maxNodes && moves.count < Self.maxMoves && 3 * byOrdinal.count + singles.count < Self.maxSlots
   }
 
   /// The node of `key`, made when there is room; -1 when there is not.
@@ -136,6 +143,9 @@ struct CompiledSteps: Sendable {
     let id = Int32(keys.count)
     keys.append(key)
     byOrdinal += repeatElement(-1, count: 64)
+    quick += repeatElement(Self.unknown, count: 64)
+    quickMoves += repeatElement(-1, count: 64)
+    smallActive.append(key.active.small)
     eventless.append(-1)
     byName.append([])
     singleBase.append(-1)
@@ -151,16 +161,38 @@ struct CompiledSteps: Sendable {
     return nil
   }
 
+  /// In ``quick``: not known yet.
+  @usableFromInline static var unknown: Int32 { -1 }
+  /// In ``quick``: no transition matches the event there.
+  @usableFromInline static var unhandled: Int32 { -2 }
+  /// In ``quick``: the event's step there needs the whole macrostep.
+  @usableFromInline static var notQuick: Int32 { -3 }
+
   /// A selection without candidates, in ``sole``.
   @usableFromInline static var noCandidate: Int32 { -2 }
 
   /// Files `list` as a new selection and returns its index; `guarded` tells which transitions
   /// have a guard.
   mutating func addSelection(_ list: [Int32], guarded: (Int) -> Bool) -> Int32 {
-    sole.append(list.isEmpty ? Self.noCandidate : list.count == 2 && !guarded(Int(list[1])) ? list[1] : -1)
+    sole.append(list.isEmpty ? Self.noCandidate : Self.sole(of: list, guarded: guarded))
     candidates += list
     selectionStarts.append(Int32(candidates.count))
     return Int32(selectionStarts.count - 2)
+  }
+
+  /// The one transition selection `list` always enables: every active atomic state's first
+  /// candidate, when each has no guard and they are all one transition (of a common ancestor,
+  /// say); -1 when the guards decide or several transitions are taken.
+  static func sole(of list: [Int32], guarded: (Int) -> Bool) -> Int32 {
+    var i = 0
+    var found: Int32 = -1
+    while i < list.count {
+      let first = list[i + 1]
+      guard !guarded(Int(first)), found < 0 || found == first else { return -1 }
+      found = first
+      i += 1 + Int(list[i])
+    }
+    return found
   }
 
   /// The move of several transitions `enabled` from node `n`, if compiled.

@@ -1,0 +1,74 @@
+/// The quick lane: an event whose step in this configuration is known to need none of the
+/// macrostep's machinery is taken with two array loads (see ``CompiledSteps/quick``).
+extension ChartMachine {
+  /// The step of `event` when it is quick: no transition can match it here, or its one
+  /// candidate has no guard and its move has no content, history or done event and lands where
+  /// no eventless transition can be taken. `nil` otherwise (the caller runs the macrostep).
+  @inlinable
+  mutating func quickStep(_ event: Event) -> ChartStep<Event, Effect>? {
+    let ordinal = ordinal(of: event)
+    guard ordinal >= 0 else { return nil }
+    let slot = Int(node) << 6 | ordinal
+    let end = compiled.quick[slot]
+    if end >= 0 {
+      if active.large == nil { active.small = compiled.smallActive[Int(end)] } else { active = compiled.keys[Int(end)].active }
+      if tracksOwners { noteExits(ofMove: compiled.quickMoves[slot]) }
+      node = end
+      return ChartStep(outcome: .transitioned, outputs: [], microsteps: 1)
+    }
+    if end == CompiledSteps.unhandled {
+      if tracksOwners { noteExits(ofMove: -1) }
+      return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0)
+    }
+    if end == CompiledSteps.notQuick { return nil }
+    return learnQuick(slot) ? quickStep(event) : nil
+  }
+
+  /// Works out what the quick lane does for `slot` (`node << 6 | ordinal`) from the compiled
+  /// selection and move, when both are compiled; returns whether the slot is now known to be
+  /// quick or unhandled.
+  @usableFromInline
+  mutating func learnQuick(_ slot: Int) -> Bool {
+    let s = compiled.byOrdinal[slot]
+    guard s >= 0 else { return false }
+    let t = compiled.sole[Int(s)]
+    if t == CompiledSteps.noCandidate {
+      compiled.quick[slot] = CompiledSteps.unhandled
+      return true
+    }
+    guard t >= 0 else {
+      compiled.quick[slot] = CompiledSteps.notQuick
+      return false
+    }
+    let base = compiled.singleBase[Int(node)]
+    guard base >= 0, compiled.singles[Int(base + t)] >= 0 else { return false }
+    let m = compiled.singles[Int(base + t)]
+    let end = compiled.moves[Int(m)].endNode
+    guard compiled.moves[Int(m)].isQuick, end >= 0 else {
+      compiled.quick[slot] = CompiledSteps.notQuick
+      return false
+    }
+    let eventless = compiled.eventless[Int(end)]
+    guard eventless >= 0 else { return false }
+    guard compiled.sole[Int(eventless)] == CompiledSteps.noCandidate else {
+      compiled.quick[slot] = CompiledSteps.notQuick
+      return false
+    }
+    compiled.quick[slot] = end
+    compiled.quickMoves[slot] = m
+    return true
+  }
+
+  /// A tracking machine's owners and exits after a quick step: no outputs, and the states
+  /// compiled move `m` exits (none when `m` is -1: nothing was taken).
+  @usableFromInline
+  mutating func noteExits(ofMove m: Int32) {
+    if !lastOwners.isEmpty { lastOwners.removeAll(keepingCapacity: true) }
+    if !lastExits.isEmpty { lastExits.removeAll(keepingCapacity: true) }
+    guard m >= 0 else { return }
+    let move = compiled.moves[Int(m)]
+    for op in compiled.program[Int(move.programStart)..<Int(move.programEnd)] where op.kind == .exited {
+      lastExits.append(ChartExit(state: Int(op.a), output: 0))
+    }
+  }
+}
