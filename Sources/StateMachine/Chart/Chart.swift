@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A statechart: a tree of states (atomic, compound, parallel, final, history) with transitions,
 /// checked and compiled into dense arrays in document order. Run it with a ``ChartMachine``,
 /// which follows the W3C SCXML algorithm (the recommendation's Appendix D).
@@ -135,7 +137,8 @@ extension Chart where Event == String {
   }
 }
 
-/// A chart's compiled arrays, in document order, behind one reference (immutable once built).
+/// A chart's compiled arrays, in document order, behind one reference (immutable once built,
+/// but for the compiled steps its machines share through `learnt`).
 @usableFromInline
 final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Sendable>: Sendable {
   @usableFromInline typealias Action = ChartAction<Event, Context, Effect>
@@ -167,12 +170,21 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
   /// Every state's entry and exit content and every transition's content, in one array: a
   /// step runs a ``ContentBlock`` of it without holding a reference per block.
   @usableFromInline let content: [Action]
+  /// Per item of `content`: its updating closure when it is an update (called without copying
+  /// the action out of `content`).
+  @usableFromInline let updates: [(@Sendable (inout Context, Event?) -> Void)?]
+  /// Per item of `content`: its closure when it makes an effect.
+  @usableFromInline let makes: [(@Sendable (Context, Event?) -> Effect?)?]
   /// Per state, its entry content in `content`.
   @usableFromInline let entryBlocks: [ContentBlock]
   /// Per state, its exit content in `content`.
   @usableFromInline let exitBlocks: [ContentBlock]
   /// Per transition, its content in `content`.
   @usableFromInline let transitionBlocks: [ContentBlock]
+  /// The compiled steps (``CompiledSteps``) the chart's machines have learnt: a new machine
+  /// starts from them (sharing their storage until it learns more), and a machine that has
+  /// learnt much more than it started with hands its own back. Locked only then.
+  let learnt = Mutex(CompiledSteps())
 
   init(_ builder: ChartBuilder<ID, Event, Context, Effect>) {
     (ids, kinds, parents, ends, children, histories) =
@@ -209,6 +221,8 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
     exitBlocks = builder.onExit.map(block)
     transitionBlocks = builder.actions.map(block)
     self.content = content
+    updates = content.map { if case .update(_, let update) = $0 { update } else { nil } }
+    makes = content.map { if case .make(_, let make) = $0 { make } else { nil } }
   }
 }
 

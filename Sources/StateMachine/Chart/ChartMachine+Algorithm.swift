@@ -266,6 +266,15 @@ extension ChartMachine {
     let end = Int(block.end)
     while i < end {
       defer { i += 1 }
+      // Updates and makes, the common content, by their closures alone.
+      if let update = chart.tables.updates[i] {
+        update(&storedContext, value)
+        continue
+      }
+      if let make = chart.tables.makes[i] {
+        if let effect = make(storedContext, value) { run.output(.effect(effect), owner: owner) }
+        continue
+      }
       switch chart.tables.content[i] {
       case .effect(let effect): run.output(.effect(effect), owner: owner)
       case .make(_, let make): if let effect = make(storedContext, value) { run.output(.effect(effect), owner: owner) }

@@ -34,6 +34,8 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   /// Whether steps go through `compiled`; off, the algorithm runs alone (the reference the
   /// compiled steps are tested against).
   @usableFromInline var compiles = true
+  /// The size of `compiled` (``CompiledSteps/size``) when it was last handed to the chart.
+  var published = 0
   /// Event names by ordinal, as ``eventName(of:)`` made them.
   @usableFromInline var names: [String?] = []
   /// The transitions the last selection enabled (kept to reuse its storage).
@@ -121,6 +123,8 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     active = StateBits(count: chart.count)
     eventName = chart.eventName
     eventOrdinal = chart.eventOrdinal
+    compiled = chart.tables.learnt.withLock { $0 }
+    published = compiled.size
   }
 
   /// The active atomic states (the configuration SCXML traces list), in document order.
@@ -163,13 +167,14 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   @inlinable
   public mutating func send(_ event: Event) throws(ChartRunError) -> ChartStep<Event, Effect> {
     // The fast lane, specialised in the caller's module: a compiled move with nothing to run.
-    if node >= 0, !reporting, let step = quickStep(event) { return step }
-    return try run(event)
+    let ordinal = ordinal(of: event)
+    if node >= 0, ordinal >= 0, !reporting, let step = quickStep(ordinal: ordinal) { return step }
+    return try run(event, ordinal: ordinal)
   }
 
   /// Runs one external event's macrostep.
   @inlinable @inline(never)
-  mutating func run(_ event: Event) throws(ChartRunError) -> ChartStep<Event, Effect> {
+  mutating func run(_ event: Event, ordinal: Int) throws(ChartRunError) -> ChartStep<Event, Effect> {
     if !started { _ = try start() }
     if tracksOwners, !lastOwners.isEmpty || !lastExits.isEmpty {
       // A step that takes no transition leaves no owners or exits behind it.
@@ -177,7 +182,6 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
       lastExits.removeAll(keepingCapacity: true)
     }
     guard !halted else { return ChartStep(outcome: .halted, outputs: [], microsteps: 0) }
-    let ordinal = ordinal(of: event)
     let name = eventName(of: event, ordinal: ordinal)
     let queued = QueuedEvent(name: name, value: event, ordinal: ordinal)
     select(for: queued)
@@ -195,6 +199,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
       guard internalQueue.count - queueHead <= Self.maxInternalEvents else {
         throw overflow()
       }
+      if queueHead == internalQueue.count, isSettled { break }
       select(for: .eventless)
       var event = QueuedEvent.eventless
       if selected.isEmpty {
@@ -210,6 +215,15 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     }
     if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
     queueHead = 0
+  }
+
+  /// The compiled configuration has no eventless transition to take (known without running
+  /// the selection).
+  @inlinable
+  var isSettled: Bool {
+    guard node >= 0 else { return false }
+    let s = compiled.eventless[Int(node)]
+    return s >= 0 && compiled.sole[Int(s)] == CompiledSteps.noCandidate
   }
 
   /// Selects the transitions enabled for `event` into ``selected``: compiled when the machine

@@ -19,9 +19,19 @@ extension ChartMachine {
     return node
   }
 
+  /// Hands the compiled steps to the chart when they have grown to twice what was last handed
+  /// (so the copies sharing makes stay linear in all), for its next machines to start from.
+  mutating func publish() {
+    guard compiled.size >= 2 * published + 16 else { return }
+    let mine = compiled
+    chart.tables.learnt.withLock { if $0.size < mine.size { $0 = mine } }
+    published = compiled.size
+  }
+
   /// Compiles the selection of `event` in node `n` and files it.
   @usableFromInline
   mutating func compileSelection(_ n: Int32, _ event: QueuedEvent) -> Int32 {
+    defer { publish() }
     let guardKinds = chart.tables.guardKinds
     let index = compiled.addSelection(candidates(for: event)) { guardKinds[$0] != .none }
     if !event.isEventless {
@@ -58,6 +68,7 @@ extension ChartMachine {
   @usableFromInline
   mutating func compileMove(_ n: Int32, _ enabled: [Int]) -> Int32? {
     guard compiled.hasRoom else { return nil }
+    defer { publish() }
     let move = compileMove(enabled)
     return compiled.file(move, from: n, taking: enabled, transitions: chart.sources.count)
   }

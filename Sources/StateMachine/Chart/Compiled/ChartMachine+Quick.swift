@@ -1,13 +1,11 @@
 /// The quick lane: an event whose step in this configuration is known to need none of the
 /// macrostep's machinery is taken with two array loads (see ``CompiledSteps/quick``).
 extension ChartMachine {
-  /// The step of `event` when it is quick: no transition can match it here, or its one
+  /// The step of the event with `ordinal` (below 64) when it is quick: no transition can match it here, or its one
   /// candidate has no guard and its move has no content, history or done event and lands where
   /// no eventless transition can be taken. `nil` otherwise (the caller runs the macrostep).
   @inlinable
-  mutating func quickStep(_ event: Event) -> ChartStep<Event, Effect>? {
-    let ordinal = ordinal(of: event)
-    guard ordinal >= 0 else { return nil }
+  mutating func quickStep(ordinal: Int) -> ChartStep<Event, Effect>? {
     let slot = Int(node) << 6 | ordinal
     let end = compiled.quick[slot]
     if end >= 0 {
@@ -21,7 +19,7 @@ extension ChartMachine {
       return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0)
     }
     if end == CompiledSteps.notQuick { return nil }
-    return learnQuick(slot) ? quickStep(event) : nil
+    return learnQuick(slot) ? quickStep(ordinal: ordinal) : nil
   }
 
   /// Works out what the quick lane does for `slot` (`node << 6 | ordinal`) from the compiled

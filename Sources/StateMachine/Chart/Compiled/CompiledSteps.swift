@@ -131,6 +131,9 @@ struct CompiledSteps: Sendable {
 
   @usableFromInline init() {}
 
+  /// How much is compiled: selections and moves.
+  var size: Int { selectionStarts.count + moves.count }
+
   /// Whether more can be compiled.
   var hasRoom: Bool {
     keys.count < Self.maxNodes && moves.count < Self.maxMoves && 3 * byOrdinal.count + singles.count < Self.maxSlots
