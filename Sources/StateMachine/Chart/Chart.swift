@@ -184,7 +184,7 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
   /// The compiled steps (``CompiledSteps``) the chart's machines have learnt: a new machine
   /// starts from them (sharing their storage until it learns more), and a machine that has
   /// learnt much more than it started with hands its own back. Locked only then.
-  let learnt = Mutex(CompiledSteps())
+  let learnt = Mutex(CompiledStorage(CompiledSteps()))
 
   init(_ builder: ChartBuilder<ID, Event, Context, Effect>) {
     (ids, kinds, parents, ends, children, histories) =

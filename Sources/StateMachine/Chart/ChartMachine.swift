@@ -28,9 +28,18 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   @usableFromInline var active: StateBits
   @usableFromInline let eventName: @Sendable (Event) -> String
   @usableFromInline let eventOrdinal: (@Sendable (Event) -> Int?)?
-  /// The set arithmetic of the configurations met so far (see ``CompiledSteps``). Not an
-  /// optional: reading through one copied the whole value out on every access.
-  @usableFromInline var compiled = CompiledSteps()
+  /// The set arithmetic of the configurations met so far (see ``CompiledSteps``), behind one
+  /// reference shared with the chart's other machines until this one learns more.
+  @usableFromInline var compiledStorage: CompiledStorage
+  /// The compiled steps, read in place and copied before a write when they are shared.
+  @inlinable
+  var compiled: CompiledSteps {
+    _read { yield compiledStorage.steps }
+    _modify {
+      if !isKnownUniquelyReferenced(&compiledStorage) { compiledStorage = CompiledStorage(compiledStorage.steps) }
+      yield &compiledStorage.steps
+    }
+  }
   /// Whether steps go through `compiled`; off, the algorithm runs alone (the reference the
   /// compiled steps are tested against).
   @usableFromInline var compiles = true
@@ -123,7 +132,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     active = StateBits(count: chart.count)
     eventName = chart.eventName
     eventOrdinal = chart.eventOrdinal
-    compiled = chart.tables.learnt.withLock { $0 }
+    compiledStorage = chart.tables.learnt.withLock { $0 }
     published = compiled.size
   }
 

@@ -23,8 +23,8 @@ extension ChartMachine {
   /// (so the copies sharing makes stay linear in all), for its next machines to start from.
   mutating func publish() {
     guard compiled.size >= 2 * published + 16 else { return }
-    let mine = compiled
-    chart.tables.learnt.withLock { if $0.size < mine.size { $0 = mine } }
+    let mine = compiledStorage
+    chart.tables.learnt.withLock { if $0.steps.size < mine.steps.size { $0 = mine } }
     published = compiled.size
   }
 

@@ -1,3 +1,19 @@
+/// ``CompiledSteps`` behind a reference: machines of one chart share one until a machine writes
+/// (``ChartMachine/compiled`` copies it first unless it holds the only reference).
+///
+/// `@unchecked Sendable`: it is written only through a machine's `compiled` after
+/// `isKnownUniquelyReferenced` (copy on write), so while it is reachable from more than one
+/// machine or thread it is only read; a machine is mutated by one thread at a time.
+@usableFromInline
+final class CompiledStorage: @unchecked Sendable {
+  /// Unchecked: the copy on write above is what keeps accesses exclusive, and dynamic checks on
+  /// every read cost more than a step's own work.
+  @exclusivity(unchecked) @usableFromInline var steps: CompiledSteps
+
+  @usableFromInline
+  init(_ steps: CompiledSteps) { self.steps = steps }
+}
+
 /// What the SCXML algorithm computes on every step that depends on neither the context nor the
 /// event's payload, computed once per configuration and kept: for each event, the candidate
 /// transitions of each active atomic state in the order the algorithm tries them; for each set
