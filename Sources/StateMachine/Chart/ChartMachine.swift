@@ -175,8 +175,13 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   ///   does not end within ``maxMicrosteps`` (the machine keeps the configuration it reached).
   @inlinable
   public mutating func send(_ event: Event) throws(ChartRunError) -> ChartStep<Event, Effect> {
+    try send(event, ordinal: ordinal(of: event))
+  }
+
+  /// ``send(_:)`` for an event whose ordinal (below 64, or -1) is known.
+  @inlinable
+  mutating func send(_ event: Event, ordinal: Int) throws(ChartRunError) -> ChartStep<Event, Effect> {
     // The fast lane, specialised in the caller's module: a compiled move with nothing to run.
-    let ordinal = ordinal(of: event)
     if node >= 0, ordinal >= 0, !reporting, let step = quickStep(ordinal: ordinal) { return step }
     return try run(event, ordinal: ordinal)
   }
@@ -293,6 +298,19 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   mutating func clearInternalQueue() {
     internalQueue = []
     queueHead = 0
+  }
+}
+
+extension ChartMachine where Event: Discriminated {
+  /// Handles one external event and the whole macrostep it causes (see ``send(_:)``): for
+  /// your own ``Discriminated`` events, the event's number is read from its discriminant here,
+  /// specialised, rather than through the chart's stored function.
+  @inlinable
+  public mutating func send(_ event: Event) throws(ChartRunError) -> ChartStep<Event, Effect> {
+    guard eventOrdinal != nil else { return try send(event, ordinal: ordinal(of: event)) }
+    let discriminant = event.discriminant
+    let number = Event.ordinal(of: discriminant) ?? plainByteOrdinal(discriminant) ?? -1
+    return try send(event, ordinal: number >= 0 && number < 64 ? number : -1)
   }
 }
 
