@@ -1,5 +1,6 @@
 import StateMachine
 import StateMachineChecking
+import StateMachineExamples
 
 /// Random walks and exhaustive exploration on the `loader` machine.
 enum ModelCheckBench {
@@ -74,5 +75,45 @@ enum ModelCheckBench {
           explorer.explore(depth: Int.max / 2).configurations
         },
       ])
+  }
+
+  /// The shipped loader chart checked as its users check it, on its own model's alphabet:
+  /// seeded random walks (`ChartPropertyCheck.run`, ns per step) and breadth-first exploration
+  /// of its configurations and contexts (`ChartExplorer.explore`, ns per configuration, about
+  /// `configurations` in all), each beside a table's own (the baseline).
+  static func chartWorkloads(steps: Int, configurations: Int) -> [BenchWorkload] {
+    let walks = max(1, steps / 100)
+    let tableWalk = PropertyCheck(table: LoaderBench.table, context: NoContext(), events: .cases)
+    let chartWalk = ChartPropertyCheck(chart: Loader.model.chart, context: Loader.model.context, alphabet: Loader.model.alphabet)
+    // The loader chart's whole space (its context included) is small: explored again and
+    // again, beside the table explorer on a paged loader of about as many configurations.
+    let chartExplorer = ChartExplorer(chart: Loader.model.chart, context: Loader.model.context, alphabet: Loader.model.alphabet)
+    let space = chartExplorer.explore(depth: Int.max / 2, limit: 1_000_000).configurations
+    let tableExplorer = Explorer(table: pagedLoader(pages: max(1, space / 5)), context: 0, alphabet: Event.allCases)
+    let rounds = max(1, configurations / max(1, space))
+    return [
+      BenchWorkload(
+        name: "chart-walk", events: walks * 100,
+        variants: [
+          BenchVariant(name: "table walk (PropertyCheck.run)") { (try? tableWalk.run(walks: walks, length: 100, seed: 1).steps) ?? -1 },
+          BenchVariant(name: "loader chart walk (ChartPropertyCheck.run)") {
+            (try? chartWalk.run(walks: walks, length: 100, seed: 1).steps) ?? -1
+          },
+        ]),
+      BenchWorkload(
+        name: "chart-explore", events: rounds * space,
+        variants: [
+          BenchVariant(name: "table explore (Explorer.explore)") {
+            var total = 0
+            for _ in 0..<rounds { total += tableExplorer.explore(depth: Int.max / 2).configurations }
+            return total > 0 ? rounds * space : -1
+          },
+          BenchVariant(name: "loader chart explore (ChartExplorer.explore)") {
+            var total = 0
+            for _ in 0..<rounds { total += chartExplorer.explore(depth: Int.max / 2, limit: 1_000_000).configurations }
+            return total == rounds * space ? total : -total
+          },
+        ]),
+    ]
   }
 }

@@ -19,7 +19,8 @@ enum BenchCommand {
                chart-log-write (a table's and the chart's recorder writing 1 M steps to a file;
                notes the resident memory a file recorder grows by over 3 M chart entries),
                shipped (every shipped table and chart on 200,000 seeded random events from its
-               own model's alphabet, beside the easy chart)
+               own model's alphabet, beside the easy chart), chart-walk and chart-explore (the
+               loader chart's random walks and exploration, beside a table's)
 
     options:
       --json           print a JSON array of {workload, variant, ns_per_event, ratio_to_switch, ...}

@@ -19,10 +19,13 @@ extension ChartMachine {
     return node
   }
 
-  /// Hands the compiled steps to the chart when they have grown to twice what was last handed
-  /// (so the copies sharing makes stay linear in all), for its next machines to start from.
+  /// Hands the compiled steps to the chart for its next machines to start from: each time
+  /// while they are small (a machine that takes one step, as an explorer's do, still hands on
+  /// what it learnt), then when they have grown to twice what was last handed (so the copies
+  /// that sharing causes stay linear in all).
   mutating func publish() {
-    guard compiled.size >= 2 * published + 16 else { return }
+    let size = compiled.size
+    guard size > published, size < 4096 || size >= 2 * published else { return }
     let mine = compiledStorage
     chart.tables.learnt.withLock { if $0.steps.size < mine.steps.size { $0 = mine } }
     published = compiled.size
