@@ -27,7 +27,7 @@ public struct Chart<ID: Hashable & Sendable, Event: Sendable, Context, Effect: S
   /// How an event is named for matching transition descriptors.
   @usableFromInline let eventName: @Sendable (Event) -> String
   /// A small number per event name, when the events are ``Discriminated`` with ordinals: lets
-  /// a machine find a planned macrostep with an array load instead of comparing names.
+  /// a machine find what it compiled for the event with an array load instead of comparing names.
   @usableFromInline let eventOrdinal: (@Sendable (Event) -> Int?)?
   /// The compiled arrays, shared: copying a chart (or a machine, which holds one) is one
   /// reference count, not twenty.
@@ -106,7 +106,8 @@ public struct Chart<ID: Hashable & Sendable, Event: Sendable, Context, Effect: S
 extension Chart where Event: Discriminated {
   /// Builds a chart whose events are your own ``Discriminated`` values: a transition's
   /// descriptor matches an event's discriminant by its name (`"\(discriminant)"`), and
-  /// discriminants with an integer raw value find planned macrosteps by that number.
+  /// discriminants with an integer raw value (or payload-free enums) find what the machine
+  /// compiled for them by that number.
   ///
   /// ```swift
   /// enum Input: UInt8, Discriminated { case play, stop }

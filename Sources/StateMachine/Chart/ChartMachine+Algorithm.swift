@@ -258,7 +258,7 @@ extension ChartMachine {
   // MARK: Content
 
   /// Runs content; `owner` is the state its effects belong to (see ``ChartStep``), recorded
-  /// only when the machine tracks owners or plans the macrostep.
+  /// only when the machine tracks owners.
   @inlinable
   mutating func execute(_ block: ContentBlock, value: Event?, owner: Int, _ run: inout Run) {
     // By index, switching on the element in place: only the payload used is copied.

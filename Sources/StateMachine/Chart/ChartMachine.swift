@@ -2,7 +2,7 @@
 /// queue, stepped by the W3C SCXML algorithm (Appendix D of the recommendation).
 ///
 /// A value type with mutating methods named after what happens; it performs nothing itself.
-/// ``start()`` and ``send(_:)`` each run one whole macrostep — the external event's
+/// ``start()`` and `send(_:)` each run one whole macrostep — the external event's
 /// transitions, then every eventless transition and internal event until none is left — and
 /// return what the caller must do: the effects, in order, and the sends and cancels for the
 /// external queue (a send without delay is due after this macrostep, before the next event).
@@ -178,7 +178,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     try send(event, ordinal: ordinal(of: event))
   }
 
-  /// ``send(_:)`` for an event whose ordinal (below 64, or -1) is known.
+  /// `send(_:)` for an event whose ordinal (below 64, or -1) is known.
   @inlinable
   mutating func send(_ event: Event, ordinal: Int) throws(ChartRunError) -> ChartStep<Event, Effect> {
     // The fast lane, specialised in the caller's module: a compiled move with nothing to run.
@@ -302,9 +302,11 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
 }
 
 extension ChartMachine where Event: Discriminated {
-  /// Handles one external event and the whole macrostep it causes (see ``send(_:)``): for
-  /// your own ``Discriminated`` events, the event's number is read from its discriminant here,
-  /// specialised, rather than through the chart's stored function.
+  /// Handles one external event and the whole macrostep it causes, as the unconstrained
+  /// `send(_:)` does: for your own ``Discriminated`` events, the event's number is read from its
+  /// discriminant here, specialised, rather than through the chart's stored function.
+  ///
+  /// - Throws: ``ChartRunError`` when the macrostep does not settle.
   @inlinable
   public mutating func send(_ event: Event) throws(ChartRunError) -> ChartStep<Event, Effect> {
     guard eventOrdinal != nil else { return try send(event, ordinal: ordinal(of: event)) }
