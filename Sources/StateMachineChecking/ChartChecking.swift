@@ -1,4 +1,4 @@
-import StateMachine
+public import StateMachine
 
 /// What ``ChartExplorer`` and ``ChartPropertyCheck`` share: a chart, the context it starts with,
 /// the events to try, and the invariants every reached configuration must hold.
@@ -29,9 +29,12 @@ extension ChartChecking {
   }
 
   /// The first invariant `machine` breaks, with a message.
+  @inlinable
   func broken(_ machine: ChartMachine<ID, Event, Context, Effect>) -> (property: String, message: String)? {
-    for (name, holds) in invariants where !holds(machine.configuration, machine.context) {
-      return (name, "broken in \(machine.configuration)")
+    guard !invariants.isEmpty else { return nil }
+    let configuration = machine.configuration
+    for (name, holds) in invariants where !holds(configuration, machine.context) {
+      return (name, "broken in \(configuration)")
     }
     return nil
   }

@@ -12,9 +12,9 @@ public import StateMachine
 /// result.shortestPath(to: "loud")           // ["power", "louder"]
 /// ```
 public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: Hashable & Sendable, Effect: Sendable>: ChartChecking {
-  let chart: Chart<ID, Event, Context, Effect>
-  let context: Context
-  let alphabet: [Event]
+  @usableFromInline let chart: Chart<ID, Event, Context, Effect>
+  @usableFromInline let context: Context
+  @usableFromInline let alphabet: [Event]
   /// The invariants checked in every configuration.
   public var invariants: [(name: String, holds: @Sendable (_ configuration: [ID], _ context: Context) -> Bool)] = []
 
@@ -25,9 +25,12 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
 
   /// Explores up to `depth` events deep, stopping after `limit` configurations. A macrostep
   /// that does not settle is a violation (its path is reported) and is not explored further.
+  ///
+  /// (Inlinable: the search is specialised for your chart's types where you call it.)
+  @inlinable
   public func explore(depth: Int = 20, limit: Int = 100_000) -> ChartExploration<ID, Event> {
     typealias Machine = ChartMachine<ID, Event, Context, Effect>
-    var result = ChartExploration<ID, Event>()
+    var result = ChartSearch<ID, Event>()
     var start = Machine(chart, context: context)
     start.reportsTransitions = true
     var violated = Set<String>()
@@ -39,10 +42,13 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
       entered.formUnion(step.entered)
     } catch {
       result.violations.append(.init(property: "settles", message: error.description, path: []))
-      return result
+      return result.exploration(of: chart)
     }
     var index: [ChartSnapshot<ID, Context>: Int] = [start.snapshot: 0]
     var snapshots = [start.snapshot]
+    // The machine in each configuration reached, stepped by copy (restoring one from its
+    // snapshot checked the snapshot again on every try).
+    var machines = [start]
     var parent: [(from: Int, event: Int)] = [(-1, -1)]
     var depthOf = [0]
     func path(to i: Int) -> [Event] {
@@ -68,8 +74,7 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
       head += 1
       guard depthOf[i] < depth, !snapshots[i].isHalted else { continue }
       for (e, event) in alphabet.enumerated() {
-        guard var machine = try? Machine(chart, restoring: snapshots[i]) else { continue }
-        machine.reportsTransitions = true
+        var machine = machines[i]
         do {
           let step = try machine.send(event)
           result.transitionsTaken.formUnion(step.transitions)
@@ -92,6 +97,7 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
         }
         index[snapshot] = snapshots.count
         snapshots.append(snapshot)
+        machines.append(machine)
         parent.append((i, e))
         depthOf.append(depthOf[i] + 1)
         result.maxDepth = max(result.maxDepth, depthOf[i] + 1)
@@ -99,12 +105,7 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
       }
     }
     result.configurations = snapshots.count
-    let declared = chart.declaredTransitions
-    result.transitionCount = declared.count
-    result.transitionsNeverTaken = declared.filter { !result.transitionsTaken.contains($0) }.map(chart.describeTransition)
-    result.statesNeverEntered = chart.states.filter { !$0.isHistory && result.shortestPaths[$0.id] == nil }.map(\.id)
-    result.stateCount = chart.states.filter { !$0.isHistory }.count
-    return result
+    return result.exploration(of: chart)
   }
 }
 
@@ -118,6 +119,9 @@ public struct ChartExploration<ID: Hashable & Sendable, Event: Sendable>: Sendab
     public let message: String
     /// The shortest event sequence from the start that breaks it.
     public let path: [Event]
+
+    @usableFromInline
+    init(property: String, message: String, path: [Event]) { (self.property, self.message, self.path) = (property, message, path) }
   }
 
   /// Configurations reached.
@@ -147,5 +151,34 @@ public struct ChartExploration<ID: Hashable & Sendable, Event: Sendable>: Sendab
   /// `transitions 9/10, states 11/11`.
   public var coverage: String {
     "transitions \(transitionCount - transitionsNeverTaken.count)/\(transitionCount), states \(stateCount - statesNeverEntered.count)/\(stateCount)"
+  }
+}
+
+/// What ``ChartExplorer``'s search gathers, in the caller's specialisation; made into a
+/// ``ChartExploration`` (whose fields callers only read) when it ends.
+@usableFromInline
+struct ChartSearch<ID: Hashable & Sendable, Event: Sendable> {
+  @usableFromInline var configurations = 0
+  @usableFromInline var maxDepth = 0
+  @usableFromInline var truncated = false
+  @usableFromInline var violations: [ChartExploration<ID, Event>.Violation] = []
+  @usableFromInline var shortestPaths: [ID: [Event]] = [:]
+  @usableFromInline var transitionsTaken = Set<Int>()
+
+  @inlinable
+  init() {}
+
+  /// The exploration of `chart` this search found, with its coverage.
+  @usableFromInline
+  func exploration<Context, Effect>(of chart: Chart<ID, Event, Context, Effect>) -> ChartExploration<ID, Event> {
+    var result = ChartExploration<ID, Event>()
+    (result.configurations, result.maxDepth, result.truncated) = (configurations, maxDepth, truncated)
+    (result.violations, result.shortestPaths, result.transitionsTaken) = (violations, shortestPaths, transitionsTaken)
+    let declared = chart.declaredTransitions
+    result.transitionCount = declared.count
+    result.transitionsNeverTaken = declared.filter { !transitionsTaken.contains($0) }.map(chart.describeTransition)
+    result.statesNeverEntered = chart.states.filter { !$0.isHistory && shortestPaths[$0.id] == nil }.map(\.id)
+    result.stateCount = chart.states.filter { !$0.isHistory }.count
+    return result
   }
 }

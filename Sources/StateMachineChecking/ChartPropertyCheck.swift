@@ -9,9 +9,9 @@ public import StateMachine
 ///     .run(walks: 200, length: 40, seed: 7)
 /// ```
 public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, Effect: Sendable>: ChartChecking {
-  let chart: Chart<ID, Event, Context, Effect>
-  let context: Context
-  let alphabet: [Event]
+  @usableFromInline let chart: Chart<ID, Event, Context, Effect>
+  @usableFromInline let context: Context
+  @usableFromInline let alphabet: [Event]
   /// The invariants checked after every macrostep.
   public var invariants: [(name: String, holds: @Sendable (_ configuration: [ID], _ context: Context) -> Bool)] = []
 
@@ -28,38 +28,69 @@ public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Conte
     public let steps: Int
     /// The seed: the same seed runs the same walks.
     public let seed: UInt64
+
+    @usableFromInline
+    init(walks: Int, steps: Int, seed: UInt64) { (self.walks, self.steps, self.seed) = (walks, steps, seed) }
   }
 
   /// Runs `walks` walks of `length` events (uniform over the alphabet) from the chart's start.
   ///
   /// - Throws: ``ChartPropertyFailure`` with the shrunk sequence and the seed to reproduce it.
-  @discardableResult
+  /// (Inlinable: the walk's steps are specialised for your chart's types where you call it.)
+  @discardableResult @inlinable
   public func run(walks: Int = 100, length: Int = 50, seed: UInt64? = nil) throws(ChartPropertyFailure<Event>) -> Summary {
     let seed = seed ?? UInt64.random(in: 0...UInt64.max)
     var random = SplitMix64(seed: seed)
     var steps = 0
+    var events: [Event] = []
+    events.reserveCapacity(length)
+    // Every walk starts where the chart's start leaves it: started once, copied per walk.
+    var origin = ChartMachine(chart, context: context)
+    let started = Result { () throws(ChartRunError) in try origin.start() }
     for _ in 0..<walks where !alphabet.isEmpty {
-      let events = (0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
-      guard let (property, message, failing) = failure(of: events) else {
+      events.removeAll(keepingCapacity: true)
+      for _ in 0..<length { events.append(alphabet[Int(random.next() % UInt64(alphabet.count))]) }
+      let found = if case .success = started { failure(of: events, from: origin) } else { failure(of: events) }
+      guard let (property, message, failing) = found else {
         steps += length
         continue
       }
-      let shrunk = shrink(failing, property: property)
-      let last = failure(of: shrunk)
-      throw ChartPropertyFailure(property: property, message: last?.message ?? message, events: shrunk, seed: seed, original: failing.count)
+      throw shrunkFailure(failing, property: property, message: message, seed: seed)
     }
     return Summary(walks: walks, steps: steps, seed: seed)
   }
 
+  /// The failure of `failing`, shrunk.
+  @usableFromInline
+  func shrunkFailure(_ failing: [Event], property: String, message: String, seed: UInt64) -> ChartPropertyFailure<Event> {
+    let shrunk = shrink(failing, property: property)
+    let last = failure(of: shrunk)
+    return ChartPropertyFailure(property: property, message: last?.message ?? message, events: shrunk, seed: seed, original: failing.count)
+  }
+
   /// The first broken property of `events` run from the start, with the prefix that breaks it.
+  @inlinable
   func failure(of events: [Event]) -> (property: String, message: String, events: [Event])? {
     var machine = ChartMachine(chart, context: context)
     do {
       _ = try machine.start()
+    } catch {
+      return ("settles", error.description, events)
+    }
+    return failure(of: events, from: machine)
+  }
+
+  /// The first broken property of `events` run from `started` (the chart just started).
+  @inlinable
+  func failure(
+    of events: [Event], from started: ChartMachine<ID, Event, Context, Effect>
+  ) -> (property: String, message: String, events: [Event])? {
+    var machine = started
+    do {
       if let broken = broken(machine) { return (broken.property, broken.message, []) }
       for (n, event) in events.enumerated() {
         _ = try machine.send(event)
-        if let broken = broken(machine) { return (broken.property, broken.message, Array(events[...n])) }
+        if !invariants.isEmpty, let broken = broken(machine) { return (broken.property, broken.message, Array(events[...n])) }
       }
     } catch {
       return ("settles", error.description, events)
@@ -69,6 +100,7 @@ public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Conte
 
   /// Removes events one at a time while the same property still fails, until no single
   /// removal keeps it failing: the result is 1-minimal.
+  @usableFromInline
   func shrink(_ events: [Event], property: String) -> [Event] {
     var current = events
     var changed = true
@@ -102,6 +134,11 @@ public struct ChartPropertyFailure<Event: Sendable>: Error, Sendable, CustomStri
   public let seed: UInt64
   /// How long the failing walk was before shrinking.
   public let original: Int
+
+  @usableFromInline
+  init(property: String, message: String, events: [Event], seed: UInt64, original: Int) {
+    (self.property, self.message, self.events, self.seed, self.original) = (property, message, events, seed, original)
+  }
 
   public var description: String {
     "property '\(property)' failed (\(message)) after \(events.count) events (shrunk from \(original), seed \(seed)): "

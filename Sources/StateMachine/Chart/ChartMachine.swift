@@ -45,8 +45,6 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   @usableFromInline var compiles = true
   /// The size of `compiled` (``CompiledSteps/size``) when it was last handed to the chart.
   var published = 0
-  /// Event names by ordinal, as ``eventName(of:)`` made them.
-  @usableFromInline var names: [String?] = []
   /// The transitions the last selection enabled (kept to reuse its storage).
   @usableFromInline var selected: [Int] = []
   /// The outputs of the last step, kept to be reused by the next one once its caller lets go.
@@ -137,21 +135,39 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   }
 
   /// The active atomic states (the configuration SCXML traces list), in document order.
+  @inlinable
   public var configuration: [ID] { configuration(of: active) }
 
   /// The atomic states of `bits`, in document order.
+  @inlinable
   func configuration(of bits: StateBits) -> [ID] {
-    (1..<chart.count).compactMap { bits[$0] && chart.isAtomic($0) ? chart.ids[$0] : nil }
+    var states: [ID] = []
+    let kinds = chart.kinds
+    let ids = chart.ids
+    for s in 1..<kinds.count where bits[s] && (kinds[s] == .atomic || kinds[s] == .final) {
+      if let id = ids[s] { states.append(id) }
+    }
+    return states
   }
 
   /// Every active state (compound and parallel ones included), in document order.
-  public var activeStates: [ID] { (1..<chart.count).compactMap { active[$0] ? chart.ids[$0] : nil } }
+  @inlinable
+  public var activeStates: [ID] {
+    var states: [ID] = []
+    let ids = chart.ids
+    for s in 1..<ids.count where active[s] {
+      if let id = ids[s] { states.append(id) }
+    }
+    return states
+  }
 
   /// Whether `state` is active.
   public func isActive(_ state: ID) -> Bool { chart.index[state].map { active[$0] } ?? false }
 
   /// What each history state remembers, by id: state ids, so it survives encoding.
+  @inlinable
   public var historyValues: [ID: [ID]] {
+    guard !history.isEmpty else { return [:] }
     var values: [ID: [ID]] = [:]
     for (h, states) in history { if let id = chart.ids[h] { values[id] = states.compactMap { chart.ids[$0] } } }
     return values
@@ -286,10 +302,9 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   @inlinable
   mutating func eventName(of event: Event, ordinal: Int) -> String {
     guard ordinal >= 0 else { return eventName(event) }
-    if ordinal < names.count, let name = names[ordinal] { return name }
-    if names.count <= ordinal { names += repeatElement(nil, count: ordinal + 1 - names.count) }
+    if let name = compiled.eventNames[ordinal] { return name }
     let name = eventName(event)
-    names[ordinal] = name
+    compiled.eventNames[ordinal] = name
     return name
   }
 

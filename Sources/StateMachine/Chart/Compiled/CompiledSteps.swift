@@ -103,6 +103,9 @@ struct CompiledSteps: Sendable {
     @usableFromInline var remembered: [Int]
   }
 
+  /// Event names by ordinal (below 64), as the chart's event naming made them: shared, as
+  /// the rest is, so a new machine does not name its events again.
+  @usableFromInline var eventNames = [String?](repeating: nil, count: 64)
   @usableFromInline var ids: [Key: Int32] = [:]
   @usableFromInline var keys: [Key] = []
   /// `node << 6 | ordinal` → selection, or -1 when not compiled yet.
