@@ -7,7 +7,7 @@ enum Benchmarks {
     func callAsFunction() -> BenchWorkload { make() }
   }
 
-  static let names = ["loader", "cd-player", "complex", "store-effects", "store-8-producers", "replay", "walk", "explore", "spec-check", "chart", "chart-parallel", "chart-log-write", "shipped", "chart-walk", "chart-explore"]
+  static let names = ["loader", "cd-player", "complex", "store-effects", "store-8-producers", "replay", "walk", "explore", "spec-check", "chart", "chart-parallel", "chart-log-write", "shipped", "chart-walk", "chart-explore", "identity"]
 
   static func all(scale: Double) -> [Factory] {
     let count = { (n: Int) in max(1, Int((Double(n) * scale).rounded())) }
@@ -20,6 +20,7 @@ enum Benchmarks {
       Factory(name: "replay") { ReplayBench.workload(count: count(1_000_000)) },
       Factory(name: "walk") { ModelCheckBench.walkWorkload(steps: count(1_000_000)) },
       Factory(name: "explore") { ModelCheckBench.exploreWorkload(configurations: count(500_000)) },
+      Factory(name: "identity") { IdentityBench.workload(count: count(1_000_000)) },
       Factory(name: "chart-walk") { ModelCheckBench.chartWorkloads(steps: count(1_000_000), configurations: 0)[0] },
       Factory(name: "chart-explore") { ModelCheckBench.chartWorkloads(steps: 0, configurations: count(20_000))[1] },
       Factory(name: "spec-check") { SpecCheckBench.workload(rows: count(16_000)) },

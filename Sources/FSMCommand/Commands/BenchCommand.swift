@@ -20,7 +20,9 @@ enum BenchCommand {
                notes the resident memory a file recorder grows by over 3 M chart entries),
                shipped (every shipped table and chart on 200,000 seeded random events from its
                own model's alphabet, beside the easy chart), chart-walk and chart-explore (the
-               loader chart's random walks and exploration, beside a table's)
+               loader chart's random walks and exploration, beside a table's), identity (each
+               shipped and bench chart stepped compiled and by the SCXML algorithm alone, side by
+               side on 1 M seeded events, failing on the first difference)
 
     options:
       --json           print a JSON array of {workload, variant, ns_per_event, ratio_to_switch, ...}

@@ -58,8 +58,11 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   @usableFromInline var lastExits: [ChartExit] = []
   /// The node of the current configuration in `compiled`, or -1 when not known.
   @usableFromInline var node: Int32 = -1
-  /// Whether steps go through ``CompiledSteps`` (on by default); off, the algorithm runs alone.
-  var usesCompiledSteps: Bool {
+  /// Whether steps go through the compiled steps (on by default); off, the SCXML algorithm runs
+  /// alone: the reference the compiled steps are checked against (by the tests, and by
+  /// `fsm bench --workload identity`). Not part of the stable API.
+  @_spi(Reference)
+  public var usesCompiledSteps: Bool {
     get { compiles }
     set {
       compiles = newValue

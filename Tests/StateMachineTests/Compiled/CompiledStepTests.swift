@@ -1,5 +1,5 @@
 import Foundation
-@testable import StateMachine
+@_spi(Reference) @testable import StateMachine
 import StateMachineExamples
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-@testable import StateMachine
+@_spi(Reference) @testable import StateMachine
 import Testing
 
 /// The quick lane (``ChartMachine/quickStep(_:)``: a compiled move with nothing to run, taken
