@@ -16,7 +16,7 @@ enum ShippedBench {
     return withExtendedLifetime(machine) { events.count }
   }
 
-  static func chart<ID, E, C, Eff>(_ model: ChartModel<ID, E, C, Eff>, _ events: [E]) -> Int {
+  static func chart<ID, E: Discriminated, C, Eff>(_ model: ChartModel<ID, E, C, Eff>, _ events: [E]) -> Int {
     var machine = ChartMachine(model.chart, context: model.context)
     guard (try? machine.start()) != nil else { return -1 }
     for event in events {

@@ -25,13 +25,12 @@ extension ChartMachine {
     var i = Int(compiled.selectionStarts[s])
     let end = Int(compiled.selectionStarts[s + 1])
     guard i < end else { return }
-    let value = event.value
     while i < end {
       let groupEnd = i + 1 + Int(compiled.candidates[i])
       var k = i + 1
       while k < groupEnd {
         let t = Int(compiled.candidates[k])
-        if holds(t, value) {
+        if holds(t, event.value) {
           if !selected.contains(t) { selected.append(t) }
           break
         }
@@ -69,26 +68,27 @@ extension ChartMachine {
       node = -1
       return
     }
-    let move = compiled.moves[Int(m)]
+    // Read field by field: the move is not copied (its end key holds two state sets).
+    let move = Int(m)
     run.microsteps += 1
     run.trace?.taken += enabled
-    if move.historyStart < move.historyEnd { writeHistory(move) }
-    let value = event.value
-    var pc = Int(move.programStart)
-    let end = Int(move.programEnd)
+    if compiled.moves[move].historyStart < compiled.moves[move].historyEnd { writeHistory(compiled.moves[move]) }
+    var pc = Int(compiled.moves[move].programStart)
+    let end = Int(compiled.moves[move].programEnd)
     while pc < end {
       let op = compiled.program[pc]
       pc += 1
       switch op.kind {
-      case .run: execute(ContentBlock(start: op.a, end: op.b), value: value, owner: Int(op.c), &run)
+      case .run: execute(ContentBlock(start: op.a, end: op.b), value: event.value, owner: Int(op.c), &run)
       case .exited: run.exited(Int(op.a))
-      case .activate: active = move.end.active
+      case .activate:
+        if active.large == nil { active.small = compiled.moves[move].end.active.small } else { active = compiled.moves[move].end.active }
       case .entered: run.trace?.entered.append(Int(op.a) - 1)
       case .done: enqueue(compiled.doneNames[Int(op.a)])
       }
     }
-    node = move.endNode
-    if move.halts {
+    node = compiled.moves[move].endNode
+    if compiled.moves[move].halts {
       halted = true
       exitInterpreter(&run)
       node = -1
