@@ -23,14 +23,14 @@ public struct Chart<ID: Hashable & Sendable, Event: Sendable, Context, Effect: S
   }
 
   /// The chart's name.
-  public let name: String
+  public var name: String { tables.name }
   /// How an event is named for matching transition descriptors.
-  @usableFromInline let eventName: @Sendable (Event) -> String
+  @inlinable var eventName: @Sendable (Event) -> String { tables.eventName }
   /// A small number per event name, when the events are ``Discriminated`` with ordinals: lets
   /// a machine find what it compiled for the event with an array load instead of comparing names.
-  @usableFromInline let eventOrdinal: (@Sendable (Event) -> Int?)?
-  /// The compiled arrays, shared: copying a chart (or a machine, which holds one) is one
-  /// reference count, not twenty.
+  @inlinable var eventOrdinal: (@Sendable (Event) -> Int?)? { tables.eventOrdinal }
+  /// Everything, behind one reference: copying a chart (or a machine, which holds one) is one
+  /// reference count, and a chart is one word.
   @usableFromInline let tables: ChartTables<ID, Event, Context, Effect>
 
   /// Per state (index 0: the root, which has no id).
@@ -80,14 +80,11 @@ public struct Chart<ID: Hashable & Sendable, Event: Sendable, Context, Effect: S
     name: String, initial: [ID]?, states: [State], initialActions: [Action], eventName: @escaping @Sendable (Event) -> String,
     eventOrdinal: (@Sendable (Event) -> Int?)?
   ) throws(ChartError) {
-    self.eventOrdinal = eventOrdinal
     var builder = ChartBuilder<ID, Event, Context, Effect>()
     builder.build(root: states, initial: initial, initialActions: initialActions)
     let problems = builder.check()
     guard problems.isEmpty else { throw ChartError(chart: name, problems: problems) }
-    self.name = name
-    self.eventName = eventName
-    tables = ChartTables(builder)
+    tables = ChartTables(builder, name: name, eventName: eventName, eventOrdinal: eventOrdinal)
   }
 
   @inlinable var count: Int { kinds.count }
@@ -143,6 +140,12 @@ extension Chart where Event == String {
 @usableFromInline
 final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Sendable>: Sendable {
   @usableFromInline typealias Action = ChartAction<Event, Context, Effect>
+  /// The chart's name.
+  @usableFromInline let name: String
+  /// How an event is named for matching transition descriptors.
+  @usableFromInline let eventName: @Sendable (Event) -> String
+  /// A small number per event name, when the chart was built for ``Discriminated`` events.
+  @usableFromInline let eventOrdinal: (@Sendable (Event) -> Int?)?
   @usableFromInline let ids: [ID?]
   @usableFromInline let kinds: [Chart<ID, Event, Context, Effect>.Kind]
   @usableFromInline let parents: [Int]
@@ -187,7 +190,11 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
   /// learnt much more than it started with hands its own back. Locked only then.
   let learnt = Mutex(CompiledStorage(CompiledSteps()))
 
-  init(_ builder: ChartBuilder<ID, Event, Context, Effect>) {
+  init(
+    _ builder: ChartBuilder<ID, Event, Context, Effect>, name: String, eventName: @escaping @Sendable (Event) -> String,
+    eventOrdinal: (@Sendable (Event) -> Int?)?
+  ) {
+    (self.name, self.eventName, self.eventOrdinal) = (name, eventName, eventOrdinal)
     (ids, kinds, parents, ends, children, histories) =
       (builder.ids, builder.kinds, builder.parents, builder.ends, builder.children, builder.histories)
     (onEntry, onExit, defaultTransition, stateTransitions, index) =

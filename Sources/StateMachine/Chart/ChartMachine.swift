@@ -26,8 +26,10 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   }
   @usableFromInline var storedContext: Context
   @usableFromInline var active: StateBits
-  @usableFromInline let eventName: @Sendable (Event) -> String
-  @usableFromInline let eventOrdinal: (@Sendable (Event) -> Int?)?
+  /// How the chart names an event (kept by the chart: a machine is a few words smaller).
+  @inlinable var eventName: @Sendable (Event) -> String { chart.tables.eventName }
+  /// The chart's event numbering, when it has one.
+  @inlinable var eventOrdinal: (@Sendable (Event) -> Int?)? { chart.tables.eventOrdinal }
   /// The set arithmetic of the configurations met so far (see ``CompiledSteps``), behind one
   /// reference shared with the chart's other machines until this one learns more.
   @usableFromInline var compiledStorage: CompiledStorage
@@ -131,8 +133,6 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     self.chart = chart
     storedContext = context
     active = StateBits(count: chart.count)
-    eventName = chart.eventName
-    eventOrdinal = chart.eventOrdinal
     compiledStorage = chart.tables.learnt.withLock { $0 }
     published = compiled.size
   }
