@@ -59,18 +59,19 @@ extension ChartMachine {
     var owners: [Int] = []
     var exits: [ChartExit] = []
     swap(&owners, &lastOwners)
-    swap(&exits, &lastExits)
+    swap(&exits, &exitBuffer)
+    quickExits = -1
     if !owners.isEmpty { owners.removeAll(keepingCapacity: true) }
     if !exits.isEmpty { exits.removeAll(keepingCapacity: true) }
     return Run(outputs: outputs, owners: owners, exits: exits, tracking: true, reporting: reporting)
   }
 
   /// The step a run made; the run's buffers go back to the machine (a tracking machine's owners
-  /// and exits stay there, in ``lastOwners`` and ``lastExits``, for its store to read).
+  /// and exits stay there, in ``lastOwners`` and ``exitBuffer``, for its store to read).
   @inlinable
   mutating func step(of run: Run) -> ChartStep<Event, Effect> {
     outputBuffer = run.outputs
-    if run.tracking { (lastOwners, lastExits) = (run.owners, run.exits) }
+    if run.tracking { (lastOwners, exitBuffer) = (run.owners, run.exits) }
     guard let trace = run.trace else { return ChartStep(outcome: .transitioned, outputs: run.outputs, microsteps: run.microsteps) }
     return ChartStep(
       outcome: .transitioned, outputs: run.outputs, microsteps: run.microsteps,

@@ -56,8 +56,18 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   /// transition's content to its source when it has no target, else to the nearest state
   /// holding its targets; exit content to the parent of the state left.
   @usableFromInline var lastOwners: [Int] = []
+  /// When the machine tracks owners: the states the last macrostep exited, in order (see
+  /// ``lastExits``).
+  @usableFromInline var exitBuffer: [ChartExit] = []
+  /// The compiled move of the last step when it was a quick one (its exits are the move's, and
+  /// are listed only when asked for), or -1.
+  @usableFromInline var quickExits: Int32 = -1
   /// When the machine tracks owners: the states the last step exited, in order.
-  @usableFromInline var lastExits: [ChartExit] = []
+  @inlinable
+  var lastExits: [ChartExit] { quickExits >= 0 ? exits(ofMove: quickExits) : exitBuffer }
+  /// Whether the last step exited any state (without listing them).
+  @inlinable
+  var exitedAny: Bool { quickExits >= 0 || !exitBuffer.isEmpty }
   /// The node of the current configuration in `compiled`, or -1 when not known.
   @usableFromInline var node: Int32 = -1
   /// Whether steps go through the compiled steps (on by default); off, the SCXML algorithm runs
@@ -209,10 +219,11 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   @inlinable @inline(never)
   mutating func run(_ event: Event, ordinal: Int) throws(ChartRunError) -> ChartStep<Event, Effect> {
     if !started { _ = try start() }
-    if tracksOwners, !lastOwners.isEmpty || !lastExits.isEmpty {
+    if tracksOwners, !lastOwners.isEmpty || exitedAny {
       // A step that takes no transition leaves no owners or exits behind it.
       lastOwners.removeAll(keepingCapacity: true)
-      lastExits.removeAll(keepingCapacity: true)
+      exitBuffer.removeAll(keepingCapacity: true)
+      quickExits = -1
     }
     guard !halted else { return ChartStep(outcome: .halted, outputs: [], microsteps: 0) }
     let name = eventName(of: event, ordinal: ordinal)

@@ -172,7 +172,7 @@ struct StoreCore<Engine: StoreEngine> {
     var work = StepWork(sequence: steps)
     // A step that was running when the store finished completes, but starts nothing.
     guard !finished else { return work }
-    Engine.commit(outcome, to: &self, &work)
+    Engine.commit(outcome, stepped: stepped, to: &self, &work)
     return work
   }
 

@@ -36,7 +36,10 @@ protocol StoreEngine: Sendable {
   /// the next events it holds before committing (see ``StoreRuntime/drain(_:)``).
   static func isQuiet(_ outcome: Outcome) -> Bool
   /// Under the store's lock: ends the effects of states left and registers the step's commands.
-  static func commit(_ outcome: Outcome, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork)
+  /// `stepped` is the engine that took the step (the drainer's), which `core.engine` has just
+  /// adopted.
+  static func commit(
+    _ outcome: Outcome, stepped: UnsafePointer<Self>, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork)
   /// The step to report (built only when someone listens).
   func report(_ outcome: Outcome, event: Event, sequence: Int, time: Duration) -> Step
 }
@@ -123,7 +126,9 @@ struct TableEngine<State: Discriminated, Event: Discriminated, Context: Sendable
   static func isQuiet(_ outcome: Outcome) -> Bool { outcome.effects.isEmpty }
 
   @inlinable
-  static func commit(_ outcome: Outcome, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) {
+  static func commit(
+    _ outcome: Outcome, stepped: UnsafePointer<Self>, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork
+  ) {
     switch outcome.kind {
     case .transitioned:
       // State-scoped effects of the state left are cancelled before the new ones start.

@@ -58,15 +58,20 @@ extension ChartMachine {
   }
 
   /// A tracking machine's owners and exits after a quick step: no outputs, and the states
-  /// compiled move `m` exits (none when `m` is -1: nothing was taken).
-  @usableFromInline
+  /// compiled move `m` exits (none when `m` is -1: nothing was taken), listed only when asked.
+  @inlinable
   mutating func noteExits(ofMove m: Int32) {
     if !lastOwners.isEmpty { lastOwners.removeAll(keepingCapacity: true) }
-    if !lastExits.isEmpty { lastExits.removeAll(keepingCapacity: true) }
-    guard m >= 0 else { return }
+    if !exitBuffer.isEmpty { exitBuffer.removeAll(keepingCapacity: true) }
+    quickExits = m
+  }
+
+  /// The states compiled move `m` exits, in order (it has no outputs).
+  @usableFromInline
+  func exits(ofMove m: Int32) -> [ChartExit] {
     let move = compiled.moves[Int(m)]
-    for op in compiled.program[Int(move.programStart)..<Int(move.programEnd)] where op.kind == .exited {
-      lastExits.append(ChartExit(state: Int(op.a), output: 0))
+    return compiled.program[Int(move.programStart)..<Int(move.programEnd)].filter { $0.kind == .exited }.map {
+      ChartExit(state: Int($0.a), output: 0)
     }
   }
 }

@@ -32,7 +32,8 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
     // every one of its references for the call.
     machine.active = stepped.pointee.machine.active
     machine.storedContext = stepped.pointee.machine.storedContext
-    machine.history = stepped.pointee.machine.history
+    // A chart without history (or one that wrote none) leaves both empty: nothing to count.
+    if !(machine.history.isEmpty && stepped.pointee.machine.history.isEmpty) { machine.history = stepped.pointee.machine.history }
     machine.halted = stepped.pointee.machine.halted
     machine.started = stepped.pointee.machine.started
     machine.node = -1
@@ -41,13 +42,13 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
   @usableFromInline
   struct Outcome {
     /// `nil` when the macrostep did not settle.
-    @usableFromInline let step: Tracked?
+    @usableFromInline let step: ChartStep<Event, Effect>?
     @usableFromInline let error: ChartRunError?
     @usableFromInline let from: StateBits
     @usableFromInline let changed: Bool
 
     @inlinable
-    init(step: Tracked?, error: ChartRunError?, from: StateBits, changed: Bool) {
+    init(step: ChartStep<Event, Effect>?, error: ChartRunError?, from: StateBits, changed: Bool) {
       (self.step, self.error, self.from, self.changed) = (step, error, from, changed)
     }
   }
@@ -80,7 +81,7 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
     let before = machine.active
     do {
       let step = try machine.send(event)
-      return Outcome(step: Tracked(step, of: machine), error: nil, from: before, changed: before != machine.active)
+      return Outcome(step: step, error: nil, from: before, changed: before != machine.active)
     } catch {
       return Outcome(step: nil, error: error, from: before, changed: before != machine.active)
     }
@@ -98,12 +99,18 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
   static func commitStart(to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) {
     guard let step = core.engine.startStep else { return }
     core.engine.startStep = nil
-    commit(step, to: &core, &work)
+    commit(step.step, owners: step.owners, exits: step.exits, to: &core, &work)
   }
 
+  /// The owners and exits are read from the machine that took the step (its buffers stay
+  /// as the step left them until its next step), and only when the step has something to do.
   @inlinable
-  static func commit(_ outcome: Outcome, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) {
-    if let step = outcome.step { commit(step, to: &core, &work) }
+  static func commit(
+    _ outcome: Outcome, stepped: UnsafePointer<Self>, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork
+  ) {
+    guard let step = outcome.step else { return }
+    if step.outputs.isEmpty, !stepped.pointee.machine.exitedAny || core.running.isEmpty, !core.engine.machine.isHalted { return }
+    commit(step, owners: stepped.pointee.machine.lastOwners, exits: stepped.pointee.machine.lastExits, to: &core, &work)
   }
 
   /// States left end their state-scoped effects; then the outputs start in order, except a
@@ -111,8 +118,10 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
   /// joins the mailbox at once (SCXML's external queue). When the chart halts, everything still
   /// running is cancelled and only the last macrostep's work starts (its events are dropped).
   @inlinable
-  static func commit(_ tracked: Tracked, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) {
-    let (step, owners, exits) = (tracked.step, tracked.owners, tracked.exits)
+  static func commit(
+    _ step: ChartStep<Event, Effect>, owners: [Int], exits: [ChartExit], to core: inout StoreCore<Self>,
+    _ work: inout StoreCore<Self>.StepWork
+  ) {
     if step.outputs.isEmpty, exits.isEmpty || core.running.isEmpty, !core.engine.machine.isHalted { return }
     let halted = core.engine.machine.isHalted
     if halted {
@@ -145,7 +154,7 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
   func report(_ outcome: Outcome, event: Event, sequence: Int, time: Duration) -> ChartStoreStep<ID, Event, Context, Work> {
     ChartStoreStep(
       sequence: sequence, event: event, from: machine.configuration(of: outcome.from), to: machine.configuration,
-      outcome: outcome.step?.step.outcome ?? .transitioned, outputs: outcome.step?.step.outputs ?? [], history: machine.historyValues,
+      outcome: outcome.step?.outcome ?? .transitioned, outputs: outcome.step?.outputs ?? [], history: machine.historyValues,
       isHalted: machine.isHalted, context: machine.context,
       time: time, error: outcome.error)
   }
