@@ -23,7 +23,7 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
   }
 
   /// Takes what a macrostep changes and readers see — configuration, history, context,
-  /// halting — not the stepping machine's caches (its plans and compiled steps, which only the
+  /// halting — not the stepping machine's caches (its compiled steps and buffers, which only the
   /// drainer's copy uses): copying those on every step cost a reference count each. The start
   /// step stays this copy's: only the core's is consumed when the store starts.
   @inlinable
