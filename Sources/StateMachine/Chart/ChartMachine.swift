@@ -33,7 +33,9 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   /// The set arithmetic of the configurations met so far (see ``CompiledSteps``), behind one
   /// reference shared with the chart's other machines until this one learns more.
   @usableFromInline var compiledStorage: CompiledStorage
-  /// The compiled steps, read in place and copied before a write when they are shared.
+  /// The compiled steps, copied before a write when they are shared. Hot paths read
+  /// `compiledStorage.steps` directly: a `_read` that is not inlined allocates a frame for a
+  /// value this large.
   @inlinable
   var compiled: CompiledSteps {
     _read { yield compiledStorage.steps }
@@ -144,7 +146,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     storedContext = context
     active = StateBits(count: chart.count)
     compiledStorage = chart.tables.learnt.withLock { $0 }
-    published = compiled.size
+    published = compiledStorage.steps.size
   }
 
   /// The active atomic states (the configuration SCXML traces list), in document order.
@@ -266,8 +268,8 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   @inlinable
   var isSettled: Bool {
     guard node >= 0 else { return false }
-    let s = compiled.eventless[Int(node)]
-    return s >= 0 && compiled.sole[Int(s)] == CompiledSteps.noCandidate
+    let s = compiledStorage.steps.eventless[Int(node)]
+    return s >= 0 && compiledStorage.steps.sole[Int(s)] == CompiledSteps.noCandidate
   }
 
   /// Selects the transitions enabled for `event` into ``selected``: compiled when the machine
@@ -316,9 +318,18 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   @inlinable
   mutating func eventName(of event: Event, ordinal: Int) -> String {
     guard ordinal >= 0 else { return eventName(event) }
-    if let name = compiled.eventNames[ordinal] { return name }
+    if let name = compiledStorage.steps.eventNames[ordinal] { return name }
+    return learnName(of: event, ordinal: ordinal)
+  }
+
+  /// Names the event with `ordinal` for the first time, and hands the name to the chart's
+  /// other machines (a restarted machine would otherwise name it again, and copy its tables to
+  /// write it).
+  @usableFromInline
+  mutating func learnName(of event: Event, ordinal: Int) -> String {
     let name = eventName(event)
     compiled.eventNames[ordinal] = name
+    if compiles { publish(force: true) }
     return name
   }
 

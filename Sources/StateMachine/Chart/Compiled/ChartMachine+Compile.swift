@@ -20,14 +20,16 @@ extension ChartMachine {
   }
 
   /// Hands the compiled steps to the chart for its next machines to start from: each time
-  /// while they are small (a machine that takes one step, as an explorer's do, still hands on
-  /// what it learnt), then when they have grown to twice what was last handed (so the copies
-  /// that sharing causes stay linear in all).
-  mutating func publish() {
+  /// while they are small (under 1,024 selections and moves: a machine that takes one step
+  /// still hands on what it learnt), then
+  /// when they have grown to twice what was last handed (sharing makes the next write copy
+  /// them, so handing them on geometrically keeps those copies linear in all); and when
+  /// `force`d (a new event name: at most 64 per chart).
+  mutating func publish(force: Bool = false) {
     let size = compiled.size
-    guard size > published, size < 4096 || size >= 2 * published else { return }
+    guard force || size > published && (size < 1024 || size >= 2 * published) else { return }
     let mine = compiledStorage
-    chart.tables.learnt.withLock { if $0.steps.size < mine.steps.size { $0 = mine } }
+    chart.tables.learnt.withLock { if $0.steps.size <= mine.steps.size { $0 = mine } }
     published = compiled.size
   }
 

@@ -22,14 +22,14 @@ extension ChartMachine {
       return
     }
     let s = Int(selectionIndex(n, event))
-    var i = Int(compiled.selectionStarts[s])
-    let end = Int(compiled.selectionStarts[s + 1])
+    var i = Int(compiledStorage.steps.selectionStarts[s])
+    let end = Int(compiledStorage.steps.selectionStarts[s + 1])
     guard i < end else { return }
     while i < end {
-      let groupEnd = i + 1 + Int(compiled.candidates[i])
+      let groupEnd = i + 1 + Int(compiledStorage.steps.candidates[i])
       var k = i + 1
       while k < groupEnd {
-        let t = Int(compiled.candidates[k])
+        let t = Int(compiledStorage.steps.candidates[k])
         if holds(t, event.value) {
           if !selected.contains(t) { selected.append(t) }
           break
@@ -46,13 +46,13 @@ extension ChartMachine {
   mutating func selectionIndex(_ n: Int32, _ event: QueuedEvent) -> Int32 {
     if !event.isEventless {
       if event.ordinal >= 0 {
-        let slot = compiled.byOrdinal[Int(n) << 6 | event.ordinal]
+        let slot = compiledStorage.steps.byOrdinal[Int(n) << 6 | event.ordinal]
         if slot >= 0 { return slot }
-      } else if let slot = compiled.named(n, event.name) {
+      } else if let slot = compiledStorage.steps.named(n, event.name) {
         return slot
       }
     } else {
-      let slot = compiled.eventless[Int(n)]
+      let slot = compiledStorage.steps.eventless[Int(n)]
       if slot >= 0 { return slot }
     }
     return compileSelection(n, event)
@@ -72,23 +72,23 @@ extension ChartMachine {
     let move = Int(m)
     run.microsteps += 1
     run.trace?.taken += enabled
-    if compiled.moves[move].historyStart < compiled.moves[move].historyEnd { writeHistory(compiled.moves[move]) }
-    var pc = Int(compiled.moves[move].programStart)
-    let end = Int(compiled.moves[move].programEnd)
+    if compiledStorage.steps.moves[move].historyStart < compiledStorage.steps.moves[move].historyEnd { writeHistory(compiledStorage.steps.moves[move]) }
+    var pc = Int(compiledStorage.steps.moves[move].programStart)
+    let end = Int(compiledStorage.steps.moves[move].programEnd)
     while pc < end {
-      let op = compiled.program[pc]
+      let op = compiledStorage.steps.program[pc]
       pc += 1
       switch op.kind {
       case .run: execute(ContentBlock(start: op.a, end: op.b), value: event.value, owner: Int(op.c), &run)
       case .exited: run.exited(Int(op.a))
       case .activate:
-        if active.large == nil { active.small = compiled.moves[move].end.active.small } else { active = compiled.moves[move].end.active }
+        if active.large == nil { active.small = compiledStorage.steps.moves[move].end.active.small } else { active = compiledStorage.steps.moves[move].end.active }
       case .entered: run.trace?.entered.append(Int(op.a) - 1)
-      case .done: enqueue(compiled.doneNames[Int(op.a)])
+      case .done: enqueue(compiledStorage.steps.doneNames[Int(op.a)])
       }
     }
-    node = compiled.moves[move].endNode
-    if compiled.moves[move].halts {
+    node = compiledStorage.steps.moves[move].endNode
+    if compiledStorage.steps.moves[move].halts {
       halted = true
       exitInterpreter(&run)
       node = -1
@@ -99,7 +99,7 @@ extension ChartMachine {
   @usableFromInline
   mutating func writeHistory(_ move: CompiledSteps.Move) {
     for i in Int(move.historyStart)..<Int(move.historyEnd) {
-      let write = compiled.historyWrites[i]
+      let write = compiledStorage.steps.historyWrites[i]
       history[write.state] = write.remembered
     }
   }
@@ -109,12 +109,12 @@ extension ChartMachine {
   @inlinable
   mutating func moveIndex(_ n: Int32, _ enabled: [Int]) -> Int32? {
     if enabled.count == 1 {
-      let base = compiled.singleBase[Int(n)]
+      let base = compiledStorage.steps.singleBase[Int(n)]
       if base >= 0 {
-        let m = compiled.singles[Int(base) + enabled[0]]
+        let m = compiledStorage.steps.singles[Int(base) + enabled[0]]
         if m >= 0 { return m }
       }
-    } else if let m = compiled.move(n, taking: enabled) {
+    } else if let m = compiledStorage.steps.move(n, taking: enabled) {
       return m
     }
     return compileMove(n, enabled)

@@ -7,10 +7,10 @@ extension ChartMachine {
   @inlinable
   mutating func quickStep(ordinal: Int) -> ChartStep<Event, Effect>? {
     let slot = Int(node) << 6 | ordinal
-    let end = compiled.quick[slot]
+    let end = compiledStorage.steps.quick[slot]
     if end >= 0 {
-      if active.large == nil { active.small = compiled.smallActive[Int(end)] } else { active = compiled.keys[Int(end)].active }
-      if tracksOwners { noteExits(ofMove: compiled.quickMoves[slot]) }
+      if active.large == nil { active.small = compiledStorage.steps.smallActive[Int(end)] } else { active = compiledStorage.steps.keys[Int(end)].active }
+      if tracksOwners { noteExits(ofMove: compiledStorage.steps.quickMoves[slot]) }
       node = end
       return ChartStep(outcome: .transitioned, outputs: [], microsteps: 1)
     }
@@ -27,9 +27,9 @@ extension ChartMachine {
   /// quick or unhandled.
   @usableFromInline
   mutating func learnQuick(_ slot: Int) -> Bool {
-    let s = compiled.byOrdinal[slot]
+    let s = compiledStorage.steps.byOrdinal[slot]
     guard s >= 0 else { return false }
-    let t = compiled.sole[Int(s)]
+    let t = compiledStorage.steps.sole[Int(s)]
     if t == CompiledSteps.noCandidate {
       compiled.quick[slot] = CompiledSteps.unhandled
       return true
@@ -38,17 +38,17 @@ extension ChartMachine {
       compiled.quick[slot] = CompiledSteps.notQuick
       return false
     }
-    let base = compiled.singleBase[Int(node)]
-    guard base >= 0, compiled.singles[Int(base + t)] >= 0 else { return false }
-    let m = compiled.singles[Int(base + t)]
-    let end = compiled.moves[Int(m)].endNode
-    guard compiled.moves[Int(m)].isQuick, end >= 0 else {
+    let base = compiledStorage.steps.singleBase[Int(node)]
+    guard base >= 0, compiledStorage.steps.singles[Int(base + t)] >= 0 else { return false }
+    let m = compiledStorage.steps.singles[Int(base + t)]
+    let end = compiledStorage.steps.moves[Int(m)].endNode
+    guard compiledStorage.steps.moves[Int(m)].isQuick, end >= 0 else {
       compiled.quick[slot] = CompiledSteps.notQuick
       return false
     }
-    let eventless = compiled.eventless[Int(end)]
+    let eventless = compiledStorage.steps.eventless[Int(end)]
     guard eventless >= 0 else { return false }
-    guard compiled.sole[Int(eventless)] == CompiledSteps.noCandidate else {
+    guard compiledStorage.steps.sole[Int(eventless)] == CompiledSteps.noCandidate else {
       compiled.quick[slot] = CompiledSteps.notQuick
       return false
     }
@@ -69,8 +69,8 @@ extension ChartMachine {
   /// The states compiled move `m` exits, in order (it has no outputs).
   @usableFromInline
   func exits(ofMove m: Int32) -> [ChartExit] {
-    let move = compiled.moves[Int(m)]
-    return compiled.program[Int(move.programStart)..<Int(move.programEnd)].filter { $0.kind == .exited }.map {
+    let move = compiledStorage.steps.moves[Int(m)]
+    return compiledStorage.steps.program[Int(move.programStart)..<Int(move.programEnd)].filter { $0.kind == .exited }.map {
       ChartExit(state: Int($0.a), output: 0)
     }
   }
