@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A statechart: a tree of states (atomic, compound, parallel, final, history) with transitions,
 /// checked and compiled into dense arrays in document order. Run it with a ``ChartMachine``,
 /// which follows the W3C SCXML algorithm (the recommendation's Appendix D).
@@ -188,7 +186,9 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
   /// The compiled steps (``CompiledSteps``) the chart's machines have learnt: a new machine
   /// starts from them (sharing their storage until it learns more), and a machine that has
   /// learnt much more than it started with hands its own back. Locked only then.
-  let learnt = Mutex(CompiledStorage(CompiledSteps()))
+  /// (`Locked`, a pthread mutex, not `Synchronization.Mutex`, whose futex waits ThreadSanitizer
+  /// cannot see.)
+  let learnt = Locked(CompiledStorage(CompiledSteps()))
 
   init(
     _ builder: ChartBuilder<ID, Event, Context, Effect>, name: String, eventName: @escaping @Sendable (Event) -> String,
