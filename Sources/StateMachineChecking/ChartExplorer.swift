@@ -45,7 +45,6 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
       return result.exploration(of: chart)
     }
     var index: [ChartSnapshot<ID, Context>: Int] = [start.snapshot: 0]
-    var snapshots = [start.snapshot]
     // The machine in each configuration reached, stepped by copy (restoring one from its
     // snapshot checked the snapshot again on every try).
     var machines = [start]
@@ -69,10 +68,10 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
     }
     visit(start, at: 0)
     var head = 0
-    while head < snapshots.count {
+    while head < machines.count {
       let i = head
       head += 1
-      guard depthOf[i] < depth, !snapshots[i].isHalted else { continue }
+      guard depthOf[i] < depth, !machines[i].isHalted else { continue }
       for (e, event) in alphabet.enumerated() {
         var machine = machines[i]
         do {
@@ -91,20 +90,19 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
         }
         let snapshot = machine.snapshot
         guard index[snapshot] == nil else { continue }
-        guard snapshots.count < limit else {
+        guard machines.count < limit else {
           result.truncated = true
           break
         }
-        index[snapshot] = snapshots.count
-        snapshots.append(snapshot)
+        index[snapshot] = machines.count
         machines.append(machine)
         parent.append((i, e))
         depthOf.append(depthOf[i] + 1)
         result.maxDepth = max(result.maxDepth, depthOf[i] + 1)
-        visit(machine, at: snapshots.count - 1)
+        visit(machine, at: machines.count - 1)
       }
     }
-    result.configurations = snapshots.count
+    result.configurations = machines.count
     return result.exploration(of: chart)
   }
 }

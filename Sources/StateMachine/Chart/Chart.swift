@@ -112,8 +112,17 @@ extension Chart where Event: Discriminated {
   public init(name: String, initial: [ID]? = nil, states: [State], initialActions: [Action] = []) throws(ChartError) {
     try self.init(
       name: name, initial: initial, states: states, initialActions: initialActions, eventName: { "\($0.discriminant)" },
-      eventOrdinal: { Event.ordinal(of: $0.discriminant) ?? plainByteOrdinal($0.discriminant) })
+      eventOrdinal: { discriminantOrdinal(of: $0) })
   }
+}
+
+/// The number of `event`'s case: the discriminant's own ordinal, else its byte (see
+/// ``plainByteOrdinal(_:)``). The one formula for a chart's stored numbering and for
+/// `ChartMachine.send(_:)` on `Discriminated` events, which must agree.
+@inlinable
+func discriminantOrdinal<Event: Discriminated>(of event: Event) -> Int? {
+  let discriminant = event.discriminant
+  return Event.ordinal(of: discriminant) ?? plainByteOrdinal(discriminant)
 }
 
 /// A discriminant of one trivial byte (an enum without payloads, up to 256 cases) as that

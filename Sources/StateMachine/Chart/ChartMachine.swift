@@ -221,12 +221,8 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   @inlinable @inline(never)
   mutating func run(_ event: Event, ordinal: Int) throws(ChartRunError) -> ChartStep<Event, Effect> {
     if !started { _ = try start() }
-    if tracksOwners, !lastOwners.isEmpty || exitedAny {
-      // A step that takes no transition leaves no owners or exits behind it.
-      lastOwners.removeAll(keepingCapacity: true)
-      exitBuffer.removeAll(keepingCapacity: true)
-      quickExits = -1
-    }
+    // A step that takes no transition leaves no owners or exits behind it.
+    if tracksOwners { noteExits(ofMove: -1) }
     guard !halted else { return ChartStep(outcome: .halted, outputs: [], microsteps: 0) }
     let name = eventName(of: event, ordinal: ordinal)
     let queued = QueuedEvent(name: name, value: event, ordinal: ordinal)
@@ -301,12 +297,6 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     return .didNotSettle(chart: chart.name, microsteps: microsteps, states: configuration.map { "\($0)" })
   }
 
-  /// The name of `event`: kept per ordinal, so an event with one is named once.
-  @inlinable
-  mutating func eventName(of event: Event) -> String {
-    eventName(of: event, ordinal: ordinal(of: event))
-  }
-
   /// The ordinal of `event` when it has one below 64, else -1.
   @inlinable
   func ordinal(of event: Event) -> Int {
@@ -350,8 +340,7 @@ extension ChartMachine where Event: Discriminated {
   @inlinable
   public mutating func send(_ event: Event) throws(ChartRunError) -> ChartStep<Event, Effect> {
     guard eventOrdinal != nil else { return try send(event, ordinal: ordinal(of: event)) }
-    let discriminant = event.discriminant
-    let number = Event.ordinal(of: discriminant) ?? plainByteOrdinal(discriminant) ?? -1
+    let number = discriminantOrdinal(of: event) ?? -1
     return try send(event, ordinal: number >= 0 && number < 64 ? number : -1)
   }
 }
