@@ -38,7 +38,7 @@ let package = Package(
       swiftSettings: strict),
     .executableTarget(name: "fsm", dependencies: ["FSMCommand"], swiftSettings: strict),
     .testTarget(
-      name: "StateMachineTests", dependencies: ["StateMachine", "StateMachineExamples"], exclude: ["Hostile"],
+      name: "StateMachineTests", dependencies: ["StateMachine", "StateMachineExamples", "StateMachineChecking"], exclude: ["Hostile"],
       swiftSettings: strict),
     .testTarget(name: "StoreTests", dependencies: ["StateMachine"], swiftSettings: strict),
     .testTarget(

@@ -15,12 +15,15 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
   @usableFromInline let chart: Chart<ID, Event, Context, Effect>
   @usableFromInline let context: Context
   @usableFromInline let alphabet: [Event]
+  /// The chart's states in document order (``Chart/states``, read once).
+  @usableFromInline let states: [(id: ID, isHistory: Bool)]
   /// The invariants checked in every configuration.
   public var invariants: [(name: String, holds: @Sendable (_ configuration: [ID], _ context: Context) -> Bool)] = []
 
   /// Explores `chart` from its start with `context`, trying every event of `alphabet`.
   public init(chart: Chart<ID, Event, Context, Effect>, context: Context, alphabet: [Event]) {
     (self.chart, self.context, self.alphabet) = (chart, context, alphabet)
+    states = chart.states
   }
 
   /// Explores up to `depth` events deep, stopping after `limit` configurations. A macrostep
@@ -31,25 +34,22 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
   public func explore(depth: Int = 20, limit: Int = 100_000) -> ChartExploration<ID, Event> {
     typealias Machine = ChartMachine<ID, Event, Context, Effect>
     var result = ChartSearch<ID, Event>()
-    var start = Machine(chart, context: context)
-    start.reportsTransitions = true
+    // One machine steps from every configuration reached, put back at each one's position
+    // (a few words) instead of copied whole; it gathers coverage as bits as it goes.
+    var machine = Machine(chart, context: context)
+    machine._gatherCoverage()
     var violated = Set<String>()
-    let states = chart.states
-    var entered = Set<Int>()
     do {
-      let step = try start.start()
-      result.transitionsTaken.formUnion(step.transitions)
-      entered.formUnion(step.entered)
+      _ = try machine.start()
     } catch {
       result.violations.append(.init(property: "settles", message: error.description, path: []))
-      return result.exploration(of: chart)
+      return result.exploration(of: chart, states: states, taken: machine._coveredTransitions)
     }
-    var index: [ChartSnapshot<ID, Context>: Int] = [start.snapshot: 0]
-    // The machine in each configuration reached, stepped by copy (restoring one from its
-    // snapshot checked the snapshot again on every try).
-    var machines = [start]
+    var positions = [machine._position]
+    var index: [_ChartPosition<Context>: Int] = [positions[0]: 0]
     var parent: [(from: Int, event: Int)] = [(-1, -1)]
     var depthOf = [0]
+    var configurations = _ChartConfigurations<ID>()
     func path(to i: Int) -> [Event] {
       var events: [Event] = []
       var j = i
@@ -59,51 +59,61 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
       }
       return events.reversed()
     }
+    func firstEntered(_ machine: inout Machine, at i: Int, then event: Event?) {
+      for s in machine._drainNewlyEntered() where result.shortestPaths[states[s].id] == nil {
+        result.shortestPaths[states[s].id] = event.map { path(to: i) + [$0] } ?? path(to: i)
+      }
+    }
     func visit(_ machine: Machine, at i: Int) {
-      for id in machine.activeStates where result.shortestPaths[id] == nil { result.shortestPaths[id] = path(to: i) }
-      if let (name, message) = broken(machine), !violated.contains(name) {
+      guard !invariants.isEmpty else { return }
+      if let (name, message) = broken(machine._configuration(cachedIn: &configurations), machine.context), !violated.contains(name) {
         violated.insert(name)
         result.violations.append(.init(property: name, message: message, path: path(to: i)))
       }
     }
-    visit(start, at: 0)
+    firstEntered(&machine, at: 0, then: nil)
+    visit(machine, at: 0)
     var head = 0
-    while head < machines.count {
+    // Whether the machine is still at `positions[head - 1]` (an unhandled step changes nothing).
+    var atHead = true
+    while head < positions.count {
       let i = head
       head += 1
-      guard depthOf[i] < depth, !machines[i].isHalted else { continue }
+      atHead = false
+      guard depthOf[i] < depth, !positions[i].isHalted else { continue }
       for (e, event) in alphabet.enumerated() {
-        var machine = machines[i]
+        if !atHead { machine._move(to: positions[i]) }
+        atHead = true
+        let step: ChartStep<Event, Effect>
         do {
-          let step = try machine.send(event)
-          result.transitionsTaken.formUnion(step.transitions)
-          for s in step.entered where !entered.contains(s) {
-            entered.insert(s)
-            if result.shortestPaths[states[s].id] == nil { result.shortestPaths[states[s].id] = path(to: i) + [event] }
-          }
+          step = try machine.send(event)
         } catch {
+          atHead = false
           if !violated.contains("settles") {
             violated.insert("settles")
             result.violations.append(.init(property: "settles", message: error.description, path: path(to: i) + [event]))
           }
           continue
         }
-        let snapshot = machine.snapshot
-        guard index[snapshot] == nil else { continue }
-        guard machines.count < limit else {
+        guard step.outcome == .transitioned else { continue }
+        atHead = false
+        if machine._enteredNewStates { firstEntered(&machine, at: i, then: event) }
+        let position = machine._position
+        guard index[position] == nil else { continue }
+        guard positions.count < limit else {
           result.truncated = true
           break
         }
-        index[snapshot] = machines.count
-        machines.append(machine)
+        index[position] = positions.count
+        positions.append(position)
         parent.append((i, e))
         depthOf.append(depthOf[i] + 1)
         result.maxDepth = max(result.maxDepth, depthOf[i] + 1)
-        visit(machine, at: machines.count - 1)
+        visit(machine, at: positions.count - 1)
       }
     }
-    result.configurations = machines.count
-    return result.exploration(of: chart)
+    result.configurations = positions.count
+    return result.exploration(of: chart, states: states, taken: machine._coveredTransitions)
   }
 }
 
@@ -161,22 +171,24 @@ struct ChartSearch<ID: Hashable & Sendable, Event: Sendable> {
   @usableFromInline var truncated = false
   @usableFromInline var violations: [ChartExploration<ID, Event>.Violation] = []
   @usableFromInline var shortestPaths: [ID: [Event]] = [:]
-  @usableFromInline var transitionsTaken = Set<Int>()
 
   @inlinable
   init() {}
 
   /// The exploration of `chart` this search found, with its coverage.
   @usableFromInline
-  func exploration<Context, Effect>(of chart: Chart<ID, Event, Context, Effect>) -> ChartExploration<ID, Event> {
+  func exploration<Context, Effect>(
+    of chart: Chart<ID, Event, Context, Effect>, states: [(id: ID, isHistory: Bool)], taken: [Int]
+  ) -> ChartExploration<ID, Event> {
+    let transitionsTaken = Set(taken)
     var result = ChartExploration<ID, Event>()
     (result.configurations, result.maxDepth, result.truncated) = (configurations, maxDepth, truncated)
     (result.violations, result.shortestPaths, result.transitionsTaken) = (violations, shortestPaths, transitionsTaken)
     let declared = chart.declaredTransitions
     result.transitionCount = declared.count
     result.transitionsNeverTaken = declared.filter { !transitionsTaken.contains($0) }.map(chart.describeTransition)
-    result.statesNeverEntered = chart.states.filter { !$0.isHistory && shortestPaths[$0.id] == nil }.map(\.id)
-    result.stateCount = chart.states.filter { !$0.isHistory }.count
+    result.statesNeverEntered = states.filter { !$0.isHistory && shortestPaths[$0.id] == nil }.map(\.id)
+    result.stateCount = states.filter { !$0.isHistory }.count
     return result
   }
 }

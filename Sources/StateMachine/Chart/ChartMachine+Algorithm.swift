@@ -59,7 +59,7 @@ extension ChartMachine {
   @usableFromInline
   mutating func microstep(_ enabled: [Int], event: QueuedEvent, _ run: inout Run) {
     run.microsteps += 1
-    run.trace?.taken += enabled
+    run.trace?.took(enabled)
     exitStates(enabled, event: event, &run)
     for t in enabled { execute(chart.tables.transitionBlocks[t], value: event.value, owner: run.tracking ? owner(of: t) : 0, &run) }
     enterStates(enabled, event: event, &run)
@@ -162,7 +162,7 @@ extension ChartMachine {
     var halting = false
     for s in entry.states.sorted() {
       active[s] = true
-      run.trace?.entered.append(s - 1)
+      run.trace?.enter(s - 1)
       execute(chart.tables.entryBlocks[s], value: event.value, owner: s, &run)
       if entry.defaultEntry.contains(s) { execute(chart.tables.transitionBlocks[chart.defaultTransition[s]], value: event.value, owner: s, &run) }
       if let content = entry.historyContent[s] { execute(chart.tables.transitionBlocks[content], value: event.value, owner: s, &run) }

@@ -16,9 +16,10 @@ extension ChartMachine {
     @usableFromInline var trace: Trace?
 
     @inlinable
-    init(outputs: [Output], owners: [Int], exits: [ChartExit], tracking: Bool, reporting: Bool) {
+    init(outputs: [Output], owners: [Int], exits: [ChartExit], tracking: Bool, reporter: Trace?) {
       (self.outputs, self.owners, self.exits, self.tracking) = (outputs, owners, exits, tracking)
-      if reporting { trace = Trace() }
+      // A coverage trace gathers across macrosteps; a reporting one is made anew for each.
+      if let reporter { trace = reporter.accumulates ? reporter : Trace() }
     }
 
     @inlinable
@@ -36,15 +37,61 @@ extension ChartMachine {
 
   /// The transitions a macrostep took and the states it entered (a class: a run of a machine
   /// that does not report them is a few words).
+  ///
+  /// An accumulating trace (coverage, for checking tools) gathers them as bits over every
+  /// macrostep instead, and lists the states entered for the first time until they are drained.
+  ///
+  /// `@unchecked Sendable`: a reporting machine's trace is only a marker (each run makes its
+  /// own); an accumulating one is written by the machine's steps, and is set only through the
+  /// `Checking` SPI by a checker that keeps the machine on its own thread.
   @usableFromInline
-  final class Trace {
+  final class Trace: @unchecked Sendable {
     /// Transitions taken, in order.
     @usableFromInline var taken: [Int] = []
     /// States entered, in order (positions in `chart.states`).
     @usableFromInline var entered: [Int] = []
+    /// Whether this trace gathers coverage across macrosteps (as bits).
+    @usableFromInline let accumulates: Bool
+    /// When accumulating: the transitions ever taken, and the states ever entered, as bits.
+    /// (Unchecked exclusivity: a trace is written by the one run holding it at a time.)
+    @exclusivity(unchecked) @usableFromInline var takenBits: [UInt64] = []
+    @exclusivity(unchecked) @usableFromInline var enteredBits: [UInt64] = []
+    /// When accumulating: states entered for the first time, not yet drained.
+    @exclusivity(unchecked) @usableFromInline var fresh: [Int] = []
 
     @inlinable
-    init() {}
+    init() { accumulates = false }
+
+    /// An accumulating trace for a chart of `states` states and `transitions` transitions.
+    init(states: Int, transitions: Int) {
+      accumulates = true
+      enteredBits = [UInt64](repeating: 0, count: (states + 63) / 64)
+      takenBits = [UInt64](repeating: 0, count: (transitions + 63) / 64)
+    }
+
+    /// Transitions `enabled` were taken together.
+    @inlinable
+    func took(_ enabled: [Int]) {
+      guard accumulates else {
+        taken += enabled
+        return
+      }
+      for t in enabled { takenBits[t >> 6] |= 1 << UInt64(t & 63) }
+    }
+
+    /// State `s` (a position in `chart.states`) was entered.
+    @inlinable
+    func enter(_ s: Int) {
+      guard accumulates else {
+        entered.append(s)
+        return
+      }
+      let bit: UInt64 = 1 << UInt64(s & 63)
+      if enteredBits[s >> 6] & bit == 0 {
+        enteredBits[s >> 6] |= bit
+        fresh.append(s)
+      }
+    }
   }
 
   /// A run for the next macrostep: it writes into the machine's buffers, taken out of the
@@ -55,7 +102,7 @@ extension ChartMachine {
     var outputs: [Output] = []
     swap(&outputs, &outputBuffer)
     if !outputs.isEmpty { outputs.removeAll(keepingCapacity: true) }
-    guard tracksOwners else { return Run(outputs: outputs, owners: [], exits: [], tracking: false, reporting: reporting) }
+    guard tracksOwners else { return Run(outputs: outputs, owners: [], exits: [], tracking: false, reporter: reporter) }
     var owners: [Int] = []
     var exits: [ChartExit] = []
     swap(&owners, &lastOwners)
@@ -63,7 +110,7 @@ extension ChartMachine {
     quickExits = -1
     if !owners.isEmpty { owners.removeAll(keepingCapacity: true) }
     if !exits.isEmpty { exits.removeAll(keepingCapacity: true) }
-    return Run(outputs: outputs, owners: owners, exits: exits, tracking: true, reporting: reporting)
+    return Run(outputs: outputs, owners: owners, exits: exits, tracking: true, reporter: reporter)
   }
 
   /// The step a run made; the run's buffers go back to the machine (a tracking machine's owners
@@ -72,7 +119,7 @@ extension ChartMachine {
   mutating func step(of run: Run) -> ChartStep<Event, Effect> {
     outputBuffer = run.outputs
     if run.tracking { (lastOwners, exitBuffer) = (run.owners, run.exits) }
-    guard let trace = run.trace else { return ChartStep(outcome: .transitioned, outputs: run.outputs, microsteps: run.microsteps) }
+    guard let trace = run.trace, !trace.accumulates else { return ChartStep(outcome: .transitioned, outputs: run.outputs, microsteps: run.microsteps) }
     return ChartStep(
       outcome: .transitioned, outputs: run.outputs, microsteps: run.microsteps,
       trace: ChartTrace(transitions: trace.taken, entered: trace.entered))

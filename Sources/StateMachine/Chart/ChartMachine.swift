@@ -90,10 +90,13 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   /// When on, each ``ChartStep`` lists the transitions taken and the states entered (for
   /// coverage tools; it costs a little on every step). Off by default.
   public var reportsTransitions: Bool {
-    get { reporting }
-    set { reporting = newValue }
+    get { reporter?.accumulates == false }
+    set { reporter = newValue ? Trace() : nil }
   }
-  @usableFromInline var reporting = false
+  /// What the machine reports of its steps beyond their outputs: `nil` (nothing), a marker
+  /// that each step lists its transitions and entered states (``reportsTransitions``), or an
+  /// accumulating coverage trace (see ``ChartMachine+Checking``).
+  @usableFromInline var reporter: Trace?
   /// When on, each step keeps which state each output belongs to and which states were exited
   /// (``lastOwners``, ``lastExits``: for a store's state-scoped effects). Off by default.
   @usableFromInline var tracksOwners = false
@@ -213,7 +216,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   @inlinable
   mutating func send(_ event: Event, ordinal: Int) throws(ChartRunError) -> ChartStep<Event, Effect> {
     // The fast lane, specialised in the caller's module: a compiled move with nothing to run.
-    if node >= 0, ordinal >= 0, !reporting, let step = quickStep(ordinal: ordinal) { return step }
+    if node >= 0, ordinal >= 0, reporter?.accumulates != false, let step = quickStep(ordinal: ordinal) { return step }
     return try run(event, ordinal: ordinal)
   }
 

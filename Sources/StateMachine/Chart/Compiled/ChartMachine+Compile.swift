@@ -2,6 +2,7 @@
 /// run once per configuration and event, or per configuration and set of transitions, and kept.
 extension ChartMachine {
   /// The configuration's key: active states, and history values.
+  @usableFromInline
   func compiledKey() -> CompiledSteps.Key {
     var remembered = StateBits(count: chart.count)
     for (h, states) in history {

@@ -71,7 +71,7 @@ extension ChartMachine {
     // Read field by field: the move is not copied (its end key holds two state sets).
     let move = Int(m)
     run.microsteps += 1
-    run.trace?.taken += enabled
+    run.trace?.took(enabled)
     if compiledStorage.steps.moves[move].historyStart < compiledStorage.steps.moves[move].historyEnd { writeHistory(compiledStorage.steps.moves[move]) }
     var pc = Int(compiledStorage.steps.moves[move].programStart)
     let end = Int(compiledStorage.steps.moves[move].programEnd)
@@ -83,7 +83,7 @@ extension ChartMachine {
       case .exited: run.exited(Int(op.a))
       case .activate:
         if active.large == nil { active.small = compiledStorage.steps.moves[move].end.active.small } else { active = compiledStorage.steps.moves[move].end.active }
-      case .entered: run.trace?.entered.append(Int(op.a) - 1)
+      case .entered: run.trace?.enter(Int(op.a) - 1)
       case .done: enqueue(compiledStorage.steps.doneNames[Int(op.a)])
       }
     }

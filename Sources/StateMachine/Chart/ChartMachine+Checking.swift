@@ -1,0 +1,130 @@
+/// What the checking tools (exploration and walks, in `StateMachineChecking`) read of a machine,
+/// cheaper than a ``ChartSnapshot``: where it is as one hashable value, coverage gathered as bits
+/// while it steps, and its configuration from a cache. Public only so that checkers inline them where they are called; underscored, not API.
+
+/// Where a started machine is between macrosteps: its active states and history values (as
+/// ``CompiledSteps/Key``), its context, and whether it halted. Two machines at equal positions
+/// take the same steps. Read with ``ChartMachine/_position`` and put back with
+/// ``ChartMachine/_move(to:)`` on the machine it was read from or a copy of it.
+public struct _ChartPosition<Context: Hashable>: Hashable {
+  @usableFromInline let key: CompiledSteps.Key
+  /// What the history states remember (the same as `key.history` says, kept to restore it).
+  @usableFromInline let history: [Int: [Int]]
+  /// The compiled node of `key` in the machine it was read from, or -1.
+  @usableFromInline let node: Int32
+  @usableFromInline let halted: Bool
+  /// The context.
+  public let context: Context
+
+  @inlinable
+  init(key: CompiledSteps.Key, history: [Int: [Int]], node: Int32, halted: Bool, context: Context) {
+    (self.key, self.history, self.node, self.halted, self.context) = (key, history, node, halted, context)
+  }
+
+  /// Whether the machine had halted there.
+  @inlinable public var isHalted: Bool { halted }
+
+  @inlinable
+  public static func == (a: Self, b: Self) -> Bool { a.key == b.key && a.halted == b.halted && a.context == b.context }
+
+  @inlinable
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(key.active.small)
+    if let large = key.active.large { hasher.combine(large) }
+    hasher.combine(key.history.small)
+    if let large = key.history.large { hasher.combine(large) }
+    hasher.combine(halted)
+    hasher.combine(context)
+  }
+}
+
+extension ChartMachine where Context: Hashable {
+  /// Where the machine is (see ``_ChartPosition``).
+  @inlinable
+  public var _position: _ChartPosition<Context> {
+    let key = node >= 0 ? compiledStorage.steps.keys[Int(node)] : compiledKey()
+    return _ChartPosition(key: key, history: history, node: node, halted: halted, context: storedContext)
+  }
+
+  /// Puts the machine back where it was when `position` was read from it (or from a machine
+  /// it was copied from): nothing is checked, unlike ``ChartMachine/init(_:restoring:)``.
+  @inlinable
+  public mutating func _move(to position: _ChartPosition<Context>) {
+    active = position.key.active
+    history = position.history
+    node = position.node
+    halted = position.halted
+    storedContext = position.context
+    started = true
+  }
+}
+
+/// The configurations (active atomic states) a checker met, by compiled node, so a step's
+/// configuration is read and not built (see ``ChartMachine/_configuration(cachedIn:)``).
+public struct _ChartConfigurations<ID> {
+  @usableFromInline var byNode: [(bits: StateBits, ids: [ID])?] = []
+
+  /// An empty cache.
+  @inlinable
+  public init() {}
+}
+
+extension ChartMachine {
+  /// The configuration, from `cache` when this node's was built before.
+  @inlinable
+  public func _configuration(cachedIn cache: inout _ChartConfigurations<ID>) -> [ID] {
+    let n = Int(node)
+    guard n >= 0 else { return configuration }
+    // The entry is checked against the active states: copies of a machine that learnt apart
+    // may number their nodes differently.
+    if n < cache.byNode.count, let entry = cache.byNode[n], entry.bits == active { return entry.ids }
+    let ids = configuration
+    if n >= cache.byNode.count { cache.byNode += repeatElement(nil, count: n + 1 - cache.byNode.count) }
+    cache.byNode[n] = (active, ids)
+    return ids
+  }
+
+  /// Starts gathering coverage: from now on (``start()`` included), every transition taken and
+  /// state entered, over all macrosteps, in ``_coveredTransitions`` and ``_drainNewlyEntered()``.
+  /// Copies of the machine share what they gather.
+  public mutating func _gatherCoverage() {
+    reporter = Trace(states: chart.states.count, transitions: chart.sources.count)
+  }
+
+  /// The transitions taken since ``_gatherCoverage()``, as ``Chart/declaredTransitions``
+  /// numbers them, in increasing order.
+  public var _coveredTransitions: [Int] {
+    guard let reporter, reporter.accumulates else { return [] }
+    var taken: [Int] = []
+    for (w, word) in reporter.takenBits.enumerated() where word != 0 {
+      for b in 0..<64 where word & (1 << UInt64(b)) != 0 { taken.append(w << 6 | b) }
+    }
+    return taken
+  }
+
+  /// Whether a state was entered for the first time since the last drain.
+  @inlinable
+  public var _enteredNewStates: Bool { reporter.map { !$0.fresh.isEmpty } ?? false }
+
+  /// The states (positions in ``Chart/states``) entered for the first time since the last
+  /// call, in the order they were entered.
+  public mutating func _drainNewlyEntered() -> [Int] {
+    guard let reporter, !reporter.fresh.isEmpty else { return [] }
+    defer { reporter.fresh.removeAll(keepingCapacity: true) }
+    return reporter.fresh
+  }
+}
+
+extension ChartMachine {
+  /// A quick step in `slot` (see ``quickStep(ordinal:)``) took the one transition its selection
+  /// holds and entered what its move enters.
+  @usableFromInline
+  func cover(quickSlot slot: Int, in trace: Trace) {
+    let t = compiledStorage.steps.sole[Int(compiledStorage.steps.byOrdinal[slot])]
+    if t >= 0 { trace.took([Int(t)]) }
+    let move = compiledStorage.steps.moves[Int(compiledStorage.steps.quickMoves[slot])]
+    for op in compiledStorage.steps.program[Int(move.programStart)..<Int(move.programEnd)] where op.kind == .entered {
+      trace.enter(Int(op.a) - 1)
+    }
+  }
+}
