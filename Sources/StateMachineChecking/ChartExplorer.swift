@@ -47,6 +47,9 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
     }
     var positions = [machine._position]
     var index: [_ChartPosition<Context>: Int] = [positions[0]: 0]
+    // Growing the index rehashes every position in it: start with room for a small chart.
+    index.reserveCapacity(min(limit, 512))
+    positions.reserveCapacity(min(limit, 512))
     var parent: [(from: Int, event: Int)] = [(-1, -1)]
     var depthOf = [0]
     var configurations = _ChartConfigurations<ID>()
@@ -98,13 +101,15 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
         guard step.outcome == .transitioned else { continue }
         atHead = false
         if machine._enteredNewStates { firstEntered(&machine, at: i, then: event) }
+        // One lookup that files the position as the next configuration when it is new.
         let position = machine._position
-        guard index[position] == nil else { continue }
-        guard positions.count < limit else {
+        let next = positions.count
+        guard Self.file(position, as: next, in: &index) else { continue }
+        guard next < limit else {
+          index[position] = nil
           result.truncated = true
           break
         }
-        index[position] = positions.count
         positions.append(position)
         parent.append((i, e))
         depthOf.append(depthOf[i] + 1)
@@ -114,6 +119,18 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
     }
     result.configurations = positions.count
     return result.exploration(of: chart, states: states, taken: machine._coveredTransitions)
+  }
+}
+
+extension ChartExplorer {
+  /// Files `position` as configuration `next` unless it is filed already (one hash either
+  /// way); returns whether it was new.
+  @inlinable
+  static func file(_ position: _ChartPosition<Context>, as next: Int, in index: inout [_ChartPosition<Context>: Int]) -> Bool {
+    var new = false
+    func check(_ filed: inout Int) { new = filed == next }
+    check(&index[position, default: next])
+    return new
   }
 }
 

@@ -55,8 +55,8 @@ enum ChartBench {
   typealias StoreChart = Chart<Int, Input, NoContext, Command<Input, Never>>
   typealias ChartLog = EventLog<ChartLogState<Int>, Input, NoContext, Command<Input, Never>>
 
-  /// The chart's log of `inputs`, as JSON Lines.
-  static func log(of chart: StoreChart, _ inputs: [Input]) -> Data {
+  /// The chart's log of `inputs`, as a value.
+  static func entries(of chart: StoreChart, _ inputs: [Input]) -> ChartLog {
     var machine = ChartMachine(chart, context: NoContext())
     _ = try? machine.start()
     var log = ChartLog(header: .init(
@@ -68,7 +68,18 @@ enum ChartBench {
         sequence: i + 1, time: nil, event: event, outcome: step.outcome == .transitioned ? .transitioned : .ignored,
         state: ChartLogState(machine), context: NoContext(), effects: step.effects))
     }
-    return (try? log.encoded()) ?? Data()
+    return log
+  }
+
+  /// Records every step of `inputs` through an in-memory ``LogRecorder`` (as a store's
+  /// recorder does, without the file); the entries recorded, or -1.
+  static func recordInMemory(_ chart: StoreChart, _ inputs: [Input]) -> Int {
+    var machine = ChartMachine(chart, context: NoContext())
+    guard (try? machine.start()) != nil, let recorder = try? LogRecorder(chart: chart, machine: machine) else { return -1 }
+    for event in inputs {
+      guard let step = try? machine.send(event), (try? recorder.record(event, step: step, machine: machine)) != nil else { return -1 }
+    }
+    return recorder.count
   }
 
   /// The baseline: a `switch` over the flattened configurations (one leaf, or one leaf per
@@ -99,7 +110,8 @@ enum ChartBench {
     let chart: BenchChart = parallel ? Self.parallel() : compound()
     let storeChart: StoreChart = parallel ? Self.parallel() : compound()
     let inputs = events.map { Input(rawValue: $0)! }
-    let logged = log(of: storeChart, inputs)
+    let loggedLog = entries(of: storeChart, inputs)
+    let logged = (try? loggedLog.encoded()) ?? Data()
     let expected = flattened(events, parallel: parallel)
     return BenchWorkload(
       name: parallel ? "chart-parallel" : "chart", events: count,
@@ -122,6 +134,10 @@ enum ChartBench {
           StoreBench.finishSynchronously(store)
           return configuration == expected ? count : -1
         },
+        BenchVariant(name: "chart log write (encode JSON Lines)") {
+          ((try? loggedLog.encoded())?.count ?? 0) > 0 ? count : -1
+        },
+        BenchVariant(name: "chart log write (in-memory recorder, step + record)") { recordInMemory(storeChart, inputs) },
         BenchVariant(name: "chart replay (decode + step + compare)") {
           let read = ChartLog.read(logged, for: storeChart)
           guard let log = read.log, read.error == nil else { return -1 }

@@ -33,6 +33,7 @@ public struct ChartStep<Event: Sendable, Effect: Sendable>: Sendable {
   }
 
   /// The effects alone.
+  @inlinable
   public var effects: [Effect] { outputs.effects() }
 }
 
@@ -72,6 +73,7 @@ extension ChartOutput: Equatable where Event: Equatable, Effect: Equatable {}
 
 extension Array {
   /// The effects among a macrostep's outputs, in order.
+  @inlinable
   func effects<Event, Effect>() -> [Effect] where Element == ChartOutput<Event, Effect> {
     compactMap { if case .effect(let e) = $0 { e } else { nil } }
   }

@@ -102,12 +102,14 @@ extension EventLog {
   /// Reads a chart's log; the header must name the chart and its fingerprint. Like
   /// ``read(_:for:)`` for tables: never throws, a bad line ends the read with a typed error.
   /// The header's state must be one the chart can be in (see ``ChartMachine/init(_:restoring:)``).
+  @inlinable
   public static func read<ID, Ctx, Eff>(_ data: Data, for chart: Chart<ID, Event, Ctx, Eff>) -> ReadResult
   where State == ChartLogState<ID> {
     read(.memory(MemoryLines(data: data)), for: chart)
   }
 
   /// Reads `lines` as a log of `chart`, refusing a header state the chart cannot be in.
+  @inlinable
   static func read<ID, Ctx, Eff>(_ lines: LogLines, for chart: Chart<ID, Event, Ctx, Eff>) -> ReadResult
   where State == ChartLogState<ID> {
     let result = read(lines, expecting: (chart.name, chart.fingerprint))
@@ -118,6 +120,7 @@ extension EventLog {
 
 extension EventLog {
   /// Reads the chart's log file at `path`, as `read(_:for:)` reads one in memory.
+  @inlinable
   public static func read<ID, Ctx, Eff>(contentsOf path: String, for chart: Chart<ID, Event, Ctx, Eff>) -> ReadResult
   where State == ChartLogState<ID> {
     do { return read(.file(try FileLines.open(path)), for: chart) } catch { return ReadResult(log: nil, error: error) }
@@ -137,6 +140,7 @@ extension LogReader {
 
 extension Chart where ID: Codable {
   /// Why a log header's state cannot be a state of this chart, as the header line's error.
+  @usableFromInline
   func headerError(_ state: ChartLogState<ID>) -> LogError? { stateError(state, line: 1) }
 
   /// Why the state logged on `line` cannot be a state of this chart.
@@ -155,6 +159,7 @@ extension Chart where ID: Codable, Event: Codable, Context: Codable & Equatable,
   /// macrostep with the log: outcome, configuration (and history), context and effects. Never
   /// performs effects. Like a table's `replay(_:reportingAll:)`: the first divergence,
   /// or every one, continuing each time from what the log recorded.
+  @inlinable
   public func replay(_ log: EventLog<ChartLogState<ID>, Event, Context, Effect>, reportingAll all: Bool = false) -> ReplayReport {
     var replayer = ChartReplayer(self, state: log.header.state, context: log.header.context, reportingAll: all)
     for entry in log.entries where !replayer.isDone { replayer.check(entry) }
@@ -162,6 +167,7 @@ extension Chart where ID: Codable, Event: Codable, Context: Codable & Equatable,
   }
 
   /// Replays the log a reader reads, entry by entry, in constant memory.
+  @inlinable
   public func replay(
     _ reader: inout LogReader<ChartLogState<ID>, Event, Context, Effect>, reportingAll all: Bool = false
   ) throws(LogError) -> ReplayReport {
@@ -173,6 +179,7 @@ extension Chart where ID: Codable, Event: Codable, Context: Codable & Equatable,
   }
 
   /// Replays the chart's log file at `path` as a stream.
+  @inlinable
   public func replay(logAt path: String, reportingAll all: Bool = false) throws(LogError) -> ReplayReport {
     var reader = try LogReader<ChartLogState<ID>, Event, Context, Effect>(contentsOf: path, for: self)
     return try replay(&reader, reportingAll: all)
@@ -180,15 +187,17 @@ extension Chart where ID: Codable, Event: Codable, Context: Codable & Equatable,
 }
 
 /// Steps a chart alongside a log and collects where they differ.
+@usableFromInline
 struct ChartReplayer<ID: Hashable & Sendable & Codable, Event: Sendable & Codable, Context: Codable & Equatable, Effect: Sendable & Codable & Equatable> {
-  typealias Machine = ChartMachine<ID, Event, Context, Effect>
-  let chart: Chart<ID, Event, Context, Effect>
-  let all: Bool
+  @usableFromInline typealias Machine = ChartMachine<ID, Event, Context, Effect>
+  @usableFromInline let chart: Chart<ID, Event, Context, Effect>
+  @usableFromInline let all: Bool
   /// The machine at the log's last state; `nil` when that state does not fit the chart.
-  var machine: Machine?
-  var divergences: [Divergence] = []
-  var replayed = 0
+  @usableFromInline var machine: Machine?
+  @usableFromInline var divergences: [Divergence] = []
+  @usableFromInline var replayed = 0
 
+  @inlinable
   init(_ chart: Chart<ID, Event, Context, Effect>, state: ChartLogState<ID>, context: Context, reportingAll all: Bool) {
     (self.chart, self.all) = (chart, all)
     machine = Self.machine(chart, at: state, context: context)
@@ -196,15 +205,17 @@ struct ChartReplayer<ID: Hashable & Sendable & Codable, Event: Sendable & Codabl
 
   /// A machine at `state`: restored, or new (it starts on its first event) when the log began
   /// before the chart started.
+  @inlinable
   static func machine(_ chart: Chart<ID, Event, Context, Effect>, at state: ChartLogState<ID>, context: Context) -> Machine? {
     if state.configuration.isEmpty { return Machine(chart, context: context) }
     let snapshot = ChartSnapshot(configuration: state.configuration, history: state.history, context: context, isHalted: state.isHalted)
     return try? Machine(chart, restoring: snapshot)
   }
 
-  var isDone: Bool { !all && !divergences.isEmpty }
-  var report: ReplayReport { ReplayReport(replayed: replayed, divergences: divergences) }
+  @inlinable var isDone: Bool { !all && !divergences.isEmpty }
+  @inlinable var report: ReplayReport { ReplayReport(replayed: replayed, divergences: divergences) }
 
+  @inlinable
   mutating func check(_ entry: LogEntry<ChartLogState<ID>, Event, Context, Effect>) {
     replayed += 1
     var differences: [Divergence.Difference] = []
@@ -232,5 +243,6 @@ struct ChartReplayer<ID: Hashable & Sendable & Codable, Event: Sendable & Codabl
 extension ChartStep {
   /// What a log keeps of the step: `transitioned`, or `ignored` for an event the chart did not
   /// handle or got after it halted.
+  @inlinable
   var loggedOutcome: LoggedOutcome { outcome == .transitioned ? .transitioned : .ignored }
 }

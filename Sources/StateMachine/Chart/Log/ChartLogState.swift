@@ -17,13 +17,22 @@ public struct ChartLogState<ID: Hashable & Sendable & Codable>: Hashable, Sendab
   public var isHalted: Bool
 
   /// A logged state of these active atomic states and history values.
+  @inlinable
   public init(configuration: [ID], history: [ID: [ID]] = [:], isHalted: Bool = false) {
     (self.configuration, self.history, self.isHalted) = (configuration, history, isHalted)
   }
 
   /// The state of `machine`.
+  @inlinable
   public init<Event, Context, Effect>(_ machine: ChartMachine<ID, Event, Context, Effect>) {
     self.init(configuration: machine.configuration, history: machine.historyValues, isHalted: machine.isHalted)
+  }
+
+  /// Equal states: the same configuration, history and halting (written out so that a replay
+  /// compares them specialised where it runs).
+  @inlinable
+  public static func == (a: Self, b: Self) -> Bool {
+    a.configuration == b.configuration && a.isHalted == b.isHalted && a.history == b.history
   }
 
   enum CodingKeys: String, CodingKey { case configuration, history, halted }
