@@ -48,8 +48,7 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
     var positions = [machine._position]
     var index: [_ChartPosition<Context>: Int] = [positions[0]: 0]
     // Growing the index rehashes every position in it: start with room for a small chart.
-    index.reserveCapacity(min(limit, 512))
-    positions.reserveCapacity(min(limit, 512))
+    index.reserveCapacity(min(limit, 128))
     var parent: [(from: Int, event: Int)] = [(-1, -1)]
     var depthOf = [0]
     var configurations = _ChartConfigurations<ID>()

@@ -88,7 +88,7 @@ extension ChartMachine {
   /// state entered, over all macrosteps, in ``_coveredTransitions`` and ``_drainNewlyEntered()``.
   /// Copies of the machine share what they gather.
   public mutating func _gatherCoverage() {
-    reporter = Trace(states: chart.states.count, transitions: chart.sources.count)
+    reporter = Trace(states: chart.count, transitions: chart.sources.count)
   }
 
   /// The transitions taken since ``_gatherCoverage()``, as ``Chart/declaredTransitions``

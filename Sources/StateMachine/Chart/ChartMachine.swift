@@ -44,9 +44,6 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
       yield &compiledStorage.steps
     }
   }
-  /// Whether steps go through `compiled`; off, the algorithm runs alone (the reference the
-  /// compiled steps are tested against).
-  @usableFromInline var compiles = true
   /// The size of `compiled` (``CompiledSteps/size``) when it was last handed to the chart.
   var published = 0
   /// The transitions the last selection enabled (kept to reuse its storage).
@@ -113,6 +110,10 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     set { started = newValue }
   }
   @usableFromInline var started = false
+  /// Whether steps go through `compiled`; off, the algorithm runs alone (the reference the
+  /// compiled steps are tested against). (Declared beside the other flags: a machine is a
+  /// word smaller than with it between two references.)
+  @usableFromInline var compiles = true
 
   /// The most microsteps one macrostep may take before it is stopped with
   /// ``ChartRunError/didNotSettle(chart:microsteps:states:)``: a chart whose eventless
