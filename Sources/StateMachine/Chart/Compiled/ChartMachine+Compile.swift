@@ -16,7 +16,15 @@ extension ChartMachine {
   @usableFromInline
   mutating func findNode() -> Int32 {
     guard compiles else { return -1 }
-    node = compiled.node(of: compiledKey())
+    let key = compiledKey()
+    // Looked up in place first: writing through `compiled` copies the steps shared with the
+    // chart's other machines, which a machine that meets only known configurations (a new
+    // store's, say) never needs to.
+    if let known = compiledStorage.steps.ids[key] {
+      node = known
+      return node
+    }
+    node = compiled.node(of: key)
     return node
   }
 
