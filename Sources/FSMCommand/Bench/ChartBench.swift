@@ -140,7 +140,7 @@ enum ChartBench {
         BenchVariant(name: "chart log write (encode JSON Lines)") {
           ((try? loggedLog.encoded())?.count ?? 0) > 0 ? count : -1
         },
-        BenchVariant(name: "chart log write (in-memory recorder, step + record)") { recordInMemory(storeChart, inputs) },
+        BenchVariant(name: "chart log record (in-memory recorder: step + keep the entry)") { recordInMemory(storeChart, inputs) },
         BenchVariant(name: "chart replay (decode + step + compare)") {
           let read = ChartLog.read(logged, for: storeChart)
           guard let log = read.log, read.error == nil else { return -1 }
