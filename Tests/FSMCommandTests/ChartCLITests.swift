@@ -39,17 +39,6 @@ struct ChartCLITests {
       """)
   }
 
-  @Test("the README's fsm run of Specs/player.scxml is what the command prints")
-  func readmePlayer() throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-    let command = "$ swift run fsm run Specs/player.scxml --events power,play,louder,louder,power,power\n"
-    let start = try #require(readme.range(of: command))
-    let shown = readme[start.upperBound...].prefix { $0 != "`" }
-    let result = FSM.run(["run", root.appendingPathComponent("Specs/player.scxml").path, "--events", "power,play,louder,louder,power,power"])
-    #expect(result.output == String(shown))
-  }
-
   @Test("fsm explore on a chart: coverage, shortest paths, and the settling violation")
   func explore() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
