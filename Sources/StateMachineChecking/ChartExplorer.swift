@@ -38,6 +38,8 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
     // (a few words) instead of copied whole; it gathers coverage as bits as it goes.
     var machine = Machine(chart, context: context)
     machine._gatherCoverage()
+    machine._discardsOutputs = true
+    let ordinals = alphabet.map { machine._ordinal(of: $0) }
     var violated = Set<String>()
     do {
       _ = try machine.start()
@@ -88,7 +90,7 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
         atHead = true
         let step: ChartStep<Event, Effect>
         do {
-          step = try machine.send(event)
+          step = try machine._send(event, ordinal: ordinals[e])
         } catch {
           atHead = false
           if !violated.contains("settles") {

@@ -46,6 +46,7 @@ public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Conte
     events.reserveCapacity(length)
     // Every walk starts where the chart's start leaves it: started once, copied per walk.
     var origin = ChartMachine(chart, context: context)
+    origin._discardsOutputs = true
     let started = Result { () throws(ChartRunError) in try origin.start() }
     // The configurations the invariants read, built once per configuration met, not per step.
     var configurations = _ChartConfigurations<ID>()

@@ -272,17 +272,18 @@ extension ChartMachine {
         continue
       }
       if let make = chart.tables.makes[i] {
-        if let effect = make(storedContext, value) { run.output(.effect(effect), owner: owner) }
+        // A make reads the context and makes an output, nothing else: skipped when outputs are.
+        if !discardsOutputs, let effect = make(storedContext, value) { run.output(.effect(effect), owner: owner) }
         continue
       }
       switch chart.tables.content[i] {
-      case .effect(let effect): run.output(.effect(effect), owner: owner)
-      case .make(_, let make): if let effect = make(storedContext, value) { run.output(.effect(effect), owner: owner) }
+      case .effect(let effect): if !discardsOutputs { run.output(.effect(effect), owner: owner) }
+      case .make(_, let make): if !discardsOutputs, let effect = make(storedContext, value) { run.output(.effect(effect), owner: owner) }
       case .raise(let raised):
         let ordinal = self.ordinal(of: raised)
         internalQueue.append(QueuedEvent(name: eventName(of: raised, ordinal: ordinal), value: raised, ordinal: ordinal))
-      case .send(let sent, let delay, let id): run.output(.send(sent, after: delay, id: id), owner: owner)
-      case .cancel(let id): run.output(.cancel(id), owner: owner)
+      case .send(let sent, let delay, let id): if !discardsOutputs { run.output(.send(sent, after: delay, id: id), owner: owner) }
+      case .cancel(let id): if !discardsOutputs { run.output(.cancel(id), owner: owner) }
       case .update(_, let update): update(&storedContext, value)
       case .error(let name): enqueue(name)
       }

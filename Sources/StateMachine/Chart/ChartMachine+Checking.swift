@@ -84,6 +84,26 @@ extension ChartMachine {
     return ids
   }
 
+  /// Whether the machine skips content that only makes outputs (effects, sends and cancels;
+  /// updates, raised events and errors still run): its steps then return no outputs, and its
+  /// configuration and context are what they would be. For checkers, which read nothing else.
+  @inlinable
+  public var _discardsOutputs: Bool {
+    get { discardsOutputs }
+    set { discardsOutputs = newValue }
+  }
+
+  /// The number `send` finds `event`'s compiled steps by (its ordinal below 64, or -1): a
+  /// checker that sends the same events again and again works it out once.
+  @inlinable
+  public func _ordinal(of event: Event) -> Int { ordinal(of: event) }
+
+  /// `send(_:)` for an event whose ``_ordinal(of:)`` the caller worked out.
+  @inlinable
+  public mutating func _send(_ event: Event, ordinal: Int) throws(ChartRunError) -> ChartStep<Event, Effect> {
+    try send(event, ordinal: ordinal)
+  }
+
   /// Starts gathering coverage: from now on (``start()`` included), every transition taken and
   /// state entered, over all macrosteps, in ``_coveredTransitions`` and ``_drainNewlyEntered()``.
   /// Copies of the machine share what they gather.

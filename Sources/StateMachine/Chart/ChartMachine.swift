@@ -114,6 +114,9 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   /// compiled steps are tested against). (Declared beside the other flags: a machine is a
   /// word smaller than with it between two references.)
   @usableFromInline var compiles = true
+  /// Whether content that only makes outputs (effects, sends, cancels) is skipped: for
+  /// checkers, which read the configuration and context alone (see ``_discardsOutputs``).
+  @usableFromInline var discardsOutputs = false
 
   /// The most microsteps one macrostep may take before it is stopped with
   /// ``ChartRunError/didNotSettle(chart:microsteps:states:)``: a chart whose eventless

@@ -116,3 +116,42 @@ struct ExplorationIdentityTests {
   }
 }
 
+
+/// A checker's machine skips content that only makes outputs; it must reach what a machine
+/// that makes them reaches.
+@Suite("A machine that discards outputs steps as one that makes them")
+struct DiscardedOutputTests {
+  static func compare<ID, Event, Context: Equatable, Effect>(
+    _ chart: Chart<ID, Event, Context, Effect>, context: Context, alphabet: [Event], seed: UInt64, label: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    var making = ChartMachine(chart, context: context)
+    var discarding = ChartMachine(chart, context: context)
+    discarding._discardsOutputs = true
+    _ = try making.start()
+    #expect(try discarding.start().outputs.isEmpty, "\(label): start", sourceLocation: sourceLocation)
+    var random = SplitMix64(seed: seed)
+    var made = 0
+    for n in 0..<300 {
+      let event = alphabet[Int(random.next() % UInt64(alphabet.count))]
+      let a = Result { () throws(ChartRunError) in try making.send(event) }
+      let b = Result { () throws(ChartRunError) in try discarding.send(event) }
+      if case .success(let step) = a { made += step.outputs.count }
+      if case .success(let step) = b { #expect(step.outputs.isEmpty, "\(label) \(n): outputs", sourceLocation: sourceLocation) }
+      #expect(making.configuration == discarding.configuration, "\(label) \(n): configuration", sourceLocation: sourceLocation)
+      #expect(making.context == discarding.context, "\(label) \(n): context", sourceLocation: sourceLocation)
+      #expect(making.historyValues == discarding.historyValues, "\(label) \(n): history", sourceLocation: sourceLocation)
+      #expect(making.isHalted == discarding.isHalted, "\(label) \(n): halted", sourceLocation: sourceLocation)
+    }
+    if label == "loader" { #expect(made > 0, "the loader chart makes effects on its alphabet", sourceLocation: sourceLocation) }
+  }
+
+  @Test("the shipped charts and random charts")
+  func charts() throws {
+    try Self.compare(Loader.chart, context: Loader.model.context, alphabet: Loader.model.alphabet, seed: 1, label: "loader")
+    try Self.compare(PhoneLogin.chart, context: PhoneLogin.model.context, alphabet: PhoneLogin.model.alphabet, seed: 2, label: "phone-login")
+    for seed in 0..<20 {
+      try Self.compare(try RandomChart.make(seed: UInt64(seed)), context: 0, alphabet: RandomChart.alphabet, seed: UInt64(seed), label: "random \(seed)")
+    }
+  }
+}
