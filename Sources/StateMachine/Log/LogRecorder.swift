@@ -22,17 +22,20 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
   /// The log a recorder keeps.
   public typealias Log = EventLog<State, Event, Context, Effect>
 
+  @usableFromInline
   struct Recording {
     /// The header, and every entry when there is no file (with a file: none).
-    var log: Log
+    @usableFromInline var log: Log
     /// The last entry recorded, in memory or not.
-    var last: Log.Entry?
+    @usableFromInline var last: Log.Entry?
     /// Entries recorded so far.
-    var count: Int
+    @usableFromInline var count: Int
     /// Why recording stopped: a step that already happened could not be written.
-    var stopped: LogError?
+    @usableFromInline var stopped: LogError?
     /// Writes entry lines, remembering the JSON of values it has written before.
-    var writer = LogLineWriter<State, Event, Context, Effect>()
+    @usableFromInline var writer = LogLineWriter<State, Event, Context, Effect>()
+    /// The line being written, kept to reuse its storage.
+    @usableFromInline var line: [UInt8] = []
 
     init(log: Log, keepsEntries: Bool) {
       (count, last) = (log.entries.count, log.entries.last)
@@ -40,10 +43,10 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
     }
   }
 
-  let recording: Locked<Recording>
-  let file: LogFile?
+  @usableFromInline let recording: Locked<Recording>
+  @usableFromInline let file: LogFile?
   /// The recorder's clock and when the recording started on it.
-  let now: (any StoreClock)?
+  @usableFromInline let now: (any StoreClock)?
 
   /// Starts a recording of `table` from `state` and `context`.
   ///
@@ -164,14 +167,14 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
   }
 
   /// Records one step; returns its sequence number.
-  @discardableResult
+  @discardableResult @inlinable
   public func record(
     _ event: Event, outcome: StepOutcome<State, Effect>, state: State, context: Context
   ) throws(LogError) -> Int {
     try record(event, outcome: outcome, state: state, context: context, stopsOnFailure: true)
   }
 
-  @discardableResult
+  @discardableResult @inlinable
   func record(
     _ event: Event, outcome: StepOutcome<State, Effect>, state: State, context: Context, stopsOnFailure: Bool
   ) throws(LogError) -> Int {
@@ -182,8 +185,9 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
 
   /// Records one step given as what a log keeps of it. `stopsOnFailure`: the step already
   /// happened, so when it cannot be written the recorder stops instead of leaving a gap.
-  @discardableResult
   /// `elapsed`: the entry's time when the caller knows it (a store's step), else the recorder's clock's.
+  /// (Inlinable, as the callers are: it runs specialised for the log's types.)
+  @discardableResult @inlinable
   func record(
     _ event: Event, logged: LoggedOutcome, state: State, context: Context, effects: [Effect], stopsOnFailure: Bool = true,
     elapsed: Double? = nil
@@ -197,6 +201,9 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
       if let file {
         // Written under the lock, so lines land in sequence order.
         var line: [UInt8] = []
+        swap(&line, &recording.line)
+        line.removeAll(keepingCapacity: true)
+        defer { swap(&line, &recording.line) }
         var failure: LogError?
         do { try recording.writer.append(entry, to: &line) } catch {
           failure = .io(path: file.path, detail: "cannot encode entry \(entry.sequence)")
@@ -223,7 +230,7 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
   /// Sends `event` to `machine` and records the step. When the step cannot be recorded (the
   /// file cannot be written), `machine` is left as it was and the error is thrown: the machine
   /// and its log never disagree.
-  @discardableResult
+  @discardableResult @inlinable
   public func send(_ event: Event, to machine: inout Machine<State, Event, Context, Effect>) throws(LogError) -> StepOutcome<State, Effect> {
     var stepped = machine
     let outcome = stepped.send(event)
@@ -255,6 +262,7 @@ extension LogRecorder {
 
   /// Records a store's step (stopping on a failed write); `elapsed`: its time, or `nil` for the
   /// recorder's clock.
+  @inlinable
   func record<Work: Sendable>(_ step: StoreStep<State, Event, Context, Effect>, elapsed: Double?) throws(LogError)
   where Effect == Command<Event, Work> {
     try record(

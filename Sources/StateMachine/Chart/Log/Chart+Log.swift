@@ -23,7 +23,7 @@ extension LogRecorder {
   /// Records one macrostep of a chart: `step` is what `machine.send(event)` returned, and
   /// `machine` is after it. A transitioned step is logged `transitioned`; an event the chart
   /// did not handle, or got after it halted, `ignored`.
-  @discardableResult
+  @discardableResult @inlinable
   public func record<ID>(
     _ event: Event, step: ChartStep<Event, Effect>, machine: ChartMachine<ID, Event, Context, Effect>
   ) throws(LogError) -> Int where State == ChartLogState<ID> {
@@ -51,6 +51,7 @@ extension LogRecorder {
   }
 
   /// Records a chart store's step; `elapsed`: its time, or `nil` for the recorder's clock.
+  @inlinable
   func record<ID, Work: Sendable>(_ step: ChartStoreStep<ID, Event, Context, Work>, elapsed: Double?) throws(LogError)
   where State == ChartLogState<ID>, Effect == Command<Event, Work> {
     try record(
