@@ -41,6 +41,21 @@ enum ChartLogBench {
     return recorder.count
   }
 
+  /// Sends `inputs` to a chart store that records every step to a file (as a user's store
+  /// does with `store.record(to:)`); the entries recorded, or -1.
+  static func recordChartStore(_ inputs: [Input], at path: String) -> Int {
+    try? FileManager.default.removeItem(atPath: path)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let chart: ChartBench.StoreChart = ChartBench.compound()
+    guard let store = try? ChartStore(chart, context: NoContext(), handler: { _, _ in }),
+      let recorder = try? store.record(to: path, durability: .onDemand)
+    else { return -1 }
+    for event in inputs { store.send(event) }
+    StoreBench.finishSynchronously(store)
+    guard (try? recorder.close()) != nil, recorder.stoppedBy == nil else { return -1 }
+    return recorder.count
+  }
+
   static func workload(count: Int, memoryEntries: Int) -> BenchWorkload {
     var random = SplitMix64(seed: 0x1065)
     let inputs = (0..<count).map { _ in Input(rawValue: UInt8(random.next() % 3))! }
@@ -66,6 +81,7 @@ enum ChartLogBench {
           return recorder.count
         },
         BenchVariant(name: "chart recorder to a file") { recordChart(inputs, at: path) },
+        BenchVariant(name: "chart store recording to a file (store.record(to:))") { recordChartStore(inputs, at: path) },
       ],
       notes: [
         "file_recorder_entries": Double(recorded),

@@ -22,7 +22,7 @@ extension Store where State: Codable, Event: Codable, Context: Codable, Work: Co
   ///   - onError: Told when a step could not be written.
   /// - Throws: ``LogError/alreadyExists(path:)`` or ``LogError/io(path:detail:)`` when the file
   ///   cannot be made, or when the store is handling an event, has finished, or already records.
-  @discardableResult
+  @discardableResult @inlinable
   public func record(
     to path: String? = nil, durability: LogFile.Durability = .everyEntry,
     onError: @escaping @Sendable (LogError) -> Void = { _ in }
@@ -65,7 +65,9 @@ extension Store where State: Codable, Event: Codable, Context: Codable, Work: Co
     runtime.attachRecorderBeforeUse(Self.steps(to: recorder, onError: onError))
   }
 
-  /// Records each step the store reports to `recorder`, with the step's time.
+  /// Records each step the store reports to `recorder`, with the step's time (made where the
+  /// store's types are known, so the recording runs specialised).
+  @inlinable
   static func steps(
     to recorder: Recorder, onError: @escaping @Sendable (LogError) -> Void
   ) -> @Sendable (StoreStep<State, Event, Context, Effect>) -> Void {

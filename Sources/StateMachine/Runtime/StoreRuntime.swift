@@ -114,6 +114,7 @@ final class StoreRuntime<Engine: StoreEngine>: Sendable {
   ///
   /// - Throws: ``LogError/io(path:detail:)`` naming `path` when a step is running, the store
   ///   finished, or a recorder is already attached; or what `make` throws.
+  @usableFromInline
   func attachRecorder(
     path: String, _ make: (Engine) throws(LogError) -> @Sendable (Engine.Step) -> Void
   ) throws(LogError) {

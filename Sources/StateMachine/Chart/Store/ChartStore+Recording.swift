@@ -53,7 +53,7 @@ extension ChartStore where ID: Codable, Event: Discriminated & Codable, Context:
   ///   - onError: Told when a step could not be written.
   /// - Throws: ``LogError/alreadyExists(path:)`` or ``LogError/io(path:detail:)`` when the file
   ///   cannot be made, or when the store is handling an event, has finished, or already records.
-  @discardableResult
+  @discardableResult @inlinable
   public func record(
     to path: String? = nil, durability: LogFile.Durability = .everyEntry,
     onError: @escaping @Sendable (LogError) -> Void = { _ in }
@@ -92,7 +92,9 @@ extension ChartStore where ID: Codable, Event: Discriminated & Codable, Context:
     runtime.attachRecorderBeforeUse(Self.steps(to: recorder, onError: onError))
   }
 
-  /// Records each step the store reports to `recorder`, with the step's time.
+  /// Records each step the store reports to `recorder`, with the step's time (made where the
+  /// store's types are known, so the recording runs specialised).
+  @inlinable
   static func steps(
     to recorder: Recorder, onError: @escaping @Sendable (LogError) -> Void
   ) -> @Sendable (ChartStoreStep<ID, Event, Context, Work>) -> Void {
