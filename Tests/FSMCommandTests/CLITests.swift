@@ -133,7 +133,7 @@ struct CLITests {
     }
     let frameworkVariants = entries.compactMap { $0["variant"] as? String }.filter { !$0.contains("switch") && !$0.contains("dictionary") }
     #expect(frameworkVariants.contains("machine.send"))
-    #expect(frameworkVariants.filter { $0.contains("store") }.count == 3, "store variants beside the bare step")
+    #expect(frameworkVariants.filter { $0.contains("store") }.count == 4, "store variants beside the bare step, and a store recording to a file")
   }
 
   @Test("Specs/ files are what fsm show prints for the shipped machines")

@@ -109,6 +109,8 @@ extension ChartMachine {
   /// Copies of the machine share what they gather.
   public mutating func _gatherCoverage() {
     reporter = Trace(states: chart.count, transitions: chart.sources.count)
+    reporting = false
+    quickNotes = true
   }
 
   /// The transitions taken since ``_gatherCoverage()``, as ``Chart/declaredTransitions``

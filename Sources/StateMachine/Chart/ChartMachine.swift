@@ -87,16 +87,28 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   /// When on, each ``ChartStep`` lists the transitions taken and the states entered (for
   /// coverage tools; it costs a little on every step). Off by default.
   public var reportsTransitions: Bool {
-    get { reporter?.accumulates == false }
-    set { reporter = newValue ? Trace() : nil }
+    get { reporting }
+    set {
+      reporter = newValue ? Trace() : nil
+      reporting = newValue
+      quickNotes = tracksOwners || reporter != nil
+    }
   }
   /// What the machine reports of its steps beyond their outputs: `nil` (nothing), a marker
   /// that each step lists its transitions and entered states (``reportsTransitions``), or an
   /// accumulating coverage trace (see ``ChartMachine+Checking``).
   @usableFromInline var reporter: Trace?
+  /// Whether each step lists its transitions (``reportsTransitions``): a flag of its own, so
+  /// the quick lane tests a byte, not the reporter.
+  @usableFromInline var reporting = false
   /// When on, each step keeps which state each output belongs to and which states were exited
   /// (``lastOwners``, ``lastExits``: for a store's state-scoped effects). Off by default.
-  @usableFromInline var tracksOwners = false
+  @usableFromInline var tracksOwners = false {
+    didSet { quickNotes = tracksOwners || reporter != nil }
+  }
+  /// Whether a quick step has anything to note (owners and exits, or coverage): one flag for
+  /// the quick lane to test.
+  @usableFromInline var quickNotes = false
 
   /// The chart reached a final child of its root: it takes no more events.
   public internal(set) var isHalted: Bool {
@@ -220,7 +232,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   @inlinable
   mutating func send(_ event: Event, ordinal: Int) throws(ChartRunError) -> ChartStep<Event, Effect> {
     // The fast lane, specialised in the caller's module: a compiled move with nothing to run.
-    if node >= 0, ordinal >= 0, reporter?.accumulates != false, let step = quickStep(ordinal: ordinal) { return step }
+    if node >= 0, ordinal >= 0, !reporting, let step = quickStep(ordinal: ordinal) { return step }
     return try run(event, ordinal: ordinal)
   }
 

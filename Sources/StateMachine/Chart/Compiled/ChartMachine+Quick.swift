@@ -10,8 +10,10 @@ extension ChartMachine {
     let end = compiledStorage.steps.quick[slot]
     if end >= 0 {
       if active.large == nil { active.small = compiledStorage.steps.smallActive[Int(end)] } else { active = compiledStorage.steps.keys[Int(end)].active }
-      if tracksOwners { noteExits(ofMove: compiledStorage.steps.quickMoves[slot]) }
-      if let reporter { cover(quickSlot: slot, in: reporter) }
+      if quickNotes {
+        if tracksOwners { noteExits(ofMove: compiledStorage.steps.quickMoves[slot]) }
+        if let reporter { cover(quickSlot: slot, in: reporter) }
+      }
       node = end
       return ChartStep(outcome: .transitioned, outputs: [], microsteps: 1)
     }
