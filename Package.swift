@@ -36,7 +36,12 @@ let package = Package(
     .target(
       name: "FSMCommand", dependencies: ["StateMachine", "StateMachineExamples", "StateMachineChecking"],
       swiftSettings: strict),
-    .executableTarget(name: "fsm", dependencies: ["FSMCommand"], swiftSettings: strict),
+    // The benchmarks `fsm bench` runs: the package's own `fsm` has them, the FSMCommand library
+    // that users link into an `fsm` of their own does not.
+    .target(
+      name: "FSMBenchmarks", dependencies: ["FSMCommand", "StateMachine", "StateMachineExamples", "StateMachineChecking"],
+      swiftSettings: strict),
+    .executableTarget(name: "fsm", dependencies: ["FSMCommand", "FSMBenchmarks"], swiftSettings: strict),
     .testTarget(
       name: "StateMachineTests", dependencies: ["StateMachine", "StateMachineExamples", "StateMachineChecking"], exclude: ["Hostile"],
       swiftSettings: strict),
@@ -48,7 +53,7 @@ let package = Package(
       name: "ExamplesTests", dependencies: ["StateMachine", "StateMachineExamples", "StateMachineTesting"],
       swiftSettings: strict),
     .testTarget(
-      name: "FSMCommandTests", dependencies: ["FSMCommand", "StateMachine", "StateMachineExamples"], exclude: ["Fixtures"],
+      name: "FSMCommandTests", dependencies: ["FSMCommand", "FSMBenchmarks", "StateMachine", "StateMachineExamples"], exclude: ["Fixtures"],
       swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/FSMCommand/Bench/ComplexSwitch.swift: the `complex` benchmark's table as the
+"""Writes Sources/FSMBenchmarks/ComplexSwitch.swift: the `complex` benchmark's table as the
 hand-written code it stands for, a 2,500-case switch (50 states x 50 events) with the same
 guard and effect in every case. Run from the package root; the file is committed."""
 size = 50
@@ -27,4 +27,4 @@ for s in range(size):
         lines.append("      " + "; ".join(cases))
     lines.append("      default: return no }")
 lines += ["    default: return no", "    }", "  }", "}", ""]
-open("Sources/FSMCommand/Bench/ComplexSwitch.swift", "w").write("\n".join(lines))
+open("Sources/FSMBenchmarks/ComplexSwitch.swift", "w").write("\n".join(lines))

@@ -1,13 +1,13 @@
 /// A small hand-written argument parser: positionals, `--name value` options and flags.
-struct Arguments {
-  enum Problem: Error, Equatable, CustomStringConvertible {
+package struct Arguments {
+  package enum Problem: Error, Equatable, CustomStringConvertible {
     case unknownOption(String)
     case missingValue(String)
     case badValue(option: String, value: String, expected: String)
     case extraArgument(String)
     case missingArgument(String)
 
-    var description: String {
+    package var description: String {
       switch self {
       case .unknownOption(let o): "unknown option '\(o)'"
       case .missingValue(let o): "option '\(o)' needs a value"
@@ -18,12 +18,12 @@ struct Arguments {
     }
   }
 
-  var positionals: [String] = []
-  var options: [String: String] = [:]
-  var flags: Set<String> = []
+  package var positionals: [String] = []
+  package var options: [String: String] = [:]
+  package var flags: Set<String> = []
 
   /// Parses `words` against the options (which take a value) and flags a command accepts.
-  init(_ words: [String], options valued: Set<String>, flags known: Set<String>) throws(Problem) {
+  package init(_ words: [String], options valued: Set<String>, flags known: Set<String>) throws(Problem) {
     var i = 0
     while i < words.count {
       let word = words[i]
@@ -56,7 +56,7 @@ struct Arguments {
     }
   }
 
-  func integer(_ name: String, default value: Int, range: ClosedRange<Int>) throws(Problem) -> Int {
+  package func integer(_ name: String, default value: Int, range: ClosedRange<Int>) throws(Problem) -> Int {
     guard let text = options[name] else { return value }
     guard let parsed = Int(text), range.contains(parsed) else {
       throw .badValue(option: name, value: text, expected: "a whole number from \(range.lowerBound) to \(range.upperBound)")
@@ -64,7 +64,7 @@ struct Arguments {
     return parsed
   }
 
-  func number(_ name: String, default value: Double, range: ClosedRange<Double>) throws(Problem) -> Double {
+  package func number(_ name: String, default value: Double, range: ClosedRange<Double>) throws(Problem) -> Double {
     guard let text = options[name] else { return value }
     guard let parsed = Double(text), range.contains(parsed) else {
       throw .badValue(option: name, value: text, expected: "a number from \(range.lowerBound) to \(range.upperBound)")

@@ -5,12 +5,12 @@ public struct CommandResult: Sendable, Equatable {
   public var output: String
   public var errorOutput: String
 
-  static func success(_ output: String) -> CommandResult { CommandResult(code: 0, output: output, errorOutput: "") }
-  static func findings(_ output: String) -> CommandResult { CommandResult(code: 1, output: output, errorOutput: "") }
-  static func usage(_ message: String, help: String) -> CommandResult {
+  package static func success(_ output: String) -> CommandResult { CommandResult(code: 0, output: output, errorOutput: "") }
+  package static func findings(_ output: String) -> CommandResult { CommandResult(code: 1, output: output, errorOutput: "") }
+  package static func usage(_ message: String, help: String) -> CommandResult {
     CommandResult(code: 2, output: "", errorOutput: "error: \(message)\n\n\(help)" + (help.hasSuffix("\n") ? "" : "\n"))
   }
-  static func failure(_ message: String) -> CommandResult {
+  package static func failure(_ message: String) -> CommandResult {
     CommandResult(code: 2, output: "", errorOutput: "error: \(message)\n")
   }
 }

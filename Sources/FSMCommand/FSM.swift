@@ -18,7 +18,8 @@ public enum FSM {
       demo <machine>           a scripted run (or given events, or a random walk), step by step
       run <chart.scxml>        walk through an SCXML chart: events from stdin or --events
       conform <path>...        run SCION-style SCXML conformance tests (chart + trace)
-      bench                    measure the step against hand-written baselines (use -c release)
+      bench                    measure the step against hand-written baselines (use -c release;
+                               the package's own fsm only)
       help [command]           this text, or a command's
 
     <machine> is a name from `fsm list`, the path of a Markdown spec file in the format
@@ -33,6 +34,18 @@ public enum FSM {
   /// The machines the commands take by name (``Catalog/shipped`` unless given).
   @TaskLocal static var catalog = Catalog.shipped
 
+  /// A command an executable adds to the library's (the package's own `fsm` adds `bench`,
+  /// whose workloads are not in this library).
+  package struct Added: Sendable {
+    package let run: @Sendable ([String]) -> CommandResult
+    package let help: String
+
+    package init(run: @escaping @Sendable ([String]) -> CommandResult, help: String) { (self.run, self.help) = (run, help) }
+  }
+
+  /// The commands added by the executable running the library (see ``Added``).
+  @TaskLocal package static var added: [String: Added] = [:]
+
   /// Runs the command line `arguments` (without the program name) over `catalog`.
   public static func run(_ arguments: [String], catalog: Catalog) -> CommandResult {
     $catalog.withValue(catalog) { run(arguments) }
@@ -46,7 +59,6 @@ public enum FSM {
     case "list": return ListCommand.run(rest)
     case "show": return ShowCommand.run(rest)
     case "check": return CheckCommand.run(rest)
-    case "bench": return BenchCommand.run(rest)
     case "replay": return ReplayCommand.run(rest)
     case "explore": return ExploreCommand.run(rest)
     case "conform": return ConformCommand.run(rest)
@@ -59,6 +71,7 @@ public enum FSM {
       guard let text = helpText(for: topic) else { return .usage("unknown command '\(topic)'", help: help) }
       return .success(text + "\n")
     default:
+      if let added = added[command] { return added.run(rest) }
       return .usage("unknown command '\(command)'", help: help)
     }
   }
@@ -68,13 +81,12 @@ public enum FSM {
     case "list": ListCommand.help
     case "show": ShowCommand.help
     case "check": CheckCommand.help
-    case "bench": BenchCommand.help
     case "replay": ReplayCommand.help
     case "explore": ExploreCommand.help
     case "conform": ConformCommand.help
     case "run": RunCommand.help
     case "demo": DemoCommand.help
-    default: nil
+    default: added[command]?.help
     }
   }
 

@@ -1,3 +1,4 @@
+import FSMBenchmarks
 import FSMCommand
 
 #if canImport(Glibc)
@@ -6,4 +7,8 @@ import FSMCommand
   import Darwin
 #endif
 
-exit(await FSM.main(Array(CommandLine.arguments.dropFirst())))
+// The library's commands, and `bench`, whose workloads only this executable links.
+let code = await FSM.$added.withValue(["bench": BenchCommand.added]) {
+  await FSM.main(Array(CommandLine.arguments.dropFirst()))
+}
+exit(code)

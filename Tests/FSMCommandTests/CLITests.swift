@@ -60,7 +60,7 @@ struct CLITests {
 
   @Test("exit codes and messages", arguments: cases)
   func command(_ c: Case) {
-    let result = FSM.run(c.arguments)
+    let result = PackageFSM.run(c.arguments)
     #expect(result.code == c.code, "stdout: \(result.output)\nstderr: \(result.errorOutput)")
     if c.output.isEmpty { #expect(result.output.isEmpty) } else { #expect(result.output.contains(c.output), "\(result.output)") }
     if c.error.isEmpty { #expect(result.errorOutput.isEmpty) } else { #expect(result.errorOutput.contains(c.error), "\(result.errorOutput)") }
@@ -118,9 +118,18 @@ struct CLITests {
     #expect(result.errorOutput == "error: \(url.path):3: 2 cells; expected 5 (from, event, guard, to, effects)\n")
   }
 
+  @Test("the FSMCommand library links no benchmarks: bench is the package's fsm's alone")
+  func benchIsNotInTheLibrary() {
+    let result = FSM.run(["bench", "--workload", "cd-player"])
+    #expect(result.code == 2)
+    #expect(result.errorOutput.hasPrefix("error: unknown command 'bench'"), "\(result.errorOutput)")
+    #expect(PackageFSM.run(["bench", "--help"]).output.hasPrefix("usage: fsm bench"))
+    #expect(PackageFSM.run(["help", "bench"]).output.hasPrefix("usage: fsm bench"))
+  }
+
   @Test("bench --json prints every workload with its ratio to the switch")
   func benchJSON() throws {
-    let result = FSM.run(["bench", "--json", "--scale", "0.0005", "--repetitions", "1"])
+    let result = PackageFSM.run(["bench", "--json", "--scale", "0.0005", "--repetitions", "1"])
     #expect(result.code == 0, "\(result.errorOutput)")
     let entries = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
     #expect(Set(entries.compactMap { $0["workload"] as? String }) == ["loader", "cd-player", "complex", "store-effects", "store-8-producers", "replay", "walk", "explore", "spec-check", "chart", "chart-parallel", "chart-log-write", "shipped", "chart-walk", "chart-explore", "identity"])

@@ -20,5 +20,5 @@ enum ListCommand {
 }
 
 extension String {
-  func padding(_ width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
+  package func padding(_ width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
 }

@@ -1,3 +1,4 @@
+import FSMCommand
 import StateMachine
 import StateMachineChecking
 import StateMachineExamples

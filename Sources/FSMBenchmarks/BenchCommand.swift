@@ -1,7 +1,8 @@
+import FSMCommand
 import StateMachine
 
-enum BenchCommand {
-  static let help = """
+package enum BenchCommand {
+  package static let help = """
     usage: fsm bench [--json] [--repetitions N] [--scale F] [--workload NAME] [--variant TEXT]
 
     Measures the step of this framework against hand-written baselines (variants named
@@ -33,7 +34,10 @@ enum BenchCommand {
                        baseline (for a profile of one case)
     """
 
-  static func run(_ words: [String]) -> CommandResult {
+  /// `bench` as a command added to the library's (see ``FSM/Added``).
+  package static var added: FSM.Added { FSM.Added(run: run, help: help) }
+
+  package static func run(_ words: [String]) -> CommandResult {
     let arguments: Arguments
     let repetitions: Int
     let scale: Double

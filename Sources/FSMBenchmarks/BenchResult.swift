@@ -1,3 +1,4 @@
+import FSMCommand
 /// One measured variant of one workload.
 struct BenchResult: Sendable, Equatable, Encodable {
   var workload: String

@@ -1,3 +1,4 @@
+import FSMCommand
 import Foundation
 import StateMachine
 

@@ -1,3 +1,4 @@
+import FSMCommand
 import Foundation
 @_spi(Reference) import StateMachine
 import StateMachineChecking

@@ -1,3 +1,4 @@
+import FSMCommand
 import StateMachine
 
 /// 50 states x 50 events, every (state, event) pair a row with a guard and an effect.

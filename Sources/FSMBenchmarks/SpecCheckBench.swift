@@ -1,3 +1,4 @@
+import FSMCommand
 import StateMachine
 
 /// Reading and checking large specs: validation and analysis must stay near-linear in the

@@ -1,3 +1,4 @@
+import FSMCommand
 import StateMachine
 
 /// The `loader` workload: idle/loading/success/failure/retry driven by random valid events.

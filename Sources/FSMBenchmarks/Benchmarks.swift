@@ -1,3 +1,4 @@
+import FSMCommand
 /// The benchmark workloads `fsm bench` knows, built on demand so only the selected ones
 /// allocate their event sequences.
 enum Benchmarks {

@@ -1,3 +1,4 @@
+import FSMCommand
 import Foundation
 
 /// Prints benchmark results as a readable table or as JSON.

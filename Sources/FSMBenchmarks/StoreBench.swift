@@ -1,3 +1,4 @@
+import FSMCommand
 import Dispatch
 import Foundation
 import StateMachine
