@@ -33,15 +33,14 @@ let package = Package(
     .target(name: "StateMachineChecking", dependencies: ["StateMachine"], swiftSettings: strict),
     // The test stores (they report to Swift Testing or XCTest), re-exporting StateMachineChecking.
     .target(name: "StateMachineTesting", dependencies: ["StateMachine", "StateMachineChecking"], swiftSettings: strict),
+    // The commands, over a catalog of machines: no examples, so no SQLite.
+    .target(name: "FSMCommand", dependencies: ["StateMachine", "StateMachineChecking"], swiftSettings: strict),
+    // What the package's own `fsm` adds to the library (in no product): the examples' catalog,
+    // the benchmarks `fsm bench` runs, the crash test's log writer.
     .target(
-      name: "FSMCommand", dependencies: ["StateMachine", "StateMachineExamples", "StateMachineChecking"],
+      name: "FSMTool", dependencies: ["FSMCommand", "StateMachine", "StateMachineExamples", "StateMachineChecking"],
       swiftSettings: strict),
-    // The benchmarks `fsm bench` runs: the package's own `fsm` has them, the FSMCommand library
-    // that users link into an `fsm` of their own does not.
-    .target(
-      name: "FSMBenchmarks", dependencies: ["FSMCommand", "StateMachine", "StateMachineExamples", "StateMachineChecking"],
-      swiftSettings: strict),
-    .executableTarget(name: "fsm", dependencies: ["FSMCommand", "FSMBenchmarks"], swiftSettings: strict),
+    .executableTarget(name: "fsm", dependencies: ["FSMTool"], swiftSettings: strict),
     .testTarget(
       name: "StateMachineTests", dependencies: ["StateMachine", "StateMachineExamples", "StateMachineChecking"], exclude: ["Hostile"],
       swiftSettings: strict),
@@ -53,7 +52,7 @@ let package = Package(
       name: "ExamplesTests", dependencies: ["StateMachine", "StateMachineExamples", "StateMachineTesting"],
       swiftSettings: strict),
     .testTarget(
-      name: "FSMCommandTests", dependencies: ["FSMCommand", "FSMBenchmarks", "StateMachine", "StateMachineExamples"], exclude: ["Fixtures"],
+      name: "FSMCommandTests", dependencies: ["FSMCommand", "FSMTool", "StateMachine", "StateMachineExamples"], exclude: ["Fixtures"],
       swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]

@@ -1,9 +1,8 @@
 import StateMachine
-import StateMachineExamples
 import StateMachineChecking
 
-/// The machines the `fsm` commands take by name: the package's examples (``shipped``), or your
-/// own. Pass yours to ``FSM/main(_:catalog:)`` to make an `fsm` of your own machines:
+/// The machines the `fsm` commands take by name: your own (the package's `fsm` gives them the
+/// package's examples). Pass yours to ``FSM/main(_:catalog:)`` to make an `fsm` of your own machines:
 ///
 /// ```swift
 /// // Sources/upload-fsm/main.swift, in a target that depends on "FSMCommand"
@@ -50,13 +49,6 @@ public struct Catalog: Sendable {
     explorers = Dictionary(models.map { ($0.name, $0.run) }, uniquingKeysWith: { first, _ in first })
   }
 
-  /// The package's example machines.
-  public static let shipped = Catalog(
-    machines: MachineCatalog.all, demos: MachineCatalog.demos,
-    models: [
-      .table(Login.model), .chart(Loader.model), .table(Captcha.model), .table(Registration.model), .chart(PhoneLogin.model),
-      .chart(Radio.model), .table(CDPlayer.model),
-    ])
 
   func machine(named name: String) -> MachineDescription? { machines.first { $0.name == name } }
   func demo(named name: String) -> MachineDemo? { demos.first { $0.name == name } }

@@ -1,6 +1,5 @@
 import Foundation
 import StateMachine
-import StateMachineExamples
 
 /// The `fsm` command: inspect, check and benchmark the shipped machines and spec files.
 public enum FSM {
@@ -10,7 +9,7 @@ public enum FSM {
     usage: fsm <command> [options]
 
     commands:
-      list                     the machines shipped with the package, one per line, name first
+      list                     the machines it knows (the package's examples), one per line, name first
       show <machine|spec.md>   print a machine as a table, Mermaid or Graphviz DOT
       check <machine|spec.md>  validate and analyse a machine; exit 1 when there are findings
       replay <machine> <log>   replay an event log against the machine; exit 1 at a divergence
@@ -31,8 +30,9 @@ public enum FSM {
     exit codes: 0 success, 1 findings or a divergence, 2 bad usage or unreadable input
     """
 
-  /// The machines the commands take by name (``Catalog/shipped`` unless given).
-  @TaskLocal static var catalog = Catalog.shipped
+  /// The machines the commands take by name: none unless given (the package's `fsm` gives the
+  /// package's examples).
+  @TaskLocal static var catalog = Catalog(machines: [])
 
   /// A command an executable adds to the library's (the package's own `fsm` adds `bench`,
   /// whose workloads are not in this library).
@@ -65,7 +65,6 @@ public enum FSM {
     case "run": return RunCommand.run(rest)
     case "demo":
       return .failure("`demo` runs asynchronously: call FSM.run(_:streaming:) (the fsm executable does)")
-    case "__log-writer": return LogWriterCommand.run(rest)
     case "help", "--help", "-h":
       guard let topic = rest.first, topic != "--help", topic != "-h" else { return .success(help + "\n") }
       guard let text = helpText(for: topic) else { return .usage("unknown command '\(topic)'", help: help) }

@@ -1,5 +1,4 @@
-import FSMBenchmarks
-import FSMCommand
+import FSMTool
 
 #if canImport(Glibc)
   import Glibc
@@ -7,8 +6,5 @@ import FSMCommand
   import Darwin
 #endif
 
-// The library's commands, and `bench`, whose workloads only this executable links.
-let code = await FSM.$added.withValue(["bench": BenchCommand.added]) {
-  await FSM.main(Array(CommandLine.arguments.dropFirst()))
-}
-exit(code)
+// The library's commands over the package's examples, and the commands only this executable links.
+exit(await PackageFSM.main(Array(CommandLine.arguments.dropFirst())))

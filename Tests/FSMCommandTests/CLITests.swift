@@ -1,3 +1,4 @@
+import FSMTool
 import Foundation
 import FSMCommand
 import StateMachine
@@ -68,18 +69,18 @@ struct CLITests {
 
   @Test("every usage error ends with a newline", arguments: [["frobnicate"], ["check"], ["show", "cd-player", "--format", "png"], ["explore", "x", "--depth", "-1"]])
   func usageEndsWithNewline(_ arguments: [String]) {
-    let result = FSM.run(arguments)
+    let result = PackageFSM.run(arguments)
     #expect(result.code == 2)
     #expect(result.errorOutput.hasSuffix("\n"))
   }
 
   @Test("fsm explore names the rows never hit by what they do")
   func rowsNeverHitDescribed() {
-    let result = FSM.run(["explore", "captcha", "--depth", "2"])
+    let result = PackageFSM.run(["explore", "captcha", "--depth", "2"])
     #expect(result.output.contains("never hit: row 4, row 5, row 6, row 7, row 8"), "\(result.output)")
     #expect(result.output.contains("  never hit: row 5: from requesting on codeSent -> counting"), "\(result.output)")
     // A chart names its transitions never taken the same way.
-    let chart = FSM.run(["explore", "loader", "--depth", "3"])
+    let chart = PackageFSM.run(["explore", "loader", "--depth", "3"])
     #expect(chart.output.contains("never taken: loading: failed / count failure -> retry"), "\(chart.output)")
   }
 
@@ -89,7 +90,7 @@ struct CLITests {
     defer { try? FileManager.default.removeItem(atPath: path) }
     try "| from | event | guard | to | effects |\n| --- | --- | --- | --- | --- |\n| idle | go |  | busy |  |\n"
       .write(toFile: path, atomically: true, encoding: .utf8)
-    let result = FSM.run(["check", path])
+    let result = PackageFSM.run(["check", path])
     #expect(result.output.contains("initial: (none marked; idle stands in)"))
     #expect(!result.output.contains("initial: idle\n"))
     #expect(result.output.contains("no initial state"))
@@ -97,13 +98,13 @@ struct CLITests {
 
   @Test("fsm list prints one machine per line, name first")
   func listLines() {
-    let lines = FSM.run(["list"]).output.split(separator: "\n")
+    let lines = PackageFSM.run(["list"]).output.split(separator: "\n")
     #expect(lines.map { String($0.split(separator: " ")[0]) } == MachineCatalog.all.map(\.name))
   }
 
   @Test("show --format table of a shipped machine is the spec format: it reads back to the same text")
   func showRoundTrip() throws {
-    let text = FSM.run(["show", "cd-player"]).output
+    let text = PackageFSM.run(["show", "cd-player"]).output
     let spec = try SpecDocument.parse(text, file: "cd-player.md")
     #expect(spec.table.markdown() == text)
   }
@@ -113,18 +114,21 @@ struct CLITests {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("fsm-bad-\(UInt32.random(in: 0...UInt32.max)).md")
     try "| from | event | guard | to | effects |\n| --- | --- | --- | --- | --- |\n| a | go |\n".write(to: url, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: url) }
-    let result = FSM.run(["check", url.path])
+    let result = PackageFSM.run(["check", url.path])
     #expect(result.code == 2)
     #expect(result.errorOutput == "error: \(url.path):3: 2 cells; expected 5 (from, event, guard, to, effects)\n")
   }
 
-  @Test("the FSMCommand library links no benchmarks: bench is the package's fsm's alone")
+  @Test("the FSMCommand library links no benchmarks and no examples: bench and the shipped machines are the package's fsm's")
   func benchIsNotInTheLibrary() {
     let result = FSM.run(["bench", "--workload", "cd-player"])
     #expect(result.code == 2)
     #expect(result.errorOutput.hasPrefix("error: unknown command 'bench'"), "\(result.errorOutput)")
     #expect(PackageFSM.run(["bench", "--help"]).output.hasPrefix("usage: fsm bench"))
     #expect(PackageFSM.run(["help", "bench"]).output.hasPrefix("usage: fsm bench"))
+    #expect(FSM.run(["list"]).output.isEmpty, "the library alone knows no machines")
+    #expect(FSM.run(["show", "cd-player"]).code == 2)
+    #expect(PackageFSM.run(["show", "cd-player"]).code == 0)
   }
 
   @Test("bench --json prints every workload with its ratio to the switch")

@@ -1,3 +1,4 @@
+import FSMTool
 import FSMCommand
 import Foundation
 import StateMachine
@@ -14,19 +15,19 @@ struct ChartCLITests {
 
   @Test("fsm show --format scxml writes a shipped chart's SCXML, which its bindings read back; a flat table has none")
   func showSCXML() throws {
-    let result = FSM.run(["show", "phone-login", "--format", "scxml"])
+    let result = PackageFSM.run(["show", "phone-login", "--format", "scxml"])
     #expect(result.code == 0, "\(result.errorOutput)")
     #expect(try result.output == PhoneLogin.chart.scxml())
     let back = try Chart(scxml: Data(result.output.utf8), file: "phone-login.scxml", bindings: PhoneLogin.chart.scxmlBindings)
     #expect(back.markdown() == PhoneLogin.chart.markdown())
-    let table = FSM.run(["show", "login", "--format", "scxml"])
+    let table = PackageFSM.run(["show", "login", "--format", "scxml"])
     #expect(table.code == 2)
     #expect(table.errorOutput.contains("'scxml' is for charts; 'login' is a flat transition table"))
   }
 
   @Test("fsm run walks a chart: configuration and effects after each event, virtual time with 'after'")
   func runCommand() {
-    let result = FSM.run(["run", SCION.folder + "/delayedSend/send1.scxml", "--events", "t1,after 100ms,t2,nothing"])
+    let result = PackageFSM.run(["run", SCION.folder + "/delayedSend/send1.scxml", "--events", "t1,after 100ms,t2,nothing"])
     #expect(result.code == 0, "\(result.errorOutput)")
     #expect(result.output == """
       start -> [a]
@@ -42,7 +43,7 @@ struct ChartCLITests {
   @Test("fsm explore on a chart: coverage, shortest paths, and the settling violation")
   func explore() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let result = FSM.run(["explore", root.appendingPathComponent("Specs/player.scxml").path])
+    let result = PackageFSM.run(["explore", root.appendingPathComponent("Specs/player.scxml").path])
     #expect(result.code == 0, "\(result.errorOutput)")
     #expect(result.output.contains("coverage: transitions 10/10, states 10/10"))
     #expect(result.output.contains("  tooLoud: power, louder, louder"))
@@ -60,19 +61,19 @@ struct ChartCLITests {
     let recorder = try LogRecorder(chart: chart, machine: machine, file: path)
     for event in ["power", "play", "power"] { try recorder.record(event, step: try machine.send(event), machine: machine) }
     try recorder.close()
-    let identical = FSM.run(["replay", chartPath, path])
+    let identical = PackageFSM.run(["replay", chartPath, path])
     #expect(identical.code == 0, "\(identical.errorOutput)")
     #expect(identical.output.hasSuffix("replayed 3 entries: identical\n"))
     let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: #""event":"play""#, with: #""event":"stop""#)
     try text.write(toFile: path, atomically: true, encoding: .utf8)
-    let diverged = FSM.run(["replay", chartPath, path])
+    let diverged = PackageFSM.run(["replay", chartPath, path])
     #expect(diverged.code == 1)
     #expect(diverged.output.contains("entry 2 (line 3), event stop:"), "\(diverged.output)")
   }
 
   @Test("fsm run reports a halted chart and its log effects")
   func runHalts() {
-    let result = FSM.run(["run", SCION.folder + "/w3c-ecma/test416.txml.scxml", "--events", "t1"])
+    let result = PackageFSM.run(["run", SCION.folder + "/w3c-ecma/test416.txml.scxml", "--events", "t1"])
     #expect(result.output.hasPrefix("start -> [pass] (halted)\n  effect: Outcome: pass\nt1: the chart has halted\n"), "\(result.output)")
   }
 
@@ -83,7 +84,7 @@ struct ChartCLITests {
     try "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"><state id=\"a\"><onentry><script>go()</script></onentry></state></scxml>"
       .write(toFile: path, atomically: true, encoding: .utf8)
     for command in ["run", "show", "check"] {
-      let result = FSM.run([command, path])
+      let result = PackageFSM.run([command, path])
       #expect(result.code == 2)
       #expect(result.errorOutput.contains("line 1: <script>: needs a datamodel"), "\(command): \(result.errorOutput)")
     }
@@ -101,7 +102,7 @@ struct ChartCLITests {
         <state id="island"/>
       </scxml>
       """.write(toFile: path, atomically: true, encoding: .utf8)
-    let result = FSM.run(["check", path])
+    let result = PackageFSM.run(["check", path])
     #expect(result.code == 1)
     #expect(result.output.contains("unreachable: state 'island' is not reachable from the start"), "\(result.output)")
     #expect(result.output.contains("the transition 'e.x' never fires: 'e' before it always matches first"), "\(result.output)")
@@ -114,10 +115,10 @@ struct ChartCLITests {
     for chart in Self.charts() {
       let path = SCION.folder + "/" + chart
       for format in ["table", "mermaid", "dot"] {
-        let result = FSM.run(["show", path, "--format", format])
+        let result = PackageFSM.run(["show", path, "--format", format])
         #expect(result.code == 0 && !result.output.isEmpty, "\(chart) \(format): \(result.errorOutput)")
       }
-      #expect(FSM.run(["check", path]).code != 2, "\(chart)")
+      #expect(PackageFSM.run(["check", path]).code != 2, "\(chart)")
     }
   }
 }

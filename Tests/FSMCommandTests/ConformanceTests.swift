@@ -1,3 +1,4 @@
+import FSMTool
 import FSMCommand
 import Foundation
 import Testing
@@ -30,7 +31,7 @@ struct ConformanceTests {
 
   @Test("fsm conform passes every strict test and at least 20 of the 24 relaxed ones", .enabled(if: SCION.present, "../shared/scion is missing"))
   func suite() throws {
-    let result = FSM.run(["conform", SCION.folder])
+    let result = PackageFSM.run(["conform", SCION.folder])
     let lines = result.output.split(separator: "\n").map(String.init)
     let pools = try SCION.pools()
     #expect(pools.count == 86)
@@ -59,10 +60,10 @@ struct ConformanceTests {
     try """
       {"initialConfiguration": ["a2", "a1"], "events": [{"event": {"name": "t"}, "nextConfiguration": ["c"]}]}
       """.write(toFile: folder + "/chart.json", atomically: true, encoding: .utf8)
-    let result = FSM.run(["conform", folder])
+    let result = PackageFSM.run(["conform", folder])
     #expect(result.code == 1)
     #expect(result.output.contains("FAIL         chart: event 1 't': expected [c], got [b]"), "\(result.output)")
     #expect(result.output.hasSuffix("1 test: 0 passed, 1 failed, 0 unsupported\n"))
-    #expect(FSM.run(["conform", folder + "/nowhere"]).code == 2)
+    #expect(PackageFSM.run(["conform", folder + "/nowhere"]).code == 2)
   }
 }

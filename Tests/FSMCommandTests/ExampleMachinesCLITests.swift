@@ -1,3 +1,4 @@
+import FSMTool
 import Foundation
 import FSMCommand
 import StateMachineExamples
@@ -10,26 +11,26 @@ struct ExampleMachinesCLITests {
   static let names = ["login", "loader", "captcha", "registration", "phone-login", "radio", "name-length", "counter"]
 
   @Test func listShowsEveryExample() {
-    let listed = FSM.run(["list"]).output.split(separator: "\n").map { String($0.split(separator: " ")[0]) }
+    let listed = PackageFSM.run(["list"]).output.split(separator: "\n").map { String($0.split(separator: " ")[0]) }
     #expect(Set(Self.names).isSubset(of: listed), "\(listed)")
   }
 
   @Test(arguments: names) func checkIsClean(_ name: String) {
-    let result = FSM.run(["check", name])
+    let result = PackageFSM.run(["check", name])
     #expect(result.code == 0)
     #expect(result.output.hasSuffix("clean: no findings\n"), "\(result.output)")
   }
 
   @Test(arguments: ["login", "loader", "captcha", "registration", "phone-login", "radio"])
   func exploreFindsNoViolation(_ name: String) {
-    let result = FSM.run(["explore", name, "--depth", "10", "--walks", "50", "--seed", "7"])
+    let result = PackageFSM.run(["explore", name, "--depth", "10", "--walks", "50", "--seed", "7"])
     #expect(result.code == 0, "\(result.output)")
     #expect(result.output.contains("walks: 50 walks"), "\(result.output)")
   }
 
   static func demo(_ arguments: [String]) async -> (CommandResult, String) {
     let lines = Mutex<[String]>([])
-    let result = await FSM.run(["demo"] + arguments) { line in lines.withLock { $0.append(line) } }
+    let result = await PackageFSM.run(["demo"] + arguments) { line in lines.withLock { $0.append(line) } }
     return (result, lines.withLock { $0.joined(separator: "\n") })
   }
 
@@ -73,7 +74,7 @@ struct ExampleMachinesCLITests {
   }
 
   @Test func theSynchronousEntryPointPointsToTheStreamingOne() {
-    let result = FSM.run(["demo", "login"])
+    let result = PackageFSM.run(["demo", "login"])
     #expect(result.code == 2)
     #expect(result.errorOutput.contains("FSM.run(_:streaming:)"))
   }
@@ -90,14 +91,14 @@ struct RecordedSessionTests {
 
   @Test("fsm replay <machine> Specs/<machine>.session.jsonl is identical", arguments: MachineCatalog.demos.map(\.name))
   func replays(_ name: String) {
-    let result = FSM.run(["replay", name, Self.session(name)])
+    let result = PackageFSM.run(["replay", name, Self.session(name)])
     #expect(result.code == 0, "\(result.output)\(result.errorOutput)")
     #expect(result.output.contains("entries: identical"), "\(result.output)")
   }
 
   @Test("a table machine's session also replays against its spec file, by names", arguments: ["login", "captcha", "registration", "name-length", "counter"])
   func replaysAgainstTheSpec(_ name: String) {
-    let result = FSM.run(["replay", Self.specs.appendingPathComponent("\(name).md").path, Self.session(name)])
+    let result = PackageFSM.run(["replay", Self.specs.appendingPathComponent("\(name).md").path, Self.session(name)])
     #expect(result.code == 0, "\(result.output)\(result.errorOutput)")
     #expect(result.output.contains("entries: identical"), "\(result.output)")
   }
@@ -106,7 +107,7 @@ struct RecordedSessionTests {
   func upToDate(_ name: String) async throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("fsm-session-\(name)-\(UInt32.random(in: 0...UInt32.max)).jsonl").path
     defer { try? FileManager.default.removeItem(atPath: path) }
-    let result = await FSM.run(["demo", name, "--speed", "0", "--record", path]) { _ in }
+    let result = await PackageFSM.run(["demo", name, "--speed", "0", "--record", path]) { _ in }
     #expect(result.code == 0, "\(result.errorOutput)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(contentsOf: URL(fileURLWithPath: Self.session(name))),
             "Specs/\(name).session.jsonl differs from what `fsm demo \(name) --record` writes; run Scripts/regenerate-specs.sh")
@@ -121,10 +122,10 @@ struct RecordedSessionTests {
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     lines[1] = lines[1].replacingOccurrences(of: #""state":"credentials""#, with: #""state":"success""#)
     try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
-    let result = FSM.run(["replay", Self.specs.appendingPathComponent("login.md").path, path])
+    let result = PackageFSM.run(["replay", Self.specs.appendingPathComponent("login.md").path, path])
     #expect(result.code == 1, "\(result.output)\(result.errorOutput)")
     #expect(result.output.contains("entry 1 (line 2), event start:\n  step from welcome: expected transitioned to success (as logged), got credentials in the spec"), "\(result.output)")
-    let other = FSM.run(["replay", Self.specs.appendingPathComponent("captcha.md").path, Self.session("login")])
+    let other = PackageFSM.run(["replay", Self.specs.appendingPathComponent("captcha.md").path, Self.session("login")])
     #expect(other.code == 2)
     #expect(other.errorOutput.contains("recorded by machine 'login', not 'captcha'"), "\(other.errorOutput)")
   }
@@ -137,7 +138,7 @@ struct FileCommandTests {
 
   static func run(_ arguments: [String]) async -> (CommandResult, String) {
     let lines = Mutex<[String]>([])
-    let result = await FSM.run(arguments) { line in lines.withLock { $0.append(line) } }
+    let result = await PackageFSM.run(arguments) { line in lines.withLock { $0.append(line) } }
     return (result, lines.withLock { $0.joined(separator: "\n") } + result.output)
   }
 
@@ -170,7 +171,7 @@ struct FileCommandTests {
 
   @Test("fsm explore on a spec: every row hit, a shortest path to each state; a dead end fails")
   func specExplore() throws {
-    let result = FSM.run(["explore", Self.specs.appendingPathComponent("login.md").path])
+    let result = PackageFSM.run(["explore", Self.specs.appendingPathComponent("login.md").path])
     #expect(result.code == 0)
     #expect(result.output.contains("coverage: rows 8/8, states 4/4"), "\(result.output)")
     #expect(result.output.contains("  authenticating: start, submit"), "\(result.output)")
@@ -189,7 +190,7 @@ struct FileCommandTests {
       | closed | push | jammed | stuck |  |
       | closed | push |  | (stay) |  |
       """.write(toFile: path, atomically: true, encoding: .utf8)
-    let stuck = FSM.run(["explore", path])
+    let stuck = PackageFSM.run(["explore", path])
     #expect(stuck.code == 1, "\(stuck.output)")
     #expect(stuck.output.contains("  stuck: push [jammed]"), "\(stuck.output)")
     #expect(stuck.output.contains("violation: dead end: stuck"), "\(stuck.output)")
@@ -206,7 +207,7 @@ struct PositionalPayloadLogTests {
   func oldLogsReplay(_ name: String) throws {
     let path = Self.fixtures.appendingPathComponent("\(name)-positional.session.jsonl").path
     #expect(try String(contentsOfFile: path, encoding: .utf8).contains(#""_0""#), "the fixture is in the old form")
-    let result = FSM.run(["replay", name, path])
+    let result = PackageFSM.run(["replay", name, path])
     #expect(result.code == 0, "\(result.output)\(result.errorOutput)")
     #expect(result.output.contains("entries: identical"), "\(result.output)")
   }

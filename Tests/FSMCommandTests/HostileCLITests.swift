@@ -1,3 +1,4 @@
+import FSMTool
 import FSMCommand
 import Foundation
 import Testing
@@ -37,7 +38,7 @@ struct HostileCLITests {
 
   @Test("each hostile input exits 2 with an error saying what was expected", arguments: cases)
   func hostile(_ c: Case) async {
-    let result = await FSM.run(c.words, streaming: { _ in })
+    let result = await PackageFSM.run(c.words, streaming: { _ in })
     #expect(result.code == 2, "\(result.output)\(result.errorOutput)")
     #expect((result.output + result.errorOutput).contains(c.says), "\(result.output)\(result.errorOutput)")
     #expect(!FileManager.default.fileExists(atPath: Self.folder + "/never-written.jsonl"))

@@ -1,3 +1,4 @@
+import FSMTool
 import FSMCommand
 import Foundation
 import Synchronization
@@ -78,7 +79,7 @@ struct ReadmeOutputTests {
       FileManager.default.fileExists(atPath: prefix + word) ? prefix + word : word
     }
     let printed = Mutex<[String]>([])
-    let result = await FSM.run(arguments, streaming: { line in printed.withLock { $0.append(line) } })
+    let result = await PackageFSM.run(arguments, streaming: { line in printed.withLock { $0.append(line) } })
     let text = printed.withLock { $0.joined(separator: "\n") + ($0.isEmpty ? "" : "\n") } + result.output + result.errorOutput
     return text.replacingOccurrences(of: prefix, with: "")
   }

@@ -1,3 +1,4 @@
+import FSMTool
 import Foundation
 import FSMCommand
 import StateMachine
@@ -19,7 +20,7 @@ struct ReplayCLITests {
 
   @Test("exit 0 when the log replays identically")
   func identical() {
-    let result = FSM.run(["replay", "cd-player", Self.session])
+    let result = PackageFSM.run(["replay", "cd-player", Self.session])
     #expect(result.code == 0)
     #expect(result.output.hasSuffix("replayed 22 entries: identical\n"))
   }
@@ -32,7 +33,7 @@ struct ReplayCLITests {
       .replacingOccurrences(of: #""effects":["storeCDInfo"],"event":"cdDetected","outcome":"transitioned","sequence":3,"state":"stopped""#,
                             with: #""effects":["storeCDInfo"],"event":"cdDetected","outcome":"transitioned","sequence":3,"state":"playing""#)
     try text.write(toFile: path, atomically: true, encoding: .utf8)
-    let result = FSM.run(["replay", "cd-player", path])
+    let result = PackageFSM.run(["replay", "cd-player", path])
     #expect(result.code == 1)
     #expect(result.output.contains("1 divergence\nentry 3 (line 4), event cdDetected:\n  state: expected playing, got stopped"))
   }
@@ -59,7 +60,7 @@ struct ReplayCLITests {
       let header = try String(contentsOfFile: Self.session, encoding: .utf8).split(separator: "\n")[0]
       try content.replacingOccurrences(of: "HEADER", with: String(header)).write(toFile: path, atomically: true, encoding: .utf8)
     }
-    let result = FSM.run(["replay", c.arguments.first ?? "cd-player", path])
+    let result = PackageFSM.run(["replay", c.arguments.first ?? "cd-player", path])
     #expect(result.code == 2)
     #expect(result.errorOutput.contains(c.error), "\(result.errorOutput)")
   }

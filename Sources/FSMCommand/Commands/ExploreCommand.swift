@@ -1,5 +1,4 @@
 import StateMachine
-import StateMachineExamples
 import StateMachineChecking
 
 enum ExploreCommand {

@@ -1,5 +1,4 @@
 import StateMachine
-import StateMachineExamples
 
 enum ListCommand {
   static let help = """
@@ -15,7 +14,7 @@ enum ListCommand {
     if let extra = arguments.positionals.first { return .usage(Arguments.Problem.extraArgument(extra).description, help: help) }
     let width = FSM.catalog.machines.map(\.name.count).max() ?? 0
     let lines = FSM.catalog.machines.map { $0.name.padding(width) + "  " + $0.summary }
-    return .success(lines.joined(separator: "\n") + "\n")
+    return .success(lines.map { $0 + "\n" }.joined())
   }
 }
 

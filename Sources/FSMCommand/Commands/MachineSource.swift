@@ -1,6 +1,5 @@
 import Foundation
 import StateMachine
-import StateMachineExamples
 
 /// What a `<machine>` argument names: a shipped machine, a spec file, or an SCXML chart.
 enum MachineSource {
@@ -67,6 +66,6 @@ enum MachineSource {
   }
 }
 
-func printToStandardError(_ text: String) {
+package func printToStandardError(_ text: String) {
   FileHandle.standardError.write(Data(text.utf8))
 }

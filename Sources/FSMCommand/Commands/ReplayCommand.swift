@@ -1,6 +1,5 @@
 import Foundation
 import StateMachine
-import StateMachineExamples
 
 enum ReplayCommand {
   static let help = """

@@ -1,3 +1,4 @@
+import FSMCommand
 import Foundation
 import StateMachine
 import StateMachineExamples
@@ -5,8 +6,8 @@ import StateMachineExamples
 /// `fsm __log-writer <path> <count>`: a helper for the crash test. Appends `count` CD player
 /// steps to the log at `path` (resuming it when it exists) and prints `durable N` after each
 /// append has returned. Not listed in the help.
-enum LogWriterCommand {
-  static func run(_ words: [String]) -> CommandResult {
+package enum LogWriterCommand {
+  package static func run(_ words: [String]) -> CommandResult {
     guard words.count == 2, let count = Int(words[1]) else { return .failure("usage: fsm __log-writer <path> <count>") }
     let path = words[0]
     do throws(LogError) {
