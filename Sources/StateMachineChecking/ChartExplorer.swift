@@ -44,6 +44,7 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
     do {
       _ = try machine.start()
     } catch {
+      machine._dropCoverage()
       result.violations.append(.init(property: "settles", message: error.description, path: []))
       return result.exploration(of: chart, states: states, taken: machine._coveredTransitions)
     }
@@ -64,7 +65,7 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
       return events.reversed()
     }
     func firstEntered(_ machine: inout Machine, at i: Int, then event: Event?) {
-      for s in machine._drainNewlyEntered() where result.shortestPaths[states[s].id] == nil {
+      for s in machine._keepCoverage() where result.shortestPaths[states[s].id] == nil {
         result.shortestPaths[states[s].id] = event.map { path(to: i) + [$0] } ?? path(to: i)
       }
     }
@@ -93,6 +94,8 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
           step = try machine._send(event, ordinal: ordinals[e])
         } catch {
           atHead = false
+          // What the macrostep covered before it was stopped does not count, as before.
+          machine._dropCoverage()
           if !violated.contains("settles") {
             violated.insert("settles")
             result.violations.append(.init(property: "settles", message: error.description, path: path(to: i) + [event]))
@@ -101,7 +104,7 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
         }
         guard step.outcome == .transitioned else { continue }
         atHead = false
-        if machine._enteredNewStates { firstEntered(&machine, at: i, then: event) }
+        if machine._coverageGrew { firstEntered(&machine, at: i, then: event) }
         // One lookup that files the position as the next configuration when it is new.
         let position = machine._position
         let next = positions.count

@@ -105,7 +105,7 @@ extension ChartMachine {
   }
 
   /// Starts gathering coverage: from now on (``start()`` included), every transition taken and
-  /// state entered, over all macrosteps, in ``_coveredTransitions`` and ``_drainNewlyEntered()``.
+  /// state entered, over all macrosteps, in ``_coveredTransitions`` and ``_keepCoverage()``.
   /// Copies of the machine share what they gather.
   public mutating func _gatherCoverage() {
     reporter = Trace(states: chart.count, transitions: chart.sources.count)
@@ -124,17 +124,21 @@ extension ChartMachine {
     return taken
   }
 
-  /// Whether a state was entered for the first time since the last drain.
+  /// Whether the last steps covered anything for the first time (since the coverage was
+  /// last kept or dropped).
   @inlinable
-  public var _enteredNewStates: Bool { reporter.map { !$0.fresh.isEmpty } ?? false }
+  public var _coverageGrew: Bool { reporter?.grew ?? false }
 
-  /// The states (positions in ``Chart/states``) entered for the first time since the last
-  /// call, in the order they were entered.
-  public mutating func _drainNewlyEntered() -> [Int] {
-    guard let reporter, !reporter.fresh.isEmpty else { return [] }
-    defer { reporter.fresh.removeAll(keepingCapacity: true) }
-    return reporter.fresh
-  }
+  /// Keeps what the steps since the last keep or drop covered (call it after each step that
+  /// settled), and returns the states (positions in ``Chart/states``) they entered for the
+  /// first time, in the order they were entered.
+  @inlinable
+  public mutating func _keepCoverage() -> [Int] { reporter?.keep() ?? [] }
+
+  /// Takes back what the steps since the last keep or drop covered: a macrostep that did not
+  /// settle (``ChartRunError``) covers nothing.
+  @inlinable
+  public mutating func _dropCoverage() { reporter?.drop() }
 }
 
 extension ChartMachine {

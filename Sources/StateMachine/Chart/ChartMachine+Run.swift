@@ -56,8 +56,10 @@ extension ChartMachine {
     /// (Unchecked exclusivity: a trace is written by the one run holding it at a time.)
     @exclusivity(unchecked) @usableFromInline var takenBits: [UInt64] = []
     @exclusivity(unchecked) @usableFromInline var enteredBits: [UInt64] = []
-    /// When accumulating: states entered for the first time, not yet drained.
+    /// When accumulating: states entered, and transitions taken, for the first time since
+    /// the coverage was last kept or dropped (see ``keep()``, ``drop()``).
     @exclusivity(unchecked) @usableFromInline var fresh: [Int] = []
+    @exclusivity(unchecked) @usableFromInline var freshTaken: [Int] = []
 
     @inlinable
     init() { accumulates = false }
@@ -76,7 +78,13 @@ extension ChartMachine {
         taken += enabled
         return
       }
-      for t in enabled { takenBits[t >> 6] |= 1 << UInt64(t & 63) }
+      for t in enabled {
+        let bit: UInt64 = 1 << UInt64(t & 63)
+        if takenBits[t >> 6] & bit == 0 {
+          takenBits[t >> 6] |= bit
+          freshTaken.append(t)
+        }
+      }
     }
 
     /// State `s` (a position in `chart.states`) was entered.
@@ -91,6 +99,29 @@ extension ChartMachine {
         enteredBits[s >> 6] |= bit
         fresh.append(s)
       }
+    }
+
+    /// Whether anything was covered for the first time since it was last kept or dropped.
+    @inlinable
+    var grew: Bool { !fresh.isEmpty || !freshTaken.isEmpty }
+
+    /// Keeps what was covered since the last keep or drop; returns the states first entered.
+    @inlinable
+    func keep() -> [Int] {
+      let entered = fresh
+      fresh.removeAll(keepingCapacity: true)
+      freshTaken.removeAll(keepingCapacity: true)
+      return entered
+    }
+
+    /// Takes back what was covered since the last keep or drop (a macrostep that did not
+    /// settle covers nothing).
+    @inlinable
+    func drop() {
+      for s in fresh { enteredBits[s >> 6] &= ~(1 << UInt64(s & 63)) }
+      for t in freshTaken { takenBits[t >> 6] &= ~(1 << UInt64(t & 63)) }
+      fresh.removeAll(keepingCapacity: true)
+      freshTaken.removeAll(keepingCapacity: true)
     }
   }
 

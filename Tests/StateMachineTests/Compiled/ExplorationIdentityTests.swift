@@ -109,6 +109,23 @@ struct ExplorationIdentityTests {
     Self.compare(chart, context: 0, alphabet: RandomChart.alphabet, label: "random chart \(seed)", depth: 6, limit: 2_000)
   }
 
+  @Test("a macrostep that never settles adds nothing to coverage, and a later step does not take its states")
+  func unsettled() throws {
+    let text = """
+      <scxml xmlns="http://www.w3.org/2005/07/scxml">
+        <state id="a"><transition event="go" target="b"/></state>
+        <state id="b"><transition event="spin" target="c"/><transition event="back" target="a"/></state>
+        <state id="c"><transition target="d"/></state>
+        <state id="d"><transition target="c"/></state>
+      </scxml>
+      """
+    let chart = try SCXMLDocument.parse(Data(text.utf8), file: "spin.scxml")
+    Self.compare(chart, context: NoContext(), alphabet: ["go", "spin", "back"], label: "spin")
+    let result = ChartExplorer(chart: chart, context: NoContext(), alphabet: ["go", "spin", "back"]).explore()
+    #expect(result.shortestPath(to: "c") == nil && result.shortestPath(to: "d") == nil)
+    #expect(result.statesNeverEntered == ["c", "d"])
+  }
+
   @Test("a limit truncates both searches alike")
   func truncation() throws {
     let chart = try RandomChart.make(seed: 3)
