@@ -87,7 +87,7 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
       atHead = false
       guard depthOf[i] < depth, !positions[i].isHalted else { continue }
       for (e, event) in alphabet.enumerated() {
-        if !atHead { machine._move(to: positions[i]) }
+        if !atHead { machine._return(to: positions[i]) }
         atHead = true
         let step: ChartStep<Event, Effect>
         do {

@@ -1,11 +1,12 @@
 /// What the checking tools (exploration and walks, in `StateMachineChecking`) read of a machine,
 /// cheaper than a ``ChartSnapshot``: where it is as one hashable value, coverage gathered as bits
-/// while it steps, and its configuration from a cache. Public only so that checkers inline them where they are called; underscored, not API.
+/// while it steps, and its configuration from a cache. Public only so that checkers inline them
+/// where they are called; underscored, not API.
 
 /// Where a started machine is between macrosteps: its active states and history values (as
 /// ``CompiledSteps/Key``), its context, and whether it halted. Two machines at equal positions
 /// take the same steps. Read with ``ChartMachine/_position`` and put back with
-/// ``ChartMachine/_move(to:)`` on the machine it was read from or a copy of it.
+/// ``ChartMachine/_move(to:)``.
 public struct _ChartPosition<Context: Hashable>: Hashable {
   @usableFromInline let key: CompiledSteps.Key
   /// What the history states remember (the same as `key.history` says, kept to restore it).
@@ -47,12 +48,31 @@ extension ChartMachine where Context: Hashable {
   }
 
   /// Puts the machine back where it was when `position` was read from it (or from a machine
-  /// it was copied from): nothing is checked, unlike ``ChartMachine/init(_:restoring:)``.
+  /// of the same chart): nothing is checked, unlike ``ChartMachine/init(_:restoring:)``, but the
+  /// position's compiled node is kept only when it names the same configuration here (machines
+  /// that compiled apart may number their configurations differently).
   @inlinable
   public mutating func _move(to position: _ChartPosition<Context>) {
     active = position.key.active
     history = position.history
+    let n = Int(position.node)
+    node = n >= 0 && n < compiledStorage.steps.keys.count && compiledStorage.steps.keys[n] == position.key ? position.node : -1
+    halted = position.halted
+    storedContext = position.context
+    started = true
+  }
+
+  /// ``_move(to:)`` for a position this very machine read (not a copy that has compiled apart
+  /// since): its compiled node is taken without looking (checked in debug builds). For an
+  /// explorer that steps one machine from every position it reached.
+  @inlinable
+  public mutating func _return(to position: _ChartPosition<Context>) {
+    active = position.key.active
+    history = position.history
     node = position.node
+    assert(
+      node < 0 || (Int(node) < compiledStorage.steps.keys.count && compiledStorage.steps.keys[Int(node)] == position.key),
+      "a position returned to a machine that did not read it")
     halted = position.halted
     storedContext = position.context
     started = true

@@ -37,3 +37,30 @@ struct CompiledSharingTests {
     #expect(second.configuration == ["b"] && first.configuration == ["b"])
   }
 }
+
+/// A position keeps its compiled node only where that node names the same configuration.
+@Suite("Positions move between machines that compiled apart")
+struct PositionMoveTests {
+  @Test("a position read from one machine steps alike in another that numbered its configurations differently", arguments: 0..<20)
+  func moveAcross(_ seed: Int) throws {
+    let chart = try RandomChart.make(seed: UInt64(seed))
+    let alphabet = RandomChart.alphabet
+    var random = SplitMix64(seed: UInt64(seed) &+ 99)
+    func events(_ n: Int) -> [String] { (0..<n).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] } }
+    var first = ChartMachine(chart, context: 0)
+    var second = ChartMachine(chart, context: 0)
+    guard (try? first.start()) != nil, (try? second.start()) != nil else { return }
+    // They learn different configurations in different orders.
+    for event in events(30) { _ = try? first.send(event) }
+    for event in events(30) { _ = try? second.send(event) }
+    var reference = first
+    second._move(to: first._position)
+    for event in events(40) {
+      let a = Result { () throws(ChartRunError) in try reference.send(event) }
+      let b = Result { () throws(ChartRunError) in try second.send(event) }
+      #expect(String(describing: a.map(\.outcome)) == String(describing: b.map(\.outcome)), "seed \(seed) on \(event)")
+      #expect(reference.configuration == second.configuration && reference.context == second.context, "seed \(seed) on \(event)")
+      #expect(reference.historyValues == second.historyValues, "seed \(seed) on \(event)")
+    }
+  }
+}
