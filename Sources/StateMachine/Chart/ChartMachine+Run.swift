@@ -39,11 +39,13 @@ extension ChartMachine {
   /// that does not report them is a few words).
   ///
   /// An accumulating trace (coverage, for checking tools) gathers them as bits over every
-  /// macrostep instead, and lists the states entered for the first time until they are drained.
+  /// macrostep instead, and lists what it covered for the first time until that is kept or
+  /// dropped (a macrostep that did not settle covers nothing).
   ///
   /// `@unchecked Sendable`: a reporting machine's trace is only a marker (each run makes its
   /// own); an accumulating one is written by the machine's steps, and is set only through the
-  /// `Checking` SPI by a checker that keeps the machine on its own thread.
+  /// underscored checker API (``ChartMachine/_gatherCoverage()``) by a checker that keeps the
+  /// machine, and every copy of it, on its own thread.
   @usableFromInline
   final class Trace: @unchecked Sendable {
     /// Transitions taken, in order.
