@@ -35,7 +35,7 @@ public enum FSM {
   @TaskLocal static var catalog = Catalog(machines: [])
 
   /// A command an executable adds to the library's (the package's own `fsm` adds `bench`,
-  /// whose workloads are not in this library).
+  /// whose workloads are not in this library). An empty `help` keeps it out of `fsm help`.
   package struct Added: Sendable {
     package let run: @Sendable ([String]) -> CommandResult
     package let help: String
@@ -85,7 +85,7 @@ public enum FSM {
     case "conform": ConformCommand.help
     case "run": RunCommand.help
     case "demo": DemoCommand.help
-    default: added[command]?.help
+    default: added[command].flatMap { $0.help.isEmpty ? nil : $0.help }
     }
   }
 

@@ -32,13 +32,8 @@ extension ChartChecking {
   @inlinable
   func broken(_ machine: ChartMachine<ID, Event, Context, Effect>) -> (property: String, message: String)? {
     guard !invariants.isEmpty else { return nil }
-    return broken(machine.configuration, machine.context)
-  }
-
-  /// The first invariant `configuration` and `context` break, with a message.
-  @inlinable
-  func broken(_ configuration: [ID], _ context: Context) -> (property: String, message: String)? {
-    for (name, holds) in invariants where !holds(configuration, context) {
+    let configuration = machine.configuration
+    for (name, holds) in invariants where !holds(configuration, machine.context) {
       return (name, "broken in \(configuration)")
     }
     return nil

@@ -54,7 +54,6 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
     index.reserveCapacity(min(limit, 128))
     var parent: [(from: Int, event: Int)] = [(-1, -1)]
     var depthOf = [0]
-    var configurations = _ChartConfigurations<ID>()
     func path(to i: Int) -> [Event] {
       var events: [Event] = []
       var j = i
@@ -70,8 +69,7 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
       }
     }
     func visit(_ machine: Machine, at i: Int) {
-      guard !invariants.isEmpty else { return }
-      if let (name, message) = broken(machine._configuration(cachedIn: &configurations), machine.context), !violated.contains(name) {
+      if let (name, message) = broken(machine), !violated.contains(name) {
         violated.insert(name)
         result.violations.append(.init(property: name, message: message, path: path(to: i)))
       }

@@ -48,12 +48,10 @@ public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Conte
     var origin = ChartMachine(chart, context: context)
     origin._discardsOutputs = true
     let started = Result { () throws(ChartRunError) in try origin.start() }
-    // The configurations the invariants read, built once per configuration met, not per step.
-    var configurations = _ChartConfigurations<ID>()
     for _ in 0..<walks where !alphabet.isEmpty {
       events.removeAll(keepingCapacity: true)
       for _ in 0..<length { events.append(alphabet[Int(random.next() % UInt64(alphabet.count))]) }
-      let found = if case .success = started { failure(of: events, from: origin, &configurations) } else { failure(of: events) }
+      let found = if case .success = started { failure(of: events, from: origin) } else { failure(of: events) }
       guard let (property, message, failing) = found else {
         steps += length
         continue
@@ -80,23 +78,20 @@ public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Conte
     } catch {
       return ("settles", error.description, events)
     }
-    var configurations = _ChartConfigurations<ID>()
-    return failure(of: events, from: machine, &configurations)
+    return failure(of: events, from: machine)
   }
 
   /// The first broken property of `events` run from `started` (the chart just started).
   @inlinable
   func failure(
-    of events: [Event], from started: ChartMachine<ID, Event, Context, Effect>, _ configurations: inout _ChartConfigurations<ID>
+    of events: [Event], from started: ChartMachine<ID, Event, Context, Effect>
   ) -> (property: String, message: String, events: [Event])? {
     var machine = started
     do {
       if let broken = broken(machine) { return (broken.property, broken.message, []) }
       for (n, event) in events.enumerated() {
         _ = try machine.send(event)
-        if !invariants.isEmpty, let broken = broken(machine._configuration(cachedIn: &configurations), machine.context) {
-          return (broken.property, broken.message, Array(events[...n]))
-        }
+        if !invariants.isEmpty, let broken = broken(machine) { return (broken.property, broken.message, Array(events[...n])) }
       }
     } catch {
       return ("settles", error.description, events)

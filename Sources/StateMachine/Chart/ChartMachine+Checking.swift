@@ -1,7 +1,7 @@
 /// What the checking tools (exploration and walks, in `StateMachineChecking`) read of a machine,
-/// cheaper than a ``ChartSnapshot``: where it is as one hashable value, coverage gathered as bits
-/// while it steps, and its configuration from a cache. Public only so that checkers inline them
-/// where they are called; underscored, not API.
+/// cheaper than a ``ChartSnapshot``: where it is as one hashable value, and coverage gathered as
+/// bits while it steps. Public only so that checkers inline them where they are called;
+/// underscored, not API.
 
 /// Where a started machine is between macrosteps: its active states and history values (as
 /// ``CompiledSteps/Key``), its context, and whether it halted. Two machines at equal positions
@@ -53,13 +53,9 @@ extension ChartMachine where Context: Hashable {
   /// that compiled apart may number their configurations differently).
   @inlinable
   public mutating func _move(to position: _ChartPosition<Context>) {
-    active = position.key.active
-    history = position.history
     let n = Int(position.node)
-    node = n >= 0 && n < compiledStorage.steps.keys.count && compiledStorage.steps.keys[n] == position.key ? position.node : -1
-    halted = position.halted
-    storedContext = position.context
-    started = true
+    let same = n >= 0 && n < compiledStorage.steps.keys.count && compiledStorage.steps.keys[n] == position.key
+    restore(position, node: same ? position.node : -1)
   }
 
   /// ``_move(to:)`` for a position this very machine read (not a copy that has compiled apart
@@ -67,43 +63,26 @@ extension ChartMachine where Context: Hashable {
   /// explorer that steps one machine from every position it reached.
   @inlinable
   public mutating func _return(to position: _ChartPosition<Context>) {
+    assert(
+      position.node < 0
+        || (Int(position.node) < compiledStorage.steps.keys.count && compiledStorage.steps.keys[Int(position.node)] == position.key),
+      "a position returned to a machine that did not read it")
+    restore(position, node: position.node)
+  }
+
+  /// The machine at `position`, in compiled node `node` (-1: found on the next step).
+  @inlinable
+  mutating func restore(_ position: _ChartPosition<Context>, node: Int32) {
     active = position.key.active
     history = position.history
-    node = position.node
-    assert(
-      node < 0 || (Int(node) < compiledStorage.steps.keys.count && compiledStorage.steps.keys[Int(node)] == position.key),
-      "a position returned to a machine that did not read it")
+    self.node = node
     halted = position.halted
     storedContext = position.context
     started = true
   }
 }
 
-/// The configurations (active atomic states) a checker met, by compiled node, so a step's
-/// configuration is read and not built (see ``ChartMachine/_configuration(cachedIn:)``).
-public struct _ChartConfigurations<ID> {
-  @usableFromInline var byNode: [(bits: StateBits, ids: [ID])?] = []
-
-  /// An empty cache.
-  @inlinable
-  public init() {}
-}
-
 extension ChartMachine {
-  /// The configuration, from `cache` when this node's was built before.
-  @inlinable
-  public func _configuration(cachedIn cache: inout _ChartConfigurations<ID>) -> [ID] {
-    let n = Int(node)
-    guard n >= 0 else { return configuration }
-    // The entry is checked against the active states: copies of a machine that learnt apart
-    // may number their nodes differently.
-    if n < cache.byNode.count, let entry = cache.byNode[n], entry.bits == active { return entry.ids }
-    let ids = configuration
-    if n >= cache.byNode.count { cache.byNode += repeatElement(nil, count: n + 1 - cache.byNode.count) }
-    cache.byNode[n] = (active, ids)
-    return ids
-  }
-
   /// Whether the machine skips content that only makes outputs (effects, sends and cancels;
   /// updates, raised events and errors still run): its steps then return no outputs, and its
   /// configuration and context are what they would be. For checkers, which read nothing else.
@@ -128,17 +107,16 @@ extension ChartMachine {
   /// state entered, over all macrosteps, in ``_coveredTransitions`` and ``_keepCoverage()``.
   /// Copies of the machine share what they gather.
   public mutating func _gatherCoverage() {
-    reporter = Trace(states: chart.count, transitions: chart.sources.count)
     reporting = false
-    quickNotes = true
+    coverage = Trace(states: chart.count, transitions: chart.sources.count)
   }
 
   /// The transitions taken since ``_gatherCoverage()``, as ``Chart/declaredTransitions``
   /// numbers them, in increasing order.
   public var _coveredTransitions: [Int] {
-    guard let reporter, reporter.accumulates else { return [] }
+    guard let coverage else { return [] }
     var taken: [Int] = []
-    for (w, word) in reporter.takenBits.enumerated() where word != 0 {
+    for (w, word) in coverage.takenBits.enumerated() where word != 0 {
       for b in 0..<64 where word & (1 << UInt64(b)) != 0 { taken.append(w << 6 | b) }
     }
     return taken
@@ -147,18 +125,18 @@ extension ChartMachine {
   /// Whether the last steps covered anything for the first time (since the coverage was
   /// last kept or dropped).
   @inlinable
-  public var _coverageGrew: Bool { reporter?.grew ?? false }
+  public var _coverageGrew: Bool { coverage?.grew ?? false }
 
   /// Keeps what the steps since the last keep or drop covered (call it after each step that
   /// settled), and returns the states (positions in ``Chart/states``) they entered for the
   /// first time, in the order they were entered.
   @inlinable
-  public mutating func _keepCoverage() -> [Int] { reporter?.keep() ?? [] }
+  public mutating func _keepCoverage() -> [Int] { coverage?.keep() ?? [] }
 
   /// Takes back what the steps since the last keep or drop covered: a macrostep that did not
   /// settle (``ChartRunError``) covers nothing.
   @inlinable
-  public mutating func _dropCoverage() { reporter?.drop() }
+  public mutating func _dropCoverage() { coverage?.drop() }
 }
 
 extension ChartMachine {

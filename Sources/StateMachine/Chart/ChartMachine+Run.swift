@@ -16,10 +16,10 @@ extension ChartMachine {
     @usableFromInline var trace: Trace?
 
     @inlinable
-    init(outputs: [Output], owners: [Int], exits: [ChartExit], tracking: Bool, reporter: Trace?) {
+    init(outputs: [Output], owners: [Int], exits: [ChartExit], tracking: Bool, reporting: Bool, coverage: Trace?) {
       (self.outputs, self.owners, self.exits, self.tracking) = (outputs, owners, exits, tracking)
-      // A coverage trace gathers across macrosteps; a reporting one is made anew for each.
-      if let reporter { trace = reporter.accumulates ? reporter : Trace() }
+      // A reporting machine's step gets a trace of its own; coverage gathers across macrosteps.
+      trace = reporting ? Trace() : coverage
     }
 
     @inlinable
@@ -42,10 +42,10 @@ extension ChartMachine {
   /// macrostep instead, and lists what it covered for the first time until that is kept or
   /// dropped (a macrostep that did not settle covers nothing).
   ///
-  /// `@unchecked Sendable`: a reporting machine's trace is only a marker (each run makes its
-  /// own); an accumulating one is written by the machine's steps, and is set only through the
-  /// underscored checker API (``ChartMachine/_gatherCoverage()``) by a checker that keeps the
-  /// machine, and every copy of it, on its own thread.
+  /// `@unchecked Sendable`: a step's own trace belongs to that step; an accumulating one is
+  /// written by the machine's steps, and is set only through the underscored checker API
+  /// (``ChartMachine/_gatherCoverage()``) by a checker that keeps the machine, and every copy of
+  /// it, on its own thread.
   @usableFromInline
   final class Trace: @unchecked Sendable {
     /// Transitions taken, in order.
@@ -135,7 +135,7 @@ extension ChartMachine {
     var outputs: [Output] = []
     swap(&outputs, &outputBuffer)
     if !outputs.isEmpty { outputs.removeAll(keepingCapacity: true) }
-    guard tracksOwners else { return Run(outputs: outputs, owners: [], exits: [], tracking: false, reporter: reporter) }
+    guard tracksOwners else { return Run(outputs: outputs, owners: [], exits: [], tracking: false, reporting: reporting, coverage: coverage) }
     var owners: [Int] = []
     var exits: [ChartExit] = []
     swap(&owners, &lastOwners)
@@ -143,7 +143,7 @@ extension ChartMachine {
     quickExits = -1
     if !owners.isEmpty { owners.removeAll(keepingCapacity: true) }
     if !exits.isEmpty { exits.removeAll(keepingCapacity: true) }
-    return Run(outputs: outputs, owners: owners, exits: exits, tracking: true, reporter: reporter)
+    return Run(outputs: outputs, owners: owners, exits: exits, tracking: true, reporting: reporting, coverage: coverage)
   }
 
   /// The step a run made; the run's buffers go back to the machine (a tracking machine's owners

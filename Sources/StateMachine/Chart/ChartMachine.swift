@@ -89,25 +89,25 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   public var reportsTransitions: Bool {
     get { reporting }
     set {
-      reporter = newValue ? Trace() : nil
       reporting = newValue
-      quickNotes = tracksOwners || reporter != nil
+      // Reporting replaces coverage: a step's trace is then made for it alone.
+      if newValue { coverage = nil }
     }
   }
-  /// What the machine reports of its steps beyond their outputs: `nil` (nothing), a marker
-  /// that each step lists its transitions and entered states (``reportsTransitions``), or an
-  /// accumulating coverage trace (see ``ChartMachine+Checking``).
-  @usableFromInline var reporter: Trace?
-  /// Whether each step lists its transitions (``reportsTransitions``): a flag of its own, so
-  /// the quick lane tests a byte, not the reporter.
+  /// The coverage a checker gathers over all macrosteps (see ``ChartMachine+Checking``), or
+  /// `nil`.
+  @usableFromInline var coverage: Trace? {
+    didSet { quickNotes = tracksOwners || coverage != nil }
+  }
+  /// Whether each step lists its transitions (``reportsTransitions``).
   @usableFromInline var reporting = false
   /// When on, each step keeps which state each output belongs to and which states were exited
   /// (``lastOwners``, ``lastExits``: for a store's state-scoped effects). Off by default.
   @usableFromInline var tracksOwners = false {
-    didSet { quickNotes = tracksOwners || reporter != nil }
+    didSet { quickNotes = tracksOwners || coverage != nil }
   }
   /// Whether a quick step has anything to note (owners and exits, or coverage): one flag for
-  /// the quick lane to test.
+  /// the quick lane to test, kept by the two it stands for.
   @usableFromInline var quickNotes = false
 
   /// The chart reached a final child of its root: it takes no more events.

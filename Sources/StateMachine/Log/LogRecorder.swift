@@ -200,15 +200,12 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
         state: state, context: context, effects: effects)
       if let file {
         // Written under the lock, so lines land in sequence order.
-        var line: [UInt8] = []
-        swap(&line, &recording.line)
-        line.removeAll(keepingCapacity: true)
-        defer { swap(&line, &recording.line) }
+        recording.line.removeAll(keepingCapacity: true)
         var failure: LogError?
-        do { try recording.writer.append(entry, to: &line) } catch {
+        do { try recording.writer.append(entry, to: &recording.line) } catch {
           failure = .io(path: file.path, detail: "cannot encode entry \(entry.sequence)")
         }
-        if failure == nil { do throws(LogError) { try file.append(Data(line)) } catch { failure = error } }
+        if failure == nil { do throws(LogError) { try file.append(Data(recording.line)) } catch { failure = error } }
         if let failure {
           if stopsOnFailure {
             recording.stopped = .io(

@@ -12,7 +12,7 @@ extension ChartMachine {
       if active.large == nil { active.small = compiledStorage.steps.smallActive[Int(end)] } else { active = compiledStorage.steps.keys[Int(end)].active }
       if quickNotes {
         if tracksOwners { noteExits(ofMove: compiledStorage.steps.quickMoves[slot]) }
-        if let reporter { cover(quickSlot: slot, in: reporter) }
+        if let coverage { cover(quickSlot: slot, in: coverage) }
       }
       node = end
       return ChartStep(outcome: .transitioned, outputs: [], microsteps: 1)
