@@ -112,7 +112,15 @@ enum ChartBench {
     let storeChart: StoreChart = parallel ? Self.parallel() : compound()
     // Measured before the logs below are made: stores made after a large value was freed
     // reuse its memory without growing the resident set, and would seem smaller than they are.
-    let idleBytes = bytesPerIdleStore(storeChart, count: 100_000)
+    // Beside the table's, measured the same way at the same point: made only, and started
+    // with one event handled (a session waiting for its next event).
+    // Each batch is kept until all are measured, so none reuses another's memory.
+    var kept: [Any] = []
+    let idleTableBytes = StoreBench.bytesPerIdleStore(count: 100_000, kept: &kept)
+    let idleBytes = bytesPerIdleStore(storeChart, count: 100_000, kept: &kept)
+    let steppedTableBytes = StoreBench.bytesPerIdleStore(count: 100_000, stepped: true, kept: &kept)
+    let steppedBytes = bytesPerIdleStore(storeChart, count: 100_000, stepped: parallel ? .x1 : .x, kept: &kept)
+    kept = []
     let inputs = events.map { Input(rawValue: $0)! }
     let loggedLog = entries(of: storeChart, inputs)
     let logged = (try? loggedLog.encoded()) ?? Data()
@@ -151,21 +159,30 @@ enum ChartBench {
       notes: [
         "chart_log_bytes_per_entry": Double(logged.count) / Double(max(1, count)),
         "bytes_per_idle_chart_store": idleBytes,
+        "bytes_per_idle_table_store": idleTableBytes,
+        "bytes_per_idle_chart_store_after_a_step": steppedBytes,
+        "bytes_per_idle_table_store_after_a_step": steppedTableBytes,
       ])
   }
 
   /// Bytes per idle chart store: growth of the resident set over `count` stores of `chart`,
   /// divided by `count` (as ``StoreBench/bytesPerIdleStore(count:)`` measures a table's).
-  static func bytesPerIdleStore(_ chart: StoreChart, count: Int) -> Double {
+  /// With `stepped`, each store is started and handles that event first; the stores are kept
+  /// in `kept`.
+  static func bytesPerIdleStore(_ chart: StoreChart, count: Int, stepped: Input? = nil, kept: inout [Any]) -> Double {
     var stores: [ChartStore<Int, Input, NoContext, Never>] = []
     stores.reserveCapacity(count)
     guard let before = StoreBench.residentBytes() else { return .nan }
     for _ in 0..<count {
       guard let store = try? ChartStore(chart, context: NoContext(), handler: { _, _ in }) else { return .nan }
+      if let stepped {
+        store.start()
+        store.send(stepped)
+      }
       stores.append(store)
     }
     guard let after = StoreBench.residentBytes() else { return .nan }
-    withExtendedLifetime(stores) {}
+    kept.append(stores)
     return Double(after - before) / Double(count)
   }
 }

@@ -94,15 +94,29 @@ enum StoreBench {
 
   /// Bytes per idle store: growth of the resident set over `count` stores, divided by `count`
   /// (Linux: `/proc/self/statm`; elsewhere not measured).
-  static func bytesPerIdleStore(count: Int) -> Double {
+  /// With `stepped`, each store is started and handles one event first. The stores are kept in
+  /// `kept` when given (so that a measurement made after this one does not reuse their memory).
+  static func bytesPerIdleStore(count: Int, stepped: Bool = false, kept: inout [Any]) -> Double {
     let plain = table(effects: false)
     var stores: [Store<State, Event, NoContext, Work>] = []
     stores.reserveCapacity(count)
     guard let before = residentBytes() else { return .nan }
-    for _ in 0..<count { stores.append(Store(plain, context: NoContext()) { _, _ in }) }
+    for _ in 0..<count {
+      let store = Store(plain, context: NoContext()) { _, _ in }
+      if stepped {
+        store.start()
+        store.send(.load)
+      }
+      stores.append(store)
+    }
     guard let after = residentBytes() else { return .nan }
-    blackHole(stores)
+    kept.append(stores)
     return Double(after - before) / Double(count)
+  }
+
+  static func bytesPerIdleStore(count: Int) -> Double {
+    var kept: [Any] = []
+    return bytesPerIdleStore(count: count, kept: &kept)
   }
 
   static func residentBytes() -> Int? {

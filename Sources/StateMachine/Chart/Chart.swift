@@ -198,6 +198,9 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
   /// (`Locked`, a pthread mutex, not `Synchronization.Mutex`, whose futex waits ThreadSanitizer
   /// cannot see.)
   let learnt = Locked(CompiledStorage(CompiledSteps()))
+  /// The pool of stepping machines this chart's stores share (see ``ChartStepperPool``), held
+  /// by the stores, not by the chart.
+  let stepperPool = Locked(WeakReference<ChartStepperPool<ID, Event, Context, Effect>>())
 
   init(
     _ builder: ChartBuilder<ID, Event, Context, Effect>, name: String, eventName: @escaping @Sendable (Event) -> String,

@@ -174,38 +174,18 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
 
   /// The atomic states of `bits`, in document order.
   @inlinable
-  func configuration(of bits: StateBits) -> [ID] {
-    var states: [ID] = []
-    let kinds = chart.kinds
-    let ids = chart.ids
-    for s in 1..<kinds.count where bits[s] && (kinds[s] == .atomic || kinds[s] == .final) {
-      if let id = ids[s] { states.append(id) }
-    }
-    return states
-  }
+  func configuration(of bits: StateBits) -> [ID] { chart.configuration(of: bits) }
 
   /// Every active state (compound and parallel ones included), in document order.
   @inlinable
-  public var activeStates: [ID] {
-    var states: [ID] = []
-    let ids = chart.ids
-    for s in 1..<ids.count where active[s] {
-      if let id = ids[s] { states.append(id) }
-    }
-    return states
-  }
+  public var activeStates: [ID] { chart.activeStates(of: active) }
 
   /// Whether `state` is active.
-  public func isActive(_ state: ID) -> Bool { chart.index[state].map { active[$0] } ?? false }
+  public func isActive(_ state: ID) -> Bool { chart.isActive(state, in: active) }
 
   /// What each history state remembers, by id: state ids, so it survives encoding.
   @inlinable
-  public var historyValues: [ID: [ID]] {
-    guard !history.isEmpty else { return [:] }
-    var values: [ID: [ID]] = [:]
-    for (h, states) in history { if let id = chart.ids[h] { values[id] = states.compactMap { chart.ids[$0] } } }
-    return values
-  }
+  public var historyValues: [ID: [ID]] { chart.historyValues(of: history) }
 
   /// Enters the chart's initial states and runs the first macrostep.
   public mutating func start() throws(ChartRunError) -> ChartStep<Event, Effect> {

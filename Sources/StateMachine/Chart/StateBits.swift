@@ -8,6 +8,20 @@ struct StateBits: Hashable, Sendable {
   @usableFromInline
   init(count: Int) { if count > 64 { large = [UInt64](repeating: 0, count: (count + 63) / 64) } }
 
+  /// Written out (not derived) so that it inlines: a chart of up to 64 states compares one word.
+  @inlinable
+  static func == (a: StateBits, b: StateBits) -> Bool {
+    guard a.small == b.small else { return false }
+    if a.large == nil, b.large == nil { return true }
+    return a.large == b.large
+  }
+
+  @inlinable
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(small)
+    if let large { hasher.combine(large) }
+  }
+
   @inlinable
   subscript(_ s: Int) -> Bool {
     get {

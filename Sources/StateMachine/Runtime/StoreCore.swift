@@ -122,9 +122,10 @@ struct StoreCore<Engine: StoreEngine> {
     case rejected(SendRejection)
   }
 
-  /// An event arrives from outside (or from a timer or effect).
+  /// An event arrives from outside (or from a timer or effect). When it makes its caller the
+  /// drainer, the engine leases `stepper` (the store's, beside the lock) for it.
   @inlinable
-  mutating func eventArrived(_ event: Event, force: Bool = false) -> Enqueued {
+  mutating func eventArrived(_ event: Event, force: Bool = false, stepper: UnsafeMutablePointer<Engine.Stepper>) -> Enqueued {
     if finished { return .rejected(.finished) }
     if halted { return .rejected(.halted) }
     if !force, isFull { return .rejected(.mailboxFull) }
@@ -134,6 +135,7 @@ struct StoreCore<Engine: StoreEngine> {
     }
     // Nobody drains, so the mailbox is empty: the event goes straight to the caller.
     draining = true
+    engine.lease(stepper)
     return .drain(event)
   }
 
@@ -152,12 +154,13 @@ struct StoreCore<Engine: StoreEngine> {
     return mailbox.pop()
   }
 
-  /// The drainer takes the next event to step outside the lock (on the drainer's engine,
-  /// which only it changes); `nil` when the mailbox is empty (draining stops).
+  /// The drainer takes the next event to step outside the lock (on its stepper, which only it
+  /// changes); `nil` when the mailbox is empty (draining stops, and the stepper is released).
   @inlinable
-  mutating func takeNext() -> Event? {
+  mutating func takeNext(stepper: UnsafeMutablePointer<Engine.Stepper>) -> Event? {
     guard !finished, !mailbox.isEmpty, let event = mailbox.pop() else {
       draining = false
+      engine.release(stepper)
       return nil
     }
     return event
@@ -166,7 +169,7 @@ struct StoreCore<Engine: StoreEngine> {
   /// The drainer stepped its engine to `outcome`: keep it (this copy is what readers see),
   /// cancel what the step ends, register what it starts.
   @inlinable
-  mutating func stepped(engine stepped: UnsafePointer<Engine>, outcome: Engine.Outcome) -> StepWork {
+  mutating func stepped(engine stepped: UnsafePointer<Engine.Stepper>, outcome: Engine.Outcome) -> StepWork {
     engine.adopt(stepped)
     steps += 1
     var work = StepWork(sequence: steps)
@@ -178,12 +181,13 @@ struct StoreCore<Engine: StoreEngine> {
 
   /// The engine's start effects, registered like a step's; and, when the start queued events
   /// and nobody drains, the first of them for the caller to drain.
-  mutating func started() -> (StepWork, drain: Event?)? {
+  mutating func started(stepper: UnsafeMutablePointer<Engine.Stepper>) -> (StepWork, drain: Event?)? {
     guard !finished else { return nil }
     var work = StepWork(sequence: 0)
     Engine.commitStart(to: &self, &work)
     guard !draining, let first = mailbox.pop() else { return (work, nil) }
     draining = true
+    engine.lease(stepper)
     return (work, first)
   }
 

@@ -2,8 +2,14 @@
 /// interface, so that the mailbox, the run-to-completion loop and the effect lifecycle exist
 /// once for both.
 ///
-/// `apply(_:)` runs outside the store's lock; `commit(_:to:_:)` runs under it and says which
-/// state-scoped effects end and which commands start.
+/// The engine itself is what readers see, kept behind the store's lock; what steps is its
+/// ``Stepper``, kept beside the lock and touched only by the caller that drains the mailbox.
+/// A table's stepper is a second copy of the engine (a few words). A chart's is a stepping
+/// machine the store leases from its chart while it drains and hands back when the mailbox is
+/// empty, so an idle chart store holds its configuration and context, not a machine.
+///
+/// `apply(_:on:)` runs outside the store's lock; `commit(_:stepped:to:_:)` runs under it and
+/// says which state-scoped effects end and which commands start.
 @usableFromInline
 protocol StoreEngine: Sendable {
   associatedtype Event: Sendable
@@ -12,23 +18,34 @@ protocol StoreEngine: Sendable {
   associatedtype Observed: Sendable
   /// What the store reports for each step.
   associatedtype Step: Sendable
-  /// What `apply(_:)` returns for `commit` and `report`.
+  /// What `apply(_:on:)` returns for `commit` and `report`.
   associatedtype Outcome
+  /// What the drainer steps.
+  associatedtype Stepper
 
   /// The current state, as observers see it.
   var observed: Observed { get }
   /// The current state as a word the store publishes in an atomic after each step, when it
   /// fits one (see ``StateWord``); `nil` otherwise.
   var publishedWord: UInt64? { get }
+  /// The stepper of a new store.
+  var stepper: Stepper { get }
+  /// Under the store's lock, when a caller becomes the drainer: `stepper` is made ready to step
+  /// from where this engine is.
+  func lease(_ stepper: UnsafeMutablePointer<Stepper>)
+  /// Under the store's lock, when the drainer stops (and when the store is freed): what
+  /// `stepper` holds for stepping may go.
+  func release(_ stepper: UnsafeMutablePointer<Stepper>)
   /// Under the store's lock, when the store starts: registers the commands the start asks for
   /// (a table's initial entry effects; a chart's first macrostep's).
   static func commitStart(to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork)
-  /// Handles one event.
-  mutating func apply(_ event: Event) -> Outcome
-  /// Takes what a step changed from `stepped` (the drainer's engine, which it stepped):
-  /// all of it, or, when the engine knows, only the parts a step changes (no reference counts
-  /// on what it shares, such as the table).
-  mutating func adopt(_ stepped: UnsafePointer<Self>)
+  /// Handles one event on the drainer's stepper.
+  static func apply(_ event: Event, on stepper: UnsafeMutablePointer<Stepper>) -> Outcome
+  /// Takes what a step changed from `stepped` (the drainer's stepper): only the parts a step
+  /// changes (no reference counts on what it shares, such as the table or the chart).
+  mutating func adopt(_ stepped: UnsafePointer<Stepper>)
+  /// What observers see after the step `stepper` took.
+  static func observed(_ stepper: UnsafePointer<Stepper>) -> Observed
   /// Whether the step changed what observers see.
   static func changesObserved(_ outcome: Outcome) -> Bool
   /// Whether committing `outcome` would do nothing but count the step while no state-scoped
@@ -36,12 +53,11 @@ protocol StoreEngine: Sendable {
   /// the next events it holds before committing (see ``StoreRuntime/drain(_:)``).
   static func isQuiet(_ outcome: Outcome) -> Bool
   /// Under the store's lock: ends the effects of states left and registers the step's commands.
-  /// `stepped` is the engine that took the step (the drainer's), which `core.engine` has just
-  /// adopted.
+  /// `stepped` is the stepper that took the step, which `core.engine` has just adopted.
   static func commit(
-    _ outcome: Outcome, stepped: UnsafePointer<Self>, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork)
-  /// The step to report (built only when someone listens).
-  func report(_ outcome: Outcome, event: Event, sequence: Int, time: Duration) -> Step
+    _ outcome: Outcome, stepped: UnsafePointer<Stepper>, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork)
+  /// The step `stepper` took, to report (built only when someone listens).
+  static func report(_ outcome: Outcome, of stepper: UnsafePointer<Stepper>, event: Event, sequence: Int, time: Duration) -> Step
 }
 
 /// A ``TransitionTable``'s machine in a ``Store``.
@@ -96,15 +112,28 @@ struct TableEngine<State: Discriminated, Event: Discriminated, Context: Sendable
 
   @inlinable var publishedWord: UInt64? { StateWord<State>.fits ? StateWord.word(machine.state) : nil }
 
+  /// A second copy: the drainer steps it, and the store's copy adopts each step.
+  @inlinable var stepper: TableEngine { self }
+
+  /// The stepper is always where the store's copy is (it adopts every step): nothing to do.
+  @inlinable
+  func lease(_ stepper: UnsafeMutablePointer<TableEngine>) {}
+
+  @inlinable
+  func release(_ stepper: UnsafeMutablePointer<TableEngine>) {}
+
+  @inlinable
+  static func observed(_ stepper: UnsafePointer<TableEngine>) -> State { stepper.pointee.machine.state }
+
   @usableFromInline
   static func commitStart(to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) {
     for command in core.engine.machine.start() { core.register(command, owner: core.engine.machine.position, into: &work) }
   }
 
   @inlinable
-  mutating func apply(_ event: Event) -> Outcome {
-    let (from, fromIndex) = (machine.state, machine.position)
-    return Outcome(machine.send(event), from: from, fromIndex: fromIndex)
+  static func apply(_ event: Event, on stepper: UnsafeMutablePointer<TableEngine>) -> Outcome {
+    let (from, fromIndex) = (stepper.pointee.machine.state, stepper.pointee.machine.position)
+    return Outcome(stepper.pointee.machine.send(event), from: from, fromIndex: fromIndex)
   }
 
   @inlinable
@@ -145,9 +174,12 @@ struct TableEngine<State: Discriminated, Event: Discriminated, Context: Sendable
   }
 
   @inlinable
-  func report(_ outcome: Outcome, event: Event, sequence: Int, time: Duration) -> StoreStep<State, Event, Context, Effect> {
-    StoreStep(
-      sequence: sequence, event: event, from: outcome.from, to: machine.state, outcome: outcome.step(to: machine.state), context: machine.context,
-      time: time)
+  static func report(
+    _ outcome: Outcome, of stepper: UnsafePointer<TableEngine>, event: Event, sequence: Int, time: Duration
+  ) -> StoreStep<State, Event, Context, Effect> {
+    let machine = stepper.pointee.machine
+    return StoreStep(
+      sequence: sequence, event: event, from: outcome.from, to: machine.state, outcome: outcome.step(to: machine.state),
+      context: machine.context, time: time)
   }
 }

@@ -4,7 +4,8 @@ extension StoreRuntime {
   /// Queues an event; drains the mailbox on this thread unless another caller is draining.
   @inlinable
   func enqueue(_ event: Event, force: Bool, report: Bool = true) -> SendResult {
-    switch core.withLock({ $0.eventArrived(event, force: force) }) {
+    let side = core.side
+    switch core.withLock({ $0.eventArrived(event, force: force, stepper: side) }) {
     case .queued: return .accepted
     case .drain(let first):
       drain(first)
@@ -32,7 +33,7 @@ extension StoreRuntime {
   func drain(_ first: Event) {
     var event = first
     // Ours while we drain (see `core`): stepped in place, no copy.
-    let engine = core.side
+    let stepper = core.side
     // Events taken from the mailbox at once, ahead of anything still queued there.
     var batch = Mailbox<Event>()
     // Whether quiet steps of `batch` may go without a lock each (set under the last lock).
@@ -42,7 +43,7 @@ extension StoreRuntime {
       var skipped = 0
       let outcome =
         mayBatch && !batch.isEmpty
-        ? applyQuietly(&event, batch: &batch, skipped: &skipped, engine: engine) : engine.pointee.apply(event)
+        ? applyQuietly(&event, batch: &batch, skipped: &skipped, stepper: stepper) : Engine.apply(event, on: stepper)
       var work = StoreCore<Engine>.StepWork(sequence: 0)
       var next: Event?
       var waiters: [CheckedContinuation<Void, Never>] = []
@@ -52,7 +53,7 @@ extension StoreRuntime {
       var handedBack = false
       core.withLock { core in
         core.steps &+= skipped
-        work = core.stepped(engine: engine, outcome: outcome)
+        work = core.stepped(engine: stepper, outcome: outcome)
         if let word = core.engine.publishedWord { published.store(word, ordering: .releasing) }
         // A store that finished drops what is queued: the batch too (nobody listens to be told).
         if core.finished, !batch.isEmpty { batch = Mailbox() }
@@ -60,7 +61,7 @@ extension StoreRuntime {
           mayBatch = core.mayBatch
           // The whole mailbox at once: the two buffers are swapped (the batch is empty), not copied.
           if mayBatch, batch.isEmpty, !core.mailbox.isEmpty { swap(&core.mailbox, &batch) }
-          next = batch.isEmpty ? core.takeNext() : batch.pop()
+          next = batch.isEmpty ? core.takeNext(stepper: stepper) : batch.pop()
           handedBack = next == nil
         } else {
           mayBatch = false
@@ -74,15 +75,15 @@ extension StoreRuntime {
         if !waiters.isEmpty { for waiter in waiters { waiter.resume() } }
         return
       }
-      if Engine.changesObserved(outcome), observesStates { subscriptions.load()?.states.yield(engine.pointee.observed) }
+      if Engine.changesObserved(outcome), observesStates { subscriptions.load()?.states.yield(Engine.observed(stepper)) }
       if observesSteps || inspector != nil || recording {
-        report(engine.pointee.report(outcome, event: event, sequence: work.sequence, time: elapsed()))
+        report(Engine.report(outcome, of: stepper, event: event, sequence: work.sequence, time: elapsed()))
       }
       perform(work)
       if next == nil {
         // Those waiting for the store to settle resume only once the step has been reported.
         waiters += core.withLock { core in
-          next = core.takeNext()
+          next = core.takeNext(stepper: stepper)
           return core.waitersToResume()
         }
       }
@@ -98,13 +99,13 @@ extension StoreRuntime {
   /// plain value there.
   @inlinable @inline(never)
   func applyQuietly(
-    _ event: inout Event, batch: inout Mailbox<Event>, skipped: inout Int, engine: UnsafeMutablePointer<Engine>
+    _ event: inout Event, batch: inout Mailbox<Event>, skipped: inout Int, stepper: UnsafeMutablePointer<Engine.Stepper>
   ) -> Engine.Outcome {
-    var outcome = engine.pointee.apply(event)
+    var outcome = Engine.apply(event, on: stepper)
     while Engine.isQuiet(outcome), !finishing.load(ordering: .relaxed), let following = batch.pop() {
       skipped &+= 1
       event = following
-      outcome = engine.pointee.apply(event)
+      outcome = Engine.apply(event, on: stepper)
     }
     return outcome
   }
@@ -240,10 +241,11 @@ extension StoreRuntime {
   /// A timer fell due: queue its event if it is still running. Returns whether it was.
   /// A one-shot timer has finished once it fired (its event is queued); a repeating one runs on.
   private func timerFired(_ token: UInt64, event: Event, keep: Bool) -> Bool {
+    let side = core.side
     let fired = core.withLock { core -> (StoreCore<Engine>.Enqueued, ended: StoreCore<Engine>.Running?)? in
       guard core.isActive(token) else { return nil }
       let ended = keep ? nil : core.remove(token)
-      return (core.eventArrived(event, force: true), ended)
+      return (core.eventArrived(event, force: true, stepper: side), ended)
     }
     guard let fired else { return false }
     if let ended = fired.ended { inspector?(.effectFinished(id: ended.id, description: ended.description)) }
@@ -254,12 +256,13 @@ extension StoreRuntime {
   /// An effect sent an event: queue it if the effect still runs, else drop it and say so.
   @usableFromInline
   func deliver(_ event: Event, from token: UInt64, effect: Effect) {
+    let side = core.side
     let enqueued = core.withLock { core -> StoreCore<Engine>.Enqueued? in
       guard core.isActive(token) else {
         core.deferred[token]?.dropped = true
         return nil
       }
-      return core.eventArrived(event, force: true)
+      return core.eventArrived(event, force: true, stepper: side)
     }
     switch enqueued {
     case nil: inspector?(.lateEventDropped(event, effect: effect.description))
@@ -287,9 +290,10 @@ extension StoreRuntime {
     if case .threw(let error) = ending, !(error is CancellationError), core.withLock({ $0.isActive(token) }) {
       mapped = failure(work, error)
     }
+    let side = core.side
     let (end, enqueued, waiters) = core.withLock { core -> (Core.TaskEnd, Core.Enqueued?, [CheckedContinuation<Void, Never>]) in
       let end = core.taskEnded(token, ending)
-      let enqueued = end == .failed ? mapped.map { core.eventArrived($0, force: true) } : nil
+      let enqueued = end == .failed ? mapped.map { core.eventArrived($0, force: true, stepper: side) } : nil
       return (end, enqueued, core.waitersToResume())
     }
     switch end {

@@ -12,13 +12,13 @@ final class StoreRuntime<Engine: StoreEngine>: Sendable {
   @usableFromInline typealias Failure = @Sendable (Work, any Error) -> Event?
   @usableFromInline typealias Inspector = @Sendable (StoreReport<Event, Engine.Step>) -> Void
 
-  /// The core behind its lock and, beside it, the drainer's engine, in one allocation this
-  /// runtime owns (freed in `deinit`). The drainer's engine (`core.side`) is what steps: it is
-  /// touched only by the caller that set the core's `draining` under the lock, until it clears
-  /// it under the lock (and by `init` and `deinit`), so the mutex orders every access. The
-  /// core's own engine is the copy readers see, updated when a step is kept; a send copies no
-  /// engine out of the lock.
-  @usableFromInline let core: LockedRegion<StoreCore<Engine>, Engine>
+  /// The core behind its lock and, beside it, the drainer's stepper, in one allocation this
+  /// runtime owns (freed in `deinit`). The stepper (`core.side`) is what steps: it is touched
+  /// only by the caller that set the core's `draining` under the lock, until it clears it under
+  /// the lock (and by `init` and `deinit`, and under the lock by the lease and release that go
+  /// with setting and clearing `draining`), so the mutex orders every access. The core's engine
+  /// is what readers see, updated when a step is kept; a send copies no engine out of the lock.
+  @usableFromInline let core: LockedRegion<StoreCore<Engine>, Engine.Stepper>
   @usableFromInline let handler: Handler
   @usableFromInline let failure: Failure
   @usableFromInline let inspector: Inspector?
@@ -96,7 +96,7 @@ final class StoreRuntime<Engine: StoreEngine>: Sendable {
     inspector: Inspector?
   ) {
     let capacity = if case .bounded(let c) = mailbox { max(1, c) } else { Int.max }
-    core = LockedRegion(StoreCore(engine: engine, capacity: capacity), side: engine)
+    core = LockedRegion(StoreCore(engine: engine, capacity: capacity), side: engine.stepper)
     published = Atomic(engine.publishedWord ?? 0)
     self.handler = handler
     self.failure = failure
@@ -105,7 +105,12 @@ final class StoreRuntime<Engine: StoreEngine>: Sendable {
     self.clock.manual?.register(self)
   }
 
-  deinit { core.deallocate() }
+  deinit {
+    // A drainer holds the runtime, so none is draining: the stepper holds nothing to release
+    // unless a step never returned (its caller is gone).
+    core.withLock { [side = core.side] in $0.engine.release(side) }
+    core.deallocate()
+  }
 
   /// Attaches the recorder `make` builds from the engine as it is now. The store must not be
   /// handling an event (every step kept so far has then been reported, and the next drainer
@@ -148,7 +153,8 @@ final class StoreRuntime<Engine: StoreEngine>: Sendable {
   var steps: AsyncStream<Engine.Step> { subscribing().steps.subscribe() }
 
   func start() {
-    guard let (work, queued) = core.withLock({ $0.started() }) else { return }
+    let side = core.side
+    guard let (work, queued) = core.withLock({ $0.started(stepper: side) }) else { return }
     perform(work)
     if let first = queued { drain(first) }
   }

@@ -96,15 +96,25 @@ enum RandomChart {
 
   /// The first valid chart of the attempts from `seed` (random transitions may break the
   /// chart's rules: an internal transition from an atomic state, a target in no state...).
-  static func make(seed: UInt64) throws -> C {
+  static func make(seed: UInt64) throws -> C { try make(seed: seed) { $0 } }
+
+  /// The same chart, with its effects made by `effect` from their names (a store's charts emit
+  /// ``Command`` values).
+  static func make<Effect: Sendable>(seed: UInt64, effect: @escaping @Sendable (String) -> Effect) throws -> Chart<String, String, Int, Effect> {
     var last: (any Error)?
     for n in 0..<200 {
-      do { return try attempt(seed: seed &* 1_000 &+ UInt64(n)) } catch { last = error }
+      do { return try attempt(seed: seed &* 1_000 &+ UInt64(n), effect: effect) } catch { last = error }
     }
     throw last!
   }
 
-  static func attempt(seed: UInt64) throws -> C {
+  static func attempt<Effect: Sendable>(
+    seed: UInt64, effect: @escaping @Sendable (String) -> Effect
+  ) throws -> Chart<String, String, Int, Effect> {
+    typealias C = Chart<String, String, Int, Effect>
+    typealias S = ChartState<String, String, Int, Effect>
+    typealias T = ChartTransition<String, String, Int, Effect>
+    typealias A = ChartAction<String, Int, Effect>
     var random = SplitMix64(seed: seed &* 7919 &+ 1)
     var ids: [String] = []
     var atomics: [String] = []
@@ -152,10 +162,10 @@ enum RandomChart {
         }
       var actions: [A] = []
       if pick(2) == 0 { actions.append(.update("count") { n, _ in n += 1 }) }
-      if pick(3) == 0 { actions.append(.effect("fx \(source)")) }
+      if pick(3) == 0 { actions.append(.effect(effect("fx \(source)"))) }
       // Only events a-d raise, and only e or f: raised events never raise again.
       if pick(4) == 0, event < "e" { actions.append(.raise(["e", "f"][pick(2)])) }
-      if pick(6) == 0 { actions.append(.make("seen") { n, e in "seen \(n) \(e ?? "-")" }) }
+      if pick(6) == 0 { actions.append(.make("seen") { n, e in effect("seen \(n) \(e ?? "-")") }) }
       let transition: T =
         switch pick(8) {
         // Eventless: taken when n ≡ 1 (mod 3), and leaves n ≡ 2 (its update comes last; only
@@ -170,7 +180,7 @@ enum RandomChart {
     func attach(_ state: S) -> S {
       var state = state
       state.transitions += extra[state.id] ?? []
-      if pick(4) == 0 { state.onEntry.append(.effect("enter \(state.id)")) }
+      if pick(4) == 0 { state.onEntry.append(.effect(effect("enter \(state.id)"))) }
       if pick(5) == 0 { state.onExit.append(.update("leave") { n, _ in n += 2 }) }
       state.children = state.children.map(attach)
       return state

@@ -1,15 +1,45 @@
-/// A ``ChartMachine`` in a ``ChartStore``: each output is tied to the state it belongs to, so
-/// state-scoped effects live exactly as long as that state (or any of its descendants) is
-/// active.
+/// A chart in a ``ChartStore``: where it is (configuration, history, context, halting), which
+/// readers see behind the store's lock, without a machine. The drainer steps a machine it
+/// leases from the chart's ``ChartStepperPool`` for as long as it drains, loaded from here;
+/// each step is adopted back. Each output is tied to the state it belongs to, so state-scoped
+/// effects live exactly as long as that state (or any of its descendants) is active.
 @usableFromInline
 struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, Work: Sendable>: StoreEngine {
   @usableFromInline typealias Effect = Command<Event, Work>
-  @usableFromInline var machine: ChartMachine<ID, Event, Context, Effect>
-  /// The first macrostep's outputs (with their owners and exits), performed when the store starts.
-  @usableFromInline var startStep: Tracked?
+  @usableFromInline typealias Machine = ChartMachine<ID, Event, Context, Effect>
+  @usableFromInline typealias Pool = ChartStepperPool<ID, Event, Context, Effect>
 
-  /// A step with the owners of its outputs and the states it exited, as the machine kept them
-  /// (its buffers, read right after the step: the next step reuses them).
+  /// The chart's pool, which holds the chart.
+  @usableFromInline let pool: Pool
+  /// The active states (history bits aside).
+  @usableFromInline var active: StateBits
+  @usableFromInline var context: Context
+  /// What history states remember and the start step waiting for ``ChartStore/start()``, when
+  /// there is either: most stores have neither, and keep one word for both.
+  @usableFromInline var rare: Rare?
+  @usableFromInline var halted: Bool
+
+  /// The drainer's leased machine, or `nil` while nobody drains.
+  @usableFromInline
+  struct Stepper {
+    @usableFromInline var machine: UnsafeMutablePointer<Machine>?
+
+    @inlinable
+    init() {}
+  }
+
+  /// History values and a pending start step: immutable, replaced when either changes (history
+  /// changes when a state with history is left for another child, and the start once).
+  @usableFromInline
+  final class Rare: Sendable {
+    @usableFromInline let history: [Int: [Int]]
+    @usableFromInline let start: Tracked?
+
+    @usableFromInline
+    init(history: [Int: [Int]], start: Tracked?) { (self.history, self.start) = (history, start) }
+  }
+
+  /// A step with the owners of its outputs and the states it exited, as the machine kept them.
   @usableFromInline
   struct Tracked: Sendable {
     @usableFromInline let step: ChartStep<Event, Effect>
@@ -17,26 +47,9 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
     @usableFromInline let exits: [ChartExit]
 
     @inlinable
-    init(_ step: ChartStep<Event, Effect>, of machine: ChartMachine<ID, Event, Context, Effect>) {
+    init(_ step: ChartStep<Event, Effect>, of machine: Machine) {
       (self.step, owners, exits) = (step, machine.lastOwners, machine.lastExits)
     }
-  }
-
-  /// Takes what a macrostep changes and readers see — configuration, history, context,
-  /// halting — not the stepping machine's caches (its compiled steps and buffers, which only the
-  /// drainer's copy uses): copying those on every step cost a reference count each. The start
-  /// step stays this copy's: only the core's is consumed when the store starts.
-  @inlinable
-  mutating func adopt(_ stepped: UnsafePointer<ChartEngine>) {
-    // Field by field through the pointer: passing `stepped.pointee.machine` whole would copy
-    // every one of its references for the call.
-    machine.active = stepped.pointee.machine.active
-    machine.storedContext = stepped.pointee.machine.storedContext
-    // A chart without history (or one that wrote none) leaves both empty: nothing to count.
-    if !(machine.history.isEmpty && stepped.pointee.machine.history.isEmpty) { machine.history = stepped.pointee.machine.history }
-    machine.halted = stepped.pointee.machine.halted
-    machine.started = stepped.pointee.machine.started
-    machine.node = -1
   }
 
   @usableFromInline
@@ -56,9 +69,17 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
   /// Enters the chart's initial configuration (its content runs; its effects wait for `start`).
   @usableFromInline
   init(_ chart: Chart<ID, Event, Context, Effect>, context: Context) throws(ChartRunError) {
-    machine = ChartMachine(chart, context: context)
-    machine.tracksOwners = true
-    startStep = Tracked(try machine.start(), of: machine)
+    let pool = chart.stepperPool()
+    self.pool = pool
+    let machine = pool.take(context: context)
+    defer { pool.put(machine) }
+    machine.pointee.reset(context: context)
+    let step = try machine.pointee.start()
+    (active, self.context, halted) = (machine.pointee.active, machine.pointee.storedContext, machine.pointee.halted)
+    let history = machine.pointee.history
+    // Nothing to start and no history: nothing rare to keep.
+    let pending = !step.outputs.isEmpty || halted
+    rare = pending || !history.isEmpty ? Rare(history: history, start: pending ? Tracked(step, of: machine.pointee) : nil) : nil
   }
 
   /// A chart restored from `snapshot`: nothing is entered, so there is nothing to start.
@@ -67,23 +88,80 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
       throw ChartRestoreError(
         message: "the snapshot has no configuration (a chart not started); a store starts such a chart with init(_:context:)")
     }
-    machine = try ChartMachine(chart, restoring: snapshot)
-    machine.tracksOwners = true
-    startStep = nil
+    let restored = try chart.restoredState(snapshot.configuration, history: snapshot.history, isHalted: snapshot.isHalted)
+    guard let restored else { preconditionFailure("invalid state: a snapshot with a configuration restored to none") }
+    pool = chart.stepperPool()
+    (active, context, halted) = (restored.active, snapshot.context, snapshot.isHalted)
+    rare = restored.history.isEmpty ? nil : Rare(history: restored.history, start: nil)
   }
 
-  @usableFromInline var observed: [ID] { machine.configuration }
+  /// The chart.
+  @inlinable var chart: Chart<ID, Event, Context, Effect> { pool.chart }
+  /// What history states remember, by index.
+  @inlinable var history: [Int: [Int]] { rare?.history ?? [:] }
+  /// The active atomic states, in document order.
+  @inlinable var configuration: [ID] { pool.chart.configuration(of: active) }
+  /// Every active state, in document order.
+  @usableFromInline var activeStates: [ID] { pool.chart.activeStates(of: active) }
+  /// Whether `state` is active.
+  @usableFromInline func isActive(_ state: ID) -> Bool { pool.chart.isActive(state, in: active) }
+  /// Where the chart is.
+  @usableFromInline var snapshot: ChartSnapshot<ID, Context> {
+    ChartSnapshot(configuration: configuration, history: chart.historyValues(of: history), context: context, isHalted: halted)
+  }
+
+  @usableFromInline var observed: [ID] { configuration }
 
   @usableFromInline var publishedWord: UInt64? { nil }
 
+  @inlinable var stepper: Stepper { Stepper() }
+
+  /// Leases a machine from the chart's pool and puts it where this engine is.
   @inlinable
-  mutating func apply(_ event: Event) -> Outcome {
-    let before = machine.active
+  func lease(_ stepper: UnsafeMutablePointer<Stepper>) {
+    let machine = pool.take(context: context)
+    machine.pointee.load(active: active, history: rare, context: context, halted: halted)
+    stepper.pointee.machine = machine
+  }
+
+  /// Hands the leased machine back to the pool.
+  @inlinable
+  func release(_ stepper: UnsafeMutablePointer<Stepper>) {
+    guard let machine = stepper.pointee.machine else { return }
+    stepper.pointee.machine = nil
+    pool.put(machine)
+  }
+
+  @inlinable
+  static func observed(_ stepper: UnsafePointer<Stepper>) -> [ID] { stepper.pointee.machine.unsafelyUnwrapped.pointee.configuration }
+
+  /// Takes what a macrostep changes: configuration, history, context, halting.
+  @inlinable
+  mutating func adopt(_ stepped: UnsafePointer<Stepper>) {
+    let machine = UnsafePointer(stepped.pointee.machine.unsafelyUnwrapped)
+    active = machine.pointee.active
+    context = machine.pointee.storedContext
+    halted = machine.pointee.halted
+    // A chart without history (or one that wrote none) leaves both empty: nothing to compare.
+    if !(rare == nil && machine.pointee.history.isEmpty) { adoptHistory(machine.pointee.history) }
+  }
+
+  @usableFromInline
+  mutating func adoptHistory(_ history: [Int: [Int]]) {
+    guard history != (rare?.history ?? [:]) else { return }
+    let start = rare?.start
+    rare = history.isEmpty && start == nil ? nil : Rare(history: history, start: start)
+  }
+
+  @inlinable
+  static func apply(_ event: Event, on stepper: UnsafeMutablePointer<Stepper>) -> Outcome {
+    let machine = stepper.pointee.machine.unsafelyUnwrapped
+    let before = machine.pointee.active
     do {
-      let step = try machine.send(event)
-      return Outcome(step: step, error: nil, from: before, changed: before != machine.active)
+      let step = try machine.pointee.send(event)
+      return Outcome(step: step, error: nil, from: before, changed: before != machine.pointee.active)
     } catch {
-      return Outcome(step: nil, error: error, from: before, changed: before != machine.active)
+      return Outcome(step: nil, error: error, from: before, changed: before != machine.pointee.active)
     }
   }
 
@@ -97,8 +175,8 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
 
   @usableFromInline
   static func commitStart(to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) {
-    guard let step = core.engine.startStep else { return }
-    core.engine.startStep = nil
+    guard let rare = core.engine.rare, let step = rare.start else { return }
+    core.engine.rare = rare.history.isEmpty ? nil : Rare(history: rare.history, start: nil)
     commit(step.step, owners: step.owners, exits: step.exits, to: &core, &work)
   }
 
@@ -106,11 +184,12 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
   /// as the step left them until its next step), and only when the step has something to do.
   @inlinable
   static func commit(
-    _ outcome: Outcome, stepped: UnsafePointer<Self>, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork
+    _ outcome: Outcome, stepped: UnsafePointer<Stepper>, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork
   ) {
     guard let step = outcome.step else { return }
-    if step.outputs.isEmpty, !stepped.pointee.machine.exitedAny || core.running.isEmpty, !core.engine.machine.isHalted { return }
-    commit(step, owners: stepped.pointee.machine.lastOwners, exits: stepped.pointee.machine.lastExits, to: &core, &work)
+    let machine = UnsafePointer(stepped.pointee.machine.unsafelyUnwrapped)
+    if step.outputs.isEmpty, !machine.pointee.exitedAny || core.running.isEmpty, !core.engine.halted { return }
+    commit(step, owners: machine.pointee.lastOwners, exits: machine.pointee.lastExits, to: &core, &work)
   }
 
   /// States left end their state-scoped effects; then the outputs start in order, except a
@@ -122,8 +201,8 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
     _ step: ChartStep<Event, Effect>, owners: [Int], exits: [ChartExit], to core: inout StoreCore<Self>,
     _ work: inout StoreCore<Self>.StepWork
   ) {
-    if step.outputs.isEmpty, exits.isEmpty || core.running.isEmpty, !core.engine.machine.isHalted { return }
-    let halted = core.engine.machine.isHalted
+    if step.outputs.isEmpty, exits.isEmpty || core.running.isEmpty, !core.engine.halted { return }
+    let halted = core.engine.halted
     if halted {
       core.halt(into: &work)
     } else {
@@ -151,12 +230,44 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
   }
 
   @usableFromInline
-  func report(_ outcome: Outcome, event: Event, sequence: Int, time: Duration) -> ChartStoreStep<ID, Event, Context, Work> {
-    ChartStoreStep(
-      sequence: sequence, event: event, from: machine.configuration(of: outcome.from), to: machine.configuration,
-      outcome: outcome.step?.outcome ?? .transitioned, outputs: outcome.step?.outputs ?? [], history: machine.historyValues,
-      isHalted: machine.isHalted, context: machine.context,
+  static func report(
+    _ outcome: Outcome, of stepper: UnsafePointer<Stepper>, event: Event, sequence: Int, time: Duration
+  ) -> ChartStoreStep<ID, Event, Context, Work> {
+    let machine = UnsafePointer(stepper.pointee.machine.unsafelyUnwrapped)
+    return ChartStoreStep(
+      sequence: sequence, event: event, from: machine.pointee.configuration(of: outcome.from), to: machine.pointee.configuration,
+      outcome: outcome.step?.outcome ?? .transitioned, outputs: outcome.step?.outputs ?? [], history: machine.pointee.historyValues,
+      isHalted: machine.pointee.isHalted, context: machine.pointee.context,
       time: time, error: outcome.error)
+  }
+}
+
+extension ChartMachine {
+  /// The machine at the chart's start with `context`, not started (its buffers and compiled
+  /// steps kept): for a store that leased it to enter its chart.
+  @usableFromInline
+  mutating func reset(context: Context) {
+    active = StateBits(count: chart.count)
+    history = [:]
+    storedContext = context
+    (halted, started, node) = (false, false, -1)
+  }
+
+  /// The machine where a store's chart is (a started chart), with the history `rare` keeps
+  /// (none when `nil`): its compiled node is kept when it is already there (the common case:
+  /// the store that stepped it last leased it again).
+  @inlinable
+  mutating func load<Work>(active: StateBits, history rare: ChartEngine<ID, Event, Context, Work>.Rare?, context: Context, halted: Bool) {
+    if let rare {
+      if node >= 0, !(self.active == active && self.history == rare.history) { node = -1 }
+      history = rare.history
+    } else {
+      if node >= 0, !(self.active == active && history.isEmpty) { node = -1 }
+      if !history.isEmpty { history = [:] }
+    }
+    self.active = active
+    storedContext = context
+    (self.halted, started) = (halted, true)
   }
 }
 

@@ -60,7 +60,7 @@ extension ChartStore where ID: Codable, Event: Discriminated & Codable, Context:
   ) throws(LogError) -> Recorder {
     var made: Recorder?
     try runtime.attachRecorder(path: path ?? "(memory)") { engine throws(LogError) in
-      let recorder = try Recorder(chart: engine.machine.chart, snapshot: engine.machine.snapshot, file: path, durability: durability)
+      let recorder = try Recorder(chart: engine.chart, snapshot: engine.snapshot, file: path, durability: durability)
       made = recorder
       return Self.steps(to: recorder, onError: onError)
     }

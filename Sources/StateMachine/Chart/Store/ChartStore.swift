@@ -61,19 +61,19 @@ public final class ChartStore<ID: Hashable & Sendable, Event: Sendable, Context:
   init(runtime: StoreRuntime<ChartEngine<ID, Event, Context, Work>>) { self.runtime = runtime }
 
   /// The active atomic states, in document order.
-  public var configuration: [ID] { runtime.core.withLock { $0.engine.machine.configuration } }
+  public var configuration: [ID] { runtime.core.withLock { $0.engine.configuration } }
   /// Every active state, compound and parallel ones included, in document order.
-  public var activeStates: [ID] { runtime.core.withLock { $0.engine.machine.activeStates } }
+  public var activeStates: [ID] { runtime.core.withLock { $0.engine.activeStates } }
   /// Whether `state` (atomic, compound or parallel) is active.
-  public func isActive(_ state: ID) -> Bool { runtime.core.withLock { $0.engine.machine.isActive(state) } }
+  public func isActive(_ state: ID) -> Bool { runtime.core.withLock { $0.engine.isActive(state) } }
   /// The current context.
-  public var context: Context { runtime.core.withLock { $0.engine.machine.context } }
+  public var context: Context { runtime.core.withLock { $0.engine.context } }
   /// The chart this store runs.
-  public var chart: Chart<ID, Event, Context, Effect> { runtime.core.withLock { $0.engine.machine.chart } }
+  public var chart: Chart<ID, Event, Context, Effect> { runtime.core.withLock { $0.engine.chart } }
   /// The chart reached a final child of its root: no event is accepted any more.
-  public var isHalted: Bool { runtime.core.withLock { $0.engine.machine.isHalted } }
+  public var isHalted: Bool { runtime.core.withLock { $0.engine.halted } }
   /// Where the chart is — configuration, history, context — to save and restore.
-  public var snapshot: ChartSnapshot<ID, Context> { runtime.core.withLock { $0.engine.machine.snapshot } }
+  public var snapshot: ChartSnapshot<ID, Context> { runtime.core.withLock { $0.engine.snapshot } }
   /// Steps taken so far.
   public var stepCount: Int { runtime.core.withLock { $0.steps } }
   /// Effects and timers running now.

@@ -1,0 +1,38 @@
+/// A configuration of the chart, as the ids users know: what a machine and a store's engine
+/// (which keeps a configuration without a machine) both read.
+extension Chart {
+  /// The atomic states of `bits`, in document order.
+  @inlinable
+  func configuration(of bits: StateBits) -> [ID] {
+    var states: [ID] = []
+    let kinds = self.kinds
+    let ids = self.ids
+    for s in 1..<kinds.count where bits[s] && (kinds[s] == .atomic || kinds[s] == .final) {
+      if let id = ids[s] { states.append(id) }
+    }
+    return states
+  }
+
+  /// Every state of `bits` (compound and parallel ones included), in document order.
+  @inlinable
+  func activeStates(of bits: StateBits) -> [ID] {
+    var states: [ID] = []
+    let ids = self.ids
+    for s in 1..<ids.count where bits[s] {
+      if let id = ids[s] { states.append(id) }
+    }
+    return states
+  }
+
+  /// Whether `state` is one of `bits`.
+  func isActive(_ state: ID, in bits: StateBits) -> Bool { index[state].map { bits[$0] } ?? false }
+
+  /// What each history state of `history` (by index) remembers, by id.
+  @inlinable
+  func historyValues(of history: [Int: [Int]]) -> [ID: [ID]] {
+    guard !history.isEmpty else { return [:] }
+    var values: [ID: [ID]] = [:]
+    for (h, states) in history { if let id = ids[h] { values[id] = states.compactMap { ids[$0] } } }
+    return values
+  }
+}
