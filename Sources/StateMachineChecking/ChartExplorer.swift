@@ -48,10 +48,10 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
       result.violations.append(.init(property: "settles", message: error.description, path: []))
       return result.exploration(of: chart, states: states, taken: machine._coveredTransitions)
     }
-    var positions = [machine._position]
-    var index: [_ChartPosition<Context>: Int] = [positions[0]: 0]
-    // Growing the index rehashes every position in it: start with room for a small chart.
-    index.reserveCapacity(min(limit, 128))
+    // Growing the index refiles every position in it: start with room for a small chart.
+    var index = ChartPositionIndex<Context>(capacity: min(limit, 128))
+    let first = machine._position
+    _ = index.file(first, contextHash: first.context.hashValue)
     var parent: [(from: Int, event: Int)] = [(-1, -1)]
     var depthOf = [0]
     func path(to i: Int) -> [Event] {
@@ -79,13 +79,13 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
     var head = 0
     // Whether the machine is still at `positions[head - 1]` (an unhandled step changes nothing).
     var atHead = true
-    while head < positions.count {
+    while head < index.count {
       let i = head
       head += 1
       atHead = false
-      guard depthOf[i] < depth, !positions[i].isHalted else { continue }
+      guard depthOf[i] < depth, !index[i].isHalted else { continue }
       for (e, event) in alphabet.enumerated() {
-        if !atHead { machine._return(to: positions[i]) }
+        if !atHead { machine._return(to: index[i]) }
         atHead = true
         let step: ChartStep<Event, Effect>
         do {
@@ -105,34 +105,21 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
         if machine._coverageGrew { firstEntered(&machine, at: i, then: event) }
         // One lookup that files the position as the next configuration when it is new.
         let position = machine._position
-        let next = positions.count
-        guard Self.file(position, as: next, in: &index) else { continue }
+        let (next, new) = index.file(position, contextHash: index.contextHash(of: position.context, near: i))
+        guard new else { continue }
         guard next < limit else {
-          index[position] = nil
+          index.removeLast()
           result.truncated = true
           break
         }
-        positions.append(position)
         parent.append((i, e))
         depthOf.append(depthOf[i] + 1)
         result.maxDepth = max(result.maxDepth, depthOf[i] + 1)
-        visit(machine, at: positions.count - 1)
+        visit(machine, at: next)
       }
     }
-    result.configurations = positions.count
+    result.configurations = index.count
     return result.exploration(of: chart, states: states, taken: machine._coveredTransitions)
-  }
-}
-
-extension ChartExplorer {
-  /// Files `position` as configuration `next` unless it is filed already (one hash either
-  /// way); returns whether it was new.
-  @inlinable
-  static func file(_ position: _ChartPosition<Context>, as next: Int, in index: inout [_ChartPosition<Context>: Int]) -> Bool {
-    var new = false
-    func check(_ filed: inout Int) { new = filed == next }
-    check(&index[position, default: next])
-    return new
   }
 }
 

@@ -202,6 +202,17 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
   /// by the stores, not by the chart.
   let stepperPool = Locked(WeakReference<ChartStepperPool<ID, Event, Context, Effect>>())
 
+  /// Whether the content in `range` only makes outputs (effects, sends, cancels): a machine
+  /// that discards outputs runs none of it.
+  func makesOutputsOnly(_ range: Range<Int>) -> Bool {
+    range.allSatisfy { i in
+      switch content[i] {
+      case .effect, .make, .send, .cancel: true
+      case .raise, .update, .error: false
+      }
+    }
+  }
+
   init(
     _ builder: ChartBuilder<ID, Event, Context, Effect>, name: String, eventName: @escaping @Sendable (Event) -> String,
     eventOrdinal: (@Sendable (Event) -> Int?)?

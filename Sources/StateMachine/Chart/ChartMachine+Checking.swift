@@ -39,6 +39,29 @@ public struct _ChartPosition<Context: Hashable>: Hashable {
   }
 }
 
+extension _ChartPosition {
+  /// A hash of the position made from `contextHash` (the context's `hashValue`, which a checker
+  /// may keep from an equal context it met before) and the configuration's words, mixed without
+  /// a `Hasher`: what an explorer files positions by.
+  @inlinable
+  public func _hash(contextHash: Int) -> Int {
+    var h = UInt64(truncatingIfNeeded: contextHash) ^ (halted ? 0x5851_F42D_4C95_7F2D : 0)
+    @inline(__always) func mix(_ word: UInt64) {
+      h = (h ^ word) &* 0x9E37_79B9_7F4A_7C15
+      h ^= h >> 29
+    }
+    mix(key.active.small)
+    if let large = key.active.large { for word in large { mix(word) } }
+    mix(key.history.small)
+    if let large = key.history.large { for word in large { mix(word) } }
+    return Int(truncatingIfNeeded: h)
+  }
+
+  /// Whether two positions are the same configuration, history and halting (contexts aside).
+  @inlinable
+  public func _sameConfiguration(as other: Self) -> Bool { key == other.key && halted == other.halted }
+}
+
 extension ChartMachine where Context: Hashable {
   /// Where the machine is (see ``_ChartPosition``).
   @inlinable

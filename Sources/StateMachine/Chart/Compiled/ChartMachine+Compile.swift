@@ -147,7 +147,10 @@ extension ChartMachine {
     return CompiledSteps.Move(
       programStart: Int32(programStart), programEnd: Int32(compiled.program.count), historyStart: Int32(historyStart),
       historyEnd: Int32(historyEnd), halts: halts,
-      isQuick: !halts && historyEnd == historyStart && program.allSatisfy { $0.kind != .run && $0.kind != .done }, end: end,
+      isQuick: !halts && historyEnd == historyStart && program.allSatisfy { $0.kind != .run && $0.kind != .done },
+      isQuickDiscarding: !halts && historyEnd == historyStart
+        && program.allSatisfy { $0.kind != .done && ($0.kind != .run || chart.tables.makesOutputsOnly(Int($0.a)..<Int($0.b))) },
+      end: end,
       endNode: compiled.node(of: end))
   }
 }

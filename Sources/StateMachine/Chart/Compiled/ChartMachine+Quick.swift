@@ -7,7 +7,7 @@ extension ChartMachine {
   @inlinable
   mutating func quickStep(ordinal: Int) -> ChartStep<Event, Effect>? {
     let slot = Int(node) << 6 | ordinal
-    let end = compiledStorage.steps.quick[slot]
+    let end = discardsOutputs ? compiledStorage.steps.quickDiscarding[slot] : compiledStorage.steps.quick[slot]
     if end >= 0 {
       if active.large == nil { active.small = compiledStorage.steps.smallActive[Int(end)] } else { active = compiledStorage.steps.keys[Int(end)].active }
       if quickNotes {
@@ -27,37 +27,44 @@ extension ChartMachine {
 
   /// Works out what the quick lane does for `slot` (`node << 6 | ordinal`) from the compiled
   /// selection and move, when both are compiled; returns whether the slot is now known to be
-  /// quick or unhandled.
+  /// quick or unhandled. A machine that discards outputs learns its own lane.
   @usableFromInline
   mutating func learnQuick(_ slot: Int) -> Bool {
     let s = compiledStorage.steps.byOrdinal[slot]
     guard s >= 0 else { return false }
     let t = compiledStorage.steps.sole[Int(s)]
     if t == CompiledSteps.noCandidate {
-      compiled.quick[slot] = CompiledSteps.unhandled
+      learn(slot, CompiledSteps.unhandled)
       return true
     }
     guard t >= 0 else {
-      compiled.quick[slot] = CompiledSteps.notQuick
+      learn(slot, CompiledSteps.notQuick)
       return false
     }
     let base = compiledStorage.steps.singleBase[Int(node)]
     guard base >= 0, compiledStorage.steps.singles[Int(base + t)] >= 0 else { return false }
     let m = compiledStorage.steps.singles[Int(base + t)]
-    let end = compiledStorage.steps.moves[Int(m)].endNode
-    guard compiledStorage.steps.moves[Int(m)].isQuick, end >= 0 else {
-      compiled.quick[slot] = CompiledSteps.notQuick
+    let move = compiledStorage.steps.moves[Int(m)]
+    guard discardsOutputs ? move.isQuickDiscarding : move.isQuick, move.endNode >= 0 else {
+      learn(slot, CompiledSteps.notQuick)
       return false
     }
-    let eventless = compiledStorage.steps.eventless[Int(end)]
+    let eventless = compiledStorage.steps.eventless[Int(move.endNode)]
     guard eventless >= 0 else { return false }
     guard compiledStorage.steps.sole[Int(eventless)] == CompiledSteps.noCandidate else {
-      compiled.quick[slot] = CompiledSteps.notQuick
+      learn(slot, CompiledSteps.notQuick)
       return false
     }
-    compiled.quick[slot] = end
+    learn(slot, move.endNode)
+    // The slot's move is the same for either lane.
     compiled.quickMoves[slot] = m
     return true
+  }
+
+  /// Files what the quick lane does for `slot`, in this machine's lane.
+  @usableFromInline
+  mutating func learn(_ slot: Int, _ end: Int32) {
+    if discardsOutputs { compiled.quickDiscarding[slot] = end } else { compiled.quick[slot] = end }
   }
 
   /// A tracking machine's owners and exits after a quick step: no outputs, and the states

@@ -76,6 +76,9 @@ struct CompiledSteps: Sendable {
     /// Nothing to do but change the configuration: no content, history or done event, and
     /// the chart does not halt (see ``ChartMachine/quickStep(_:)``).
     @usableFromInline let isQuick: Bool
+    /// As `isQuick` for a machine that discards outputs (see ``ChartMachine/_discardsOutputs``):
+    /// its content only makes outputs (effects, sends, cancels), which such a machine skips.
+    @usableFromInline let isQuickDiscarding: Bool
     @usableFromInline let end: Key
     /// The node of `end`, or -1 when there was no room for it.
     @usableFromInline let endNode: Int32
@@ -113,6 +116,8 @@ struct CompiledSteps: Sendable {
   /// `node << 6 | ordinal` → what a quick step of that event does there: the node it lands on
   /// (≥ 0), ``unhandled``, ``notQuick``, or ``unknown`` (see ``ChartMachine/quickStep(_:)``).
   @usableFromInline var quick: [Int32] = []
+  /// As ``quick``, for machines that discard outputs (whose quick steps are more).
+  @usableFromInline var quickDiscarding: [Int32] = []
   /// `node << 6 | ordinal` → the move of a quick step (for a tracking machine's exits).
   @usableFromInline var quickMoves: [Int32] = []
   /// Per node, its active states in one word (charts of up to 64 states).
@@ -166,6 +171,7 @@ struct CompiledSteps: Sendable {
     keys.append(key)
     byOrdinal += repeatElement(-1, count: 64)
     quick += repeatElement(Self.unknown, count: 64)
+    quickDiscarding += repeatElement(Self.unknown, count: 64)
     quickMoves += repeatElement(-1, count: 64)
     smallActive.append(key.active.small)
     eventless.append(-1)
