@@ -35,10 +35,10 @@ public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Conte
 
   /// Runs `walks` walks of `length` events (uniform over the alphabet) from the chart's start.
   ///
-  /// - Throws: ``ChartPropertyFailure`` with the shrunk sequence and the seed to reproduce it.
+  /// - Throws: ``PropertyFailure`` with the shrunk sequence and the seed to reproduce it.
   /// (Inlinable: the walk's steps are specialised for your chart's types where you call it.)
   @discardableResult @inlinable
-  public func run(walks: Int = 100, length: Int = 50, seed: UInt64? = nil) throws(ChartPropertyFailure<Event>) -> Summary {
+  public func run(walks: Int = 100, length: Int = 50, seed: UInt64? = nil) throws(PropertyFailure<Event>) -> Summary {
     let seed = seed ?? UInt64.random(in: 0...UInt64.max)
     var random = SplitMix64(seed: seed)
     var steps = 0
@@ -63,10 +63,10 @@ public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Conte
 
   /// The failure of `failing`, shrunk.
   @usableFromInline
-  func shrunkFailure(_ failing: [Event], property: String, message: String, seed: UInt64) -> ChartPropertyFailure<Event> {
+  func shrunkFailure(_ failing: [Event], property: String, message: String, seed: UInt64) -> PropertyFailure<Event> {
     let shrunk = shrink(failing, property: property)
     let last = failure(of: shrunk)
-    return ChartPropertyFailure(property: property, message: last?.message ?? message, events: shrunk, seed: seed, original: failing.count)
+    return PropertyFailure(seed: seed, property: property, message: last?.message ?? message, events: shrunk, originalLength: failing.count)
   }
 
   /// The first broken property of `events` run from the start, with the prefix that breaks it.
@@ -99,50 +99,16 @@ public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Conte
     return nil
   }
 
-  /// Removes events one at a time while the same property still fails, until no single
-  /// removal keeps it failing: the result is 1-minimal.
+  /// Shrinks a failing sequence as a table's property check does (see ``Shrinking``).
   @usableFromInline
   func shrink(_ events: [Event], property: String) -> [Event] {
-    var current = events
-    var changed = true
-    while changed {
-      changed = false
-      var i = 0
-      while i < current.count {
-        var candidate = current
-        candidate.remove(at: i)
-        if let failing = failure(of: candidate), failing.property == property {
-          current = failing.events
-          changed = true
-        } else {
-          i += 1
-        }
-      }
-    }
-    return current
+    Shrinking(failing: { candidate in
+      guard let failing = failure(of: candidate), failing.property == property else { return nil }
+      return failing.events
+    }).shrink(events)
   }
 }
 
-/// A chart walk that broke a property, shrunk to a 1-minimal event sequence.
-public struct ChartPropertyFailure<Event: Sendable>: Error, Sendable, CustomStringConvertible {
-  /// The invariant broken.
-  public let property: String
-  /// Where it was broken.
-  public let message: String
-  /// The shrunk sequence, from the chart's start.
-  public let events: [Event]
-  /// The seed of the run (pass it to `run(seed:)` to reproduce).
-  public let seed: UInt64
-  /// How long the failing walk was before shrinking.
-  public let original: Int
-
-  @usableFromInline
-  init(property: String, message: String, events: [Event], seed: UInt64, original: Int) {
-    (self.property, self.message, self.events, self.seed, self.original) = (property, message, events, seed, original)
-  }
-
-  public var description: String {
-    "property '\(property)' failed (\(message)) after \(events.count) events (shrunk from \(original), seed \(seed)): "
-      + events.map { "\($0)" }.joined(separator: ", ")
-  }
-}
+/// A chart walk that broke a property: the same failure a table's property check throws.
+@available(*, deprecated, renamed: "PropertyFailure")
+public typealias ChartPropertyFailure<Event: Sendable> = PropertyFailure<Event>

@@ -29,7 +29,8 @@ public enum StepCheck: Hashable, Sendable {
   case noDeadEnd
 }
 
-/// A property that failed, with the shortest event sequence found that makes it fail.
+/// A property that failed (a table's or a chart's), with the shrunk event sequence that makes it
+/// fail (see ``PropertyCheck`` and ``ChartPropertyCheck``).
 public struct PropertyFailure<Event: Sendable>: Error, Sendable, CustomStringConvertible {
   @usableFromInline
   init(seed: UInt64, property: String, message: String, events: [Event], originalLength: Int) {
@@ -46,6 +47,9 @@ public struct PropertyFailure<Event: Sendable>: Error, Sendable, CustomStringCon
   public let events: [Event]
   /// The length of the failing sequence before shrinking.
   public let originalLength: Int
+  /// The length of the failing sequence before shrinking (what a chart's failure called it).
+  @available(*, deprecated, renamed: "originalLength")
+  public var original: Int { originalLength }
 
   public var description: String {
     var lines = [

@@ -128,61 +128,30 @@ where Context: Sendable {
     return violation(in: machine)
   }
 
-  /// Replays `events` from the initial state: the first violation, and whether every event
-  /// was accepted (no rejection) before it.
+  /// Replays `events` from the initial state: the first violation, whether every event was
+  /// accepted (no rejection) before it, and how many events were sent when it was found.
   @usableFromInline
-  func replay(_ events: [Event]) -> (failure: Violation?, accepted: Bool) {
+  func replay(_ events: [Event]) -> (failure: Violation?, accepted: Bool, sent: Int) {
     var machine = Machine(table, context: context)
-    if let failure = violation(in: machine) { return (failure, true) }
-    for event in events {
+    if let failure = violation(in: machine) { return (failure, true, 0) }
+    for (n, event) in events.enumerated() {
       let outcome = machine.send(event)
-      if let failure = violation(after: outcome, in: machine) { return (failure, true) }
-      if case .rejected = outcome { return (nil, false) }
+      if let failure = violation(after: outcome, in: machine) { return (failure, true, n + 1) }
+      if case .rejected = outcome { return (nil, false, n + 1) }
     }
-    return (nil, true)
+    return (nil, true, events.count)
   }
 
-  /// Whether `events` fails `property`, as a sequence the machine accepts.
-  func fails(_ events: [Event], property: String) -> Bool {
-    let (failure, _) = replay(events)
-    return failure?.property == property
-  }
-
-  /// Shrinks a failing sequence: remove chunks (halves, quarters, ... single events), then
-  /// shrink payloads through the event source, until nothing smaller fails the same property.
+  /// Shrinks a failing sequence (see ``Shrinking``): payloads are simplified through the
+  /// event source; a candidate counts only when every event before the failure is accepted.
   @usableFromInline
   func shrink(_ events: [Event], failing property: String) -> [Event] {
-    var current = events
-    var improved = true
-    while improved {
-      improved = false
-      var chunk = max(1, current.count / 2)
-      while chunk >= 1 {
-        var start = 0
-        while start < current.count {
-          var candidate = current
-          candidate.removeSubrange(start..<min(current.count, start + chunk))
-          if fails(candidate, property: property) {
-            current = candidate
-            improved = true
-          } else {
-            start += chunk
-          }
-        }
-        chunk /= 2
-      }
-      for i in current.indices {
-        for simpler in self.events.shrink(current[i]) {
-          var candidate = current
-          candidate[i] = simpler
-          if fails(candidate, property: property) {
-            current = candidate
-            improved = true
-            break
-          }
-        }
-      }
-    }
-    return current
+    Shrinking(
+      failing: { candidate in
+        let (failure, _, sent) = replay(candidate)
+        return failure?.property == property ? Array(candidate.prefix(sent)) : nil
+      },
+      simpler: self.events.shrink
+    ).shrink(events)
   }
 }

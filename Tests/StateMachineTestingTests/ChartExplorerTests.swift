@@ -86,7 +86,7 @@ struct ChartPropertyCheckTests {
       Issue.record("the planted bug was not found")
     } catch {
       #expect(error.property == "never loud while paused")
-      #expect(error.events.count >= 4 && error.events.count < error.original, "4 is the least that can break it: \(error)")
+      #expect(error.events.count >= 4 && error.events.count < error.originalLength, "4 is the least that can break it: \(error)")
       #expect(try Self.breaks(chart, error.events))
       for i in error.events.indices {
         var fewer = error.events

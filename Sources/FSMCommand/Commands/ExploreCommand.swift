@@ -79,7 +79,7 @@ enum ExploreCommand {
       var (lines, failed) = report(
         model.explorer.explore(depth: depth, limit: limit), chart: model.chart, alphabet: model.alphabet.map { "\($0)" })
       if let walks, walks.walks > 0 {
-        do throws(ChartPropertyFailure<E>) {
+        do throws(PropertyFailure<E>) {
           let r = try model.propertyCheck.run(walks: walks.walks, length: walks.length, seed: walks.seed)
           lines.append("walks: \(r.walks) walks, \(r.steps) steps, seed \(r.seed): no failure")
         } catch {
