@@ -151,8 +151,13 @@ public struct ChartExploration<ID: Hashable & Sendable, Event: Sendable>: Sendab
   public internal(set) var shortestPaths: [ID: [Event]] = [:]
   /// States (not history) never entered.
   public internal(set) var statesNeverEntered: [ID] = []
-  /// Declared transitions never taken, as `describeTransition(_:)` prints them.
-  public internal(set) var transitionsNeverTaken: [String] = []
+  /// Declared transitions never taken, as `describeTransition(_:)` prints them (described
+  /// when read: an exploration nobody reads the coverage of costs no text).
+  public var transitionsNeverTaken: [String] { neverTaken.map(describe) }
+  /// The declared transitions never taken, by number.
+  var neverTaken: [Int] = []
+  /// How the chart describes a transition.
+  var describe: @Sendable (Int) -> String = { "transition \($0)" }
   var transitionsTaken = Set<Int>()
   var transitionCount = 0
   var stateCount = 0
@@ -164,7 +169,7 @@ public struct ChartExploration<ID: Hashable & Sendable, Event: Sendable>: Sendab
 
   /// `transitions 9/10, states 11/11`.
   public var coverage: String {
-    "transitions \(transitionCount - transitionsNeverTaken.count)/\(transitionCount), states \(stateCount - statesNeverEntered.count)/\(stateCount)"
+    "transitions \(transitionCount - neverTaken.count)/\(transitionCount), states \(stateCount - statesNeverEntered.count)/\(stateCount)"
   }
 }
 
@@ -192,7 +197,8 @@ struct ChartSearch<ID: Hashable & Sendable, Event: Sendable> {
     (result.violations, result.shortestPaths, result.transitionsTaken) = (violations, shortestPaths, transitionsTaken)
     let declared = chart.declaredTransitions
     result.transitionCount = declared.count
-    result.transitionsNeverTaken = declared.filter { !transitionsTaken.contains($0) }.map(chart.describeTransition)
+    result.neverTaken = declared.filter { !transitionsTaken.contains($0) }
+    result.describe = chart.describeTransition
     result.statesNeverEntered = states.filter { !$0.isHistory && shortestPaths[$0.id] == nil }.map(\.id)
     result.stateCount = states.filter { !$0.isHistory }.count
     return result
