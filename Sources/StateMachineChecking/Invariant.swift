@@ -21,6 +21,9 @@ public struct Invariant<State: Discriminated, Context>: Sendable {
 }
 
 /// Checks about steps rather than configurations, built in.
+///
+/// Not frozen: a minor release may add cases. Switch over it with `@unknown default` (a new
+/// case is then a warning, not a build error).
 public enum StepCheck: Hashable, Sendable {
   /// No event is rejected (handled by no row). Walks then send only handled events unless the
   /// event source's `unhandledShare` asks otherwise.

@@ -1,3 +1,4 @@
+import Foundation
 import StateMachine
 import Testing
 
@@ -35,4 +36,27 @@ func readmeStoreExample() async throws {
   await clock.advance(by: .seconds(60))
   #expect(store.state == .idle)
   await store.finish()
+
+  // "Stability": an inspector's switch over StoreEvent, with @unknown default.
+  let seen = Seen()
+  let watched = Store(captcha, context: 0, clock: clock, handler: { _, _ in }, inspector: { event in
+      switch event {
+      case .step(let step): print(step.sequence, step.from, "->", step.to)
+      case .effectFailed(let description, let error, _): print("failed:", description, error)
+      case .effectStarted, .effectFinished, .effectCancelled, .lateEventDropped, .eventRejected, .queuedEventDropped: break
+      @unknown default: break
+      }
+      if case .step(let step) = event { seen.add("\(step.sequence) \(step.from) -> \(step.to)") }
+  })
+  watched.send(.tap)
+  await watched.finish()
+  #expect(seen.lines == ["1 idle -> requesting"])
+}
+
+/// Lines an inspector saw (from any thread).
+private final class Seen: @unchecked Sendable {  // safe: `stored` is only touched under `lock`
+  private let lock = NSLock()
+  private var stored: [String] = []
+  func add(_ line: String) { lock.withLock { stored.append(line) } }
+  var lines: [String] { lock.withLock { stored } }
 }

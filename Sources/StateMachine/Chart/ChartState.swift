@@ -162,6 +162,9 @@ public struct ChartGuard<ID: Hashable & Sendable, Event: Sendable, Context>: Sen
 }
 
 /// Executable content: the user's effects, plus raising, sending and cancelling events.
+///
+/// Not frozen: a minor release may add cases. Switch over it with `@unknown default` (a new
+/// case is then a warning, not a build error).
 public enum ChartAction<Event: Sendable, Context, Effect: Sendable>: Sendable {
   /// An effect for the caller to perform.
   case effect(Effect)

@@ -60,6 +60,9 @@ struct ChartExit: Hashable, Sendable {
 }
 
 /// What a macrostep asks the caller to do.
+///
+/// Not frozen: a minor release may add cases. Switch over it with `@unknown default` (a new
+/// case is then a warning, not a build error).
 public enum ChartOutput<Event: Sendable, Effect: Sendable>: Sendable {
   /// Perform an effect.
   case effect(Effect)
@@ -80,6 +83,9 @@ extension Array {
 }
 
 /// Why a macrostep was stopped.
+///
+/// Not frozen: a minor release may add cases. Switch over it with `@unknown default` (a new
+/// case is then a warning, not a build error).
 public enum ChartRunError: Error, Hashable, Sendable, CustomStringConvertible {
   /// Eventless transitions or raised events kept the macrostep going for `microsteps` steps.
   case didNotSettle(chart: String, microsteps: Int, states: [String])

@@ -1,4 +1,7 @@
 /// What one step did with an event.
+///
+/// Not frozen: a minor release may add cases. Switch over it with `@unknown default` (a new
+/// case is then a warning, not a build error).
 public enum StepOutcome<State, Effect> {
   /// The machine left `from` and entered `to` (which may be the same state: an external
   /// self-transition runs exit and entry effects). `effects` are, in order: exit effects of
@@ -32,6 +35,9 @@ public enum StepOutcome<State, Effect> {
 }
 
 /// Why a step rejected an event.
+///
+/// Not frozen: a minor release may add cases. Switch over it with `@unknown default` (a new
+/// case is then a warning, not a build error).
 public enum Rejection: String, Hashable, Sendable, Codable, CustomStringConvertible {
   /// No row of the current state (nor a wildcard row) names the event.
   case undeclared

@@ -54,6 +54,9 @@ public struct LogEntry<State: Codable, Event: Codable, Context: Codable, Effect:
 
 /// The kind of a step's outcome, as a log keeps it: `transitioned`, `stayed`, `ignored`, or
 /// `rejected(<reason>)`.
+///
+/// Not frozen: a minor release may add cases. Switch over it with `@unknown default` (a new
+/// case is then a warning, not a build error).
 public enum LoggedOutcome: Hashable, Sendable, Codable, CustomStringConvertible {
   /// The machine moved (a chart took transitions).
   case transitioned

@@ -1,4 +1,7 @@
 /// Why (part of) an event log could not be read. Every case names the line (counted from 1).
+///
+/// Not frozen: a minor release may add cases. Switch over it with `@unknown default` (a new
+/// case is then a warning, not a build error).
 public enum LogError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The file is empty: not even a header.
   case empty

@@ -7,6 +7,9 @@
 /// .transition(from: .counting, on: .start, to: .counting, effects: .every(.seconds(1), send: .tick, id: "ticker"))
 /// .transition(from: .failure, on: .retry, to: .waiting, effects: .send(.retryNow, after: .seconds(2)))
 /// ```
+///
+/// Not frozen: a minor release may add cases. Switch over it with `@unknown default` (a new
+/// case is then a warning, not a build error).
 public enum Command<Event: Sendable, Work: Sendable>: Sendable {
   /// Hand `work` to the store's effect handler. Its results come back as events.
   case perform(Work, id: EffectID? = nil, scope: EffectScope = .global)

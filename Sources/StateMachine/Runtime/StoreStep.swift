@@ -35,6 +35,9 @@ public struct StoreStep<State: Sendable, Event: Sendable, Context: Sendable, Eff
 }
 
 /// Why a store did not accept an event.
+///
+/// Not frozen: a minor release may add cases. Switch over it with `@unknown default` (a new
+/// case is then a warning, not a build error).
 public enum SendRejection: String, Hashable, Sendable, CustomStringConvertible {
   /// The bounded mailbox was full and its overflow policy rejects.
   case mailboxFull
@@ -53,6 +56,9 @@ public enum SendRejection: String, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// What ``Store/send(_:)`` did with an event.
+///
+/// Not frozen: a minor release may add cases. Switch over it with `@unknown default` (a new
+/// case is then a warning, not a build error).
 public enum SendResult: Hashable, Sendable {
   /// Queued; the store handles it in order. If ``Store/finish()`` is called before its turn,
   /// it is not handled, and the inspector is told: ``StoreReport/queuedEventDropped(_:)``.
@@ -73,6 +79,9 @@ public enum MailboxPolicy: Hashable, Sendable {
 
 /// What a store reports to its inspector, for logging and tests: its steps, and every effect's
 /// start and end. A table's store reports ``StoreEvent``s, a chart's ``ChartStoreEvent``s.
+///
+/// Not frozen: a minor release may add cases. Switch over it with `@unknown default` (a new
+/// case is then a warning, not a build error).
 public enum StoreReport<Event: Sendable, Step: Sendable>: Sendable {
   /// A step (also delivered on the store's `steps`).
   case step(Step)

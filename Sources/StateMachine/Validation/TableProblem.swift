@@ -1,5 +1,8 @@
 /// One thing wrong with a table, found when it is built. Rows are numbered from 1 in
 /// declaration order; states and events are named as renderings name them.
+///
+/// Not frozen: a minor release may add cases. Switch over it with `@unknown default` (a new
+/// case is then a warning, not a build error).
 public enum TableProblem: Hashable, Sendable, CustomStringConvertible {
   /// The table has no initial state (only possible for tables read from documents).
   case noInitialState

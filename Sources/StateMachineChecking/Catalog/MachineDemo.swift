@@ -3,6 +3,9 @@ import Foundation
 import Synchronization
 
 /// One step of a demo script: send an event, or let clock time pass.
+///
+/// Not frozen: a minor release may add cases. Switch over it with `@unknown default` (a new
+/// case is then a warning, not a build error).
 public enum DemoStep<Event: Sendable>: Sendable {
   /// Send the event to the store, as a user or a test would.
   case send(Event)
