@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Compares the public API of the library products with the release commit CHANGELOG.md names
+# (`## 0.1.0 — release commit `<40 hex>``; a commit, since tags may not travel with a clone) and
+# fails on any break that the changelog's Unreleased section does not list, in a line
+# `- \`API breakage: …\`` as `swift package diagnose-api-breaking-changes` words it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+release=$(sed -n 's/^## [0-9][0-9.]* .*release commit `\([0-9a-f]\{40\}\)`.*/\1/p' CHANGELOG.md | head -n 1)
+if [ -z "$release" ]; then
+  echo "error: CHANGELOG.md names no release commit (a heading '## 0.1.0 — release commit \`<40 hex digits>\`')" >&2
+  exit 1
+fi
+if ! git cat-file -e "$release^{commit}" 2>/dev/null; then
+  # A shallow clone: fetch the history (or at least that commit) before comparing.
+  echo "== fetching release commit $release"
+  git fetch --quiet --unshallow 2>/dev/null || git fetch --quiet --depth=1 origin "$release" 2>/dev/null || true
+  if ! git cat-file -e "$release^{commit}" 2>/dev/null; then
+    echo "error: the release commit $release is not in this clone and could not be fetched" >&2
+    exit 1
+  fi
+fi
+
+# The breaks the Unreleased section announces, one per line, as the tool reports them.
+allowlist=$(mktemp)
+trap 'rm -f "$allowlist"' EXIT
+awk '/^## /{unreleased = ($0 ~ /^## Unreleased/)} unreleased' CHANGELOG.md \
+  | sed -n 's/^- `\(API breakage: .*\)`$/\1/p' > "$allowlist"
+echo "== API check against $release ($(wc -l < "$allowlist" | tr -d ' ') announced breaks)"
+
+status=0
+swift package diagnose-api-breaking-changes "$release" \
+  --products StateMachine StateMachineChecking StateMachineTesting FSMCommand \
+  --breakage-allowlist-path "$allowlist" 2>&1 | tee .api-check.log | grep -v '^\[[0-9]*/[0-9]*\]' || status=$?
+if [ "$status" -ne 0 ] || grep -q "💔" .api-check.log; then
+  echo "error: the public API broke in a way CHANGELOG.md's Unreleased section does not announce;" >&2
+  echo "       list each break there as a line: - \`API breakage: …\` (as reported above), under Breaking" >&2
+  exit 1
+fi
