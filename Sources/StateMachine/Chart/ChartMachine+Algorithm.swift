@@ -33,11 +33,7 @@ extension ChartMachine {
   func matches(_ t: Int, _ event: QueuedEvent) -> Bool {
     let descriptors = chart.descriptors[t]
     guard !event.isEventless else { return descriptors.isEmpty }
-    return descriptors.contains { d in
-      d == "*" || d == event.name
-        || (event.name.hasPrefix(d) && event.name.utf8.count > d.utf8.count
-          && event.name.utf8[event.name.utf8.index(event.name.utf8.startIndex, offsetBy: d.utf8.count)] == UInt8(ascii: "."))
-    }
+    return descriptors.contains { eventDescriptor($0, matches: event.name) }
   }
 
   @inlinable

@@ -1,13 +1,18 @@
 public import StateMachine
 
 /// Seeded random walks through a statechart, checking invariants after every macrostep; a
-/// failing walk is shrunk to a 1-minimal sequence (removing any one event makes it pass).
+/// failing walk is shrunk as a table's is (see ``PropertyCheck``): to a 1-minimal sequence
+/// (removing any one event, or simplifying its payload, makes it pass).
 ///
 /// ```swift
 /// try ChartPropertyCheck(chart: chart, context: NoContext(), alphabet: chart.eventNames)
 ///     .invariant("never loud while paused") { states, _ in !(states.contains("loud") && states.contains("paused")) }
 ///     .run(walks: 200, length: 40, seed: 7)
 /// ```
+///
+/// Events come from a fixed alphabet (uniformly), or, for ``Discriminated`` events whose cases
+/// are `CaseIterable`, from an ``EventSource`` as a table's walks do: a case some transition of
+/// the current configuration names, its payload made (and shrunk) by the source.
 public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, Effect: Sendable>: ChartChecking {
   @usableFromInline let chart: Chart<ID, Event, Context, Effect>
   @usableFromInline let context: Context
@@ -15,9 +20,16 @@ public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Conte
   /// The invariants checked after every macrostep.
   public var invariants: [(name: String, holds: @Sendable (_ configuration: [ID], _ context: Context) -> Bool)] = []
 
+  /// Draws a walk's next event for the configuration it is in (an event source's walks), or
+  /// `nil`: the walk is uniform over ``alphabet``.
+  @usableFromInline let draw: (@Sendable (_ configuration: [ID], _ generator: inout SplitMix64) -> Event?)?
+  /// Simpler events to try in place of one when shrinking.
+  @usableFromInline let simpler: @Sendable (Event) -> [Event]
+
   /// Walks `chart` from its start with `context`, choosing events from `alphabet`.
   public init(chart: Chart<ID, Event, Context, Effect>, context: Context, alphabet: [Event]) {
     (self.chart, self.context, self.alphabet) = (chart, context, alphabet)
+    (draw, simpler) = (nil, { _ in [] })
   }
 
   /// What a passing run did.
@@ -40,6 +52,7 @@ public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Conte
   @discardableResult @inlinable
   public func run(walks: Int = 100, length: Int = 50, seed: UInt64? = nil) throws(PropertyFailure<Event>) -> Summary {
     let seed = seed ?? UInt64.random(in: 0...UInt64.max)
+    if let draw { return try run(walks: walks, length: length, seed: seed, drawing: draw) }
     var random = SplitMix64(seed: seed)
     var steps = 0
     var events: [Event] = []
@@ -57,6 +70,44 @@ public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Conte
         continue
       }
       throw shrunkFailure(failing, property: property, message: message, seed: seed)
+    }
+    return Summary(walks: walks, steps: steps, seed: seed)
+  }
+
+  /// Walks whose events `draw` picks in the configuration each one reaches.
+  @usableFromInline
+  func run(
+    walks: Int, length: Int, seed: UInt64, drawing draw: @Sendable ([ID], inout SplitMix64) -> Event?
+  ) throws(PropertyFailure<Event>) -> Summary {
+    var random = SplitMix64(seed: seed)
+    var steps = 0
+    var origin = ChartMachine(chart, context: context)
+    origin._discardsOutputs = true
+    do {
+      _ = try origin.start()
+    } catch {
+      throw PropertyFailure(seed: seed, property: "settles", message: error.description, events: [], originalLength: 0)
+    }
+    if let broken = broken(origin) {
+      throw PropertyFailure(seed: seed, property: broken.property, message: broken.message, events: [], originalLength: 0)
+    }
+    var events: [Event] = []
+    for _ in 0..<walks {
+      var machine = origin
+      events.removeAll(keepingCapacity: true)
+      for _ in 0..<length {
+        guard let event = draw(machine.configuration, &random) else { break }
+        events.append(event)
+        steps += 1
+        do {
+          _ = try machine.send(event)
+        } catch {
+          throw shrunkFailure(events, property: "settles", message: error.description, seed: seed)
+        }
+        if !invariants.isEmpty, let broken = broken(machine) {
+          throw shrunkFailure(events, property: broken.property, message: broken.message, seed: seed)
+        }
+      }
     }
     return Summary(walks: walks, steps: steps, seed: seed)
   }
@@ -99,13 +150,54 @@ public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Conte
     return nil
   }
 
-  /// Shrinks a failing sequence as a table's property check does (see ``Shrinking``).
+  /// Shrinks a failing sequence as a table's property check does (see ``Shrinking``):
+  /// payloads are simplified through the event source, when the walk has one.
   @usableFromInline
   func shrink(_ events: [Event], property: String) -> [Event] {
-    Shrinking(failing: { candidate in
-      guard let failing = failure(of: candidate), failing.property == property else { return nil }
-      return failing.events
-    }).shrink(events)
+    Shrinking(
+      failing: { candidate in
+        guard let failing = failure(of: candidate), failing.property == property else { return nil }
+        return failing.events
+      },
+      simpler: simpler
+    ).shrink(events)
+  }
+}
+
+extension ChartPropertyCheck where Event: Discriminated, Event.Discriminant: CaseIterable {
+  /// Walks `chart` from its start with `context`, each event made by `events` as a table's
+  /// walks make them: a case that some transition of the configuration (or of an ancestor)
+  /// names (``Chart/mayHandle(eventNamed:in:)``; with the source's `unhandledShare`, sometimes
+  /// one none names), its payload from the source, simplified through the source's shrinker when
+  /// a failing walk is shrunk. A case is named as the chart names it, `"\(discriminant)"`.
+  ///
+  /// ```swift
+  /// let percent = Gen.int(in: 0...200)
+  /// try ChartPropertyCheck(chart: upload, context: Progress(), events: EventSource(shrink: { event in
+  ///     if case .progress(let p) = event { percent.shrink(p).map { .progress($0) } } else { [] }
+  /// }) { kind, rng in
+  ///     switch kind {
+  ///     case .progress: .progress(percent.next(&rng))
+  ///     case .pick: .pick
+  ///     case .cancel: .cancel
+  ///     }
+  /// })
+  /// .invariant("at most 100 %") { _, progress in progress.percent <= 100 }
+  /// .run(seed: 1)
+  /// ```
+  public init(chart: Chart<ID, Event, Context, Effect>, context: Context, events: EventSource<Event>) {
+    let cases = Array(Event.Discriminant.allCases)
+    let names = cases.map { "\($0)" }
+    (self.chart, self.context, alphabet) = (chart, context, [])
+    draw = { configuration, generator in
+      var handled: [Event.Discriminant] = []
+      var unhandled: [Event.Discriminant] = []
+      for (i, kind) in cases.enumerated() {
+        if chart.mayHandle(eventNamed: names[i], in: configuration) { handled.append(kind) } else { unhandled.append(kind) }
+      }
+      return events.next(handled: handled, unhandled: unhandled, using: &generator)
+    }
+    simpler = events.shrink
   }
 }
 
