@@ -19,11 +19,33 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
   @usableFromInline let states: [(id: ID, isHistory: Bool)]
   /// The invariants checked in every configuration.
   public var invariants: [(name: String, holds: @Sendable (_ configuration: [ID], _ context: Context) -> Bool)] = []
+  /// What of a context tells configurations apart (see ``abstracting(_:)``); `nil`: all of it.
+  @usableFromInline var abstraction: (@Sendable (Context) -> AnyHashable)?
 
   /// Explores `chart` from its start with `context`, trying every event of `alphabet`.
   public init(chart: Chart<ID, Event, Context, Effect>, context: Context, alphabet: [Event]) {
     (self.chart, self.context, self.alphabet) = (chart, context, alphabet)
     states = chart.states
+  }
+
+  /// The explorer with configurations told apart by `abstraction` of their context instead of
+  /// the whole context: two configurations with the same active states and history whose
+  /// contexts give the same key are one configuration, explored once from the first reached.
+  ///
+  /// For a context too rich to explore whole (the users of every page loaded, a list of files
+  /// being synced), keep what the guards and invariants depend on: a count, a flag, a bound.
+  /// The space is then as small as those make it. It is an abstraction: behaviour that depends
+  /// on what the key drops is explored only as the first context reached shows it.
+  ///
+  /// ```swift
+  /// ChartExplorer(chart: Loader.chart, context: .init(), alphabet: alphabet)
+  ///     .abstracting { context in [context.pages.count, context.attempts] }
+  ///     .explore(depth: 30)
+  /// ```
+  public func abstracting<Key: Hashable & Sendable>(_ abstraction: @escaping @Sendable (Context) -> Key) -> Self {
+    var copy = self
+    copy.abstraction = { AnyHashable(abstraction($0)) }
+    return copy
   }
 
   /// Explores up to `depth` events deep, stopping after `limit` configurations. A macrostep
@@ -32,6 +54,13 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
   /// (Inlinable: the search is specialised for your chart's types where you call it.)
   @inlinable
   public func explore(depth: Int = 20, limit: Int = 100_000) -> ChartExploration<ID, Event> {
+    if let abstraction { return search(depth: depth, limit: limit, key: abstraction) }
+    return search(depth: depth, limit: limit) { $0 }
+  }
+
+  /// The search, with contexts told apart by `key`.
+  @inlinable
+  func search<Key: Hashable>(depth: Int, limit: Int, key: (Context) -> Key) -> ChartExploration<ID, Event> {
     typealias Machine = ChartMachine<ID, Event, Context, Effect>
     var result = ChartSearch<ID, Event>()
     // One machine steps from every configuration reached, put back at each one's position
@@ -49,9 +78,10 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
       return result.exploration(of: chart, states: states, taken: machine._coveredTransitions)
     }
     // Growing the index refiles every position in it: start with room for a small chart.
-    var index = ChartPositionIndex<Context>(capacity: min(limit, 128))
+    var index = ChartPositionIndex<Context, Key>(capacity: min(limit, 128))
     let first = machine._position
-    _ = index.file(first, contextHash: first.context.hashValue)
+    let firstKey = key(first.context)
+    _ = index.file(first, key: firstKey, contextHash: firstKey.hashValue)
     var parent: [(from: Int, event: Int)] = [(-1, -1)]
     var depthOf = [0]
     func path(to i: Int) -> [Event] {
@@ -105,7 +135,8 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
         if machine._coverageGrew { firstEntered(&machine, at: i, then: event) }
         // One lookup that files the position as the next configuration when it is new.
         let position = machine._position
-        let (next, new) = index.file(position, contextHash: index.contextHash(of: position.context, near: i))
+        let positionKey = key(position.context)
+        let (next, new) = index.file(position, key: positionKey, contextHash: index.contextHash(of: positionKey, near: i))
         guard new else { continue }
         guard next < limit else {
           index.removeLast()

@@ -5,13 +5,18 @@ public import StateMachine
 /// and reuses the context's hash when a step left the context as it was (most steps of a
 /// chart whose context is a few collections: hashing them again on every step was a third of
 /// the search).
+///
+/// Positions are told apart by their configuration and a key of their context: the context
+/// itself, or what an abstraction keeps of it (``ChartExplorer/abstracting(_:)``).
 @usableFromInline
-struct ChartPositionIndex<Context: Hashable> {
+struct ChartPositionIndex<Context: Hashable, Key: Hashable> {
   @usableFromInline typealias Position = _ChartPosition<Context>
 
   /// Every position reached, by number.
   @usableFromInline var positions: [Position] = []
-  /// Each position's context hash, by number.
+  /// Each position's context key, by number.
+  @usableFromInline var keys: [Key] = []
+  /// Each position's context key's hash, by number.
   @usableFromInline var contextHashes: [Int] = []
   /// Each position's hash (``_ChartPosition/_hash(contextHash:)``), by number.
   @usableFromInline var hashes: [Int] = []
@@ -30,31 +35,33 @@ struct ChartPositionIndex<Context: Hashable> {
   @inlinable
   subscript(_ number: Int) -> Position { positions[number] }
 
-  /// The hash of `context`, taken from position `near`'s when the two contexts are equal (a
-  /// step that changed nothing in the context leaves one that compares equal quickly: its
-  /// collections share their storage).
+  /// The hash of `key`, taken from position `near`'s when the two keys are equal (a step that
+  /// changed nothing in the context leaves one that compares equal quickly: its collections
+  /// share their storage).
   @inlinable
-  func contextHash(of context: Context, near: Int) -> Int {
-    near >= 0 && positions[near].context == context ? contextHashes[near] : context.hashValue
+  func contextHash(of key: Key, near: Int) -> Int {
+    near >= 0 && keys[near] == key ? contextHashes[near] : key.hashValue
   }
 
-  /// Files `position` (whose context hashes to `contextHash`) unless it is filed already;
-  /// returns its number and whether it is new.
+  /// Files `position` (whose context's key is `key`, hashing to `contextHash`) unless a
+  /// position of the same configuration and key is filed already; returns its number and
+  /// whether it is new.
   @inlinable
-  mutating func file(_ position: Position, contextHash: Int) -> (number: Int, new: Bool) {
+  mutating func file(_ position: Position, key: Key, contextHash: Int) -> (number: Int, new: Bool) {
     let hash = position._hash(contextHash: contextHash)
     let mask = slots.count - 1
     var slot = hash & mask
     while true {
       let number = Int(slots[slot])
       if number < 0 { break }
-      if hashes[number] == hash, positions[number]._sameConfiguration(as: position), positions[number].context == position.context {
+      if hashes[number] == hash, positions[number]._sameConfiguration(as: position), keys[number] == key {
         return (number, false)
       }
       slot = (slot + 1) & mask
     }
     let number = positions.count
     positions.append(position)
+    keys.append(key)
     contextHashes.append(contextHash)
     hashes.append(hash)
     slots[slot] = Int32(truncatingIfNeeded: number)
@@ -73,6 +80,7 @@ struct ChartPositionIndex<Context: Hashable> {
     // The last position filed is the last in its probe run: nothing after it moves.
     slots[slot] = -1
     positions.removeLast()
+    keys.removeLast()
     contextHashes.removeLast()
     hashes.removeLast()
   }

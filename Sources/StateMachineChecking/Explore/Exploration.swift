@@ -23,12 +23,32 @@ public struct Explorer<State: Discriminated & Hashable, Event: Discriminated, Co
   /// (``StepCheck/noRejection`` reports rejected events; without it they are skipped).
   public var properties = Properties<State, Context>()
 
+  /// What of a context tells configurations apart (see ``abstracting(_:)``); `nil`: all of it.
+  @usableFromInline var abstraction: (@Sendable (Context) -> AnyHashable)?
+
   /// Explores `table` from its initial state and `context`, trying every event of `alphabet`
   /// in every configuration.
   public init(table: Table, context: Context, alphabet: [Event]) {
     self.table = table
     self.context = context
     self.alphabet = alphabet
+  }
+
+  /// The explorer with configurations told apart by their state and `abstraction` of their
+  /// context instead of the whole context, as ``ChartExplorer/abstracting(_:)`` does for a
+  /// chart: keep what the guards and invariants depend on, and the space stays small.
+  public func abstracting<Key: Hashable & Sendable>(_ abstraction: @escaping @Sendable (Context) -> Key) -> Self {
+    var copy = self
+    copy.abstraction = { AnyHashable(abstraction($0)) }
+    return copy
+  }
+
+  /// A configuration as the search files it: its state and its context's key.
+  @usableFromInline
+  struct Filed<Key: Hashable>: Hashable {
+    @usableFromInline let state: State
+    @usableFromInline let key: Key
+    @inlinable init(state: State, key: Key) { (self.state, self.key) = (state, key) }
   }
 
   @usableFromInline
@@ -44,9 +64,16 @@ public struct Explorer<State: Discriminated & Hashable, Event: Discriminated, Co
   /// Explores up to `depth` events deep, stopping after `limit` configurations.
   @inlinable
   public func explore(depth: Int = 20, limit: Int = 1_000_000) -> Exploration<State, Event> {
+    if let abstraction { return search(depth: depth, limit: limit, key: abstraction) }
+    return search(depth: depth, limit: limit) { $0 }
+  }
+
+  /// The search, with contexts told apart by `key`.
+  @inlinable
+  func search<Key: Hashable>(depth: Int, limit: Int, key: (Context) -> Key) -> Exploration<State, Event> {
     let deadEnds = Set(table.analyze().deadEnds)
     let start = Configuration(state: table.initial, context: context)
-    var index: [Configuration: Int] = [start: 0]
+    var index: [Filed<Key>: Int] = [Filed(state: start.state, key: key(start.context)): 0]
     var parent: [(from: Int, event: Int)] = [(-1, -1)]
     var configurations = [start]
     var depthOf = [0]
@@ -95,13 +122,14 @@ public struct Explorer<State: Discriminated & Hashable, Event: Discriminated, Co
         }
         if let row = step.row { rowsHit.insert(row) }
         let next = Configuration(state: step.state, context: step.context)
-        guard index[next] == nil else { continue }
+        let filed = Filed(state: next.state, key: key(next.context))
+        guard index[filed] == nil else { continue }
         guard configurations.count < limit else {
           truncated = true
           continue
         }
         let j = configurations.count
-        index[next] = j
+        index[filed] = j
         configurations.append(next)
         parent.append((i, e))
         depthOf.append(depthOf[i] + 1)
