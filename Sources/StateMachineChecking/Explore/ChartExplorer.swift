@@ -54,13 +54,13 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
   /// (Inlinable: the search is specialised for your chart's types where you call it.)
   @inlinable
   public func explore(depth: Int = 20, limit: Int = 100_000) -> ChartExploration<ID, Event> {
-    if let abstraction { return search(depth: depth, limit: limit, key: abstraction) }
-    return search(depth: depth, limit: limit) { $0 }
+    if let abstraction { return search(depth: depth, limit: limit, keying: AbstractedContext(abstraction)) }
+    return search(depth: depth, limit: limit, keying: WholeContext())
   }
 
-  /// The search, with contexts told apart by `key`.
+  /// The search, with contexts told apart by `keying`.
   @inlinable
-  func search<Key: Hashable>(depth: Int, limit: Int, key: (Context) -> Key) -> ChartExploration<ID, Event> {
+  func search<Keying: ContextKeying>(depth: Int, limit: Int, keying: Keying) -> ChartExploration<ID, Event> where Keying.Context == Context {
     typealias Machine = ChartMachine<ID, Event, Context, Effect>
     var result = ChartSearch<ID, Event>()
     // One machine steps from every configuration reached, put back at each one's position
@@ -78,9 +78,9 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
       return result.exploration(of: chart, states: states, taken: machine._coveredTransitions)
     }
     // Growing the index refiles every position in it: start with room for a small chart.
-    var index = ChartPositionIndex<Context, Key>(capacity: min(limit, 128))
+    var index = ChartPositionIndex(capacity: min(limit, 128), keying: keying)
     let first = machine._position
-    let firstKey = key(first.context)
+    let firstKey = keying.key(of: first.context)
     _ = index.file(first, key: firstKey, contextHash: firstKey.hashValue)
     var parent: [(from: Int, event: Int)] = [(-1, -1)]
     var depthOf = [0]
@@ -135,7 +135,7 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
         if machine._coverageGrew { firstEntered(&machine, at: i, then: event) }
         // One lookup that files the position as the next configuration when it is new.
         let position = machine._position
-        let positionKey = key(position.context)
+        let positionKey = keying.key(of: position.context)
         let (next, new) = index.file(position, key: positionKey, contextHash: index.contextHash(of: positionKey, near: i))
         guard new else { continue }
         guard next < limit else {

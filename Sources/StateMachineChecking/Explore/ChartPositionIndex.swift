@@ -9,13 +9,15 @@ public import StateMachine
 /// Positions are told apart by their configuration and a key of their context: the context
 /// itself, or what an abstraction keeps of it (``ChartExplorer/abstracting(_:)``).
 @usableFromInline
-struct ChartPositionIndex<Context: Hashable, Key: Hashable> {
+struct ChartPositionIndex<Keying: ContextKeying> {
+  @usableFromInline typealias Context = Keying.Context
+  @usableFromInline typealias Key = Keying.Key
   @usableFromInline typealias Position = _ChartPosition<Context>
 
+  /// How a context's key is made.
+  @usableFromInline let keying: Keying
   /// Every position reached, by number.
   @usableFromInline var positions: [Position] = []
-  /// Each position's context key, by number.
-  @usableFromInline var keys: [Key] = []
   /// Each position's context key's hash, by number.
   @usableFromInline var contextHashes: [Int] = []
   /// Each position's hash (``_ChartPosition/_hash(contextHash:)``), by number.
@@ -24,7 +26,8 @@ struct ChartPositionIndex<Context: Hashable, Key: Hashable> {
   @usableFromInline var slots: [Int32]
 
   @inlinable
-  init(capacity: Int) {
+  init(capacity: Int, keying: Keying) {
+    self.keying = keying
     var size = 16
     while size < 2 * capacity { size <<= 1 }
     slots = Array(repeating: -1, count: size)
@@ -40,7 +43,7 @@ struct ChartPositionIndex<Context: Hashable, Key: Hashable> {
   /// share their storage).
   @inlinable
   func contextHash(of key: Key, near: Int) -> Int {
-    near >= 0 && keys[near] == key ? contextHashes[near] : key.hashValue
+    near >= 0 && keying.key(of: positions[near].context) == key ? contextHashes[near] : key.hashValue
   }
 
   /// Files `position` (whose context's key is `key`, hashing to `contextHash`) unless a
@@ -54,14 +57,13 @@ struct ChartPositionIndex<Context: Hashable, Key: Hashable> {
     while true {
       let number = Int(slots[slot])
       if number < 0 { break }
-      if hashes[number] == hash, positions[number]._sameConfiguration(as: position), keys[number] == key {
+      if hashes[number] == hash, positions[number]._sameConfiguration(as: position), keying.key(of: positions[number].context) == key {
         return (number, false)
       }
       slot = (slot + 1) & mask
     }
     let number = positions.count
     positions.append(position)
-    keys.append(key)
     contextHashes.append(contextHash)
     hashes.append(hash)
     slots[slot] = Int32(truncatingIfNeeded: number)
@@ -80,7 +82,6 @@ struct ChartPositionIndex<Context: Hashable, Key: Hashable> {
     // The last position filed is the last in its probe run: nothing after it moves.
     slots[slot] = -1
     positions.removeLast()
-    keys.removeLast()
     contextHashes.removeLast()
     hashes.removeLast()
   }
@@ -95,4 +96,27 @@ struct ChartPositionIndex<Context: Hashable, Key: Hashable> {
       slots[slot] = Int32(truncatingIfNeeded: number)
     }
   }
+}
+
+/// How an explorer tells contexts apart: whole, or by an abstraction's key.
+@usableFromInline
+protocol ContextKeying {
+  associatedtype Context: Hashable
+  associatedtype Key: Hashable
+  func key(of context: Context) -> Key
+}
+
+/// The whole context is the key.
+@usableFromInline
+struct WholeContext<Context: Hashable>: ContextKeying {
+  @inlinable init() {}
+  @inlinable func key(of context: Context) -> Context { context }
+}
+
+/// An abstraction's key (see ``ChartExplorer/abstracting(_:)``).
+@usableFromInline
+struct AbstractedContext<Context: Hashable>: ContextKeying {
+  @usableFromInline let abstraction: (Context) -> AnyHashable
+  @inlinable init(_ abstraction: @escaping (Context) -> AnyHashable) { self.abstraction = abstraction }
+  @inlinable func key(of context: Context) -> AnyHashable { abstraction(context) }
 }
