@@ -7,7 +7,9 @@ extension ChartMachine {
   @inlinable
   mutating func quickStep(ordinal: Int) -> ChartStep<Event, Effect>? {
     let slot = Int(node) << 6 | ordinal
-    let end = discardsOutputs ? compiledStorage.steps.quickDiscarding[slot] : compiledStorage.steps.quick[slot]
+    let end =
+      !discardsOutputs ? compiledStorage.steps.quick[slot]
+      : slot < compiledStorage.steps.quickDiscarding.count ? compiledStorage.steps.quickDiscarding[slot] : CompiledSteps.unknown
     if end >= 0 {
       if active.large == nil { active.small = compiledStorage.steps.smallActive[Int(end)] } else { active = compiledStorage.steps.keys[Int(end)].active }
       if quickNotes {
@@ -64,7 +66,13 @@ extension ChartMachine {
   /// Files what the quick lane does for `slot`, in this machine's lane.
   @usableFromInline
   mutating func learn(_ slot: Int, _ end: Int32) {
-    if discardsOutputs { compiled.quickDiscarding[slot] = end } else { compiled.quick[slot] = end }
+    guard discardsOutputs else {
+      compiled.quick[slot] = end
+      return
+    }
+    let missing = compiledStorage.steps.quick.count - compiledStorage.steps.quickDiscarding.count
+    if missing > 0 { compiled.quickDiscarding += repeatElement(CompiledSteps.unknown, count: missing) }
+    compiled.quickDiscarding[slot] = end
   }
 
   /// A tracking machine's owners and exits after a quick step: no outputs, and the states

@@ -116,7 +116,9 @@ struct CompiledSteps: Sendable {
   /// `node << 6 | ordinal` → what a quick step of that event does there: the node it lands on
   /// (≥ 0), ``unhandled``, ``notQuick``, or ``unknown`` (see ``ChartMachine/quickStep(_:)``).
   @usableFromInline var quick: [Int32] = []
-  /// As ``quick``, for machines that discard outputs (whose quick steps are more).
+  /// As ``quick``, for machines that discard outputs (whose quick steps are more); grown only
+  /// when such a machine learns a slot (a chart that no checker walks never grows it), so it
+  /// may be shorter than ``quick``: a slot past its end is not known yet.
   @usableFromInline var quickDiscarding: [Int32] = []
   /// `node << 6 | ordinal` → the move of a quick step (for a tracking machine's exits).
   @usableFromInline var quickMoves: [Int32] = []
@@ -171,7 +173,6 @@ struct CompiledSteps: Sendable {
     keys.append(key)
     byOrdinal += repeatElement(-1, count: 64)
     quick += repeatElement(Self.unknown, count: 64)
-    quickDiscarding += repeatElement(Self.unknown, count: 64)
     quickMoves += repeatElement(-1, count: 64)
     smallActive.append(key.active.small)
     eventless.append(-1)
