@@ -76,8 +76,10 @@ struct ReplayCLITests {
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
   }
 
-  @Test("a writer killed with SIGKILL 50 times loses no entry it reported durable; the file reopens cleanly")
-  func killTest() throws {
+  @Test(
+    "a writer killed with SIGKILL 50 times loses no entry it reported durable; the file reopens cleanly (each entry written at once, or in batches of 16)",
+    arguments: [0, 16])
+  func killTest(batch: Int) throws {
     let fsm = try #require(Self.fsmExecutable, "build the fsm product first (swift build)")
     let path = Self.temporary("kill")
     defer { try? FileManager.default.removeItem(atPath: path) }
@@ -87,7 +89,7 @@ struct ReplayCLITests {
     for round in 1...50 {
       let process = Process()
       process.executableURL = URL(fileURLWithPath: fsm)
-      process.arguments = ["__log-writer", path, "1000000"]
+      process.arguments = ["__log-writer", path, "1000000"] + (batch > 0 ? ["\(batch)"] : [])
       let output = Pipe()
       process.standardOutput = output
       process.standardError = Pipe()
@@ -122,7 +124,7 @@ struct ReplayCLITests {
       lastDurable = entries
     }
     #expect(lastDurable >= 50)
-    print("kill test: 50 kills, \(lastDurable) entries kept, \(tornTails) torn tails cut")
+    print("kill test (batch \(batch)): 50 kills, \(lastDurable) entries kept, \(tornTails) torn tails cut")
   }
 
   @Test("a writer killed while it creates its log leaves no file or a whole log, never an empty or torn one")

@@ -150,6 +150,10 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
   /// The number of entries recorded so far (a resumed log's included).
   public var count: Int { recording.withLock { $0.count } }
 
+  /// Entries recorded and not yet written to the file: those a ``LogFile/Durability/batched(_:)``
+  /// file holds for its next write (0 for every other policy, and without a file).
+  public var unwrittenCount: Int { file?.pendingLines ?? 0 }
+
   /// Why the recorder stopped, if it did: a step that had already happened could not be
   /// written, so nothing after it is recorded (every later call throws this error too).
   public var stoppedBy: LogError? { recording.withLock { $0.stopped } }
@@ -160,6 +164,8 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
   public var log: Log {
     recording.withLock { recording in
       guard let file else { return recording.log }
+      // A batch not written yet is written first (a failure shows in the next record).
+      try? file.flush()
       // The file is this recorder's, written whole lines at a time under this lock.
       guard let lines = try? FileLines.open(file.path) else { return recording.log }
       return Log.read(.file(lines), expecting: machine).log ?? recording.log
@@ -205,12 +211,16 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
         do { try recording.writer.append(entry, to: &recording.line) } catch {
           failure = .io(path: file.path, detail: "cannot encode entry \(entry.sequence)")
         }
-        if failure == nil { do throws(LogError) { try file.append(Data(recording.line)) } catch { failure = error } }
+        // A batched file's entries not written yet go with this one when its write fails.
+        let held = failure == nil && file.isBatched ? file.pendingLines : 0
+        if failure == nil { do throws(LogError) { try file.append(bytes: recording.line) } catch { failure = error } }
         if let failure {
-          if stopsOnFailure {
+          // Entries of a lost batch already happened: the recording stops, whoever asked.
+          if stopsOnFailure || held > 0 {
+            recording.count -= held
+            let lost = held > 0 ? "entries \(entry.sequence - held)–\(entry.sequence)" : "entry \(entry.sequence)"
             recording.stopped = .io(
-              path: file.path,
-              detail: "recording stopped after entry \(recording.count): entry \(entry.sequence) could not be written (\(failure))")
+              path: file.path, detail: "recording stopped after entry \(recording.count): \(lost) could not be written (\(failure))")
           }
           return .failure(failure)
         }
