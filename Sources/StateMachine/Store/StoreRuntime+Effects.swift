@@ -110,8 +110,9 @@ extension StoreRuntime {
     return outcome
   }
 
-  /// Tells the step's subscribers and the inspector.
-  @usableFromInline
+  /// Tells the step's subscribers and the inspector (inlinable: runs specialised for the
+  /// store's types, as the drain loop that calls it does).
+  @inlinable
   func report(_ step: Engine.Step) {
     let made = subscriptions.load()
     made?.steps.yield(step)

@@ -26,7 +26,7 @@ final class StoreRuntime<Engine: StoreEngine>: Sendable {
   @usableFromInline let clock: any StoreClock
   /// The `states` and `steps` subscriptions, made on the first subscription: a store nobody
   /// observes does not carry them (an idle store's size is most of what it costs).
-  @usableFromInline let subscriptions = AtomicLazyReference<Subscriptions>()
+  @usableFromInline let subscriptions = OnceReference<Subscriptions>()
   /// Set once `subscriptions` is made: the hot path reads this flag, not the reference.
   @usableFromInline let subscribed = Atomic<Bool>(false)
   /// Set when ``finish()`` begins: a drainer stepping a batch of queued events stops before the
@@ -56,7 +56,7 @@ final class StoreRuntime<Engine: StoreEngine>: Sendable {
     @usableFromInline let steps = Broadcast<Engine.Step>()
     /// A recorder attached after the store was made: it sees every step from then on. Set at
     /// most once.
-    @usableFromInline let recorder = AtomicLazyReference<StepRecorder>()
+    @usableFromInline let recorder = OnceReference<StepRecorder>()
     init() {}
   }
 

@@ -10,7 +10,7 @@ public import StateMachine
 ///     .run(walks: 200, length: 40, seed: 7)
 /// ```
 ///
-/// Events come from a fixed alphabet (uniformly), or, for ``Discriminated`` events whose cases
+/// Events come from a fixed alphabet (uniformly), or, for `Discriminated` events whose cases
 /// are `CaseIterable`, from an ``EventSource`` as a table's walks do: a case some transition of
 /// the current configuration names, its payload made (and shrunk) by the source.
 public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, Effect: Sendable>: ChartChecking {
@@ -167,7 +167,7 @@ public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Conte
 extension ChartPropertyCheck where Event: Discriminated, Event.Discriminant: CaseIterable {
   /// Walks `chart` from its start with `context`, each event made by `events` as a table's
   /// walks make them: a case that some transition of the configuration (or of an ancestor)
-  /// names (``Chart/mayHandle(eventNamed:in:)``; with the source's `unhandledShare`, sometimes
+  /// names (`Chart.mayHandle(eventNamed:in:)`; with the source's `unhandledShare`, sometimes
   /// one none names), its payload from the source, simplified through the source's shrinker when
   /// a failing walk is shrunk. A case is named as the chart names it, `"\(discriminant)"`.
   ///

@@ -35,6 +35,15 @@ public struct ChartLogState<ID: Hashable & Sendable & Codable>: Hashable, Sendab
     a.configuration == b.configuration && a.isHalted == b.isHalted && a.history == b.history
   }
 
+  /// Hashes what `==` compares (written out, as `==` is, so that a recorder's cache of encoded
+  /// states hashes it specialised).
+  @inlinable
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(configuration)
+    hasher.combine(isHalted)
+    if !history.isEmpty { hasher.combine(history) }
+  }
+
   enum CodingKeys: String, CodingKey { case configuration, history, halted }
 
   public init(from decoder: any Decoder) throws {

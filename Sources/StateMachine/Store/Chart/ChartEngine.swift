@@ -229,7 +229,7 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
     }
   }
 
-  @usableFromInline
+  @inlinable
   static func report(
     _ outcome: Outcome, of stepper: UnsafePointer<Stepper>, event: Event, sequence: Int, time: Duration
   ) -> ChartStoreStep<ID, Event, Context, Work> {

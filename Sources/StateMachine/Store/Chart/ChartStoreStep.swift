@@ -27,6 +27,16 @@ public struct ChartStoreStep<ID: Hashable & Sendable, Event: Sendable, Context: 
 
   /// The effects the step emitted.
   public var effects: [Command<Event, Work>] { outputs.effects() }
+
+  @inlinable
+  init(
+    sequence: Int, event: Event, from: [ID], to: [ID], outcome: ChartStep<Event, Command<Event, Work>>.Outcome,
+    outputs: [ChartOutput<Event, Command<Event, Work>>], history: [ID: [ID]], isHalted: Bool, context: Context, time: Duration,
+    error: ChartRunError?
+  ) {
+    (self.sequence, self.event, self.from, self.to, self.outcome) = (sequence, event, from, to, outcome)
+    (self.outputs, self.history, self.isHalted, self.context, self.time, self.error) = (outputs, history, isHalted, context, time, error)
+  }
 }
 
 /// What a ``ChartStore`` reports to its inspector: as ``StoreEvent``, with chart steps.

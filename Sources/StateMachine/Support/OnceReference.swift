@@ -1,0 +1,39 @@
+import Synchronization
+
+/// A reference set at most once, read without a lock: what `AtomicLazyReference` does, over a
+/// concrete `Atomic<UInt>`. `AtomicLazyReference.load()` is not inlined into a caller's
+/// specialisation, and looked up its generic metadata on every call: a store that records or
+/// is observed paid that several times a step.
+@usableFromInline
+struct OnceReference<Object: AnyObject>: ~Copyable, @unchecked Sendable {
+  // Safe to share: the address is written once, with a compare-and-exchange that publishes the
+  // object (releasing), and read with acquiring loads; the object is retained while stored.
+  @usableFromInline let address = Atomic<UInt>(0)
+
+  @inlinable
+  init() {}
+
+  deinit {
+    let stored = address.load(ordering: .acquiring)
+    if stored != 0 { Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).release() }
+  }
+
+  /// The object, once stored.
+  @inlinable
+  func load() -> Object? {
+    let stored = address.load(ordering: .acquiring)
+    guard stored != 0 else { return nil }
+    return Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).takeUnretainedValue()
+  }
+
+  /// Stores `object` unless one is stored already; returns the one stored.
+  @inlinable
+  func storeIfNil(_ object: Object) -> Object {
+    let retained = Unmanaged.passRetained(object)
+    let bits = UInt(bitPattern: retained.toOpaque())
+    let (exchanged, original) = address.compareExchange(expected: 0, desired: bits, ordering: .acquiringAndReleasing)
+    if exchanged { return object }
+    retained.release()
+    return Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: original)!).takeUnretainedValue()
+  }
+}
