@@ -28,30 +28,42 @@ struct AbstractionTests {
     ])
   }
 
-  @Test("a table: the whole context never ends; its abstraction gives four configurations, and the invariant sees the real count")
-  func table() throws {
-    let explorer = Explorer(table: try Self.table(), context: 0, alphabet: [.tick, .reset])
-      .invariant("at most 2") { _, count in count <= 2 }
-    let whole = explorer.explore(depth: 1_000, limit: 200)
-    #expect(whole.truncated, "counting has no end")
-    let abstract = explorer.abstracting { min($0, 3) }.explore(depth: 1_000, limit: 200)
-    #expect(!abstract.truncated)
-    #expect(abstract.configurations == 4)
-    #expect(abstract.violations.map(\.property) == ["at most 2"])
-    #expect(abstract.violations.first?.path == [.tick, .tick, .tick])
+  /// What exploring a ticker whole and abstracted found, whatever its kind.
+  struct Found: Equatable {
+    let wholeTruncated: Bool
+    let abstractTruncated: Bool
+    let configurations: Int
+    let violations: [String]
+    let path: [String]
   }
 
-  @Test("a chart: the same, by active states and the context's key")
-  func chart() throws {
-    let explorer = ChartExplorer(chart: try Self.chart(), context: 0, alphabet: ["tick", "reset"])
-      .invariant("at most 2") { _, count in count <= 2 }
-    let whole = explorer.explore(depth: 1_000, limit: 200)
-    #expect(whole.truncated, "counting has no end")
-    let abstract = explorer.abstracting { min($0, 3) }.explore(depth: 1_000, limit: 200)
-    #expect(!abstract.truncated)
-    #expect(abstract.configurations == 4)
-    #expect(abstract.violations.map(\.property) == ["at most 2"])
-    #expect(abstract.violations.first?.path == ["tick", "tick", "tick"])
+  struct Kind: Sendable, CustomStringConvertible {
+    let description: String
+    let explore: @Sendable () throws -> Found
+  }
+
+  static let kinds = [
+    Kind(description: "a table (by state and the context's key)") {
+      let explorer = Explorer(table: try table(), context: 0, alphabet: [.tick, .reset]).invariant("at most 2") { _, count in count <= 2 }
+      let (whole, abstract) = (explorer.explore(depth: 1_000, limit: 200), explorer.abstracting { min($0, 3) }.explore(depth: 1_000, limit: 200))
+      return Found(
+        wholeTruncated: whole.truncated, abstractTruncated: abstract.truncated, configurations: abstract.configurations,
+        violations: abstract.violations.map(\.property), path: (abstract.violations.first?.path ?? []).map { "\($0)" })
+    },
+    Kind(description: "a chart (by active states and the context's key)") {
+      let explorer = ChartExplorer(chart: try chart(), context: 0, alphabet: ["tick", "reset"]).invariant("at most 2") { _, count in count <= 2 }
+      let (whole, abstract) = (explorer.explore(depth: 1_000, limit: 200), explorer.abstracting { min($0, 3) }.explore(depth: 1_000, limit: 200))
+      return Found(
+        wholeTruncated: whole.truncated, abstractTruncated: abstract.truncated, configurations: abstract.configurations,
+        violations: abstract.violations.map(\.property), path: abstract.violations.first?.path ?? [])
+    },
+  ]
+
+  @Test("the whole context never ends; its abstraction gives four configurations, and the invariant sees the real count", arguments: kinds)
+  func abstraction(_ kind: Kind) throws {
+    #expect(
+      try kind.explore()
+        == Found(wholeTruncated: true, abstractTruncated: false, configurations: 4, violations: ["at most 2"], path: ["tick", "tick", "tick"]))
   }
 
   @Test("the identity abstraction explores what the whole context does")
