@@ -10,10 +10,11 @@ extension Chart {
   /// chart.mayHandle(eventNamed: "play", in: ["stopped"])   // true: stopped has a play transition
   /// ```
   public func mayHandle(eventNamed name: String, in configuration: [ID]) -> Bool {
-    var seen = Set<Int>()
+    // Ancestors shared by several active states (a parallel state's) are looked at once per
+    // state: cheaper than a set of the ones seen, for configurations of a few states.
     for id in configuration {
       guard var s = index[id] else { continue }
-      while s > 0, seen.insert(s).inserted {
+      while s > 0 {
         for t in stateTransitions[s] where descriptors[t].contains(where: { eventDescriptor($0, matches: name) }) { return true }
         s = parents[s]
       }

@@ -96,12 +96,18 @@ extension ChartMachine where Context: Hashable {
   /// The machine at `position`, in compiled node `node` (-1: found on the next step).
   @inlinable
   mutating func restore(_ position: _ChartPosition<Context>, node: Int32) {
-    active = position.key.active
-    history = position.history
-    self.node = node
-    halted = position.halted
-    storedContext = position.context
-    started = true
+    place(active: position.key.active, history: position.history, context: position.context, halted: position.halted, node: node)
+  }
+}
+
+extension ChartMachine {
+  /// The machine started, at these active states, history, context and halting, in compiled
+  /// node `node` (-1: found on the next step): what a checker's position and a store's engine
+  /// put back.
+  @inlinable
+  mutating func place(active: StateBits, history: [Int: [Int]], context: Context, halted: Bool, node: Int32) {
+    (self.active, self.history, storedContext) = (active, history, context)
+    (self.halted, started, self.node) = (halted, true, node)
   }
 }
 

@@ -158,22 +158,19 @@ public final class LogFile: Sendable {
   /// - Throws: ``LogError/io(path:detail:)`` when the line could not be written or synced; the
   ///   file then ends at its last complete line, as before the call.
   public func append(_ line: Data) throws(LogError) {
-    let result = line.withUnsafeBytes { bytes in append(bytes) }
-    if let result { throw result }
+    if let failed = line.withUnsafeBytes({ bytes in append(bytes) }) { throw failed.error }
   }
 
-  /// ``append(_:)`` for a line in `bytes`: no `Data` made (a recorder's line buffer).
+  /// ``append(_:)`` for a line in `bytes` (no `Data` made: a recorder's line buffer); on
+  /// failure, the error and how many lines it lost: this one, and with
+  /// ``Durability/batched(_:)`` the others of its batch.
   @usableFromInline
-  func append(bytes: [UInt8]) throws(LogError) {
-    let result = bytes.withUnsafeBytes { bytes in append(bytes) }
-    if let result { throw result }
+  func append(bytes: [UInt8]) -> (error: LogError, lines: Int)? {
+    bytes.withUnsafeBytes { bytes in append(bytes) }
   }
-
-  /// Whether lines are written a batch at a time.
-  @usableFromInline var isBatched: Bool { if case .batched = durability { true } else { false } }
 
   /// Lines appended and not written yet (always 0 unless the policy is ``Durability/batched(_:)``).
-  @usableFromInline var pendingLines: Int { state.withLock { $0.pendingLines } }
+  var pendingLines: Int { state.withLock { $0.pendingLines } }
 
   /// Writes the lines a batch holds now.
   func flush() throws(LogError) {
@@ -181,19 +178,21 @@ public final class LogFile: Sendable {
     if let error { throw error }
   }
 
-  private func append(_ line: UnsafeRawBufferPointer) -> LogError? {
+  private func append(_ line: UnsafeRawBufferPointer) -> (error: LogError, lines: Int)? {
     state.withLock { state in
-      guard !state.closed else { return .io(path: path, detail: "the log is closed") }
+      guard !state.closed else { return (.io(path: path, detail: "the log is closed"), 1) }
       if let broken = state.broken {
-        return .io(path: path, detail: "an earlier append failed and its partial line could not be cut off (\(broken)); reopen the log to continue")
+        return (.io(path: path, detail: "an earlier append failed and its partial line could not be cut off (\(broken)); reopen the log to continue"), 1)
       }
       if case .batched(let n) = durability {
         state.pending.append(contentsOf: line)
         state.pendingLines += 1
-        return state.pendingLines >= max(1, n) ? flush(&state) : nil
+        let lines = state.pendingLines
+        guard lines >= max(1, n), let error = flush(&state) else { return nil }
+        return (error, lines)
       }
       if let failure = io.writeAll(line, to: state.descriptor) {
-        return rollBack(&state, failure: "write failed: \(failure)")
+        return (rollBack(&state, failure: "write failed: \(failure)"), 1)
       }
       state.unsynced += 1
       let mustSync: Bool =
@@ -207,7 +206,7 @@ public final class LogFile: Sendable {
         let failure = "fsync failed: \(String(cString: strerror(errno)))"
         let error = rollBack(&state, failure: failure)
         if state.broken == nil { state.broken = failure }
-        return error
+        return (error, 1)
       }
       if mustSync { state.unsynced = 0 }
       state.size += line.count

@@ -212,8 +212,8 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
           failure = .io(path: file.path, detail: "cannot encode entry \(entry.sequence)")
         }
         // A batched file's entries not written yet go with this one when its write fails.
-        let held = failure == nil && file.isBatched ? file.pendingLines : 0
-        if failure == nil { do throws(LogError) { try file.append(bytes: recording.line) } catch { failure = error } }
+        var held = 0
+        if failure == nil, let failed = file.append(bytes: recording.line) { (failure, held) = (failed.error, failed.lines - 1) }
         if let failure {
           // Entries of a lost batch already happened: the recording stops, whoever asked.
           if stopsOnFailure || held > 0 {

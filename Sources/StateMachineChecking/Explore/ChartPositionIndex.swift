@@ -97,26 +97,3 @@ struct ChartPositionIndex<Keying: ContextKeying> {
     }
   }
 }
-
-/// How an explorer tells contexts apart: whole, or by an abstraction's key.
-@usableFromInline
-protocol ContextKeying {
-  associatedtype Context: Hashable
-  associatedtype Key: Hashable
-  func key(of context: Context) -> Key
-}
-
-/// The whole context is the key.
-@usableFromInline
-struct WholeContext<Context: Hashable>: ContextKeying {
-  @inlinable init() {}
-  @inlinable func key(of context: Context) -> Context { context }
-}
-
-/// An abstraction's key (see ``ChartExplorer/abstracting(_:)``).
-@usableFromInline
-struct AbstractedContext<Context: Hashable>: ContextKeying {
-  @usableFromInline let abstraction: (Context) -> AnyHashable
-  @inlinable init(_ abstraction: @escaping (Context) -> AnyHashable) { self.abstraction = abstraction }
-  @inlinable func key(of context: Context) -> AnyHashable { abstraction(context) }
-}

@@ -64,16 +64,18 @@ public struct Explorer<State: Discriminated & Hashable, Event: Discriminated, Co
   /// Explores up to `depth` events deep, stopping after `limit` configurations.
   @inlinable
   public func explore(depth: Int = 20, limit: Int = 1_000_000) -> Exploration<State, Event> {
-    if let abstraction { return search(depth: depth, limit: limit, key: abstraction) }
-    return search(depth: depth, limit: limit) { $0 }
+    if let abstraction { return search(depth: depth, limit: limit, keying: AbstractedContext(abstraction)) }
+    return search(depth: depth, limit: limit, keying: WholeContext())
   }
 
-  /// The search, with contexts told apart by `key`.
+  /// The search, with contexts told apart by `keying`.
   @inlinable
-  func search<Key: Hashable>(depth: Int, limit: Int, key: (Context) -> Key) -> Exploration<State, Event> {
+  func search<Keying: ContextKeying>(depth: Int, limit: Int, keying: Keying) -> Exploration<State, Event>
+  where Keying.Context == Context {
+    typealias Key = Keying.Key
     let deadEnds = Set(table.analyze().deadEnds)
     let start = Configuration(state: table.initial, context: context)
-    var index: [Filed<Key>: Int] = [Filed(state: start.state, key: key(start.context)): 0]
+    var index: [Filed<Key>: Int] = [Filed(state: start.state, key: keying.key(of: start.context)): 0]
     var parent: [(from: Int, event: Int)] = [(-1, -1)]
     var configurations = [start]
     var depthOf = [0]
@@ -122,7 +124,7 @@ public struct Explorer<State: Discriminated & Hashable, Event: Discriminated, Co
         }
         if let row = step.row { rowsHit.insert(row) }
         let next = Configuration(state: step.state, context: step.context)
-        let filed = Filed(state: next.state, key: key(next.context))
+        let filed = Filed(state: next.state, key: keying.key(of: next.context))
         guard index[filed] == nil else { continue }
         guard configurations.count < limit else {
           truncated = true

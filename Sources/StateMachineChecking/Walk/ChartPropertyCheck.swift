@@ -20,8 +20,9 @@ public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Conte
   /// The invariants checked after every macrostep.
   public var invariants: [(name: String, holds: @Sendable (_ configuration: [ID], _ context: Context) -> Bool)] = []
 
-  /// Draws a walk's next event for the configuration it is in (an event source's walks), or
-  /// `nil`: the walk is uniform over ``alphabet``.
+  /// Draws a walk's next event from an event source for the configuration it is in (`nil`:
+  /// none can be made); `nil` when the walk is uniform over ``alphabet`` (picked in the loop:
+  /// a closure there, or the machine captured in one, cost the walk a third of its speed).
   @usableFromInline let draw: (@Sendable (_ configuration: [ID], _ generator: inout SplitMix64) -> Event?)?
   /// Simpler events to try in place of one when shrinking.
   @usableFromInline let simpler: @Sendable (Event) -> [Event]
@@ -29,7 +30,8 @@ public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Conte
   /// Walks `chart` from its start with `context`, choosing events from `alphabet`.
   public init(chart: Chart<ID, Event, Context, Effect>, context: Context, alphabet: [Event]) {
     (self.chart, self.context, self.alphabet) = (chart, context, alphabet)
-    (draw, simpler) = (nil, { _ in [] })
+    draw = nil
+    simpler = { _ in [] }
   }
 
   /// What a passing run did.
@@ -45,42 +47,17 @@ public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Conte
     init(walks: Int, steps: Int, seed: UInt64) { (self.walks, self.steps, self.seed) = (walks, steps, seed) }
   }
 
-  /// Runs `walks` walks of `length` events (uniform over the alphabet) from the chart's start.
+  /// Runs `walks` walks of up to `length` events (uniform over the alphabet, or from the event
+  /// source) from the chart's start.
   ///
   /// - Throws: ``PropertyFailure`` with the shrunk sequence and the seed to reproduce it.
   /// (Inlinable: the walk's steps are specialised for your chart's types where you call it.)
   @discardableResult @inlinable
   public func run(walks: Int = 100, length: Int = 50, seed: UInt64? = nil) throws(PropertyFailure<Event>) -> Summary {
     let seed = seed ?? UInt64.random(in: 0...UInt64.max)
-    if let draw { return try run(walks: walks, length: length, seed: seed, drawing: draw) }
     var random = SplitMix64(seed: seed)
     var steps = 0
-    var events: [Event] = []
-    events.reserveCapacity(length)
     // Every walk starts where the chart's start leaves it: started once, copied per walk.
-    var origin = ChartMachine(chart, context: context)
-    origin._discardsOutputs = true
-    let started = Result { () throws(ChartRunError) in try origin.start() }
-    for _ in 0..<walks where !alphabet.isEmpty {
-      events.removeAll(keepingCapacity: true)
-      for _ in 0..<length { events.append(alphabet[Int(random.next() % UInt64(alphabet.count))]) }
-      let found = if case .success = started { failure(of: events, from: origin) } else { failure(of: events) }
-      guard let (property, message, failing) = found else {
-        steps += length
-        continue
-      }
-      throw shrunkFailure(failing, property: property, message: message, seed: seed)
-    }
-    return Summary(walks: walks, steps: steps, seed: seed)
-  }
-
-  /// Walks whose events `draw` picks in the configuration each one reaches.
-  @usableFromInline
-  func run(
-    walks: Int, length: Int, seed: UInt64, drawing draw: @Sendable ([ID], inout SplitMix64) -> Event?
-  ) throws(PropertyFailure<Event>) -> Summary {
-    var random = SplitMix64(seed: seed)
-    var steps = 0
     var origin = ChartMachine(chart, context: context)
     origin._discardsOutputs = true
     do {
@@ -92,22 +69,30 @@ public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Conte
       throw PropertyFailure(seed: seed, property: broken.property, message: broken.message, events: [], originalLength: 0)
     }
     var events: [Event] = []
+    events.reserveCapacity(length)
     for _ in 0..<walks {
       var machine = origin
       events.removeAll(keepingCapacity: true)
-      for _ in 0..<length {
-        guard let event = draw(machine.configuration, &random) else { break }
-        events.append(event)
-        steps += 1
-        do {
+      var broke: (property: String, message: String)?
+      do {
+        for _ in 0..<length {
+          let drawn: Event? =
+            if let draw { draw(machine.configuration, &random) }
+            else if alphabet.isEmpty { nil }
+            else { alphabet[Int(random.next() % UInt64(alphabet.count))] }
+          guard let event = drawn else { break }
+          events.append(event)
           _ = try machine.send(event)
-        } catch {
-          throw shrunkFailure(events, property: "settles", message: error.description, seed: seed)
+          if !invariants.isEmpty, let broken = broken(machine) {
+            broke = broken
+            break
+          }
         }
-        if !invariants.isEmpty, let broken = broken(machine) {
-          throw shrunkFailure(events, property: broken.property, message: broken.message, seed: seed)
-        }
+      } catch {
+        broke = ("settles", error.description)
       }
+      steps += events.count
+      if let broke { throw shrunkFailure(events, property: broke.property, message: broke.message, seed: seed) }
     }
     return Summary(walks: walks, steps: steps, seed: seed)
   }
@@ -124,28 +109,20 @@ public struct ChartPropertyCheck<ID: Hashable & Sendable, Event: Sendable, Conte
   @inlinable
   func failure(of events: [Event]) -> (property: String, message: String, events: [Event])? {
     var machine = ChartMachine(chart, context: context)
+    machine._discardsOutputs = true
     do {
       _ = try machine.start()
     } catch {
-      return ("settles", error.description, events)
+      return ("settles", error.description, [])
     }
-    return failure(of: events, from: machine)
-  }
-
-  /// The first broken property of `events` run from `started` (the chart just started).
-  @inlinable
-  func failure(
-    of events: [Event], from started: ChartMachine<ID, Event, Context, Effect>
-  ) -> (property: String, message: String, events: [Event])? {
-    var machine = started
-    do {
-      if let broken = broken(machine) { return (broken.property, broken.message, []) }
-      for (n, event) in events.enumerated() {
+    if let broken = broken(machine) { return (broken.property, broken.message, []) }
+    for (n, event) in events.enumerated() {
+      do {
         _ = try machine.send(event)
-        if !invariants.isEmpty, let broken = broken(machine) { return (broken.property, broken.message, Array(events[...n])) }
+      } catch {
+        return ("settles", error.description, Array(events[...n]))
       }
-    } catch {
-      return ("settles", error.description, events)
+      if !invariants.isEmpty, let broken = broken(machine) { return (broken.property, broken.message, Array(events[...n])) }
     }
     return nil
   }

@@ -116,11 +116,16 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
 
   @inlinable var stepper: Stepper { Stepper() }
 
-  /// Leases a machine from the chart's pool and puts it where this engine is.
+  /// Leases a machine from the chart's pool and puts it where this engine is; its compiled
+  /// node is kept when it is there already (the common case: the store that stepped it last
+  /// leased it again).
   @inlinable
   func lease(_ stepper: UnsafeMutablePointer<Stepper>) {
     let machine = pool.take(context: context)
-    machine.pointee.load(active: active, history: rare, context: context, halted: halted)
+    let history = rare?.history ?? [:]
+    let node = machine.pointee.node
+    let there = node >= 0 && machine.pointee.active == active && machine.pointee.history == history
+    machine.pointee.place(active: active, history: history, context: context, halted: halted, node: there ? node : -1)
     stepper.pointee.machine = machine
   }
 
@@ -251,23 +256,6 @@ extension ChartMachine {
     history = [:]
     storedContext = context
     (halted, started, node) = (false, false, -1)
-  }
-
-  /// The machine where a store's chart is (a started chart), with the history `rare` keeps
-  /// (none when `nil`): its compiled node is kept when it is already there (the common case:
-  /// the store that stepped it last leased it again).
-  @inlinable
-  mutating func load<Work>(active: StateBits, history rare: ChartEngine<ID, Event, Context, Work>.Rare?, context: Context, halted: Bool) {
-    if let rare {
-      if node >= 0, !(self.active == active && self.history == rare.history) { node = -1 }
-      history = rare.history
-    } else {
-      if node >= 0, !(self.active == active && history.isEmpty) { node = -1 }
-      if !history.isEmpty { history = [:] }
-    }
-    self.active = active
-    storedContext = context
-    (self.halted, started) = (halted, true)
   }
 }
 
