@@ -101,12 +101,13 @@ extension ChartMachine where Context: Hashable {
 }
 
 extension ChartMachine {
-  /// The machine started, at these active states, history, context and halting, in compiled
-  /// node `node` (-1: found on the next step): what a checker's position and a store's engine
-  /// put back.
+  /// The machine started, at these active states, history (`nil`: none), context and halting,
+  /// in compiled node `node` (-1: found on the next step): what a checker's position and a
+  /// store's engine put back. A machine without history is not written one.
   @inlinable
-  mutating func place(active: StateBits, history: [Int: [Int]], context: Context, halted: Bool, node: Int32) {
-    (self.active, self.history, storedContext) = (active, history, context)
+  mutating func place(active: StateBits, history: [Int: [Int]]?, context: Context, halted: Bool, node: Int32) {
+    if let history { self.history = history } else if !self.history.isEmpty { self.history = [:] }
+    (self.active, storedContext) = (active, context)
     (self.halted, started, self.node) = (halted, true, node)
   }
 }

@@ -122,10 +122,16 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
   @inlinable
   func lease(_ stepper: UnsafeMutablePointer<Stepper>) {
     let machine = pool.take(context: context)
-    let history = rare?.history ?? [:]
     let node = machine.pointee.node
-    let there = node >= 0 && machine.pointee.active == active && machine.pointee.history == history
-    machine.pointee.place(active: active, history: history, context: context, halted: halted, node: there ? node : -1)
+    var there = node >= 0 && machine.pointee.active == active
+    if let rare {
+      there = there && machine.pointee.history == rare.history
+      machine.pointee.place(active: active, history: rare.history, context: context, halted: halted, node: there ? node : -1)
+    } else {
+      // No history (most charts): no dictionary to compare or to hand over.
+      there = there && machine.pointee.history.isEmpty
+      machine.pointee.place(active: active, history: nil, context: context, halted: halted, node: there ? node : -1)
+    }
     stepper.pointee.machine = machine
   }
 
