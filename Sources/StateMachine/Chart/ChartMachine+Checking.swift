@@ -39,10 +39,18 @@ public struct _ChartPosition<Context: Hashable>: Hashable {
   }
 }
 
-extension _ChartPosition {
-  /// A hash of the position made from `contextHash` (the context's `hashValue`, which a checker
-  /// may keep from an equal context it met before) and the configuration's words, mixed without
-  /// a `Hasher`: what an explorer files positions by.
+/// A position's configuration, history values and halting, without its context: what an
+/// explorer compares a machine with before it reads a whole position from it.
+public struct _ChartConfiguration: Hashable {
+  @usableFromInline let key: CompiledSteps.Key
+  @usableFromInline let halted: Bool
+
+  @inlinable
+  init(key: CompiledSteps.Key, halted: Bool) { (self.key, self.halted) = (key, halted) }
+
+  /// A hash of the configuration with a context's: made from `contextHash` (the context's
+  /// `hashValue`, which a checker may keep from an equal context it met before) and the
+  /// configuration's words, mixed without a `Hasher`: what an explorer files positions by.
   @inlinable
   public func _hash(contextHash: Int) -> Int {
     var h = UInt64(truncatingIfNeeded: contextHash) ^ (halted ? 0x5851_F42D_4C95_7F2D : 0)
@@ -56,6 +64,16 @@ extension _ChartPosition {
     if let large = key.history.large { for word in large { mix(word) } }
     return Int(truncatingIfNeeded: h)
   }
+}
+
+extension _ChartPosition {
+  /// The position's configuration, history values and halting.
+  @inlinable
+  public var _configuration: _ChartConfiguration { _ChartConfiguration(key: key, halted: halted) }
+
+  /// ``_ChartConfiguration/_hash(contextHash:)`` of the position's configuration.
+  @inlinable
+  public func _hash(contextHash: Int) -> Int { _configuration._hash(contextHash: contextHash) }
 
   /// Whether two positions are the same configuration, history and halting (contexts aside).
   @inlinable
@@ -70,6 +88,12 @@ extension ChartMachine where Context: Hashable {
     return _ChartPosition(key: key, history: history, node: node, halted: halted, context: storedContext)
   }
 
+  /// The configuration, history values and halting of ``_position``, read without the rest.
+  @inlinable
+  public var _configuration: _ChartConfiguration {
+    _ChartConfiguration(key: node >= 0 ? compiledStorage.steps.keys[Int(node)] : compiledKey(), halted: halted)
+  }
+
   /// Puts the machine back where it was when `position` was read from it (or from a machine
   /// of the same chart): nothing is checked, unlike ``ChartMachine/init(_:restoring:)``, but the
   /// position's compiled node is kept only when it names the same configuration here (machines
@@ -79,6 +103,15 @@ extension ChartMachine where Context: Hashable {
     let n = Int(position.node)
     let same = n >= 0 && n < compiledStorage.steps.keys.count && compiledStorage.steps.keys[n] == position.key
     restore(position, node: same ? position.node : -1)
+  }
+
+  /// Whether the event with `ordinal` is known, without stepping, to change nothing at
+  /// `position` (read from this very machine): no transition can match it there. `false` when
+  /// that is not known yet. A checker skips putting the machine back for such an event.
+  @inlinable
+  public func _isUnhandled(ordinal: Int, at position: _ChartPosition<Context>) -> Bool {
+    guard position.node >= 0, ordinal >= 0, !reporting, !position.halted else { return false }
+    return quickEnd(Int(position.node) << 6 | ordinal) == CompiledSteps.unhandled
   }
 
   /// ``_move(to:)`` for a position this very machine read (not a copy that has compiled apart
@@ -131,6 +164,15 @@ extension ChartMachine {
   @inlinable
   public mutating func _send(_ event: Event, ordinal: Int) throws(ChartRunError) -> ChartStep<Event, Effect> {
     try send(event, ordinal: ordinal)
+  }
+
+  /// ``_send(_:ordinal:)`` without the step: whether the macrostep took transitions (`false`:
+  /// unhandled, or halted). For a checker that reads the machine after the step and nothing of
+  /// the step itself.
+  @inlinable
+  public mutating func _advance(_ event: Event, ordinal: Int) throws(ChartRunError) -> Bool {
+    if node >= 0, ordinal >= 0, !reporting, let moved = quickMove(ordinal: ordinal) { return moved }
+    return try advance(event, ordinal: ordinal)
   }
 
   /// Starts gathering coverage: from now on (``start()`` included), every transition taken and

@@ -134,15 +134,15 @@ extension ChartMachine {
   mutating func makeRun() -> Run {
     var outputs: [Output] = []
     swap(&outputs, &outputBuffer)
-    if !outputs.isEmpty { outputs.removeAll(keepingCapacity: true) }
+    outputs.clear()
     guard tracksOwners else { return Run(outputs: outputs, owners: [], exits: [], tracking: false, reporting: reporting, coverage: coverage) }
     var owners: [Int] = []
     var exits: [ChartExit] = []
     swap(&owners, &lastOwners)
     swap(&exits, &exitBuffer)
     quickExits = -1
-    if !owners.isEmpty { owners.removeAll(keepingCapacity: true) }
-    if !exits.isEmpty { exits.removeAll(keepingCapacity: true) }
+    owners.clear()
+    exits.clear()
     return Run(outputs: outputs, owners: owners, exits: exits, tracking: true, reporting: reporting, coverage: coverage)
   }
 
@@ -150,11 +150,17 @@ extension ChartMachine {
   /// and exits stay there, in ``lastOwners`` and ``exitBuffer``, for its store to read).
   @inlinable
   mutating func step(of run: Run) -> ChartStep<Event, Effect> {
-    outputBuffer = run.outputs
-    if run.tracking { (lastOwners, exitBuffer) = (run.owners, run.exits) }
+    keepBuffers(of: run)
     guard let trace = run.trace, !trace.accumulates else { return ChartStep(outcome: .transitioned, outputs: run.outputs, microsteps: run.microsteps) }
     return ChartStep(
       outcome: .transitioned, outputs: run.outputs, microsteps: run.microsteps,
       trace: ChartTrace(transitions: trace.taken, entered: trace.entered))
+  }
+
+  /// The run's buffers go back to the machine, to be reused by the next macrostep.
+  @inlinable
+  mutating func keepBuffers(of run: Run) {
+    outputBuffer = run.outputs
+    if run.tracking { (lastOwners, exitBuffer) = (run.owners, run.exits) }
   }
 }

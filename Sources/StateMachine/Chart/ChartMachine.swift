@@ -219,18 +219,39 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   /// Runs one external event's macrostep.
   @inlinable @inline(never)
   mutating func run(_ event: Event, ordinal: Int) throws(ChartRunError) -> ChartStep<Event, Effect> {
-    if !started { _ = try start() }
-    // A step that takes no transition leaves no owners or exits behind it.
-    if tracksOwners { noteExits(ofMove: -1) }
-    guard !halted else { return ChartStep(outcome: .halted, outputs: [], microsteps: 0) }
-    let name = eventName(of: event, ordinal: ordinal)
-    let queued = QueuedEvent(name: name, value: event, ordinal: ordinal)
-    select(for: queued)
-    guard !selected.isEmpty else { return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0) }
+    guard let queued = try selectExternal(event, ordinal: ordinal) else {
+      return ChartStep(outcome: halted ? .halted : .unhandled, outputs: [], microsteps: 0)
+    }
     var run = makeRun()
     take(event: queued, &run)
     try settle(&run)
     return step(of: run)
+  }
+
+  /// ``run(_:ordinal:)`` without the step: whether the macrostep took transitions. For
+  /// checkers, which read the machine after it and nothing of the step.
+  @inlinable
+  mutating func advance(_ event: Event, ordinal: Int) throws(ChartRunError) -> Bool {
+    guard let queued = try selectExternal(event, ordinal: ordinal) else { return false }
+    var run = makeRun()
+    take(event: queued, &run)
+    try settle(&run)
+    keepBuffers(of: run)
+    return true
+  }
+
+  /// The start of an external event's macrostep: the machine started when it was not, and the
+  /// transitions `event` enables selected into ``selected``. The event as queued when it
+  /// enables any; `nil` when the machine has halted or nothing matched (nothing changed).
+  @inlinable
+  mutating func selectExternal(_ event: Event, ordinal: Int) throws(ChartRunError) -> QueuedEvent? {
+    if !started { _ = try start() }
+    // A step that takes no transition leaves no owners or exits behind it.
+    if tracksOwners { noteExits(ofMove: -1) }
+    guard !halted else { return nil }
+    let queued = QueuedEvent(name: eventName(of: event, ordinal: ordinal), value: event, ordinal: ordinal)
+    select(for: queued)
+    return selected.isEmpty ? nil : queued
   }
 
   /// Eventless transitions, then internal events, until neither is left (or the chart halts).
@@ -254,7 +275,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
         take(event: event, &run)
       }
     }
-    if !internalQueue.isEmpty { internalQueue.removeAll(keepingCapacity: true) }
+    internalQueue.clear()
     queueHead = 0
   }
 

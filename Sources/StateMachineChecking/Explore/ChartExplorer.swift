@@ -61,92 +61,79 @@ public struct ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: H
   /// The search, with contexts told apart by `keying`.
   @inlinable
   func search<Keying: ContextKeying>(depth: Int, limit: Int, keying: Keying) -> ChartExploration<ID, Event> where Keying.Context == Context {
-    typealias Machine = ChartMachine<ID, Event, Context, Effect>
-    var result = ChartSearch<ID, Event>()
+    // (What the search keeps lives in `result` and is passed along, not captured by nested
+    // functions: a captured variable is boxed, and every access to it checked at run time.)
+    var result = ChartSearch<ID, Event>(alphabet: alphabet)
     // One machine steps from every configuration reached, put back at each one's position
     // (a few words) instead of copied whole; it gathers coverage as bits as it goes.
-    var machine = Machine(chart, context: context)
+    var machine = ChartMachine(chart, context: context)
     machine._gatherCoverage()
     machine._discardsOutputs = true
     let ordinals = alphabet.map { machine._ordinal(of: $0) }
-    var violated = Set<String>()
     do {
       _ = try machine.start()
     } catch {
       machine._dropCoverage()
-      result.violations.append(.init(property: "settles", message: error.description, path: []))
+      result.violated("settles", error.description, at: 0, then: nil)
       return result.exploration(of: chart, states: states, taken: machine._coveredTransitions)
     }
     // Growing the index refiles every position in it: start with room for a small chart.
     var index = ChartPositionIndex(capacity: min(limit, 128), keying: keying)
-    let first = machine._position
-    let firstKey = keying.key(of: first.context)
-    _ = index.file(first, key: firstKey, contextHash: firstKey.hashValue)
-    var parent: [(from: Int, event: Int)] = [(-1, -1)]
-    var depthOf = [0]
-    func path(to i: Int) -> [Event] {
-      var events: [Event] = []
-      var j = i
-      while parent[j].from >= 0 {
-        events.append(alphabet[parent[j].event])
-        j = parent[j].from
-      }
-      return events.reversed()
+    do {
+      let key = keying.key(of: machine.context)
+      let contextHash = key.hashValue
+      let hash = machine._configuration._hash(contextHash: contextHash)
+      let slot = index.find(machine._configuration, key: key, hash: hash).slot
+      _ = index.add(machine._position, key: key, contextHash: contextHash, hash: hash, slot: slot)
     }
-    func firstEntered(_ machine: inout Machine, at i: Int, then event: Event?) {
-      for s in machine._keepCoverage() where result.shortestPaths[states[s].id] == nil {
-        result.shortestPaths[states[s].id] = event.map { path(to: i) + [$0] } ?? path(to: i)
-      }
-    }
-    func visit(_ machine: Machine, at i: Int) {
-      if let (name, message) = broken(machine), !violated.contains(name) {
-        violated.insert(name)
-        result.violations.append(.init(property: name, message: message, path: path(to: i)))
-      }
-    }
-    firstEntered(&machine, at: 0, then: nil)
-    visit(machine, at: 0)
+    result.reached(from: -1, by: -1)
+    result.firstEntered(machine._keepCoverage(), states: states, at: 0, then: nil)
+    if let (name, message) = broken(machine) { result.violated(name, message, at: 0, then: nil) }
     var head = 0
-    // Whether the machine is still at `positions[head - 1]` (an unhandled step changes nothing).
+    // Whether the machine is still at the position it was put back to (an unhandled step
+    // changes nothing).
     var atHead = true
     while head < index.count {
       let i = head
       head += 1
       atHead = false
-      guard depthOf[i] < depth, !index[i].isHalted else { continue }
-      for (e, event) in alphabet.enumerated() {
-        if !atHead { machine._return(to: index[i]) }
+      let here = index[i]
+      guard result.depths[i] < depth, !here.isHalted else { continue }
+      for e in alphabet.indices {
+        if !atHead {
+          // An event known to change nothing here needs no putting back.
+          if machine._isUnhandled(ordinal: ordinals[e], at: here) { continue }
+          machine._return(to: here)
+        }
         atHead = true
-        let step: ChartStep<Event, Effect>
+        let moved: Bool
         do {
-          step = try machine._send(event, ordinal: ordinals[e])
+          moved = try machine._advance(alphabet[e], ordinal: ordinals[e])
         } catch {
           atHead = false
           // What the macrostep covered before it was stopped does not count, as before.
           machine._dropCoverage()
-          if !violated.contains("settles") {
-            violated.insert("settles")
-            result.violations.append(.init(property: "settles", message: error.description, path: path(to: i) + [event]))
-          }
+          result.violated("settles", error.description, at: i, then: e)
           continue
         }
-        guard step.outcome == .transitioned else { continue }
+        guard moved else { continue }
         atHead = false
-        if machine._coverageGrew { firstEntered(&machine, at: i, then: event) }
-        // One lookup that files the position as the next configuration when it is new.
-        let position = machine._position
-        let positionKey = keying.key(of: position.context)
-        let (next, new) = index.file(position, key: positionKey, contextHash: index.contextHash(of: positionKey, near: i))
-        guard new else { continue }
-        guard next < limit else {
-          index.removeLast()
+        if machine._coverageGrew { result.firstEntered(machine._keepCoverage(), states: states, at: i, then: e) }
+        // The machine is compared with what is filed before a position is read from it: most
+        // steps reach a configuration reached before.
+        let key = keying.key(of: machine.context)
+        let contextHash = index.contextHash(of: key, near: i)
+        let configuration = machine._configuration
+        let hash = configuration._hash(contextHash: contextHash)
+        let (found, slot) = index.find(configuration, key: key, hash: hash)
+        guard found < 0 else { continue }
+        guard index.count < limit else {
           result.truncated = true
           break
         }
-        parent.append((i, e))
-        depthOf.append(depthOf[i] + 1)
-        result.maxDepth = max(result.maxDepth, depthOf[i] + 1)
-        visit(machine, at: next)
+        let next = index.add(machine._position, key: key, contextHash: contextHash, hash: hash, slot: slot)
+        result.reached(from: i, by: e)
+        if let (name, message) = broken(machine) { result.violated(name, message, at: next, then: nil) }
       }
     }
     result.configurations = index.count
@@ -186,14 +173,21 @@ public struct ChartExploration<ID: Hashable & Sendable, Event: Sendable>: Sendab
   /// when read: an exploration nobody reads the coverage of costs no text).
   public var transitionsNeverTaken: [String] { neverTaken.map(describe) }
   /// The declared transitions never taken, by number.
-  var neverTaken: [Int] = []
+  @usableFromInline var neverTaken: [Int] = []
   /// How the chart describes a transition.
-  var describe: @Sendable (Int) -> String = { "transition \($0)" }
-  var transitionsTaken = Set<Int>()
-  var transitionCount = 0
-  var stateCount = 0
+  @usableFromInline var describe: @Sendable (Int) -> String = { "transition \($0)" }
+  @usableFromInline var transitionCount = 0
+  @usableFromInline var stateCount = 0
 
-  init() {}
+  @usableFromInline
+  init(
+    configurations: Int, maxDepth: Int, truncated: Bool, violations: [Violation], shortestPaths: [ID: [Event]],
+    statesNeverEntered: [ID], stateCount: Int, neverTaken: [Int], transitionCount: Int, describe: @escaping @Sendable (Int) -> String
+  ) {
+    (self.configurations, self.maxDepth, self.truncated, self.violations) = (configurations, maxDepth, truncated, violations)
+    (self.shortestPaths, self.statesNeverEntered, self.stateCount) = (shortestPaths, statesNeverEntered, stateCount)
+    (self.neverTaken, self.transitionCount, self.describe) = (neverTaken, transitionCount, describe)
+  }
 
   /// The shortest event sequence that makes `state` active, if any does.
   public func shortestPath(to state: ID) -> [Event]? { shortestPaths[state] }
@@ -208,30 +202,84 @@ public struct ChartExploration<ID: Hashable & Sendable, Event: Sendable>: Sendab
 /// ``ChartExploration`` (whose fields callers only read) when it ends.
 @usableFromInline
 struct ChartSearch<ID: Hashable & Sendable, Event: Sendable> {
+  @usableFromInline let alphabet: [Event]
   @usableFromInline var configurations = 0
   @usableFromInline var maxDepth = 0
   @usableFromInline var truncated = false
   @usableFromInline var violations: [ChartExploration<ID, Event>.Violation] = []
+  /// The properties already reported broken (each is reported once, with its shortest path).
+  @usableFromInline var broken: Set<String> = []
   @usableFromInline var shortestPaths: [ID: [Event]] = [:]
+  /// Per configuration, by number: the one it was first reached from (-1: the start) and the
+  /// event (a position in the alphabet), and its depth.
+  @usableFromInline var parents: [(from: Int, event: Int)] = []
+  @usableFromInline var depths: [Int] = []
 
   @inlinable
-  init() {}
+  init(alphabet: [Event]) { self.alphabet = alphabet }
 
-  /// The exploration of `chart` this search found, with its coverage.
-  @usableFromInline
+  /// The next configuration was first reached from configuration `from` by event `event`
+  /// (-1, -1: the start).
+  @inlinable
+  mutating func reached(from: Int, by event: Int) {
+    let depth = from < 0 ? 0 : depths[from] + 1
+    parents.append((from, event))
+    depths.append(depth)
+    maxDepth = max(maxDepth, depth)
+  }
+
+  /// The shortest events to configuration `i`, then the event at `event` of the alphabet if any.
+  @inlinable
+  func path(to i: Int, then event: Int?) -> [Event] {
+    var events: [Event] = []
+    if let event { events.append(alphabet[event]) }
+    var j = i
+    while j >= 0, j < parents.count, parents[j].from >= 0 {
+      events.append(alphabet[parents[j].event])
+      j = parents[j].from
+    }
+    return events.reversed()
+  }
+
+  /// States (positions in `states`) entered for the first time by a step from configuration `i`
+  /// (by the event at `event`; `nil`: the start).
+  @inlinable
+  mutating func firstEntered(_ entered: [Int], states: [(id: ID, isHistory: Bool)], at i: Int, then event: Int?) {
+    for s in entered where shortestPaths[states[s].id] == nil {
+      shortestPaths[states[s].id] = path(to: i, then: event)
+    }
+  }
+
+  /// `property` is broken at configuration `i` (after the event at `event`, when that step did
+  /// not settle): reported the first time only.
+  @inlinable
+  mutating func violated(_ property: String, _ message: String, at i: Int, then event: Int?) {
+    guard broken.insert(property).inserted else { return }
+    violations.append(.init(property: property, message: message, path: path(to: i, then: event)))
+  }
+
+  /// The exploration of `chart` this search found, with its coverage (`taken`: the transitions
+  /// taken, in increasing order).
+  @inlinable
   func exploration<Context, Effect>(
     of chart: Chart<ID, Event, Context, Effect>, states: [(id: ID, isHistory: Bool)], taken: [Int]
   ) -> ChartExploration<ID, Event> {
-    let transitionsTaken = Set(taken)
-    var result = ChartExploration<ID, Event>()
-    (result.configurations, result.maxDepth, result.truncated) = (configurations, maxDepth, truncated)
-    (result.violations, result.shortestPaths, result.transitionsTaken) = (violations, shortestPaths, transitionsTaken)
     let declared = chart.declaredTransitions
-    result.transitionCount = declared.count
-    result.neverTaken = declared.filter { !transitionsTaken.contains($0) }
-    result.describe = chart.describeTransition
-    result.statesNeverEntered = states.filter { !$0.isHistory && shortestPaths[$0.id] == nil }.map(\.id)
-    result.stateCount = states.filter { !$0.isHistory }.count
-    return result
+    // Both lists are in increasing order: merged, without a set.
+    var k = 0
+    let neverTaken = declared.filter { t in
+      while k < taken.count, taken[k] < t { k += 1 }
+      return k == taken.count || taken[k] != t
+    }
+    var neverEntered: [ID] = []
+    var stateCount = 0
+    for state in states where !state.isHistory {
+      stateCount += 1
+      if shortestPaths[state.id] == nil { neverEntered.append(state.id) }
+    }
+    return ChartExploration(
+      configurations: configurations, maxDepth: maxDepth, truncated: truncated, violations: violations,
+      shortestPaths: shortestPaths, statesNeverEntered: neverEntered, stateCount: stateCount, neverTaken: neverTaken,
+      transitionCount: declared.count, describe: chart.describeTransition)
   }
 }

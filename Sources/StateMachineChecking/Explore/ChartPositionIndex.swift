@@ -18,9 +18,11 @@ struct ChartPositionIndex<Keying: ContextKeying> {
   @usableFromInline let keying: Keying
   /// Every position reached, by number.
   @usableFromInline var positions: [Position] = []
+  /// Each position's context key, by number.
+  @usableFromInline var keys: [Key] = []
   /// Each position's context key's hash, by number.
   @usableFromInline var contextHashes: [Int] = []
-  /// Each position's hash (``_ChartPosition/_hash(contextHash:)``), by number.
+  /// Each position's hash (``_ChartConfiguration/_hash(contextHash:)``), by number.
   @usableFromInline var hashes: [Int] = []
   /// Position numbers, or -1 for an empty slot; its count is a power of two, at most half full.
   @usableFromInline var slots: [Int32]
@@ -31,6 +33,10 @@ struct ChartPositionIndex<Keying: ContextKeying> {
     var size = 16
     while size < 2 * capacity { size <<= 1 }
     slots = Array(repeating: -1, count: size)
+    positions.reserveCapacity(capacity)
+    keys.reserveCapacity(capacity)
+    contextHashes.reserveCapacity(capacity)
+    hashes.reserveCapacity(capacity)
   }
 
   @inlinable var count: Int { positions.count }
@@ -43,47 +49,36 @@ struct ChartPositionIndex<Keying: ContextKeying> {
   /// share their storage).
   @inlinable
   func contextHash(of key: Key, near: Int) -> Int {
-    near >= 0 && keying.key(of: positions[near].context) == key ? contextHashes[near] : key.hashValue
+    near >= 0 && keys[near] == key ? contextHashes[near] : key.hashValue
   }
 
-  /// Files `position` (whose context's key is `key`, hashing to `contextHash`) unless a
-  /// position of the same configuration and key is filed already; returns its number and
-  /// whether it is new.
+  /// The number of the position filed with `configuration` and a context whose key is `key`
+  /// (`hash` is their ``_ChartConfiguration/_hash(contextHash:)``), or -1 with the slot a new
+  /// one goes in (for ``add(_:key:contextHash:hash:slot:)``, before anything else is filed).
   @inlinable
-  mutating func file(_ position: Position, key: Key, contextHash: Int) -> (number: Int, new: Bool) {
-    let hash = position._hash(contextHash: contextHash)
+  func find(_ configuration: _ChartConfiguration, key: Key, hash: Int) -> (number: Int, slot: Int) {
     let mask = slots.count - 1
     var slot = hash & mask
     while true {
       let number = Int(slots[slot])
-      if number < 0 { break }
-      if hashes[number] == hash, positions[number]._sameConfiguration(as: position), keying.key(of: positions[number].context) == key {
-        return (number, false)
-      }
+      if number < 0 { return (-1, slot) }
+      if hashes[number] == hash, keys[number] == key, positions[number]._configuration == configuration { return (number, slot) }
       slot = (slot + 1) & mask
     }
+  }
+
+  /// Files a position that ``find(_:key:hash:)`` did not find, in the slot it gave; returns its
+  /// number.
+  @inlinable
+  mutating func add(_ position: consuming Position, key: consuming Key, contextHash: Int, hash: Int, slot: Int) -> Int {
     let number = positions.count
     positions.append(position)
+    keys.append(key)
     contextHashes.append(contextHash)
     hashes.append(hash)
     slots[slot] = Int32(truncatingIfNeeded: number)
     if 2 * positions.count > slots.count { grow() }
-    return (number, true)
-  }
-
-  /// Forgets the position filed last (one found over the limit).
-  @inlinable
-  mutating func removeLast() {
-    guard let hash = hashes.last else { return }
-    let number = positions.count - 1
-    let mask = slots.count - 1
-    var slot = hash & mask
-    while Int(slots[slot]) != number { slot = (slot + 1) & mask }
-    // The last position filed is the last in its probe run: nothing after it moves.
-    slots[slot] = -1
-    positions.removeLast()
-    contextHashes.removeLast()
-    hashes.removeLast()
+    return number
   }
 
   @usableFromInline

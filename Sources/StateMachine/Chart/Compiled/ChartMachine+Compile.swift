@@ -83,14 +83,14 @@ extension ChartMachine {
   mutating func compileMove(_ n: Int32, _ enabled: [Int]) -> Int32? {
     guard compiled.hasRoom else { return nil }
     defer { publish() }
-    let move = compileMove(enabled)
-    return compiled.file(move, from: n, taking: enabled, transitions: chart.sources.count)
+    let (move, end) = compileMove(enabled)
+    return compiled.file(move, ending: end, from: n, taking: enabled, transitions: chart.sources.count)
   }
 
   /// What the algorithm's microstep computes for `enabled` from here, without running content:
   /// the history it writes, the program of content, exits, entries and done events, and where
   /// it ends.
-  mutating func compileMove(_ enabled: [Int]) -> CompiledSteps.Move {
+  mutating func compileMove(_ enabled: [Int]) -> (CompiledSteps.Move, end: CompiledSteps.Key) {
     var program: [CompiledSteps.Op] = []
     func run(_ block: ContentBlock, owner: Int) {
       if !block.isEmpty { program.append(CompiledSteps.Op(.run, Int(block.start), Int(block.end), owner)) }
@@ -144,13 +144,14 @@ extension ChartMachine {
     let programStart = compiled.program.count
     compiled.program += program
     let historyEnd = compiled.historyWrites.count
-    return CompiledSteps.Move(
+    let move = CompiledSteps.Move(
       programStart: Int32(programStart), programEnd: Int32(compiled.program.count), historyStart: Int32(historyStart),
       historyEnd: Int32(historyEnd), halts: halts,
       isQuick: !halts && historyEnd == historyStart && program.allSatisfy { $0.kind != .run && $0.kind != .done },
       isQuickDiscarding: !halts && historyEnd == historyStart
         && program.allSatisfy { $0.kind != .done && ($0.kind != .run || chart.tables.makesOutputsOnly(Int($0.a)..<Int($0.b))) },
-      end: end,
+      endSmall: end.active.small,
       endNode: compiled.node(of: end))
+    return (move, end)
   }
 }

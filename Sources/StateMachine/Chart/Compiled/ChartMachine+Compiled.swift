@@ -15,7 +15,7 @@ extension ChartMachine {
   /// ``selectTransitions(for:)`` selects them: the candidates are compiled, the guards run now.
   @inlinable
   mutating func selectCompiled(for event: QueuedEvent) {
-    if !selected.isEmpty { selected.removeAll(keepingCapacity: true) }
+    selected.clear()
     let n = currentNode()
     guard n >= 0 else {
       selected = selectTransitions(for: event)
@@ -82,7 +82,7 @@ extension ChartMachine {
       case .run: execute(ContentBlock(start: op.a, end: op.b), value: event.value, owner: Int(op.c), &run)
       case .exited: run.exited(Int(op.a))
       case .activate:
-        if active.large == nil { active.small = compiledStorage.steps.moves[move].end.active.small } else { active = compiledStorage.steps.moves[move].end.active }
+        if active.large == nil { active.small = compiledStorage.steps.moves[move].endSmall } else { active = compiledStorage.steps.moveEnds[move].active }
       case .entered: run.trace?.enter(Int(op.a) - 1)
       case .done: enqueue(compiledStorage.steps.doneNames[Int(op.a)])
       }

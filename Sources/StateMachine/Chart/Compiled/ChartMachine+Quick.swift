@@ -7,16 +7,9 @@ extension ChartMachine {
   @inlinable
   mutating func quickStep(ordinal: Int) -> ChartStep<Event, Effect>? {
     let slot = Int(node) << 6 | ordinal
-    let end =
-      !discardsOutputs ? compiledStorage.steps.quick[slot]
-      : slot < compiledStorage.steps.quickDiscarding.count ? compiledStorage.steps.quickDiscarding[slot] : CompiledSteps.unknown
+    let end = quickEnd(slot)
     if end >= 0 {
-      if active.large == nil { active.small = compiledStorage.steps.smallActive[Int(end)] } else { active = compiledStorage.steps.keys[Int(end)].active }
-      if quickNotes {
-        if tracksOwners { noteExits(ofMove: compiledStorage.steps.quickMoves[slot]) }
-        if let coverage { cover(quickSlot: slot, in: coverage) }
-      }
-      node = end
+      enter(quick: end, slot: slot)
       return ChartStep(outcome: .transitioned, outputs: [], microsteps: 1)
     }
     if end == CompiledSteps.unhandled {
@@ -25,6 +18,45 @@ extension ChartMachine {
     }
     if end == CompiledSteps.notQuick { return nil }
     return learnQuick(slot) ? quickStep(ordinal: ordinal) : nil
+  }
+
+  /// ``quickStep(ordinal:)`` without the step, for checkers: whether the quick lane moved the
+  /// machine (`false`: the event is unhandled here), or `nil` when the event is not quick here.
+  @inlinable
+  mutating func quickMove(ordinal: Int) -> Bool? {
+    let slot = Int(node) << 6 | ordinal
+    var end = quickEnd(slot)
+    if end == CompiledSteps.unknown {
+      guard learnQuick(slot) else { return nil }
+      end = quickEnd(slot)
+    }
+    if end >= 0 {
+      enter(quick: end, slot: slot)
+      return true
+    }
+    guard end == CompiledSteps.unhandled else { return nil }
+    if tracksOwners { noteExits(ofMove: -1) }
+    return false
+  }
+
+  /// The quick step in `slot` moves the machine to node `end`.
+  @inlinable @inline(__always)
+  mutating func enter(quick end: Int32, slot: Int) {
+    if active.large == nil { active.small = compiledStorage.steps.smallActive[Int(end)] } else { active = compiledStorage.steps.keys[Int(end)].active }
+    if quickNotes {
+      if tracksOwners { noteExits(ofMove: compiledStorage.steps.quickMoves[slot]) }
+      if let coverage { cover(quickSlot: slot, in: coverage) }
+    }
+    node = end
+  }
+
+  /// What this machine's quick lane holds for `slot` (`node << 6 | ordinal`): the node a quick
+  /// step ends in, or one of ``CompiledSteps/unhandled``, ``CompiledSteps/notQuick`` and
+  /// ``CompiledSteps/unknown``.
+  @inlinable @inline(__always)
+  func quickEnd(_ slot: Int) -> Int32 {
+    !discardsOutputs ? compiledStorage.steps.quick[slot]
+      : slot < compiledStorage.steps.quickDiscarding.count ? compiledStorage.steps.quickDiscarding[slot] : CompiledSteps.unknown
   }
 
   /// Works out what the quick lane does for `slot` (`node << 6 | ordinal`) from the compiled
@@ -79,8 +111,8 @@ extension ChartMachine {
   /// compiled move `m` exits (none when `m` is -1: nothing was taken), listed only when asked.
   @inlinable
   mutating func noteExits(ofMove m: Int32) {
-    if !lastOwners.isEmpty { lastOwners.removeAll(keepingCapacity: true) }
-    if !exitBuffer.isEmpty { exitBuffer.removeAll(keepingCapacity: true) }
+    lastOwners.clear()
+    exitBuffer.clear()
     quickExits = m
   }
 

@@ -79,8 +79,11 @@ struct CompiledSteps: Sendable {
     /// As `isQuick` for a machine that discards outputs (see ``ChartMachine/_discardsOutputs``):
     /// its content only makes outputs (effects, sends, cancels), which such a machine skips.
     @usableFromInline let isQuickDiscarding: Bool
-    @usableFromInline let end: Key
-    /// The node of `end`, or -1 when there was no room for it.
+    /// The first word of the active states it ends in (all of them when the chart has at most
+    /// 64 states; the whole configuration is in ``CompiledSteps/moveEnds``). A move holds no
+    /// reference: reading one copies a few words and retains nothing.
+    @usableFromInline let endSmall: UInt64
+    /// The node of the configuration it ends in, or -1 when there was no room for it.
     @usableFromInline let endNode: Int32
   }
 
@@ -144,6 +147,8 @@ struct CompiledSteps: Sendable {
   @usableFromInline var takens: [[Taken]] = []
   @usableFromInline var transitionSets: [Int32] = []
   @usableFromInline var moves: [Move] = []
+  /// Per move, the configuration and history it ends in.
+  @usableFromInline var moveEnds: [Key] = []
   @usableFromInline var program: [Op] = []
   @usableFromInline var historyWrites: [HistoryWrite] = []
   @usableFromInline var doneNames: [String] = []
@@ -235,9 +240,10 @@ struct CompiledSteps: Sendable {
   }
 
   /// Files `move` as the move of `enabled` from node `n` (a chart of `transitions` transitions).
-  mutating func file(_ move: Move, from n: Int32, taking enabled: [Int], transitions: Int) -> Int32 {
+  mutating func file(_ move: Move, ending end: Key, from n: Int32, taking enabled: [Int], transitions: Int) -> Int32 {
     let index = Int32(moves.count)
     moves.append(move)
+    moveEnds.append(end)
     if enabled.count == 1 {
       if singleBase[Int(n)] < 0 {
         singleBase[Int(n)] = Int32(singles.count)
