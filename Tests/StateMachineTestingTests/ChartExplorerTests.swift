@@ -79,7 +79,7 @@ struct ChartPropertyCheckTests {
   @Test("a planted bug is found and shrunk to a 1-minimal sequence that still breaks it", arguments: [UInt64(1), 2, 3])
   func plantedBug(_ seed: UInt64) throws {
     let chart = try ChartExplorerTests.player()
-    let check = ChartPropertyCheck(chart: chart, context: NoContext(), alphabet: chart.eventNames)
+    let check = PropertyCheck(chart: chart, context: NoContext(), alphabet: chart.eventNames)
       .invariant("never loud while paused") { states, _ in !(states.contains("loud") && states.contains("paused")) }
     do {
       try check.run(walks: 200, length: 40, seed: seed)
@@ -99,7 +99,7 @@ struct ChartPropertyCheckTests {
   @Test("a chart that keeps its invariants passes every walk")
   func passes() throws {
     let chart = try ChartExplorerTests.player()
-    let summary = try ChartPropertyCheck(chart: chart, context: NoContext(), alphabet: chart.eventNames)
+    let summary = try PropertyCheck(chart: chart, context: NoContext(), alphabet: chart.eventNames)
       .invariant("one playback state") { states, _ in states.filter { ["stopped", "playing", "paused"].contains($0) }.count <= 1 }
       .run(walks: 50, length: 30, seed: 9)
     #expect(summary.steps == 1_500)

@@ -79,13 +79,13 @@ enum ModelCheckBench {
   }
 
   /// The shipped loader chart checked as its users check it, on its own model's alphabet:
-  /// seeded random walks (`ChartPropertyCheck.run`, ns per step) and breadth-first exploration
+  /// seeded random walks (`PropertyCheck.run`, ns per step) and breadth-first exploration
   /// of its configurations and contexts (`ChartExplorer.explore`, ns per configuration, about
   /// `configurations` in all), each beside a table's own (the baseline).
   static func chartWorkloads(steps: Int, configurations: Int) -> [BenchWorkload] {
     let walks = max(1, steps / 100)
     let tableWalk = PropertyCheck(table: LoaderBench.table, context: NoContext(), events: .cases)
-    let chartWalk = ChartPropertyCheck(chart: Loader.model.chart, context: Loader.model.context, alphabet: Loader.model.alphabet)
+    let chartWalk = PropertyCheck(chart: Loader.model.chart, context: Loader.model.context, alphabet: Loader.model.alphabet)
     // The loader chart's whole space (its context included) is small: explored again and
     // again, beside the table explorer on a paged loader of about as many configurations.
     let chartExplorer = ChartExplorer(chart: Loader.model.chart, context: Loader.model.context, alphabet: Loader.model.alphabet)
@@ -97,7 +97,7 @@ enum ModelCheckBench {
         name: "chart-walk", events: walks * 100,
         variants: [
           BenchVariant(name: "table walk (PropertyCheck.run)") { (try? tableWalk.run(walks: walks, length: 100, seed: 1).steps) ?? -1 },
-          BenchVariant(name: "loader chart walk (ChartPropertyCheck.run)") {
+          BenchVariant(name: "loader chart walk (PropertyCheck.run)") {
             (try? chartWalk.run(walks: walks, length: 100, seed: 1).steps) ?? -1
           },
         ]),

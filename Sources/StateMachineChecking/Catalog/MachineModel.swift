@@ -32,7 +32,7 @@ public struct TableModel<State: Discriminated & Hashable, Event: Discriminated &
   }
 
   /// Seeded random walks over ``alphabet`` with the same properties.
-  public var propertyCheck: PropertyCheck<State, Event, Context, Effect> {
+  public var propertyCheck: PropertyCheck<TransitionTable<State, Event, Context, Effect>> {
     let alphabet = alphabet
     let source = EventSource<Event> { kind, generator in
       let choices = alphabet.filter { $0.discriminant == kind }
@@ -46,7 +46,7 @@ public struct TableModel<State: Discriminated & Hashable, Event: Discriminated &
 }
 
 /// How to model-check a chart, as ``TableModel`` does a table: an alphabet, and the invariants every configuration
-/// reached must keep, for ``ChartExplorer`` and ``ChartPropertyCheck``.
+/// reached must keep, for ``ChartExplorer`` and ``PropertyCheck``.
 public struct ChartModel<ID: Hashable & Sendable, Event: Hashable & Sendable, Context: Hashable & Sendable, Effect: Sendable>: Sendable {
   /// The chart checked.
   public let chart: Chart<ID, Event, Context, Effect>
@@ -70,7 +70,7 @@ public struct ChartModel<ID: Hashable & Sendable, Event: Hashable & Sendable, Co
   }
 
   /// Seeded random walks over ``alphabet`` with the same invariants.
-  public var propertyCheck: ChartPropertyCheck<ID, Event, Context, Effect> {
-    invariants.reduce(ChartPropertyCheck(chart: chart, context: context, alphabet: alphabet)) { $0.invariant($1.name, $1.holds) }
+  public var propertyCheck: PropertyCheck<Chart<ID, Event, Context, Effect>> {
+    invariants.reduce(PropertyCheck(chart: chart, context: context, alphabet: alphabet)) { $0.invariant($1.name, $1.holds) }
   }
 }

@@ -1,6 +1,6 @@
 public import StateMachine
 
-/// What ``ChartExplorer`` and ``ChartPropertyCheck`` share: a chart, the context it starts with,
+/// What ``ChartExplorer`` checks: a chart, the context it starts with,
 /// the events to try, and the invariants every reached configuration must hold.
 public protocol ChartChecking: Sendable {
   /// The chart's state ids.

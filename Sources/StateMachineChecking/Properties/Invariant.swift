@@ -1,7 +1,9 @@
 public import StateMachine
 
 /// A named condition every configuration (state and context) a machine reaches must satisfy.
-public struct Invariant<State: Discriminated, Context>: Sendable {
+/// `State` is what it reads of where the machine is: a table's state, a chart's active atomic
+/// states.
+public struct Invariant<State, Context>: Sendable {
   /// The name shown when it fails.
   public let name: String
   @usableFromInline let holds: @Sendable (State, Context) -> Bool
@@ -11,7 +13,9 @@ public struct Invariant<State: Discriminated, Context>: Sendable {
     self.name = name
     self.holds = holds
   }
+}
 
+extension Invariant where State: Discriminated {
   /// An invariant checked only in states of case `state`.
   public static func inState(
     _ state: State.Discriminant, _ name: String, _ holds: @escaping @Sendable (State, Context) -> Bool
@@ -33,7 +37,7 @@ public enum StepCheck: Hashable, Sendable {
 }
 
 /// A property that failed (a table's or a chart's), with the shrunk event sequence that makes it
-/// fail (see ``PropertyCheck`` and ``ChartPropertyCheck``).
+/// fail (see ``PropertyCheck``).
 public struct PropertyFailure<Event: Sendable>: Error, Sendable, CustomStringConvertible {
   @usableFromInline
   init(seed: UInt64, property: String, message: String, events: [Event], originalLength: Int) {

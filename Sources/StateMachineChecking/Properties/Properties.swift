@@ -1,7 +1,9 @@
-public import StateMachine
+import StateMachine
 
-/// The invariants and built-in checks a property check or an exploration applies.
-public struct Properties<State: Discriminated, Context>: Sendable {
+/// The invariants and built-in checks a property check or an exploration applies. `State` is
+/// what the invariants read of where the machine is: a table's state, a chart's active atomic
+/// states.
+public struct Properties<State, Context>: Sendable {
   @usableFromInline var invariants: [Invariant<State, Context>] = []
   /// The step checks that are on, one bit each (tested on every step: no hashing).
   @usableFromInline var checks: UInt8 = 0
@@ -44,8 +46,9 @@ public struct Properties<State: Discriminated, Context>: Sendable {
 
 /// Something that checks ``Properties``: ``PropertyCheck`` and ``Explorer`` share these builders.
 public protocol PropertyChecking {
-  /// The states the properties see.
-  associatedtype CheckedState: Discriminated
+  /// What the properties see of where the machine is (a table's state, a chart's active
+  /// atomic states).
+  associatedtype CheckedState
   /// The contexts the properties see.
   associatedtype CheckedContext
   /// The invariants and checks to apply.

@@ -1,8 +1,9 @@
 import Foundation
 public import StateMachine
 
-/// Property-based testing of a table: seeded random walks, invariants checked after every step,
-/// and shrinking of a failing walk to a minimal event sequence.
+/// Property-based testing of a machine of any kind (a table or a chart): seeded random walks,
+/// properties checked after every step, and shrinking of a failing walk to a minimal event
+/// sequence.
 ///
 /// ```swift
 /// @Test func countdownStaysInRange() throws {
@@ -10,39 +11,59 @@ public import StateMachine
 ///         .invariant("0...60") { _, context in (0...60).contains(context.remaining) }
 ///         .run(seed: 42)
 /// }
+///
+/// @Test func neverLoudWhilePaused() throws {
+///     try PropertyCheck(chart: player, context: NoContext(), alphabet: player.eventNames)
+///         .invariant("not loud while paused") { states, _ in !(states.contains("loud") && states.contains("paused")) }
+///         .run(walks: 200, length: 40, seed: 7)
+/// }
 /// ```
 ///
-/// A failure throws a ``PropertyFailure`` whose description has the seed, the property's message
-/// and the minimal sequence, so it fails the test in Swift Testing and in XCTest alike.
-public struct PropertyCheck<State: Discriminated, Event: Discriminated, Context, Effect: Sendable>: PropertyChecking, Sendable
-where Context: Sendable {
-  /// The table checked.
-  public typealias Table = TransitionTable<State, Event, Context, Effect>
+/// An invariant reads the machine's configuration (a table's state, a chart's active atomic
+/// states) and its context. A walk's events come from an ``EventSource`` (a case the current
+/// configuration handles, its payload made and shrunk by the source) or uniformly from an
+/// alphabet. A failure throws a ``PropertyFailure`` whose description has the seed, the
+/// property's message and the minimal sequence, so it fails the test in Swift Testing and in
+/// XCTest alike; a chart's macrostep that does not settle fails the property `settles`.
+public struct PropertyCheck<Definition: MachineDefinition>: PropertyChecking, Sendable where Definition.Context: Sendable {
+  /// A running machine of the definition checked.
+  public typealias Instance = Definition.Instance
+  /// The events walks send.
+  public typealias Event = Definition.Event
 
-  @usableFromInline let table: Table
-  @usableFromInline let context: Context
-  @usableFromInline let events: EventSource<Event>
+  @usableFromInline let definition: Definition
+  @usableFromInline let context: Definition.Context
+  /// The events a walk picks from uniformly, when it has no event source.
+  @usableFromInline let alphabet: [Event]
+  /// Draws a walk's next event for the configuration it is in (`nil`: none can be made); `nil`
+  /// when the walk is uniform over ``alphabet`` (picked in the loop: a closure there cost a
+  /// chart's walk a third of its speed).
+  @usableFromInline let draw: (@Sendable (Definition.Configuration, inout SplitMix64) -> Event?)?
+  /// Simpler events to try in place of one when shrinking.
+  @usableFromInline let simpler: @Sendable (Event) -> [Event]
+  /// Whether a configuration is a dead end (for ``StepCheck/noDeadEnd``).
+  @usableFromInline let deadEnd: @Sendable (Definition.Configuration) -> Bool
   /// The invariants and checks applied after every step.
-  public var properties = Properties<State, Context>()
-  @usableFromInline let deadEnds: Set<State.Discriminant>
-  /// For each state case: the event cases it handles, and those it does not.
-  @usableFromInline let cases: [State.Discriminant: (handled: [Event.Discriminant], unhandled: [Event.Discriminant])]
+  public var properties = Properties<Definition.Configuration, Definition.Context>()
 
-  /// Checks `table` from its initial state with `context`, sending events from `events`.
-  public init(table: Table, context: Context, events: EventSource<Event>) {
-    self.table = table
-    self.context = context
-    self.events = events
-    deadEnds = Set(table.analyze().deadEnds)
-    var cases: [State.Discriminant: (handled: [Event.Discriminant], unhandled: [Event.Discriminant])] = [:]
-    for state in table.stateCases {
-      let handled = table.handledEvents(in: state)
-      cases[state] = (handled, table.eventCases.filter { !handled.contains($0) })
-    }
-    self.cases = cases
+  /// Walks `definition` from its start with `context`, each event drawn by `draw` for the
+  /// configuration the walk is in (or uniformly from `alphabet` when `draw` is `nil`).
+  @usableFromInline
+  init(
+    _ definition: Definition, context: Definition.Context, alphabet: [Event],
+    draw: (@Sendable (Definition.Configuration, inout SplitMix64) -> Event?)?, simpler: @escaping @Sendable (Event) -> [Event]
+  ) {
+    (self.definition, self.context, self.alphabet, self.draw, self.simpler) = (definition, context, alphabet, draw, simpler)
+    deadEnd = definition.deadEndTest()
   }
 
-  /// What a run did.
+  /// Walks `definition` (a table, a chart) from its start with `context`, each event picked
+  /// uniformly from `alphabet`.
+  public init(_ definition: Definition, context: Definition.Context, alphabet: [Event]) {
+    self.init(definition, context: context, alphabet: alphabet, draw: nil, simpler: { _ in [] })
+  }
+
+  /// What a passing run did.
   public struct Report: Sendable {
     /// The seed: the same seed runs the same walks.
     public let seed: UInt64
@@ -55,7 +76,7 @@ where Context: Sendable {
     init(seed: UInt64, walks: Int, steps: Int) { (self.seed, self.walks, self.steps) = (seed, walks, steps) }
   }
 
-  /// Runs `walks` random walks of up to `length` steps each from the initial state.
+  /// Runs `walks` random walks of up to `length` steps each from the machine's start.
   ///
   /// - Parameters:
   ///   - walks: How many walks to run.
@@ -63,33 +84,53 @@ where Context: Sendable {
   ///   - seed: The run's seed; a random one when `nil`. It is printed, and it is in the
   ///     failure, so a failing run can be repeated exactly.
   /// - Throws: ``PropertyFailure`` with the minimal failing sequence.
+  ///
+  /// (Inlinable: the walk's steps are specialised for your machine's types where you call it.)
   @inlinable
   @discardableResult
   public func run(walks: Int = 100, length: Int = 50, seed: UInt64? = nil) throws(PropertyFailure<Event>) -> Report {
     let seed = seed ?? UInt64.random(in: 0...UInt64.max)
     announce(seed: seed, walks: walks, length: length)
-    var rng = SplitMix64(seed: seed)
+    var random = SplitMix64(seed: seed)
     var steps = 0
+    // Every walk starts where the machine's start leaves it: begun once, copied per walk.
+    var origin = Instance(definition, context: context)
+    origin._discardOutputs()
+    do {
+      try origin.begin()
+    } catch {
+      throw PropertyFailure(seed: seed, property: "settles", message: "\(error)", events: [], originalLength: 0)
+    }
+    if let broken = violation(in: origin) {
+      throw PropertyFailure(seed: seed, property: broken.property, message: broken.message, events: [], originalLength: 0)
+    }
+    var events: [Event] = []
+    events.reserveCapacity(length)
+    // Read once: a closure read from `self` in the loop was retained and released every step.
+    let (draw, alphabet) = (self.draw, self.alphabet)
     for _ in 0..<walks {
-      var walk: [Event] = []
-      var machine = Machine(table, context: context)
-      if let failure = violation(in: machine) {
-        throw PropertyFailure(seed: seed, property: failure.property, message: failure.message, events: [], originalLength: 0)
-      }
-      for _ in 0..<length {
-        guard let kinds = cases[machine.state.discriminant],
-          let event = events.next(handled: kinds.handled, unhandled: kinds.unhandled, using: &rng)
-        else { break }
-        walk.append(event)
-        steps += 1
-        let outcome = machine.send(event)
-        if let failure = violation(after: outcome, in: machine) {
-          let minimal = shrink(walk, failing: failure.property)
-          let final = replay(minimal).failure ?? failure
-          throw PropertyFailure(
-            seed: seed, property: final.property, message: final.message, events: minimal, originalLength: walk.count)
+      var machine = origin
+      events.removeAll(keepingCapacity: true)
+      var broke: Violation?
+      do {
+        for _ in 0..<length {
+          let drawn: Event? =
+            if let draw { draw(machine.configuration, &random) }
+            else if alphabet.isEmpty { nil }
+            else { alphabet[Int(random.next() % UInt64(alphabet.count))] }
+          guard let event = drawn else { break }
+          events.append(event)
+          let response = try machine.step(event)
+          if let broken = violation(after: response, in: machine) {
+            broke = broken
+            break
+          }
         }
+      } catch {
+        broke = Violation(property: "settles", message: "\(error)")
       }
+      steps += events.count
+      if let broke { throw shrunkFailure(events, broke, seed: seed) }
     }
     return Report(seed: seed, walks: walks, steps: steps)
   }
@@ -99,59 +140,81 @@ where Context: Sendable {
     @usableFromInline let property: String
     @usableFromInline let message: String
 
-    @inlinable init(property: String, message: String) {
-      self.property = property
-      self.message = message
-    }
+    @inlinable init(property: String, message: String) { (self.property, self.message) = (property, message) }
   }
 
   /// Prints the run's seed (to standard error, so it never mixes with a program's output).
   @usableFromInline
   func announce(seed: UInt64, walks: Int, length: Int) {
-    FileHandle.standardError.write(Data("PropertyCheck \(table.name): seed \(seed), \(walks) walks of \(length) steps\n".utf8))
+    FileHandle.standardError.write(Data("PropertyCheck \(definition.name): seed \(seed), \(walks) walks of \(length) steps\n".utf8))
   }
 
+  /// The first invariant `machine` breaks.
   @inlinable
-  func violation(in machine: Machine<State, Event, Context, Effect>) -> Violation? {
-    guard let (property, message) = properties.broken(machine.state, machine.context) else { return nil }
+  func violation(in machine: Instance) -> Violation? {
+    guard let (property, message) = properties.broken(machine.configuration, machine.context) else { return nil }
     return Violation(property: property, message: message)
   }
 
+  /// The first property broken by the step that responded `response` and left `machine` where
+  /// it is (the configuration is read only when a property needs it).
   @inlinable
-  func violation(after outcome: StepOutcome<State, Effect>, in machine: Machine<State, Event, Context, Effect>) -> Violation? {
-    if properties.has(.noRejection), case .rejected(let reason) = outcome {
-      return Violation(property: "no rejection", message: "rejected in \(machine.state): \(reason)")
+  func violation(after response: MachineResponse, in machine: Instance) -> Violation? {
+    if properties.checks != 0 {
+      if properties.has(.noRejection), let reason = response.rejection {
+        return Violation(property: "no rejection", message: "rejected in \(machine.configuration): \(reason)")
+      }
+      if properties.has(.noDeadEnd), deadEnd(machine.configuration) {
+        return Violation(property: "no dead end", message: "\(machine.configuration) is a dead end")
+      }
     }
-    if properties.has(.noDeadEnd), deadEnds.contains(machine.state.discriminant) {
-      return Violation(property: "no dead end", message: "\(machine.state) is a dead end")
-    }
-    return violation(in: machine)
+    return properties.invariants.isEmpty ? nil : violation(in: machine)
   }
 
-  /// Replays `events` from the initial state: the first violation, whether every event was
-  /// accepted (no rejection) before it, and how many events were sent when it was found.
+  /// Replays `events` from the start: the first property broken, and how many events were sent
+  /// when it was found. An event the machine rejects or ignores changes nothing, and the replay
+  /// goes on, as the walk did (shrinking then drops it).
   @usableFromInline
-  func replay(_ events: [Event]) -> (failure: Violation?, accepted: Bool, sent: Int) {
-    var machine = Machine(table, context: context)
-    if let failure = violation(in: machine) { return (failure, true, 0) }
+  func replay(_ events: [Event]) -> (failure: Violation?, sent: Int) {
+    var machine = Instance(definition, context: context)
+    machine._discardOutputs()
+    do {
+      try machine.begin()
+    } catch {
+      return (Violation(property: "settles", message: "\(error)"), 0)
+    }
+    if let failure = violation(in: machine) { return (failure, 0) }
     for (n, event) in events.enumerated() {
-      let outcome = machine.send(event)
-      if let failure = violation(after: outcome, in: machine) { return (failure, true, n + 1) }
-      if case .rejected = outcome { return (nil, false, n + 1) }
+      let response: MachineResponse
+      do {
+        response = try machine.step(event)
+      } catch {
+        return (Violation(property: "settles", message: "\(error)"), n + 1)
+      }
+      if let failure = violation(after: response, in: machine) { return (failure, n + 1) }
     }
-    return (nil, true, events.count)
+    return (nil, events.count)
   }
 
-  /// Shrinks a failing sequence (see ``Shrinking``): payloads are simplified through the
-  /// event source; a candidate counts only when every event before the failure is accepted.
+  /// The failure of the walk `failing`, which broke `broke`, shrunk (see ``Shrinking``):
+  /// payloads are simplified through the event source; a candidate counts when it breaks the
+  /// same property.
   @usableFromInline
-  func shrink(_ events: [Event], failing property: String) -> [Event] {
-    Shrinking(
+  func shrunkFailure(_ failing: [Event], _ broke: Violation, seed: UInt64) -> PropertyFailure<Event> {
+    let minimal = Shrinking(
       failing: { candidate in
-        let (failure, _, sent) = replay(candidate)
-        return failure?.property == property ? Array(candidate.prefix(sent)) : nil
+        let (failure, sent) = replay(candidate)
+        return failure?.property == broke.property ? Array(candidate.prefix(sent)) : nil
       },
-      simpler: self.events.shrink
-    ).shrink(events)
+      simpler: simpler
+    ).shrink(failing)
+    let last = replay(minimal).failure ?? broke
+    return PropertyFailure(seed: seed, property: last.property, message: last.message, events: minimal, originalLength: failing.count)
   }
+}
+
+extension PropertyCheck {
+  /// What a passing chart walk did (the same report as a table's).
+  @available(*, deprecated, renamed: "Report")
+  public typealias Summary = Report
 }

@@ -45,7 +45,7 @@ struct ChartWalkSourceTests {
 
   @Test("a broken invariant is found with generated payloads and shrunk to the least payload that breaks it")
   func shrinksPayloads() throws {
-    let check = ChartPropertyCheck(chart: try Self.upload(), context: Progress(), events: Self.source)
+    let check = PropertyCheck(chart: try Self.upload(), context: Progress(), events: Self.source)
       .invariant("at most 100 %") { _, progress in progress.percent <= 100 }
     #expect(throws: PropertyFailure<Upload>.self) { try check.run(walks: 50, length: 20, seed: 3) }
     do {
@@ -78,7 +78,7 @@ struct ChartWalkSourceTests {
       made.add(event)
       return event
     }
-    let summary = try ChartPropertyCheck(chart: chart, context: Progress(), events: recording).run(walks: 1, length: 300, seed: 9)
+    let summary = try PropertyCheck(chart: chart, context: Progress(), events: recording).run(walks: 1, length: 300, seed: 9)
     #expect(summary.steps == 300)
     var machine = ChartMachine(chart, context: Progress())
     _ = try machine.start()

@@ -1,0 +1,199 @@
+/// A kind of machine, as every tool that runs any kind sees it: a flat ``TransitionTable`` is
+/// one definition and a ``Chart`` another. The property checks of `StateMachineChecking`
+/// (`PropertyCheck`: seeded walks, invariants, shrinking) are written once over this protocol,
+/// so a table and a chart are checked by the same code, with the same limits and messages.
+///
+/// A definition is an immutable value, shared by the running machines made from it, its
+/// ``Instance``s.
+///
+/// ```swift
+/// func walk<D: MachineDefinition>(_ definition: D, context: D.Context, events: [D.Event]) throws -> D.Configuration {
+///     var machine = D.Instance(definition, context: context)
+///     try machine.begin()
+///     for event in events { _ = try machine.step(event) }
+///     return machine.configuration
+/// }
+/// ```
+public protocol MachineDefinition<Event, Context>: Sendable {
+  /// What the machine is sent.
+  associatedtype Event: Sendable
+  /// The extended state its guards read and its actions update.
+  associatedtype Context
+  /// What its steps ask the caller to do.
+  associatedtype Effect: Sendable
+  /// Where a running machine is, as invariants read it: a table's current state, a chart's
+  /// active atomic states in document order.
+  associatedtype Configuration
+  /// A running machine of this definition.
+  associatedtype Instance: MachineInstance<Self>
+
+  /// The machine's name, as messages and logs show it.
+  var name: String { get }
+
+  /// A test of whether a configuration is a dead end (a machine there can never leave it, and
+  /// it is not final), worked out once: the checks call it after every step.
+  func deadEndTest() -> @Sendable (Configuration) -> Bool
+}
+
+/// A running machine of a ``MachineDefinition``: its configuration and context, stepped one
+/// event at a time. A value type; stepping it performs nothing (the effects are the caller's).
+public protocol MachineInstance<Definition> {
+  /// The definition it runs.
+  associatedtype Definition: MachineDefinition where Definition.Instance == Self
+  /// Why a step was stopped (`Never` for a kind whose steps always end).
+  associatedtype Failure: Error
+
+  /// A machine of `definition`, at its start, with `context`; call ``begin()`` before the
+  /// first step.
+  init(_ definition: Definition, context: Definition.Context)
+
+  /// Where the machine is.
+  var configuration: Definition.Configuration { get }
+  /// Its current context.
+  var context: Definition.Context { get }
+
+  /// Enters the start configuration: nothing to do for a table, whose machine is made in its
+  /// initial state; a chart's first macrostep. Calling it again does nothing.
+  mutating func begin() throws(Failure)
+
+  /// Handles `event`, to completion (a chart's whole macrostep), and says what it did.
+  mutating func step(_ event: Definition.Event) throws(Failure) -> MachineResponse
+
+  /// For checkers, which read the configuration and context alone: from now on the machine
+  /// may skip making its steps' outputs. Not API (the default does nothing).
+  mutating func _discardOutputs()
+}
+
+extension MachineInstance {
+  @inlinable
+  public mutating func _discardOutputs() {}
+}
+
+/// What one event did to a running machine, as the tools that run every kind of machine read
+/// it (a kind's own step says more: a table's ``StepOutcome``, a chart's ``ChartStep``).
+///
+/// A struct with static members, not an enum: a kind added later may respond in new ways
+/// without breaking a `switch`.
+public struct MachineResponse: Hashable, Sendable, CustomStringConvertible {
+  @usableFromInline
+  enum Kind: UInt8, Sendable { case handled, ignored, rejected }
+
+  @usableFromInline let kind: Kind
+  /// Why the event was rejected; `nil` unless it was.
+  public let rejection: String?
+
+  @inlinable
+  init(_ kind: Kind, rejection: String? = nil) { (self.kind, self.rejection) = (kind, rejection) }
+
+  /// The event was handled: the configuration, the context, or both may have changed.
+  @inlinable public static var handled: MachineResponse { MachineResponse(.handled) }
+  /// The event matched nothing and nothing changed: a chart's unhandled event (or any event
+  /// once it has halted), a table's event that a row says to ignore.
+  @inlinable public static var ignored: MachineResponse { MachineResponse(.ignored) }
+  /// The machine refused the event (a table with no row for it in its state), for `reason`:
+  /// nothing changed.
+  @inlinable public static func rejected(_ reason: String) -> MachineResponse { MachineResponse(.rejected, rejection: reason) }
+
+  /// Whether the event was handled (see ``handled``).
+  @inlinable public var isHandled: Bool { kind == .handled }
+  /// Whether the machine refused the event (see ``rejected(_:)``).
+  @inlinable public var isRejected: Bool { kind == .rejected }
+
+  public var description: String {
+    switch kind {
+    case .handled: "handled"
+    case .ignored: "ignored"
+    case .rejected: "rejected: \(rejection ?? "")"
+    }
+  }
+}
+
+// MARK: The two kinds
+
+extension TransitionTable: MachineDefinition where Effect: Sendable {
+  /// A table's configuration is its current state.
+  public typealias Configuration = State
+  /// A table's running machine.
+  public typealias Instance = Machine<State, Event, Context, Effect>
+
+  /// Whether a state is a dead end (its case is among the analysis's `deadEnds`).
+  public func deadEndTest() -> @Sendable (State) -> Bool {
+    let deadEnds = Set(analyze().deadEnds)
+    return { deadEnds.contains($0.discriminant) }
+  }
+}
+
+extension Machine: MachineInstance where Effect: Sendable {
+  /// The table the machine runs.
+  public typealias Definition = TransitionTable<State, Event, Context, Effect>
+  /// A table's step always ends.
+  public typealias Failure = Never
+
+  /// A table's machine is made in its initial state: there is nothing to enter.
+  @inlinable
+  public mutating func begin() {}
+
+  /// ``send(_:)``, as the tools read it: transitioned or stayed is handled, ignored is
+  /// ignored, rejected is rejected.
+  @inlinable
+  public mutating func step(_ event: Event) -> MachineResponse {
+    switch send(event) {
+    case .transitioned, .stayed: .handled
+    case .ignored: .ignored
+    case .rejected(let reason): .rejected(reason.description)
+    }
+  }
+
+  /// The current state.
+  @inlinable
+  public var configuration: State { state }
+}
+
+extension Chart: MachineDefinition {
+  /// A chart's configuration: its active atomic states, in document order.
+  public typealias Configuration = [ID]
+  /// A chart's running machine.
+  public typealias Instance = ChartMachine<ID, Event, Context, Effect>
+
+  /// Whether the chart can never leave a configuration: no active state, nor any of their
+  /// ancestors, has a transition, and no active state is final (a final state's done event
+  /// may still be handled; a final child of the root halts the chart, which is an end).
+  public func deadEndTest() -> @Sendable ([ID]) -> Bool { isDeadEnd }
+
+  /// Whether the chart can never leave `configuration` (see ``deadEndTest()``).
+  @Sendable
+  func isDeadEnd(_ configuration: [ID]) -> Bool {
+    for id in configuration {
+      guard var s = index[id] else { continue }
+      if kinds[s] == .final { return false }
+      while s > 0 {
+        if !stateTransitions[s].isEmpty { return false }
+        s = parents[s]
+      }
+    }
+    return !configuration.isEmpty
+  }
+}
+
+extension ChartMachine: MachineInstance {
+  /// The chart the machine runs.
+  public typealias Definition = Chart<ID, Event, Context, Effect>
+  /// A macrostep that does not settle, or floods the internal queue.
+  public typealias Failure = ChartRunError
+
+  @inlinable
+  public mutating func _discardOutputs() { discardsOutputs = true }
+
+  /// ``start()`` (its step dropped); nothing when the machine has started.
+  @inlinable
+  public mutating func begin() throws(ChartRunError) {
+    if !isStarted { _ = try start() }
+  }
+
+  /// The macrostep of `event`, as the tools read it: transitioned is handled; unhandled, and
+  /// any event after the chart halted, are ignored.
+  @inlinable
+  public mutating func step(_ event: Event) throws(ChartRunError) -> MachineResponse {
+    try send(event).outcome == .transitioned ? .handled : .ignored
+  }
+}

@@ -1,0 +1,131 @@
+import StateMachine
+import StateMachineChecking
+import Testing
+
+/// A table and a chart are two kinds of one machine model (``MachineDefinition``): what a tool
+/// written over the model sees of each, and the one ``PropertyCheck`` run over both.
+@Suite("One machine model: tables and charts under one property check")
+struct OneModelTests {
+  enum Light: Hashable, Sendable, Discriminated { case off, on, broken }
+  enum Press: Hashable, Sendable, Discriminated { case toggle, smash, repair }
+
+  /// A lamp: toggled on and off; smashed while on it breaks for good (a dead end); `repair`
+  /// is handled nowhere. The context counts the toggles.
+  static func table() throws -> TransitionTable<Light, Press, Int, Never> {
+    try TransitionTable(
+      name: "lamp", initial: .off,
+      rows: [
+        .transition(from: .off, on: .toggle, to: .on).update { count, _ in count += 1 },
+        .transition(from: .on, on: .toggle, to: .off).update { count, _ in count += 1 },
+        .transition(from: .on, on: .smash, to: .broken),
+      ])
+  }
+
+  /// The same lamp as a chart.
+  static func chart() throws -> Chart<String, String, Int, Never> {
+    try Chart(name: "lamp", states: [
+      .atomic("off", transitions: [.on("toggle", to: "on", actions: [.update { count, _ in count += 1 }])]),
+      .atomic("on", transitions: [.on("toggle", to: "off", actions: [.update { count, _ in count += 1 }]), .on("smash", to: "broken")]),
+      .atomic("broken"),
+    ])
+  }
+
+  /// Walks `definition` through `events` as any tool written over the model does.
+  static func walk<D: MachineDefinition>(_ definition: D, context: D.Context, _ events: [D.Event]) throws -> (
+    responses: [String], configuration: D.Configuration, context: D.Context, deadEnd: Bool
+  ) {
+    var machine = D.Instance(definition, context: context)
+    try machine.begin()
+    try machine.begin()  // a second begin does nothing
+    var responses: [String] = []
+    for event in events { responses.append(try machine.step(event).description) }
+    return (responses, machine.configuration, machine.context, definition.deadEndTest()(machine.configuration))
+  }
+
+  /// What the model shows of one kind, as text (the kinds name their states differently).
+  struct Seen: Equatable, CustomStringConvertible {
+    let responses: [String]
+    let configuration: String
+    let context: Int
+    let deadEnd: Bool
+    var description: String { "\(responses) → \(configuration), \(context), dead end \(deadEnd)" }
+  }
+
+  struct Kind: Sendable, CustomStringConvertible {
+    let description: String
+    /// How the kind answers an event nothing handles: a table rejects it (no row), a chart
+    /// ignores it (no transition); neither changes anything.
+    let refusal: String
+    let walk: @Sendable () throws -> Seen
+    let walkToBreak: @Sendable () throws -> Seen
+    /// A property check of the lamp: at most `toggles` toggles, and no dead end when asked.
+    let check: @Sendable (_ toggles: Int, _ deadEnds: Bool, _ seed: UInt64) throws -> (property: String, events: [String])?
+  }
+
+  static let kinds = [
+    Kind(description: "a table", refusal: "rejected: no row handles this event in this state") {
+      let seen = try walk(try table(), context: 0, [.toggle, .repair, .toggle, .toggle])
+      return Seen(responses: seen.responses, configuration: "\(seen.configuration)", context: seen.context, deadEnd: seen.deadEnd)
+    } walkToBreak: {
+      let seen = try walk(try table(), context: 0, [.toggle, .smash, .toggle])
+      return Seen(responses: seen.responses, configuration: "\(seen.configuration)", context: seen.context, deadEnd: seen.deadEnd)
+    } check: { toggles, deadEnds, seed in
+      var check = PropertyCheck(try table(), context: 0, alphabet: [.toggle, .smash])
+        .invariant("at most \(toggles) toggles") { _, count in count <= toggles }
+      if deadEnds { check = check.checking(.noDeadEnd) }
+      do {
+        try check.run(walks: 100, length: 20, seed: seed)
+        return nil
+      } catch let failure as PropertyFailure<Press> { return (failure.property, failure.events.map { "\($0)" }) }
+    },
+    Kind(description: "a chart", refusal: "ignored") {
+      let seen = try walk(try chart(), context: 0, ["toggle", "repair", "toggle", "toggle"])
+      return Seen(responses: seen.responses, configuration: "\(seen.configuration)", context: seen.context, deadEnd: seen.deadEnd)
+    } walkToBreak: {
+      let seen = try walk(try chart(), context: 0, ["toggle", "smash", "toggle"])
+      return Seen(responses: seen.responses, configuration: "\(seen.configuration)", context: seen.context, deadEnd: seen.deadEnd)
+    } check: { toggles, deadEnds, seed in
+      var check = PropertyCheck(chart: try chart(), context: 0, alphabet: ["toggle", "smash"])
+        .invariant("at most \(toggles) toggles") { _, count in count <= toggles }
+      if deadEnds { check = check.checking(.noDeadEnd) }
+      do {
+        try check.run(walks: 100, length: 20, seed: seed)
+        return nil
+      } catch let failure as PropertyFailure<String> { return (failure.property, failure.events) }
+    },
+  ]
+
+  @Test("a step is handled, ignored or rejected, and the configuration and context follow", arguments: kinds)
+  func responses(_ kind: Kind) throws {
+    let seen = try kind.walk()
+    #expect(seen.responses == ["handled", kind.refusal, "handled", "handled"])
+    #expect(seen.configuration.contains("on") && seen.context == 3 && !seen.deadEnd, "\(seen)")
+  }
+
+  @Test("a configuration no event leaves is a dead end; a step there changes nothing", arguments: kinds)
+  func deadEnd(_ kind: Kind) throws {
+    let seen = try kind.walkToBreak()
+    #expect(seen.responses == ["handled", "handled", kind.refusal], "\(seen)")
+    #expect(seen.configuration.contains("broken") && seen.context == 1 && seen.deadEnd, "\(seen)")
+  }
+
+  @Test("one property check finds the same least counterexample in either kind", arguments: kinds)
+  func sameCounterexample(_ kind: Kind) throws {
+    // Smashing the lamp on is the shortest way to a dead end: two events, whatever the seed.
+    for seed in UInt64(1)...5 {
+      let failure = try #require(try kind.check(100, true, seed))
+      #expect(failure.property == "no dead end" && failure.events == ["toggle", "smash"], "seed \(seed): \(failure)")
+    }
+    // An invariant on the context is shrunk to as few toggles as break it.
+    let failure = try #require(try kind.check(1, false, 7))
+    #expect(failure.property == "at most 1 toggles" && failure.events == ["toggle", "toggle"], "\(failure)")
+  }
+
+  @Test("the chart's old name is a deprecated alias of the one property check")
+  @available(*, deprecated)
+  func deprecatedAlias() throws {
+    let check: ChartPropertyCheck<String, String, Int, Never> = PropertyCheck(chart: try Self.chart(), context: 0, alphabet: ["toggle"])
+    let report: ChartPropertyCheck<String, String, Int, Never>.Summary = try check.run(walks: 2, length: 3, seed: 1)
+    #expect(report.steps == 6)
+  }
+}
