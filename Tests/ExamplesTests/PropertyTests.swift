@@ -20,7 +20,7 @@ struct PropertyTests {
       explore = {
         let result = model.explorer.explore(depth: 14, limit: 200_000)
         let transitions = model.chart.declaredTransitions.count
-        return (result.violations.map { "\($0.property): \($0.message)" }, transitions - result.transitionsNeverTaken.count, transitions)
+        return (result.violations.map { "\($0.property): \($0.message)" }, transitions - result.coverage.transitionsNeverTaken.count, transitions)
       }
     }
 
@@ -29,7 +29,7 @@ struct PropertyTests {
       walks = { _ = try model.propertyCheck.run(walks: 300, length: 60, seed: 20261121) }
       explore = {
         let result = model.explorer.explore(depth: 14, limit: 200_000)
-        return (result.violations.map { "\($0.property): \($0.message)" }, result.coverage.rowsHit.count, model.table.rows.count)
+        return (result.violations.map { "\($0.property): \($0.message)" }, result.coverage.transitionsTaken.count, model.table.rows.count)
       }
     }
   }

@@ -14,8 +14,8 @@ struct ChartExplorerTests {
   @Test("coverage counts every transition and every state entered, transient ones included; shortest paths")
   func coverage() throws {
     let chart = try Self.player()
-    let result = ChartExplorer(chart: chart, context: NoContext(), alphabet: chart.eventNames).explore()
-    #expect(result.coverage == "transitions 10/10, states 10/10")
+    let result = Explorer(chart: chart, context: NoContext(), alphabet: chart.eventNames).explore()
+    #expect("\(result.coverage)" == "transitions 10/10, states 10/10")
     #expect(result.shortestPath(to: "off") == [])
     #expect(result.shortestPath(to: "loud") == ["power", "louder"])
     #expect(result.shortestPath(to: "tooLoud") == ["power", "louder", "louder"], "entered and left within one macrostep")
@@ -26,7 +26,7 @@ struct ChartExplorerTests {
   @Test("an invariant broken somewhere is reported with a shortest path that really breaks it")
   func invariant() throws {
     let chart = try Self.player()
-    let result = ChartExplorer(chart: chart, context: NoContext(), alphabet: chart.eventNames)
+    let result = Explorer(chart: chart, context: NoContext(), alphabet: chart.eventNames)
       .invariant("never loud while paused") { states, _ in !(states.contains("loud") && states.contains("paused")) }
       .explore()
     let violation = try #require(result.violations.first)
@@ -49,7 +49,7 @@ struct ChartExplorerTests {
       </scxml>
       """
     let chart = try SCXMLDocument.parse(Data(text.utf8), file: "spin.scxml")
-    let result = ChartExplorer(chart: chart, context: NoContext(), alphabet: ["go", "spin"]).explore()
+    let result = Explorer(chart: chart, context: NoContext(), alphabet: ["go", "spin"]).explore()
     #expect(result.violations.map(\.property) == ["settles"])
     #expect(result.violations.first?.path == ["go", "spin"])
   }
@@ -57,7 +57,7 @@ struct ChartExplorerTests {
   @Test("the limit stops the search and says so")
   func limit() throws {
     let chart = try Self.player()
-    let result = ChartExplorer(chart: chart, context: NoContext(), alphabet: chart.eventNames).explore(limit: 5)
+    let result = Explorer(chart: chart, context: NoContext(), alphabet: chart.eventNames).explore(limit: 5)
     #expect(result.truncated)
     #expect(result.configurations == 5)
   }

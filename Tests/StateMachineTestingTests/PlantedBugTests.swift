@@ -125,7 +125,7 @@ struct PlantedBugTests {
       .explore(depth: 6)
     #expect(result.violations.map(\.property) == ["at most one request in flight"])
     #expect(result.violations.first?.path == [.load, .load])
-    #expect(result.coverage.rowsHit == [0, 1, 2, 3])
+    #expect(result.coverage.transitionsTaken == [0, 1, 2, 3])
   }
 
   @Test("a correct machine passes: CD player walks and full exploration")
@@ -135,7 +135,7 @@ struct PlantedBugTests {
       .run(walks: 100, length: 50, seed: 1)
     #expect(report.steps == 5_000)
     let result = Explorer(table: CDPlayer.table, context: NoContext(), alphabet: CDPlayer.Event.allCases).explore(depth: 12)
-    #expect(result.coverage.rowsHit.count == 12)
+    #expect(result.coverage.transitionsTaken.count == 12)
     #expect(result.coverage.statesReached.count == 5)
     #expect(result.configurations == 5)
     #expect(result.shortestPath(to: .playing) == [.cdDetected, .play])

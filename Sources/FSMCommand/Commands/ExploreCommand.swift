@@ -32,7 +32,7 @@ enum ExploreCommand {
 
   static func run<S, E, C, Effect>(_ model: TableModel<S, E, C, Effect>) -> Run {
     { depth, limit, walks in
-      report(model.explorer.explore(depth: depth, limit: limit), describe: model.table.describeRow, walks: walks) { walks in
+      report(model.explorer.explore(depth: depth, limit: limit), walks: walks) { walks in
         do throws(PropertyFailure<E>) {
           let r = try model.propertyCheck.run(walks: walks.walks, length: walks.length, seed: walks.seed)
           return ("walks: \(r.walks) walks, \(r.steps) steps, seed \(r.seed): no failure", false)
@@ -43,15 +43,15 @@ enum ExploreCommand {
     }
   }
 
-  static func report<S, E>(
-    _ result: Exploration<S, E>, describe: (Int) -> String, walks: (walks: Int, length: Int, seed: UInt64?)?,
+  static func report<S, E, C, Effect>(
+    _ result: Exploration<TransitionTable<S, E, C, Effect>>, walks: (walks: Int, length: Int, seed: UInt64?)?,
     run: ((walks: Int, length: Int, seed: UInt64?)) -> (String, Bool)
   ) -> (lines: [String], failed: Bool) {
     var lines = [
       "configurations: \(result.configurations) (depth \(result.maxDepth)\(result.truncated ? ", limit reached" : ""))",
       "coverage: \(result.coverage)",
     ]
-    for row in result.coverage.rowsNeverHit { lines.append("  never hit: row \(row + 1): \(describe(row))") }
+    for row in result.coverage.transitionsNeverTaken { lines.append("  never hit: \(result.coverage.describeTransition(row))") }
     lines += [
       "reachable states:",
     ]
@@ -94,12 +94,12 @@ enum ExploreCommand {
   /// Explores a document chart over the event names its transitions mention.
   static func exploreChart(_ chart: SCXMLDocument.DocumentChart, depth: Int, limit: Int) -> (lines: [String], failed: Bool) {
     let alphabet = chart.eventNames
-    let result = ChartExplorer(chart: chart, context: NoContext(), alphabet: alphabet).explore(depth: depth, limit: limit)
+    let result = Explorer(chart: chart, context: NoContext(), alphabet: alphabet).explore(depth: depth, limit: limit)
     return report(result, chart: chart, alphabet: alphabet)
   }
 
   static func report<ID, E, C, Effect>(
-    _ result: ChartExploration<ID, E>, chart: Chart<ID, E, C, Effect>, alphabet: [String]
+    _ result: Exploration<Chart<ID, E, C, Effect>>, chart: Chart<ID, E, C, Effect>, alphabet: [String]
   ) -> (lines: [String], failed: Bool) {
     let path = { (events: [E]) in events.map { "\($0)" }.joined(separator: ", ") }
     var lines = [
@@ -107,8 +107,9 @@ enum ExploreCommand {
       "configurations: \(result.configurations) (depth \(result.maxDepth)\(result.truncated ? ", limit reached" : ""))",
       "coverage: \(result.coverage)",
     ]
-    if !result.statesNeverEntered.isEmpty { lines.append("states never entered: " + result.statesNeverEntered.map { "\($0)" }.joined(separator: ", ")) }
-    for transition in result.transitionsNeverTaken { lines.append("never taken: \(transition)") }
+    let coverage = result.coverage
+    if !coverage.statesNeverEntered.isEmpty { lines.append("states never entered: " + coverage.statesNeverEntered.map { "\($0)" }.joined(separator: ", ")) }
+    for transition in coverage.transitionsNeverTaken { lines.append("never taken: \(coverage.describeTransition(transition))") }
     lines.append("states, with a shortest path:")
     for id in chart.stateIDs {
       guard let events = result.shortestPath(to: id) else { continue }

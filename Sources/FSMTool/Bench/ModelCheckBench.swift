@@ -80,7 +80,7 @@ enum ModelCheckBench {
 
   /// The shipped loader chart checked as its users check it, on its own model's alphabet:
   /// seeded random walks (`PropertyCheck.run`, ns per step) and breadth-first exploration
-  /// of its configurations and contexts (`ChartExplorer.explore`, ns per configuration, about
+  /// of its configurations and contexts (`Explorer.explore`, ns per configuration, about
   /// `configurations` in all), each beside a table's own (the baseline).
   static func chartWorkloads(steps: Int, configurations: Int) -> [BenchWorkload] {
     let walks = max(1, steps / 100)
@@ -88,7 +88,7 @@ enum ModelCheckBench {
     let chartWalk = PropertyCheck(chart: Loader.model.chart, context: Loader.model.context, alphabet: Loader.model.alphabet)
     // The loader chart's whole space (its context included) is small: explored again and
     // again, beside the table explorer on a paged loader of about as many configurations.
-    let chartExplorer = ChartExplorer(chart: Loader.model.chart, context: Loader.model.context, alphabet: Loader.model.alphabet)
+    let chartExplorer = Explorer(chart: Loader.model.chart, context: Loader.model.context, alphabet: Loader.model.alphabet)
     let space = chartExplorer.explore(depth: Int.max / 2, limit: 1_000_000).configurations
     let tableExplorer = Explorer(table: pagedLoader(pages: max(1, space / 5)), context: 0, alphabet: Event.allCases)
     let rounds = max(1, configurations / max(1, space))
@@ -109,7 +109,7 @@ enum ModelCheckBench {
             for _ in 0..<rounds { total += tableExplorer.explore(depth: Int.max / 2).configurations }
             return total > 0 ? rounds * space : -1
           },
-          BenchVariant(name: "loader chart explore (ChartExplorer.explore)") {
+          BenchVariant(name: "loader chart explore (Explorer.explore)") {
             var total = 0
             for _ in 0..<rounds { total += chartExplorer.explore(depth: Int.max / 2, limit: 1_000_000).configurations }
             return total == rounds * space ? total : -total

@@ -27,7 +27,7 @@ public struct TableModel<State: Discriminated & Hashable, Event: Discriminated &
   }
 
   /// The exhaustive explorer over ``alphabet`` with the invariants and the dead-end check.
-  public var explorer: Explorer<State, Event, Context, Effect> {
+  public var explorer: Explorer<TransitionTable<State, Event, Context, Effect>> {
     invariants.reduce(Explorer(table: table, context: context, alphabet: alphabet).checking(.noDeadEnd)) { $0.adding($1) }
   }
 
@@ -46,7 +46,7 @@ public struct TableModel<State: Discriminated & Hashable, Event: Discriminated &
 }
 
 /// How to model-check a chart, as ``TableModel`` does a table: an alphabet, and the invariants every configuration
-/// reached must keep, for ``ChartExplorer`` and ``PropertyCheck``.
+/// reached must keep, for ``Explorer`` and ``PropertyCheck``.
 public struct ChartModel<ID: Hashable & Sendable, Event: Hashable & Sendable, Context: Hashable & Sendable, Effect: Sendable>: Sendable {
   /// The chart checked.
   public let chart: Chart<ID, Event, Context, Effect>
@@ -65,8 +65,8 @@ public struct ChartModel<ID: Hashable & Sendable, Event: Hashable & Sendable, Co
   }
 
   /// The exhaustive explorer over ``alphabet`` with the invariants.
-  public var explorer: ChartExplorer<ID, Event, Context, Effect> {
-    invariants.reduce(ChartExplorer(chart: chart, context: context, alphabet: alphabet)) { $0.invariant($1.name, $1.holds) }
+  public var explorer: Explorer<Chart<ID, Event, Context, Effect>> {
+    invariants.reduce(Explorer(chart: chart, context: context, alphabet: alphabet)) { $0.invariant($1.name, $1.holds) }
   }
 
   /// Seeded random walks over ``alphabet`` with the same invariants.

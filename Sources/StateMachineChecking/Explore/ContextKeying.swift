@@ -1,7 +1,7 @@
-/// What of a context tells configurations apart in an exploration (``Explorer`` and
-/// ``ChartExplorer``): the whole context, or the key an abstraction keeps of it
-/// (``ChartExplorer/abstracting(_:)``). A type, not a closure, so the search over the whole
-/// context is specialised and compares contexts where they are filed.
+/// What of a context tells configurations apart in an exploration (``Explorer``): the whole
+/// context, or the key an abstraction keeps of it (``Explorer/abstracting(_:)``). A type, not
+/// a closure, so the search over the whole context is specialised and compares contexts where
+/// they are filed.
 @usableFromInline
 protocol ContextKeying {
   associatedtype Context: Hashable
@@ -16,7 +16,7 @@ struct WholeContext<Context: Hashable>: ContextKeying {
   @inlinable func key(of context: Context) -> Context { context }
 }
 
-/// An abstraction's key (see ``ChartExplorer/abstracting(_:)``).
+/// An abstraction's key (see ``Explorer/abstracting(_:)``).
 @usableFromInline
 struct AbstractedContext<Context: Hashable>: ContextKeying {
   @usableFromInline let abstraction: (Context) -> AnyHashable

@@ -1,223 +1,194 @@
 public import StateMachine
 
-/// Bounded exhaustive exploration (model checking) of a table: breadth-first over
-/// configurations (state and context) with a finite event alphabet, each configuration
-/// visited once.
-///
-/// ```swift
-/// let result = Explorer(table: CDPlayer.table, context: NoContext(), alphabet: CDPlayer.Event.allCases)
-///     .explore(depth: 10)
-/// print(result.coverage)            // rows 12/12, states 5/5
-/// result.shortestPath(to: .playing) // [openClose, openClose, cdDetected, play]
-/// ```
-public struct Explorer<State: Discriminated & Hashable, Event: Discriminated, Context: Hashable & Sendable, Effect: Sendable>:
-  PropertyChecking, Sendable
-{
-  /// The table explored.
-  public typealias Table = TransitionTable<State, Event, Context, Effect>
+/// What an ``Explorer`` found, for a machine of any kind.
+public struct Exploration<Definition: ExplorableDefinition>: Sendable {
+  /// The events of the machine explored.
+  public typealias Event = Definition.Event
 
-  @usableFromInline let table: Table
-  @usableFromInline let context: Context
-  @usableFromInline let alphabet: [Event]
-  /// The invariants every reached configuration must satisfy, and the step checks
-  /// (``StepCheck/noRejection`` reports rejected events; without it they are skipped).
-  public var properties = Properties<State, Context>()
-
-  /// What of a context tells configurations apart (see ``abstracting(_:)``); `nil`: all of it.
-  @usableFromInline var abstraction: (@Sendable (Context) -> AnyHashable)?
-
-  /// Explores `table` from its initial state and `context`, trying every event of `alphabet`
-  /// in every configuration.
-  public init(table: Table, context: Context, alphabet: [Event]) {
-    self.table = table
-    self.context = context
-    self.alphabet = alphabet
-  }
-
-  /// The explorer with configurations told apart by their state and `abstraction` of their
-  /// context instead of the whole context, as ``ChartExplorer/abstracting(_:)`` does for a
-  /// chart: keep what the guards and invariants depend on, and the space stays small.
-  public func abstracting<Key: Hashable & Sendable>(_ abstraction: @escaping @Sendable (Context) -> Key) -> Self {
-    var copy = self
-    copy.abstraction = { AnyHashable(abstraction($0)) }
-    return copy
-  }
-
-  /// A configuration as the search files it: its state and its context's key.
-  @usableFromInline
-  struct Filed<Key: Hashable>: Hashable {
-    @usableFromInline let state: State
-    @usableFromInline let key: Key
-    @inlinable init(state: State, key: Key) { (self.state, self.key) = (state, key) }
-  }
-
-  @usableFromInline
-  struct Configuration: Hashable {
-    @usableFromInline let state: State
-    @usableFromInline let context: Context
-    @inlinable init(state: State, context: Context) {
-      self.state = state
-      self.context = context
-    }
-  }
-
-  /// Explores up to `depth` events deep, stopping after `limit` configurations.
-  @inlinable
-  public func explore(depth: Int = 20, limit: Int = 1_000_000) -> Exploration<State, Event> {
-    if let abstraction { return search(depth: depth, limit: limit, keying: AbstractedContext(abstraction)) }
-    return search(depth: depth, limit: limit, keying: WholeContext())
-  }
-
-  /// The search, with contexts told apart by `keying`.
-  @inlinable
-  func search<Keying: ContextKeying>(depth: Int, limit: Int, keying: Keying) -> Exploration<State, Event>
-  where Keying.Context == Context {
-    typealias Key = Keying.Key
-    let deadEnds = Set(table.analyze().deadEnds)
-    let start = Configuration(state: table.initial, context: context)
-    var index: [Filed<Key>: Int] = [Filed(state: start.state, key: keying.key(of: start.context)): 0]
-    var parent: [(from: Int, event: Int)] = [(-1, -1)]
-    var configurations = [start]
-    var depthOf = [0]
-    var rowsHit = Set<Int>()
-    var violations: [Exploration<State, Event>.Violation] = []
-    var violated = Set<String>()
-    var firstReach: [State.Discriminant: Int] = [start.state.discriminant: 0]
-    var truncated = false
-
-    func path(to i: Int, then event: Int? = nil) -> [Event] {
-      var events: [Event] = []
-      var j = i
-      while parent[j].from >= 0 {
-        events.append(alphabet[parent[j].event])
-        j = parent[j].from
-      }
-      events.reverse()
-      if let event { events.append(alphabet[event]) }
-      return events
-    }
-    func check(_ configuration: Configuration, at i: Int) {
-      while let (property, message) = properties.broken(configuration.state, configuration.context, skipping: violated) {
-        violated.insert(property)
-        violations.append(.init(property: property, message: message, path: path(to: i)))
-      }
-      if properties.has(.noDeadEnd), !violated.contains("no dead end"), deadEnds.contains(configuration.state.discriminant) {
-        violated.insert("no dead end")
-        violations.append(.init(property: "no dead end", message: "\(configuration.state) is a dead end", path: path(to: i)))
-      }
-    }
-    check(start, at: 0)
-
-    var head = 0
-    while head < configurations.count {
-      let i = head
-      head += 1
-      guard depthOf[i] < depth else { continue }
-      for (e, event) in alphabet.enumerated() {
-        let step = table.step(configurations[i].state, configurations[i].context, event)
-        if case .rejected(let reason) = step.outcome {
-          if properties.has(.noRejection), !violated.contains("no rejection") {
-            violated.insert("no rejection")
-            violations.append(.init(property: "no rejection", message: "\(event) rejected in \(configurations[i].state): \(reason)", path: path(to: i, then: e)))
-          }
-          continue
-        }
-        if let row = step.row { rowsHit.insert(row) }
-        let next = Configuration(state: step.state, context: step.context)
-        let filed = Filed(state: next.state, key: keying.key(of: next.context))
-        guard index[filed] == nil else { continue }
-        guard configurations.count < limit else {
-          truncated = true
-          continue
-        }
-        let j = configurations.count
-        index[filed] = j
-        configurations.append(next)
-        parent.append((i, e))
-        depthOf.append(depthOf[i] + 1)
-        if firstReach[next.state.discriminant] == nil { firstReach[next.state.discriminant] = j }
-        check(next, at: j)
-      }
-    }
-    var shortest: [State.Discriminant: [Event]] = [:]
-    for (state, i) in firstReach { shortest[state] = path(to: i) }
-    return Exploration(
-      configurations: configurations.count, maxDepth: depthOf.max() ?? 0, truncated: truncated,
-      shortestPaths: shortest, violations: violations,
-      coverage: .init(
-        rowsHit: rowsHit.sorted(), rowCount: table.rows.count,
-        statesReached: table.stateCases.filter { firstReach[$0] != nil }, stateCount: table.stateCases.count))
-  }
-}
-
-/// What an exploration found.
-public struct Exploration<State: Discriminated, Event> {
-  /// A violated property with a shortest counterexample.
-  public struct Violation {
-    /// The property broken.
+  /// A broken property with a shortest counterexample.
+  public struct Violation: Sendable {
+    /// The property broken: an invariant's name, `no rejection`, `no dead end`, or `settles`
+    /// for a chart's macrostep that never settles.
     public let property: String
     /// Where it was broken.
     public let message: String
-    /// A shortest event sequence from the initial configuration to the violation.
+    /// A shortest event sequence from the start that breaks it.
     public let path: [Event]
 
     @inlinable
-    init(property: String, message: String, path: [Event]) {
-      (self.property, self.message, self.path) = (property, message, path)
-    }
+    init(property: String, message: String, path: [Event]) { (self.property, self.message, self.path) = (property, message, path) }
   }
 
-  /// Rows and states exercised.
-  public struct Coverage: CustomStringConvertible {
-    /// Indices (from 0) of the rows some step took.
-    public let rowsHit: [Int]
-    /// The table's rows.
-    public let rowCount: Int
-    /// State cases reached.
-    public let statesReached: [State.Discriminant]
-    /// The table's states.
+  /// The transitions (a table's rows) and states the exploration exercised.
+  public struct Coverage: Sendable, CustomStringConvertible {
+    /// The transitions some step took, by number (a table's rows from 0; a chart's as
+    /// `Chart.declaredTransitions` numbers them), in increasing order.
+    public let transitionsTaken: [Int]
+    /// The transitions no step took, in increasing order.
+    public let transitionsNeverTaken: [Int]
+    /// How many transitions the machine declares.
+    public let transitionCount: Int
+    /// The states some configuration reached (a chart's: entered, even within a macrostep).
+    public let statesReached: [Definition.StateName]
+    /// The states never reached.
+    public let statesNeverEntered: [Definition.StateName]
+    /// How many states the machine has.
     public let stateCount: Int
+    @usableFromInline let describe: @Sendable (Int) -> String
+    @usableFromInline let noun: String
 
     @inlinable
-    init(rowsHit: [Int], rowCount: Int, statesReached: [State.Discriminant], stateCount: Int) {
-      (self.rowsHit, self.rowCount, self.statesReached, self.stateCount) = (rowsHit, rowCount, statesReached, stateCount)
+    init(
+      transitionsTaken: [Int], transitionsNeverTaken: [Int], statesReached: [Definition.StateName],
+      statesNeverEntered: [Definition.StateName], describe: @escaping @Sendable (Int) -> String, noun: String
+    ) {
+      (self.transitionsTaken, self.transitionsNeverTaken) = (transitionsTaken, transitionsNeverTaken)
+      transitionCount = transitionsTaken.count + transitionsNeverTaken.count
+      (self.statesReached, self.statesNeverEntered) = (statesReached, statesNeverEntered)
+      stateCount = statesReached.count + statesNeverEntered.count
+      (self.describe, self.noun) = (describe, noun)
     }
 
-    /// Rows (indices from 0) never taken.
-    public var rowsNeverHit: [Int] { (0..<rowCount).filter { !rowsHit.contains($0) } }
+    /// What transition `number` does, as the machine describes it (a table's: `row 3: from
+    /// idle on load -> loading`).
+    public func describeTransition(_ number: Int) -> String { describe(number) }
 
+    /// `rows 12/12, states 5/5` (a table's line also names its rows never hit); `transitions
+    /// 9/10, states 11/11`.
     public var description: String {
-      "rows \(rowsHit.count)/\(rowCount), states \(statesReached.count)/\(stateCount)"
-        + (rowsNeverHit.isEmpty ? "" : "; never hit: " + rowsNeverHit.map { "row \($0 + 1)" }.joined(separator: ", "))
+      "\(noun) \(transitionsTaken.count)/\(transitionCount), states \(statesReached.count)/\(stateCount)"
+        + (noun != "rows" || transitionsNeverTaken.isEmpty ? "" : "; never hit: " + transitionsNeverTaken.map { "row \($0 + 1)" }.joined(separator: ", "))
     }
+
+    /// A table's rows some step took.
+    @available(*, deprecated, renamed: "transitionsTaken")
+    public var rowsHit: [Int] { transitionsTaken }
+    /// A table's rows.
+    @available(*, deprecated, renamed: "transitionCount")
+    public var rowCount: Int { transitionCount }
+    /// A table's rows never taken.
+    @available(*, deprecated, renamed: "transitionsNeverTaken")
+    public var rowsNeverHit: [Int] { transitionsNeverTaken }
   }
 
   /// Distinct configurations visited.
   public let configurations: Int
-  /// The deepest level reached.
+  /// The deepest level reached, in events.
   public let maxDepth: Int
   /// Whether the configuration limit cut the exploration short.
   public let truncated: Bool
-  /// A shortest event sequence to each reached state case.
-  public let shortestPaths: [State.Discriminant: [Event]]
-  /// Every violated property, each with a shortest counterexample.
+  /// A shortest event sequence to each state reached (a chart's: each state ever entered,
+  /// compound and parallel ones included, a state entered and left within a macrostep too).
+  public let shortestPaths: [Definition.StateName: [Event]]
+  /// Every broken property, each with a shortest counterexample.
   public let violations: [Violation]
-  /// Rows and states exercised.
+  /// The transitions and states exercised.
   public let coverage: Coverage
 
   @inlinable
   init(
-    configurations: Int, maxDepth: Int, truncated: Bool, shortestPaths: [State.Discriminant: [Event]],
-    violations: [Violation], coverage: Coverage
+    configurations: Int, maxDepth: Int, truncated: Bool, shortestPaths: [Definition.StateName: [Event]], violations: [Violation],
+    coverage: Coverage
   ) {
     (self.configurations, self.maxDepth, self.truncated) = (configurations, maxDepth, truncated)
     (self.shortestPaths, self.violations, self.coverage) = (shortestPaths, violations, coverage)
   }
 
-  /// A shortest event sequence reaching a state of case `state`, if one was reached.
-  public func shortestPath(to state: State.Discriminant) -> [Event]? { shortestPaths[state] }
+  /// A shortest event sequence reaching `state`, if it was reached.
+  public func shortestPath(to state: Definition.StateName) -> [Event]? { shortestPaths[state] }
+
+  /// The states never entered (what a chart's exploration called them).
+  @available(*, deprecated, message: "use coverage.statesNeverEntered")
+  public var statesNeverEntered: [Definition.StateName] { coverage.statesNeverEntered }
+  /// The transitions never taken, described (what a chart's exploration called them).
+  @available(*, deprecated, message: "use coverage.transitionsNeverTaken and coverage.describeTransition(_:)")
+  public var transitionsNeverTaken: [String] { coverage.transitionsNeverTaken.map(coverage.describe) }
 }
 
-extension Exploration: Sendable where Event: Sendable {}
-extension Exploration.Violation: Sendable where Event: Sendable {}
-extension Exploration.Coverage: Sendable {}
+/// What ``Explorer``'s search gathers, in the caller's specialisation; made into an
+/// ``Exploration`` (whose fields callers only read) when it ends.
+@usableFromInline
+struct ExplorationSearch<Definition: ExplorableDefinition> {
+  @usableFromInline let alphabet: [Definition.Event]
+  /// The states coverage counts, as the machine's explorer numbers them.
+  @usableFromInline let states: [(name: Definition.StateName, counts: Bool)]
+  @usableFromInline var configurations = 0
+  @usableFromInline var maxDepth = 0
+  @usableFromInline var truncated = false
+  @usableFromInline var violations: [Exploration<Definition>.Violation] = []
+  /// The properties already reported broken (each is reported once, with its shortest path).
+  @usableFromInline var broken: Set<String> = []
+  @usableFromInline var shortestPaths: [Definition.StateName: [Definition.Event]] = [:]
+  /// Per configuration, by number: the one it was first reached from (-1: the start) and the
+  /// event (a position in the alphabet), and its depth.
+  @usableFromInline var parents: [(from: Int, event: Int)] = []
+  @usableFromInline var depths: [Int] = []
+
+  @inlinable
+  init(alphabet: [Definition.Event], states: [(name: Definition.StateName, counts: Bool)]) { (self.alphabet, self.states) = (alphabet, states) }
+
+  /// The next configuration was first reached from configuration `from` by event `event`
+  /// (-1, -1: the start).
+  @inlinable
+  mutating func reached(from: Int, by event: Int) {
+    let depth = from < 0 ? 0 : depths[from] + 1
+    parents.append((from, event))
+    depths.append(depth)
+    maxDepth = max(maxDepth, depth)
+  }
+
+  /// The shortest events to configuration `i`, then the event at `event` of the alphabet if any.
+  @inlinable
+  func path(to i: Int, then event: Int?) -> [Definition.Event] {
+    var events: [Definition.Event] = []
+    if let event { events.append(alphabet[event]) }
+    var j = i
+    while j >= 0, j < parents.count, parents[j].from >= 0 {
+      events.append(alphabet[parents[j].event])
+      j = parents[j].from
+    }
+    return events.reversed()
+  }
+
+  /// States (numbered as ``states``) entered for the first time by a step from configuration
+  /// `i` (by the event at `event`; `nil`: the start).
+  @inlinable
+  mutating func firstEntered(_ entered: [Int], at i: Int, then event: Int?) {
+    for s in entered where shortestPaths[states[s].name] == nil {
+      shortestPaths[states[s].name] = path(to: i, then: event)
+    }
+  }
+
+  /// `property` is broken at configuration `i` (after the event at `event`, when that step did
+  /// not end well): reported the first time only.
+  @inlinable
+  mutating func violated(_ property: String, _ message: String, at i: Int, then event: Int?) {
+    guard broken.insert(property).inserted else { return }
+    violations.append(.init(property: property, message: message, path: path(to: i, then: event)))
+  }
+
+  /// The exploration of `definition` this search found, with its coverage (`taken`: the
+  /// transitions taken, in increasing order).
+  @inlinable
+  func exploration(of definition: Definition, taken: [Int]) -> Exploration<Definition> {
+    let declared = definition._coverageTransitions
+    // Both lists are in increasing order: merged, without a set.
+    var k = 0
+    var (takenDeclared, neverTaken): ([Int], [Int]) = ([], [])
+    for t in declared {
+      while k < taken.count, taken[k] < t { k += 1 }
+      if k < taken.count, taken[k] == t { takenDeclared.append(t) } else { neverTaken.append(t) }
+    }
+    var reached: [Definition.StateName] = []
+    var neverEntered: [Definition.StateName] = []
+    for state in states where state.counts {
+      if shortestPaths[state.name] == nil { neverEntered.append(state.name) } else { reached.append(state.name) }
+    }
+    return Exploration(
+      configurations: configurations, maxDepth: maxDepth, truncated: truncated, shortestPaths: shortestPaths, violations: violations,
+      coverage: .init(
+        transitionsTaken: takenDeclared, transitionsNeverTaken: neverTaken, statesReached: reached,
+        statesNeverEntered: neverEntered, describe: { [definition] in definition._describeTransition($0) },
+        noun: Definition._transitionsNoun))
+  }
+}

@@ -1,15 +1,16 @@
 public import StateMachine
 
 extension Explorer {
-  /// Checks that a state of case `state` is reachable within `steps` events.
+  /// Checks that `state` (a table's state case, a chart's state) is reachable within `steps`
+  /// events.
   ///
   /// - Throws: ``PropertyFailure`` naming the state when no sequence of at most `steps` events reaches it.
   @discardableResult
-  public func requireReachable(_ state: State.Discriminant, within steps: Int) throws(PropertyFailure<Event>) -> [Event] {
+  public func requireReachable(_ state: Definition.StateName, within steps: Int) throws(PropertyFailure<Event>) -> [Event] {
     if let path = explore(depth: steps).shortestPath(to: state) { return path }
     throw PropertyFailure(
       seed: 0, property: "\(state) reachable within \(steps) steps",
-      message: "no sequence of at most \(steps) events from \(table.initial) reaches \(state)", events: [], originalLength: 0)
+      message: "no sequence of at most \(steps) events from the start of \(definition.name) reaches \(state)", events: [], originalLength: 0)
   }
 
   /// Simple paths (no configuration visited twice) from `start` (the initial configuration by
@@ -17,14 +18,16 @@ extension Explorer {
   /// configuration whose state has case `target`, at most `maxLength` events long, at most
   /// `limit` of them, shortest first. Like XState's graph tools: iterate them and run each
   /// against a real store.
-  public func simplePaths(
-    from start: (state: State, context: Context)? = nil, to target: State.Discriminant, maxLength: Int = 10,
+  public func simplePaths<State, E, C, Effect>(
+    from start: (state: State, context: C)? = nil, to target: State.Discriminant, maxLength: Int = 10,
     limit: Int = 100
-  ) -> [[Event]] {
+  ) -> [[E]] where Definition == TransitionTable<State, E, C, Effect> {
+    typealias Configuration = TableConfiguration<State, C>
+    let table = definition
     let origin = Configuration(state: start?.state ?? table.initial, context: start?.context ?? context)
-    var found: [[Event]] = []
+    var found: [[E]] = []
     var visited: Set<Configuration> = [origin]
-    var path: [Event] = []
+    var path: [E] = []
     func search(_ configuration: Configuration) {
       if found.count >= limit { return }
       if configuration.state.discriminant == target, !path.isEmpty || origin.state.discriminant == target {
@@ -46,4 +49,10 @@ extension Explorer {
     search(origin)
     return found.sorted { $0.count < $1.count }
   }
+}
+
+/// A configuration of a table (its state and context), as ``Explorer/simplePaths(from:to:maxLength:limit:)`` visits them.
+struct TableConfiguration<State: Hashable, Context: Hashable>: Hashable {
+  let state: State
+  let context: Context
 }

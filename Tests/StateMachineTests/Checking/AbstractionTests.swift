@@ -51,7 +51,7 @@ struct AbstractionTests {
         violations: abstract.violations.map(\.property), path: (abstract.violations.first?.path ?? []).map { "\($0)" })
     },
     Kind(description: "a chart (by active states and the context's key)") {
-      let explorer = ChartExplorer(chart: try chart(), context: 0, alphabet: ["tick", "reset"]).invariant("at most 2") { _, count in count <= 2 }
+      let explorer = Explorer(chart: try chart(), context: 0, alphabet: ["tick", "reset"]).invariant("at most 2") { _, count in count <= 2 }
       let (whole, abstract) = (explorer.explore(depth: 1_000, limit: 200), explorer.abstracting { min($0, 3) }.explore(depth: 1_000, limit: 200))
       return Found(
         wholeTruncated: whole.truncated, abstractTruncated: abstract.truncated, configurations: abstract.configurations,
@@ -68,7 +68,7 @@ struct AbstractionTests {
 
   @Test("the identity abstraction explores what the whole context does")
   func identity() throws {
-    let explorer = ChartExplorer(chart: try Self.chart(), context: 0, alphabet: ["tick", "reset"])
+    let explorer = Explorer(chart: try Self.chart(), context: 0, alphabet: ["tick", "reset"])
     let whole = explorer.explore(depth: 12, limit: 1_000)
     let same = explorer.abstracting { $0 }.explore(depth: 12, limit: 1_000)
     #expect(whole.configurations == same.configurations)

@@ -62,13 +62,13 @@ struct ExplorationIdentityTests {
     return found
   }
 
-  /// What ``ChartExplorer`` found, in the reference's terms.
+  /// What ``Explorer`` found, in the reference's terms.
   static func explored<ID, Event, Context: Hashable & Sendable, Effect>(
     _ chart: Chart<ID, Event, Context, Effect>, context: Context, alphabet: [Event], depth: Int, limit: Int
   ) -> Found {
-    let result = ChartExplorer(chart: chart, context: context, alphabet: alphabet).explore(depth: depth, limit: limit)
+    let result = Explorer(chart: chart, context: context, alphabet: alphabet).explore(depth: depth, limit: limit)
     var found = Found(configurations: result.configurations, maxDepth: result.maxDepth, truncated: result.truncated)
-    found.neverTaken = result.transitionsNeverTaken.sorted()
+    found.neverTaken = result.coverage.transitionsNeverTaken.map(result.coverage.describeTransition).sorted()
     for (n, state) in chart.states.enumerated() where result.shortestPath(to: state.id) != nil { found.entered.insert(n) }
     return found
   }
@@ -121,9 +121,9 @@ struct ExplorationIdentityTests {
       """
     let chart = try SCXMLDocument.parse(Data(text.utf8), file: "spin.scxml")
     Self.compare(chart, context: NoContext(), alphabet: ["go", "spin", "back"], label: "spin")
-    let result = ChartExplorer(chart: chart, context: NoContext(), alphabet: ["go", "spin", "back"]).explore()
+    let result = Explorer(chart: chart, context: NoContext(), alphabet: ["go", "spin", "back"]).explore()
     #expect(result.shortestPath(to: "c") == nil && result.shortestPath(to: "d") == nil)
-    #expect(result.statesNeverEntered == ["c", "d"])
+    #expect(result.coverage.statesNeverEntered == ["c", "d"])
   }
 
   @Test("a limit truncates both searches alike")
