@@ -32,13 +32,13 @@ public struct Catalog: Sendable {
     let run: ExploreCommand.Run
 
     /// A table's model.
-    public static func table<S, E, C, Effect>(_ model: TableModel<S, E, C, Effect>) -> Model {
-      Model(name: model.table.name, run: ExploreCommand.run(model))
+    public static func table<S, E, C, Effect>(_ model: MachineModel<TransitionTable<S, E, C, Effect>>) -> Model {
+      Model(name: model.definition.name, run: ExploreCommand.run(model))
     }
 
     /// A chart's model.
-    public static func chart<ID, E, C, Effect>(_ model: ChartModel<ID, E, C, Effect>) -> Model {
-      Model(name: model.chart.name, run: ExploreCommand.run(model))
+    public static func chart<ID, E, C, Effect>(_ model: MachineModel<Chart<ID, E, C, Effect>>) -> Model {
+      Model(name: model.definition.name, run: ExploreCommand.run(model))
     }
   }
 

@@ -14,22 +14,22 @@ struct PropertyTests {
     let explore: @Sendable () -> (violations: [String], rowsHit: Int, rows: Int)
     var testDescription: String { label }
 
-    init<ID, E, C, Effect>(_ model: ChartModel<ID, E, C, Effect>) {
-      label = model.chart.name
+    init<ID, E, C, Effect>(_ model: MachineModel<Chart<ID, E, C, Effect>>) {
+      label = model.definition.name
       walks = { _ = try model.propertyCheck.run(walks: 300, length: 60, seed: 20261121) }
       explore = {
         let result = model.explorer.explore(depth: 14, limit: 200_000)
-        let transitions = model.chart.declaredTransitions.count
+        let transitions = model.definition.declaredTransitions.count
         return (result.violations.map { "\($0.property): \($0.message)" }, transitions - result.coverage.transitionsNeverTaken.count, transitions)
       }
     }
 
-    init<S, E, C, Effect>(_ model: TableModel<S, E, C, Effect>) {
-      label = model.table.name
+    init<S, E, C, Effect>(_ model: MachineModel<TransitionTable<S, E, C, Effect>>) {
+      label = model.definition.name
       walks = { _ = try model.propertyCheck.run(walks: 300, length: 60, seed: 20261121) }
       explore = {
         let result = model.explorer.explore(depth: 14, limit: 200_000)
-        return (result.violations.map { "\($0.property): \($0.message)" }, result.coverage.transitionsTaken.count, model.table.rows.count)
+        return (result.violations.map { "\($0.property): \($0.message)" }, result.coverage.transitionsTaken.count, model.definition.rows.count)
       }
     }
   }

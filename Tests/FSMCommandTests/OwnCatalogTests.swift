@@ -21,7 +21,7 @@ enum Door {
     ],
     policy: .ignore)
 
-  static let model = TableModel(table: table, context: NoContext(), alphabet: Event.allCases, invariants: [])
+  static let model = MachineModel(table: table, context: NoContext(), alphabet: Event.allCases, invariants: [])
 
   static let demo = MachineDemo(
     name: "door", summary: "open, close, lock, and a push while locked",

@@ -30,7 +30,7 @@ enum ExploreCommand {
   /// How to explore the catalog's machine `name`: its model's alphabet and invariants.
   static func explorer(for name: String) -> Run? { FSM.catalog.explorers[name] }
 
-  static func run<S, E, C, Effect>(_ model: TableModel<S, E, C, Effect>) -> Run {
+  static func run<S, E, C, Effect>(_ model: MachineModel<TransitionTable<S, E, C, Effect>>) -> Run {
     { depth, limit, walks in
       report(model.explorer.explore(depth: depth, limit: limit), walks: walks) { walks in
         do throws(PropertyFailure<E>) {
@@ -74,10 +74,10 @@ enum ExploreCommand {
 
   /// Explores a shipped chart over its model's alphabet, with its invariants; with walks, also
   /// random walks.
-  static func run<ID, E, C, Effect>(_ model: ChartModel<ID, E, C, Effect>) -> Run {
+  static func run<ID, E, C, Effect>(_ model: MachineModel<Chart<ID, E, C, Effect>>) -> Run {
     { depth, limit, walks in
       var (lines, failed) = report(
-        model.explorer.explore(depth: depth, limit: limit), chart: model.chart, alphabet: model.alphabet.map { "\($0)" })
+        model.explorer.explore(depth: depth, limit: limit), chart: model.definition, alphabet: model.alphabet.map { "\($0)" })
       if let walks, walks.walks > 0 {
         do throws(PropertyFailure<E>) {
           let r = try model.propertyCheck.run(walks: walks.walks, length: walks.length, seed: walks.seed)

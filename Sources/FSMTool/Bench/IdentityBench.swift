@@ -52,11 +52,11 @@ enum IdentityBench {
     return BenchWorkload(
       name: "identity", events: count,
       variants: [
-        BenchVariant(name: "chart loader, compiled and algorithm") { compare(Loader.model.chart, context: Loader.model.context, loader) },
+        BenchVariant(name: "chart loader, compiled and algorithm") { compare(Loader.model.definition, context: Loader.model.context, loader) },
         BenchVariant(name: "chart phone-login, compiled and algorithm") {
-          compare(PhoneLogin.model.chart, context: PhoneLogin.model.context, phoneLogin)
+          compare(PhoneLogin.model.definition, context: PhoneLogin.model.context, phoneLogin)
         },
-        BenchVariant(name: "chart radio, compiled and algorithm") { compare(Radio.model.chart, context: Radio.model.context, radio) },
+        BenchVariant(name: "chart radio, compiled and algorithm") { compare(Radio.model.definition, context: Radio.model.context, radio) },
         BenchVariant(name: "bench-compound, compiled and algorithm") { compare(compound, context: NoContext(), easy) },
         BenchVariant(name: "bench-parallel, compiled and algorithm") { compare(twoRegions, context: NoContext(), parallel) },
       ])

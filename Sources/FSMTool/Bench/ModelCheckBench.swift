@@ -85,10 +85,10 @@ enum ModelCheckBench {
   static func chartWorkloads(steps: Int, configurations: Int) -> [BenchWorkload] {
     let walks = max(1, steps / 100)
     let tableWalk = PropertyCheck(table: LoaderBench.table, context: NoContext(), events: .cases)
-    let chartWalk = PropertyCheck(chart: Loader.model.chart, context: Loader.model.context, alphabet: Loader.model.alphabet)
+    let chartWalk = PropertyCheck(chart: Loader.model.definition, context: Loader.model.context, alphabet: Loader.model.alphabet)
     // The loader chart's whole space (its context included) is small: explored again and
     // again, beside the table explorer on a paged loader of about as many configurations.
-    let chartExplorer = Explorer(chart: Loader.model.chart, context: Loader.model.context, alphabet: Loader.model.alphabet)
+    let chartExplorer = Explorer(chart: Loader.model.definition, context: Loader.model.context, alphabet: Loader.model.alphabet)
     let space = chartExplorer.explore(depth: Int.max / 2, limit: 1_000_000).configurations
     let tableExplorer = Explorer(table: pagedLoader(pages: max(1, space / 5)), context: 0, alphabet: Event.allCases)
     let rounds = max(1, configurations / max(1, space))

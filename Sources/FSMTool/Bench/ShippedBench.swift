@@ -11,18 +11,18 @@ import StateMachineExamples
 /// makes the tables faster beside the charts).
 enum ShippedBench {
   /// Steps the model's table through `events`.
-  static func table<S, E, C, Eff>(_ model: TableModel<S, E, C, Eff>, _ events: [E]) -> Int {
-    var machine = Machine(model.table, context: model.context)
+  static func table<S, E, C, Eff>(_ model: MachineModel<TransitionTable<S, E, C, Eff>>, _ events: [E]) -> Int {
+    var machine = Machine(model.definition, context: model.context)
     for event in events { _ = machine.send(event) }
     return withExtendedLifetime(machine) { events.count }
   }
 
-  static func chart<ID, E: Discriminated, C, Eff>(_ model: ChartModel<ID, E, C, Eff>, _ events: [E]) -> Int {
-    var machine = ChartMachine(model.chart, context: model.context)
+  static func chart<ID, E: Discriminated, C, Eff>(_ model: MachineModel<Chart<ID, E, C, Eff>>, _ events: [E]) -> Int {
+    var machine = ChartMachine(model.definition, context: model.context)
     guard (try? machine.start()) != nil else { return -1 }
     for event in events {
       if machine.isHalted {
-        machine = ChartMachine(model.chart, context: model.context)
+        machine = ChartMachine(model.definition, context: model.context)
         guard (try? machine.start()) != nil else { return -1 }
       }
       guard (try? machine.send(event)) != nil else { return -1 }

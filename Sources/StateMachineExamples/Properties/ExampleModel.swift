@@ -3,7 +3,7 @@ public import StateMachineChecking
 
 extension Login {
   /// Fields are empty on the welcome screen; authenticating needs both fields.
-  public static let model = TableModel(
+  public static let model = MachineModel(
     table: table, context: Context(),
     alphabet: [.start, .editUsername(""), .editUsername("admin"), .editPassword(""), .editPassword("123456"), .submit,
                .authenticated, .authenticationFailed, .reset],
@@ -15,7 +15,7 @@ extension Login {
 
 extension Loader {
   /// Attempts stay within the retry policy; a failure state always has its error.
-  public static let model = ChartModel(
+  public static let model = MachineModel(
     chart: chart, context: Context(),
     alphabet: [.load, .loaded(page: 1, users: ["A"], fromCache: false), .loaded(page: 2, users: ["B"], fromCache: true),
                .failed(.network), .failed(.decode), .retryNow, .retry, .refreshed(page: 1, users: ["C"]), .reset],
@@ -30,7 +30,7 @@ extension Loader {
 
 extension Captcha {
   /// The countdown stays within 0...60 and is running exactly while counting.
-  public static let model = TableModel(
+  public static let model = MachineModel(
     table: table, context: Context(),
     alphabet: [.editPhone(""), .editPhone("12345"), .editPhone("13800138000"), .tap, .codeSent, .requestFailed("busy"),
                .tick, .reset],
@@ -43,7 +43,7 @@ extension Captcha {
 
 extension Registration {
   /// Submitting happens only with every requirement met.
-  public static let model = TableModel(
+  public static let model = MachineModel(
     table: table, context: Context(),
     alphabet: [.editUsername("abc"), .editUsername("abcd"), .editPassword("Password"), .editPassword("password"),
                .editConfirmation("Password"), .editConfirmation(""), .submit, .registered, .registrationFailed("taken")],
@@ -60,7 +60,7 @@ extension Registration {
 extension PhoneLogin {
   /// The countdown stays within 0...60 and is above 0 exactly while counting; submitting needs
   /// both fields and the agreement; a logged-in session knows its user.
-  public static let model = ChartModel(
+  public static let model = MachineModel(
     chart: chart, context: Context(),
     alphabet: [.editPhone("13800138000"), .editPhone(""), .editCode("123456"), .toggleAgreement, .requestCode, .codeSent,
                .codeRequestFailed("busy"), .tick, .submit, .confirmAgreement, .cancelAgreement,
@@ -76,6 +76,6 @@ extension PhoneLogin {
 
 extension CDPlayer {
   /// Every event, no invariant beyond "no dead end".
-  public static let model = TableModel(table: table, context: NoContext(), alphabet: Event.allCases, invariants: [])
+  public static let model = MachineModel(table: table, context: NoContext(), alphabet: Event.allCases, invariants: [])
 }
 

@@ -43,7 +43,7 @@ extension Radio {
 
   /// Power, play, and the sleep timer never leave the radio in two playback states; the stream
   /// runs only while playing and online.
-  public static let model = ChartModel(
+  public static let model = MachineModel(
     chart: chart, context: NoContext(), alphabet: Event.allCases,
     invariants: [
       ("off, or one state of each region", { states, _ in states == [.off] || states.count == 3 }),
