@@ -29,6 +29,17 @@ enum ReadmePayloadCoding {
 
 @Suite("README snippets, run")
 struct ReadmeSnippetCodeTests {
+  @Test("one check over the machine model covers a table and a chart as the README says")
+  func oneModel() {
+    func coverage<Machine: ExplorableDefinition>(_ machine: Machine, _ context: Machine.Context, _ alphabet: [Machine.Event]) -> String
+    where Machine.Context: Sendable {
+        "\(Explorer(machine, context: context, alphabet: alphabet).checking(.noDeadEnd).explore().coverage)"
+    }
+    let table = coverage(CDPlayer.table, NoContext(), CDPlayer.Event.allCases)   // rows 12/12, states 5/5
+    let chart = coverage(Radio.chart, NoContext(), Radio.Event.allCases)         // transitions 15/15, states 13/13
+    #expect([table, chart] == ["rows 12/12, states 5/5", "transitions 15/15, states 13/13"])
+  }
+
   @Test("a payload case encodes under its field's name")
   func payloadCoding() throws {
     let data = try JSONEncoder().encode([ReadmePayloadCoding.Event.editPhone("138"), .reset])
