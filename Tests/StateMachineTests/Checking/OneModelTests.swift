@@ -129,3 +129,70 @@ struct OneModelTests {
     #expect(report.steps == 6)
   }
 }
+
+/// The one explorer explores both kinds by the same rules: the same default limit and
+/// truncation, every broken invariant reported once with a shortest path, dead ends.
+@Suite("One explorer: the same rules for tables and charts")
+struct OneExplorerTests {
+  typealias Lamp = OneModelTests
+
+  /// What exploring the lamp found, as text (the kinds name their states and events alike).
+  struct Found: Equatable, CustomStringConvertible {
+    let configurations: Int
+    let truncated: Bool
+    let violations: [String]
+    var description: String { "\(configurations) configurations\(truncated ? ", truncated" : ""): \(violations)" }
+  }
+
+  struct Kind: Sendable, CustomStringConvertible {
+    let description: String
+    /// Explores the lamp with at most `limit` configurations; invariants on the toggle count.
+    let explore: @Sendable (_ limit: Int?, _ depth: Int) throws -> Found
+  }
+
+  static func found<D: ExplorableDefinition>(_ result: Exploration<D>) -> Found {
+    Found(
+      configurations: result.configurations, truncated: result.truncated,
+      violations: result.violations.map { "\($0.property) after \($0.path.map { "\($0)" })" })
+  }
+
+  static let kinds = [
+    Kind(description: "a table") { limit, depth in
+      let explorer = Explorer(table: try Lamp.table(), context: 0, alphabet: [.toggle, .smash])
+        .invariant("at most 2 toggles") { _, count in count <= 2 }
+        .invariant("at most 3 toggles") { _, count in count <= 3 }
+        .checking(.noDeadEnd)
+      return found(limit.map { explorer.explore(depth: depth, limit: $0) } ?? explorer.explore(depth: depth))
+    },
+    Kind(description: "a chart") { limit, depth in
+      let explorer = Explorer(chart: try Lamp.chart(), context: 0, alphabet: ["toggle", "smash"])
+        .invariant("at most 2 toggles") { _, count in count <= 2 }
+        .invariant("at most 3 toggles") { _, count in count <= 3 }
+        .checking(.noDeadEnd)
+      return found(limit.map { explorer.explore(depth: depth, limit: $0) } ?? explorer.explore(depth: depth))
+    },
+  ]
+
+  @Test("every broken property is reported once, with a shortest path", arguments: kinds)
+  func everyViolation(_ kind: Kind) throws {
+    // The count grows with each toggle: each toggle makes a new configuration, and a smash from
+    // `on` a dead end. Depth 5: counts 0...5, and the lamps broken at counts 1 and 3.
+    let found = try kind.explore(nil, 5)
+    #expect(
+      found.violations == [
+        "no dead end after [\"toggle\", \"smash\"]", "at most 2 toggles after [\"toggle\", \"toggle\", \"toggle\"]",
+        "at most 3 toggles after [\"toggle\", \"toggle\", \"toggle\", \"toggle\"]",
+      ], "\(found)")
+    #expect(found.configurations == 6 + 2 && !found.truncated, "\(found)")
+  }
+
+  @Test("past the limit the search goes on without filing, and says it was truncated", arguments: kinds)
+  func truncation(_ kind: Kind) throws {
+    let found = try kind.explore(4, 5)
+    #expect(found.configurations == 4 && found.truncated, "\(found)")
+    // The default limit is the same for both kinds (1,000,000): 40 events deep is not cut
+    // (counts 0...40, and the lamps broken at the 20 odd counts below 40).
+    let deep = try kind.explore(nil, 40)
+    #expect(deep.configurations == 41 + 20 && !deep.truncated, "\(deep)")
+  }
+}
