@@ -36,3 +36,19 @@ extension Chart {
     return values
   }
 }
+
+extension Chart {
+  /// Whether `state` is active in `configuration` (active atomic states): one of them is the
+  /// state or a descendant of it.
+  func isActive(_ state: ID, inConfiguration configuration: [ID]) -> Bool {
+    guard let target = index[state] else { return false }
+    for id in configuration {
+      guard var s = index[id] else { continue }
+      while s >= 0 {
+        if s == target { return true }
+        s = s > 0 ? parents[s] : -1
+      }
+    }
+    return false
+  }
+}

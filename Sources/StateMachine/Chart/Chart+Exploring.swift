@@ -7,11 +7,12 @@ extension Chart: ExplorableDefinition where Context: Hashable {
   public var _coverageTransitions: [Int] { declaredTransitions }
   public func _describeTransition(_ t: Int) -> String { describeTransition(t) }
   public static var _transitionsNoun: String { "transitions" }
+  public func _isIn(_ state: ID, _ configuration: [ID]) -> Bool { isActive(state, inConfiguration: configuration) }
 }
 
 /// Where a chart's machine is, apart from its context (not API): its active states and history
 /// values (as ``CompiledSteps/Key``), whether it halted, and what the history states remember.
-public struct _ChartPlace {
+public struct _ChartPlace: Hashable {
   @usableFromInline let key: CompiledSteps.Key
   @usableFromInline let halted: Bool
   /// What the history states remember (the same as `key.history` says, kept to restore it).
@@ -22,6 +23,17 @@ public struct _ChartPlace {
   @inlinable
   init(key: CompiledSteps.Key, halted: Bool, history: [Int: [Int]], node: Int32) {
     (self.key, self.halted, self.history, self.node) = (key, halted, history, node)
+  }
+
+  /// Equal places: the same active states, history values and halting (the history's states
+  /// and the compiled node follow from those).
+  @inlinable
+  public static func == (a: Self, b: Self) -> Bool { a.halted == b.halted && a.key == b.key }
+
+  @inlinable
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(halted)
+    hasher.combine(key)
   }
 }
 

@@ -22,6 +22,9 @@ public protocol ExplorableDefinition: MachineDefinition where Context: Hashable 
   func _describeTransition(_ t: Int) -> String
   /// What the kind calls its transitions in a coverage line (`rows`, `transitions`).
   static var _transitionsNoun: String { get }
+  /// Whether `state` is active in `configuration` (a table's: its state has that case; a
+  /// chart's: the state or one of its descendants is active).
+  func _isIn(_ state: StateName, _ configuration: Configuration) -> Bool
 }
 
 /// What an explorer steps, for one kind of machine (not API: the kinds' own types; an explorer
@@ -33,7 +36,7 @@ public protocol _MachineExplorer {
   associatedtype Definition: ExplorableDefinition
   /// Where the machine is, apart from its context: the machine at equal places with equal
   /// contexts steps alike.
-  associatedtype Place
+  associatedtype Place: Hashable
   /// Why a step was stopped.
   associatedtype Failure: Error
 

@@ -7,6 +7,7 @@ extension TransitionTable: ExplorableDefinition where State: Hashable, Context: 
   public var _coverageTransitions: [Int] { Array(rows.indices) }
   public func _describeTransition(_ t: Int) -> String { "row \(t + 1): \(describeRow(t))" }
   public static var _transitionsNoun: String { "rows" }
+  public func _isIn(_ state: State.Discriminant, _ configuration: State) -> Bool { configuration.discriminant == state }
 }
 
 /// What an explorer steps for a table (not API): its state and context, and the rows taken and

@@ -196,3 +196,31 @@ struct OneExplorerTests {
     #expect(deep.configurations == 41 + 20 && !deep.truncated, "\(deep)")
   }
 }
+
+@Suite("Simple paths over both kinds")
+struct SimplePathsTests {
+  typealias Lamp = OneModelTests
+
+  @Test("a table and a chart give the same simple paths to the same state")
+  func samePaths() throws {
+    let table = Explorer(table: try Lamp.table(), context: 0, alphabet: [.toggle, .smash])
+      .simplePaths(to: .broken, maxLength: 4).map { $0.map { "\($0)" } }
+    let chart = Explorer(chart: try Lamp.chart(), context: 0, alphabet: ["toggle", "smash"])
+      .simplePaths(to: "broken", maxLength: 4)
+    // Each toggle changes the count, so no configuration repeats: smash after 1 or 3 toggles.
+    #expect(table == [["toggle", "smash"], ["toggle", "toggle", "toggle", "smash"]])
+    #expect(chart == table)
+  }
+
+  @Test("a chart's compound state is reached when a descendant is active")
+  func compound() throws {
+    let chart = try Chart<String, String, NoContext, Never>(name: "player", states: [
+      .atomic("off", transitions: [.on("power", to: "playing")]),
+      .compound("on", children: [.atomic("playing", transitions: [.on("pause", to: "paused")]), .atomic("paused")],
+                transitions: [.on("power", to: "off")]),
+    ])
+    let paths = Explorer(chart: chart, context: NoContext(), alphabet: ["power", "pause"]).simplePaths(to: "on", maxLength: 3)
+    #expect(paths == [["power"]])
+    #expect(Explorer(chart: chart, context: NoContext(), alphabet: ["power", "pause"]).simplePaths(to: "paused", maxLength: 3) == [["power", "pause"]])
+  }
+}
