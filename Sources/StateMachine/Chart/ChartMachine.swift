@@ -127,7 +127,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   /// word smaller than with it between two references.)
   @usableFromInline var compiles = true
   /// Whether content that only makes outputs (effects, sends, cancels) is skipped: for
-  /// checkers, which read the configuration and context alone (see ``_discardsOutputs``).
+  /// checkers, which read the configuration and context alone (see ``_discardOutputs()``).
   @usableFromInline var discardsOutputs = false
 
   /// The most microsteps one macrostep may take before it is stopped with

@@ -144,7 +144,7 @@ struct DiscardedOutputTests {
   ) throws {
     var making = ChartMachine(chart, context: context)
     var discarding = ChartMachine(chart, context: context)
-    discarding._discardsOutputs = true
+    discarding._discardOutputs()
     _ = try making.start()
     #expect(try discarding.start().outputs.isEmpty, "\(label): start", sourceLocation: sourceLocation)
     var random = SplitMix64(seed: seed)

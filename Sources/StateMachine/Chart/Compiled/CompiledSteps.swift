@@ -76,7 +76,7 @@ struct CompiledSteps: Sendable {
     /// Nothing to do but change the configuration: no content, history or done event, and
     /// the chart does not halt (see ``ChartMachine/quickStep(_:)``).
     @usableFromInline let isQuick: Bool
-    /// As `isQuick` for a machine that discards outputs (see ``ChartMachine/_discardsOutputs``):
+    /// As `isQuick` for a machine that discards outputs (see ``ChartMachine/discardsOutputs``):
     /// its content only makes outputs (effects, sends, cancels), which such a machine skips.
     @usableFromInline let isQuickDiscarding: Bool
     /// The first word of the active states it ends in (all of them when the chart has at most
