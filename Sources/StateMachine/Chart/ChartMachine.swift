@@ -233,10 +233,18 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   @inlinable
   mutating func advance(_ event: Event, ordinal: Int) throws(ChartRunError) -> Bool {
     guard let queued = try selectExternal(event, ordinal: ordinal) else { return false }
-    var run = makeRun()
+    guard discardsOutputs, !tracksOwners else {
+      var run = makeRun()
+      take(event: queued, &run)
+      try settle(&run)
+      keepBuffers(of: run)
+      return true
+    }
+    // A machine that makes no outputs and tracks no owners needs none of the reused buffers:
+    // its run starts empty and nothing is handed back.
+    var run = Run(outputs: [], owners: [], exits: [], tracking: false, reporting: reporting, coverage: coverage)
     take(event: queued, &run)
     try settle(&run)
-    keepBuffers(of: run)
     return true
   }
 
@@ -298,8 +306,12 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   /// Takes the ``selected`` transitions together: compiled when the machine compiles its steps.
   @inlinable
   mutating func take(event: QueuedEvent, _ run: inout Run) {
-    let enabled = selected
+    // Moved out and back rather than copied: a copy of the array was retained and released on
+    // every microstep (the microstep reads its argument, never `selected`).
+    var enabled: [Int] = []
+    swap(&enabled, &selected)
     if compiles { microstepCompiled(enabled, event: event, &run) } else { microstep(enabled, event: event, &run) }
+    swap(&enabled, &selected)
   }
 
   /// The internal queue overflowed: it is dropped, and the error says how full it was.
