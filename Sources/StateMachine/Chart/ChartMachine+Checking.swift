@@ -34,30 +34,23 @@ extension ChartMachine {
 
   /// The transitions taken since ``_gatherCoverage()``, as ``Chart/declaredTransitions``
   /// numbers them, in increasing order.
-  var _coveredTransitions: [Int] {
-    guard let coverage else { return [] }
-    var taken: [Int] = []
-    for (w, word) in coverage.takenBits.enumerated() where word != 0 {
-      for b in 0..<64 where word & (1 << UInt64(b)) != 0 { taken.append(w << 6 | b) }
-    }
-    return taken
-  }
+  var _coveredTransitions: [Int] { coverage?.coverage.taken ?? [] }
 
   /// Whether the last steps covered anything for the first time (since the coverage was
   /// last kept or dropped).
   @inlinable
-  var _coverageGrew: Bool { coverage?.grew ?? false }
+  var _coverageGrew: Bool { coverage?.coverage.grew ?? false }
 
   /// Keeps what the steps since the last keep or drop covered (call it after each step that
   /// settled), and returns the states (positions in ``Chart/states``) they entered for the
   /// first time, in the order they were entered.
   @inlinable
-  mutating func _keepCoverage() -> [Int] { coverage?.keep() ?? [] }
+  mutating func _keepCoverage() -> [Int] { coverage?.coverage.keep() ?? [] }
 
   /// Takes back what the steps since the last keep or drop covered: a macrostep that did not
   /// settle (``ChartRunError``) covers nothing.
   @inlinable
-  mutating func _dropCoverage() { coverage?.drop() }
+  mutating func _dropCoverage() { coverage?.coverage.drop() }
 }
 
 extension ChartMachine {
@@ -66,7 +59,7 @@ extension ChartMachine {
   @usableFromInline
   func cover(quickSlot slot: Int, in trace: Trace) {
     let t = compiledStorage.steps.sole[Int(compiledStorage.steps.byOrdinal[slot])]
-    if t >= 0 { trace.took([Int(t)]) }
+    if t >= 0 { trace.took(Int(t)) }
     let move = compiledStorage.steps.moves[Int(compiledStorage.steps.quickMoves[slot])]
     for op in compiledStorage.steps.program[Int(move.programStart)..<Int(move.programEnd)] where op.kind == .entered {
       trace.enter(Int(op.a) - 1)

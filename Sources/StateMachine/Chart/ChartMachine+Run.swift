@@ -54,23 +54,20 @@ extension ChartMachine {
     @usableFromInline var entered: [Int] = []
     /// Whether this trace gathers coverage across macrosteps (as bits).
     @usableFromInline let accumulates: Bool
-    /// When accumulating: the transitions ever taken, and the states ever entered, as bits.
-    /// (Unchecked exclusivity: a trace is written by the one run holding it at a time.)
-    @exclusivity(unchecked) @usableFromInline var takenBits: [UInt64] = []
-    @exclusivity(unchecked) @usableFromInline var enteredBits: [UInt64] = []
-    /// When accumulating: states entered, and transitions taken, for the first time since
-    /// the coverage was last kept or dropped (see ``keep()``, ``drop()``).
-    @exclusivity(unchecked) @usableFromInline var fresh: [Int] = []
-    @exclusivity(unchecked) @usableFromInline var freshTaken: [Int] = []
+    /// When accumulating: what was covered, as bits. (Unchecked exclusivity: a trace is written
+    /// by the one run holding it at a time.)
+    @exclusivity(unchecked) @usableFromInline var coverage: CoverageBits
 
     @inlinable
-    init() { accumulates = false }
+    init() {
+      accumulates = false
+      coverage = CoverageBits(states: 0, transitions: 0)
+    }
 
     /// An accumulating trace for a chart of `states` states and `transitions` transitions.
     init(states: Int, transitions: Int) {
       accumulates = true
-      enteredBits = [UInt64](repeating: 0, count: (states + 63) / 64)
-      takenBits = [UInt64](repeating: 0, count: (transitions + 63) / 64)
+      coverage = CoverageBits(states: states, transitions: transitions)
     }
 
     /// Transitions `enabled` were taken together.
@@ -80,13 +77,13 @@ extension ChartMachine {
         taken += enabled
         return
       }
-      for t in enabled {
-        let bit: UInt64 = 1 << UInt64(t & 63)
-        if takenBits[t >> 6] & bit == 0 {
-          takenBits[t >> 6] |= bit
-          freshTaken.append(t)
-        }
-      }
+      for t in enabled { coverage.took(t) }
+    }
+
+    /// Transition `t` was taken alone (a quick step's: no array made for it).
+    @inlinable
+    func took(_ t: Int) {
+      if accumulates { coverage.took(t) } else { taken.append(t) }
     }
 
     /// State `s` (a position in `chart.states`) was entered.
@@ -96,34 +93,7 @@ extension ChartMachine {
         entered.append(s)
         return
       }
-      let bit: UInt64 = 1 << UInt64(s & 63)
-      if enteredBits[s >> 6] & bit == 0 {
-        enteredBits[s >> 6] |= bit
-        fresh.append(s)
-      }
-    }
-
-    /// Whether anything was covered for the first time since it was last kept or dropped.
-    @inlinable
-    var grew: Bool { !fresh.isEmpty || !freshTaken.isEmpty }
-
-    /// Keeps what was covered since the last keep or drop; returns the states first entered.
-    @inlinable
-    func keep() -> [Int] {
-      let entered = fresh
-      fresh.removeAll(keepingCapacity: true)
-      freshTaken.removeAll(keepingCapacity: true)
-      return entered
-    }
-
-    /// Takes back what was covered since the last keep or drop (a macrostep that did not
-    /// settle covers nothing).
-    @inlinable
-    func drop() {
-      for s in fresh { enteredBits[s >> 6] &= ~(1 << UInt64(s & 63)) }
-      for t in freshTaken { takenBits[t >> 6] &= ~(1 << UInt64(t & 63)) }
-      fresh.removeAll(keepingCapacity: true)
-      freshTaken.removeAll(keepingCapacity: true)
+      coverage.enter(s)
     }
   }
 

@@ -233,18 +233,13 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   @inlinable
   mutating func advance(_ event: Event, ordinal: Int) throws(ChartRunError) -> Bool {
     guard let queued = try selectExternal(event, ordinal: ordinal) else { return false }
-    guard discardsOutputs, !tracksOwners else {
-      var run = makeRun()
-      take(event: queued, &run)
-      try settle(&run)
-      keepBuffers(of: run)
-      return true
-    }
     // A machine that makes no outputs and tracks no owners needs none of the reused buffers:
     // its run starts empty and nothing is handed back.
-    var run = Run(outputs: [], owners: [], exits: [], tracking: false, reporting: reporting, coverage: coverage)
+    let lean = discardsOutputs && !tracksOwners
+    var run = lean ? Run(outputs: [], owners: [], exits: [], tracking: false, reporting: reporting, coverage: coverage) : makeRun()
     take(event: queued, &run)
     try settle(&run)
+    if !lean { keepBuffers(of: run) }
     return true
   }
 

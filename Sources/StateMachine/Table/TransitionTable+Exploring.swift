@@ -18,19 +18,14 @@ public struct _TableExplorer<State: Discriminated & Hashable, Event: Discriminat
   @usableFromInline let table: Definition
   @usableFromInline var state: State
   @usableFromInline var storedContext: Context
-  @usableFromInline var rowsTaken: [UInt64]
-  @usableFromInline var statesReached: [UInt64]
-  /// States reached for the first time since coverage was last kept or dropped.
-  @usableFromInline var fresh: [Int] = []
-  /// Whether a row was taken for the first time since then.
-  @usableFromInline var freshRows: [Int] = []
+  /// The rows taken and the state cases reached (numbered as ``TransitionTable/stateCases``).
+  @usableFromInline var coverage: CoverageBits
 
   public init(_ table: Definition, context: Context) {
     self.table = table
     state = table.initial
     storedContext = context
-    rowsTaken = [UInt64](repeating: 0, count: (table.rows.count + 63) / 64)
-    statesReached = [UInt64](repeating: 0, count: (table.stateCases.count + 63) / 64)
+    coverage = CoverageBits(states: table.stateCases.count, transitions: table.rows.count)
     reached(state)
   }
 
@@ -60,10 +55,7 @@ public struct _TableExplorer<State: Discriminated & Hashable, Event: Discriminat
     let step = table.step(state, storedContext, event)
     if case .rejected(let reason) = step.outcome { return .rejected(reason.description) }
     // A row that says to ignore the event is taken too.
-    if let row = step.row, rowsTaken[row >> 6] & (1 << UInt64(row & 63)) == 0 {
-      rowsTaken[row >> 6] |= 1 << UInt64(row & 63)
-      freshRows.append(row)
-    }
+    if let row = step.row { coverage.took(row) }
     switch step.outcome {
     case .rejected, .ignored: return .ignored
     case .transitioned, .stayed:
@@ -76,9 +68,7 @@ public struct _TableExplorer<State: Discriminated & Hashable, Event: Discriminat
   /// Notes that `state`'s case was reached.
   @inlinable
   mutating func reached(_ state: State) {
-    guard let s = table.stateIndex(of: state.discriminant), statesReached[s >> 6] & (1 << UInt64(s & 63)) == 0 else { return }
-    statesReached[s >> 6] |= 1 << UInt64(s & 63)
-    fresh.append(s)
+    if let s = table.stateIndex(of: state.discriminant) { coverage.enter(s) }
   }
 
   @inlinable
@@ -91,25 +81,8 @@ public struct _TableExplorer<State: Discriminated & Hashable, Event: Discriminat
   @inlinable
   public func isAt(_ place: State) -> Bool { state == place }
 
-  @inlinable public var coverageGrew: Bool { !fresh.isEmpty || !freshRows.isEmpty }
-
-  @inlinable
-  public mutating func keepCoverage() -> [Int] {
-    let entered = fresh
-    fresh.removeAll(keepingCapacity: true)
-    freshRows.removeAll(keepingCapacity: true)
-    return entered
-  }
-
-  @inlinable
-  public mutating func dropCoverage() {
-    for s in fresh { statesReached[s >> 6] &= ~(1 << UInt64(s & 63)) }
-    for r in freshRows { rowsTaken[r >> 6] &= ~(1 << UInt64(r & 63)) }
-    fresh.removeAll(keepingCapacity: true)
-    freshRows.removeAll(keepingCapacity: true)
-  }
-
-  public var coveredTransitions: [Int] {
-    table.rows.indices.filter { rowsTaken[$0 >> 6] & (1 << UInt64($0 & 63)) != 0 }
-  }
+  @inlinable public var coverageGrew: Bool { coverage.grew }
+  @inlinable public mutating func keepCoverage() -> [Int] { coverage.keep() }
+  @inlinable public mutating func dropCoverage() { coverage.drop() }
+  public var coveredTransitions: [Int] { coverage.taken }
 }
