@@ -20,8 +20,26 @@ extension Explorer {
   ///
   /// A path ends where it first reaches `target` (unless that is the start).
   public func simplePaths(to target: Definition.StateName, maxLength: Int = 10, limit: Int = 100) -> [[Event]] {
+    paths(from: nil, to: target, maxLength: maxLength, limit: limit)
+  }
+
+  /// Simple paths, as ``simplePaths(to:maxLength:limit:)`` finds them, from a table's
+  /// configuration `start` instead of its initial one.
+  public func simplePaths<State, E, C, Effect>(
+    from start: (state: State, context: C), to target: State.Discriminant, maxLength: Int = 10,
+    limit: Int = 100
+  ) -> [[E]] where Definition == TransitionTable<State, E, C, Effect> {
+    paths(from: (start.state, start.context), to: target, maxLength: maxLength, limit: limit)
+  }
+
+  /// The simple paths from `start` (a place and context read from the kind's explorer; `nil`:
+  /// the machine's start).
+  func paths(
+    from start: (place: Definition._Explorer.Place, context: Context)?, to target: Definition.StateName, maxLength: Int, limit: Int
+  ) -> [[Event]] {
     var machine = Definition._Explorer(definition, context: context)
     do { try machine.start() } catch { return [] }
+    if let start { machine.return(to: start.place, context: start.context) }
     let ordinals = alphabet.map { machine.ordinal(of: $0) }
     let startsThere = definition._isIn(target, machine.configuration)
     typealias Position = PathPosition<Definition._Explorer.Place, Context>
@@ -51,50 +69,10 @@ extension Explorer {
     search(Position(place: machine.place, context: machine.context))
     return found.sorted { $0.count < $1.count }
   }
-
-  /// Simple paths, as ``simplePaths(to:maxLength:limit:)`` finds them, from a table's
-  /// configuration `start` instead of its initial one.
-  public func simplePaths<State, E, C, Effect>(
-    from start: (state: State, context: C), to target: State.Discriminant, maxLength: Int = 10,
-    limit: Int = 100
-  ) -> [[E]] where Definition == TransitionTable<State, E, C, Effect> {
-    typealias Configuration = TableConfiguration<State, C>
-    let table = definition
-    let origin = Configuration(state: start.state, context: start.context)
-    var found: [[E]] = []
-    var visited: Set<Configuration> = [origin]
-    var path: [E] = []
-    func search(_ configuration: Configuration) {
-      if found.count >= limit { return }
-      if configuration.state.discriminant == target, !path.isEmpty || origin.state.discriminant == target {
-        found.append(path)
-        if path.count > 0 { return }
-      }
-      guard path.count < maxLength else { return }
-      for event in alphabet {
-        let step = table.step(configuration.state, configuration.context, event)
-        if case .rejected = step.outcome { continue }
-        let next = Configuration(state: step.state, context: step.context)
-        guard visited.insert(next).inserted else { continue }
-        path.append(event)
-        search(next)
-        path.removeLast()
-        visited.remove(next)
-      }
-    }
-    search(origin)
-    return found.sorted { $0.count < $1.count }
-  }
 }
 
 /// A position a path search visits: where the machine is, and its context.
 struct PathPosition<Place: Hashable, Context: Hashable>: Hashable {
   let place: Place
-  let context: Context
-}
-
-/// A configuration of a table (its state and context), as ``Explorer/simplePaths(from:to:maxLength:limit:)`` visits them.
-struct TableConfiguration<State: Hashable, Context: Hashable>: Hashable {
-  let state: State
   let context: Context
 }

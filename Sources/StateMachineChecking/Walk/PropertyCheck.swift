@@ -160,15 +160,18 @@ public struct PropertyCheck<Definition: MachineDefinition>: PropertyChecking, Se
   /// it is (the configuration is read only when a property needs it).
   @inlinable
   func violation(after response: MachineResponse, in machine: Instance) -> Violation? {
-    if properties.checks != 0 {
-      if properties.has(.noRejection), let reason = response.rejection {
-        return Violation(property: "no rejection", message: "rejected in \(machine.configuration): \(reason)")
-      }
-      if properties.has(.noDeadEnd), deadEnd(machine.configuration) {
-        return Violation(property: "no dead end", message: "\(machine.configuration) is a dead end")
-      }
+    if properties.has(.noRejection), let reason = response.rejection {
+      return Violation(property: "no rejection", message: "rejected in \(machine.configuration): \(reason)")
     }
-    return properties.invariants.isEmpty ? nil : violation(in: machine)
+    let deadEnds = properties.has(.noDeadEnd)
+    guard deadEnds || !properties.invariants.isEmpty else { return nil }
+    // Read once: a chart's configuration is an array made when asked.
+    let configuration = machine.configuration
+    if deadEnds, deadEnd(configuration) {
+      return Violation(property: "no dead end", message: "\(configuration) is a dead end")
+    }
+    guard let (property, message) = properties.broken(configuration, machine.context) else { return nil }
+    return Violation(property: property, message: message)
   }
 
   /// Replays `events` from the start: the first property broken, and how many events were sent
