@@ -26,8 +26,8 @@ func buildChart<ID, Event, Context, Effect>(
 
 /// Starts a store over a shipped chart, whose first macrostep the tests prove settles.
 func shippedChartStore<ID, Event, Context, Work>(
-  _ make: () throws(ChartRunError) -> ChartStore<ID, Event, Context, Work>
-) -> ChartStore<ID, Event, Context, Work> {
+  _ make: () throws(ChartRunError) -> Store<Chart<ID, Event, Context, Command<Event, Work>>>
+) -> Store<Chart<ID, Event, Context, Command<Event, Work>>> {
   do {
     return try make()
   } catch {

@@ -52,7 +52,7 @@ struct ReadmeSnippetCodeTests {
     let table = Login.table                        // any table whose types are Codable
     let context = Login.Context()
     let clock = ContinuousClock()
-    let handler: Store<Login.State, Login.Event, Login.Context, Login.Work>.Handler = { work, send in
+    let handler: Store<Login.Table>.Handler = { work, send in
         // perform `work`; send its results
     }
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("session.jsonl").path

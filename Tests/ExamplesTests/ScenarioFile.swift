@@ -81,7 +81,7 @@ struct ScenarioSubject<Event> {
 /// Runs one scenario in a table's store on a manual clock and checks every row.
 func run<State, Event, Context, Work>(
   _ scenario: ScenarioFile.Scenario,
-  makeStore: (ManualClock, @escaping Store<State, Event, Context, Work>.Inspector) -> Store<State, Event, Context, Work>,
+  makeStore: (ManualClock, @escaping Store<TransitionTable<State, Event, Context, Command<Event, Work>>>.Inspector) -> Store<TransitionTable<State, Event, Context, Command<Event, Work>>>,
   parse: (String, Substring) -> Event?,
   setUp: (String, Substring) -> Bool = { _, _ in false },
   screen: @escaping (State, Context) -> String
@@ -100,7 +100,7 @@ func run<State, Event, Context, Work>(
 /// Runs one scenario in a chart's store; `state` names the column's state for a configuration.
 func run<ID, Event, Context, Work>(
   _ scenario: ScenarioFile.Scenario,
-  makeChartStore: (ManualClock, @escaping ChartStore<ID, Event, Context, Work>.Inspector) -> ChartStore<ID, Event, Context, Work>,
+  makeChartStore: (ManualClock, @escaping Store<Chart<ID, Event, Context, Command<Event, Work>>>.Inspector) -> Store<Chart<ID, Event, Context, Command<Event, Work>>>,
   parse: (String, Substring) -> Event?,
   setUp: (String, Substring) -> Bool = { _, _ in false },
   state: @escaping ([ID]) -> String,

@@ -26,7 +26,7 @@ struct TestStoreTests {
 
   static func login(
     _ exhaustivity: Exhaustivity = .on, reportsFailures: Bool = true
-  ) -> TestStore<Login.State, Login.Event, Login.Context, Login.Work> {
+  ) -> TestStore<TransitionTable<Login.State, Login.Event, Login.Context, Command<Login.Event, Login.Work>>> {
     TestStore(exhaustivity: exhaustivity, reportsFailures: reportsFailures) { clock, inspector in
       Login.store(services: .fake(clock: clock), clock: clock, inspector: inspector)
     }
@@ -63,7 +63,7 @@ struct TestStoreTests {
   }
 
   @Test func theCountdownReceivedTickByTick() async throws {
-    let store = ChartTestStore { clock, inspector in
+    let store = TestStore { clock, inspector in
       PhoneLogin.store(services: .fake(clock: clock), clock: clock, inspector: inspector)
     }
     try await store.send(.editPhone("13800138000")) { $0.phone = "13800138000" }
@@ -87,7 +87,7 @@ struct TestStoreTests {
   struct Mistake: Sendable, CustomTestStringConvertible {
     let label: String
     let message: String
-    let run: @Sendable (TestStore<Login.State, Login.Event, Login.Context, Login.Work>) async throws -> Void
+    let run: @Sendable (TestStore<TransitionTable<Login.State, Login.Event, Login.Context, Command<Login.Event, Login.Work>>>) async throws -> Void
     var testDescription: String { label }
   }
 

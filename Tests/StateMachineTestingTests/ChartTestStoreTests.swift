@@ -35,9 +35,9 @@ struct ChartTestStoreTests {
   }
 
   /// The upload reports progress at 1 s and finishes at 2 s.
-  static func store(exhaustivity: Exhaustivity = .on, reportsFailures: Bool = true) throws -> ChartTestStore<S, E, C, W> {
+  static func store(exhaustivity: Exhaustivity = .on, reportsFailures: Bool = true) throws -> TestStore<Chart<S, E, C, Command<E, W>>> {
     let clock = ManualClock()
-    return try ChartTestStore(try chart(), context: C(), clock: clock, exhaustivity: exhaustivity, reportsFailures: reportsFailures) { _, send in
+    return try TestStore(try chart(), context: C(), clock: clock, exhaustivity: exhaustivity, reportsFailures: reportsFailures) { _, send in
       try await clock.sleep(for: .seconds(1))
       send(.progress(50))
       try await clock.sleep(for: .seconds(1))
@@ -60,7 +60,7 @@ struct ChartTestStoreTests {
   struct Failing: Sendable, CustomTestStringConvertible {
     let label: String
     let expected: String
-    let run: @Sendable (ChartTestStore<S, E, C, W>) async throws -> Void
+    let run: @Sendable (TestStore<Chart<S, E, C, Command<E, W>>>) async throws -> Void
     var testDescription: String { label }
   }
 

@@ -18,11 +18,11 @@ struct ChartStoreLeaseTests {
   func storesInTurn(seed: Int) async throws {
     let chart = try Self.chart(seed: seed)
     var random = SplitMix64(seed: UInt64(seed) &+ 77)
-    var stores: [ChartStore<String, String, Int, String>] = []
+    var stores: [Store<Chart<String, String, Int, Command<String, String>>>] = []
     var machines: [ChartMachine<String, String, Int, Command<String, String>>] = []
     for k in 0..<3 {
       // Different contexts: a store that kept another's context would show it.
-      stores.append(try ChartStore(chart, context: k * 10, handler: { _, _ in }))
+      stores.append(try Store(chart, context: k * 10, handler: { _, _ in }))
       var machine = ChartMachine(chart, context: k * 10)
       _ = try machine.start()
       machines.append(machine)
@@ -45,7 +45,7 @@ struct ChartStoreLeaseTests {
       for k in 0..<8 {
         group.addTask {
           var random = SplitMix64(seed: UInt64(seed * 100 + k))
-          let store = try ChartStore(chart, context: k, handler: { _, _ in })
+          let store = try Store(chart, context: k, handler: { _, _ in })
           var machine = ChartMachine(chart, context: k)
           _ = try machine.start()
           store.start()
@@ -74,8 +74,8 @@ struct ChartStoreLeaseTests {
     do {
       let chart = try Self.chart(seed: 5)
       tables = chart.tables
-      let first = try ChartStore(chart, context: 0, handler: { _, _ in })
-      let second = try ChartStore(chart, context: 1, handler: { _, _ in })
+      let first = try Store(chart, context: 0, handler: { _, _ in })
+      let second = try Store(chart, context: 1, handler: { _, _ in })
       first.start()
       second.start()
       for event in RandomChart.alphabet {

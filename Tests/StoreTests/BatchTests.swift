@@ -36,7 +36,7 @@ struct BatchTests {
     let inside = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
     let endings = Guarded<[Ending]>([])
-    let store: Store<State, Event, Context, Work>
+    let store: Store<TransitionTable<State, Event, Context, Command<Event, Work>>>
 
     init() {
       let (inside, release, endings) = (inside, release, endings)

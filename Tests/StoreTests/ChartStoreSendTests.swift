@@ -30,8 +30,8 @@ struct ChartStoreSendTests {
     ])
   }
 
-  static func store(clock: ManualClock, ledger: Guarded<[String]>) throws -> ChartStore<String, UpEvent, UpContext, UpWork> {
-    try ChartStore(try flow(), context: UpContext(), clock: clock) { _, _ in } inspector: { event in
+  static func store(clock: ManualClock, ledger: Guarded<[String]>) throws -> Store<Chart<String, UpEvent, UpContext, Command<UpEvent, UpWork>>> {
+    try Store(try flow(), context: UpContext(), clock: clock) { _, _ in } inspector: { event in
       switch event {
       case .effectStarted(let id, _): ledger.withLock { $0.append("start \(id.map { "\($0)" } ?? "-")") }
       case .effectFinished(let id, _): ledger.withLock { $0.append("finished \(id.map { "\($0)" } ?? "-")") }

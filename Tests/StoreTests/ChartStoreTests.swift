@@ -84,8 +84,8 @@ struct ChartStoreTests {
   }
 
   /// A store whose upload never returns on its own (it sleeps on the clock until cancelled).
-  static func store(clock: ManualClock, ledger: ChartLedger) throws -> ChartStore<Up, UpEvent, UpContext, UpWork> {
-    try ChartStore(try upload(), context: UpContext(), clock: clock) { _, _ in
+  static func store(clock: ManualClock, ledger: ChartLedger) throws -> Store<Chart<Up, UpEvent, UpContext, Command<UpEvent, UpWork>>> {
+    try Store(try upload(), context: UpContext(), clock: clock) { _, _ in
       try await clock.sleep(for: .seconds(3600))
     } inspector: { ledger.record($0) }
   }
@@ -186,7 +186,7 @@ struct ChartStoreRandomTests {
     var random = SplitMix64(seed: seed)
     let events: [UpEvent] = [.pick, .progress(1), .finished, .cancel, .beat, .again, .ping]
     let (clock, ledger) = (ManualClock(), ChartLedger())
-    let store = try ChartStore(try ChartStoreTests.upload(), context: UpContext(), clock: clock) { _, send in
+    let store = try Store(try ChartStoreTests.upload(), context: UpContext(), clock: clock) { _, send in
       try await clock.sleep(for: .milliseconds(700))
       send(.progress(50))
       try await clock.sleep(for: .milliseconds(700))
@@ -256,7 +256,7 @@ func readmeChartStoreExample() async throws {
       ], transitions: [.on(.beat, do: [.update { context, _ in context.beats += 1 }])],
          onEntry: [.effect(.every(.seconds(1), send: .beat, id: "heartbeat", scope: .state))]),
   ])
-  let store = try ChartStore(upload, context: UpContext(), clock: clock) { work, send in
+  let store = try Store(upload, context: UpContext(), clock: clock) { work, send in
       try await uploader.upload(progress: { send(.progress($0)) })
       send(.finished)
   }
@@ -284,7 +284,7 @@ func recordChartStore() async throws {
   let chart = try ChartStoreTests.upload()
   let recorder = try LogRecorder(
     chart: chart, snapshot: ChartSnapshot(configuration: [.idle], history: [:], context: UpContext()), file: path, clock: clock)
-  let recorded = try ChartStore(chart, context: UpContext(), clock: clock, handler: { _, send in
+  let recorded = try Store(chart, context: UpContext(), clock: clock, handler: { _, send in
     try await clock.sleep(for: .milliseconds(300))
     send(.progress(70))
     try await clock.sleep(for: .milliseconds(300))

@@ -62,7 +62,7 @@ struct ConcurrencyTests {
   }
 
   /// A store whose `hold` step blocks until the test lets it go, so the test can fill the mailbox.
-  static func heldStore(capacity: Int) -> (Store<Tally.State, Tally.Event, Tally.Context, Never>, DispatchSemaphore, DispatchSemaphore) {
+  static func heldStore(capacity: Int) -> (Store<TransitionTable<Tally.State, Tally.Event, Tally.Context, Command<Tally.Event, Never>>>, DispatchSemaphore, DispatchSemaphore) {
     let inside = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
     let table = Tally.table { inside.signal(); release.wait() }

@@ -25,11 +25,11 @@ struct ObservationAndRetryTests {
   @Test("ObservedChartStore follows a chart store's configuration and context")
   func observedChart() async throws {
     let clock = ManualClock()
-    let store = try ChartStore(try ChartStoreTests.upload(), context: UpContext(), clock: clock) { _, send in
+    let store = try Store(try ChartStoreTests.upload(), context: UpContext(), clock: clock) { _, send in
       try await clock.sleep(for: .seconds(1))
       send(.progress(30))
     }
-    let model = ObservedChartStore(store)
+    let model = ObservedStore(store)
     #expect(model.configuration == [.idle])
     let changed = Flag()
     withObservationTracking { _ = model.configuration } onChange: { changed.set() }

@@ -11,8 +11,8 @@ struct StoreResumeTests {
 
   /// An upload store whose work reports progress, then finishes, on the clock.
   static func uploadStore(
-    clock: ManualClock, _ make: (UpChart, @escaping ChartStore<Up, UpEvent, UpContext, UpWork>.Handler) throws -> ChartStore<Up, UpEvent, UpContext, UpWork>
-  ) throws -> ChartStore<Up, UpEvent, UpContext, UpWork> {
+    clock: ManualClock, _ make: (UpChart, @escaping Store<Chart<Up, UpEvent, UpContext, Command<UpEvent, UpWork>>>.Handler) throws -> Store<Chart<Up, UpEvent, UpContext, Command<UpEvent, UpWork>>>
+  ) throws -> Store<Chart<Up, UpEvent, UpContext, Command<UpEvent, UpWork>>> {
     try make(try ChartStoreTests.upload()) { _, send in
       try await clock.sleep(for: .milliseconds(300))
       send(.progress(70))
@@ -26,7 +26,7 @@ struct StoreResumeTests {
     let (clock, path) = (ManualClock(), Self.temporaryLog("record"))
     defer { try? FileManager.default.removeItem(atPath: path) }
     let store = try Self.uploadStore(clock: clock) { chart, handler in
-      try ChartStore(chart, context: UpContext(percent: 5), clock: clock, handler: handler)
+      try Store(chart, context: UpContext(percent: 5), clock: clock, handler: handler)
     }
     let recorder = try store.record(to: path)
     store.start()
@@ -49,7 +49,7 @@ struct StoreResumeTests {
     let (clock, path) = (ManualClock(), Self.temporaryLog("resume"))
     defer { try? FileManager.default.removeItem(atPath: path) }
     let first = try Self.uploadStore(clock: clock) { chart, handler in
-      try ChartStore(chart, context: UpContext(), clock: clock, handler: handler)
+      try Store(chart, context: UpContext(), clock: clock, handler: handler)
     }
     let recorder = try first.record(to: path)
     first.start()
@@ -64,7 +64,7 @@ struct StoreResumeTests {
     let resumed = try LogRecorder(resuming: path, chart: chart)
     #expect(resumed.count == 2)
     #expect(resumed.lastChartSnapshot() == where1)
-    let second = try ChartStore(chart, resuming: resumed, clock: clock) { _, _ in }
+    let second = try Store(chart, resuming: resumed, clock: clock) { _, _ in }
     #expect(second.snapshot == where1, "the store continues from the log's last state")
     #expect(second.runningEffectCount == 0, "restoring enters nothing: no entry content runs")
     second.send(.finished)
@@ -93,23 +93,23 @@ struct StoreResumeTests {
     RestoreCase(label: "history of a chart without history states", snapshot: ChartSnapshot(configuration: [.idle], history: [.session: [.idle]], context: UpContext())),
   ]
 
-  @Test("ChartStore(restoring:) refuses a snapshot the chart cannot be in, with a typed error", arguments: impossible)
+  @Test("Store(restoring:) refuses a snapshot the chart cannot be in, with a typed error", arguments: impossible)
   func restoreRefusesImpossible(_ item: RestoreCase) throws {
     #expect(throws: ChartRestoreError.self) {
-      _ = try ChartStore(try ChartStoreTests.upload(), restoring: item.snapshot) { _, _ in }
+      _ = try Store(try ChartStoreTests.upload(), restoring: item.snapshot) { _, _ in }
     }
   }
 
   @Test("a store restored from a halted snapshot refuses events as halted; one restored mid-way steps on")
   func restoredStoreSteps() async throws {
     let chart = try ChartStoreTests.upload()
-    let halted = try ChartStore(chart, restoring: ChartSnapshot(configuration: [.closed], history: [:], context: UpContext(), isHalted: true)) { _, _ in }
+    let halted = try Store(chart, restoring: ChartSnapshot(configuration: [.closed], history: [:], context: UpContext(), isHalted: true)) { _, _ in }
     #expect(halted.isHalted)
     #expect(halted.send(.pick) == .rejected(.halted))
     await halted.finish()
 
     let ledger = ChartLedger()
-    let store = try ChartStore(
+    let store = try Store(
       chart, restoring: ChartSnapshot(configuration: [.done], history: [:], context: UpContext(percent: 100, beats: 3)),
       clock: ManualClock()
     ) { _, _ in } inspector: { ledger.record($0) }
@@ -128,7 +128,7 @@ struct StoreResumeTests {
     let path = Self.temporaryLog("exists")
     try Data("precious\n".utf8).write(to: URL(fileURLWithPath: path))
     defer { try? FileManager.default.removeItem(atPath: path) }
-    let store = try ChartStore(try ChartStoreTests.upload(), context: UpContext(), clock: clock) { _, _ in }
+    let store = try Store(try ChartStoreTests.upload(), context: UpContext(), clock: clock) { _, _ in }
     #expect(throws: LogError.alreadyExists(path: path)) { try store.record(to: path) }
     #expect(try String(contentsOfFile: path, encoding: .utf8) == "precious\n")
     let recorder = try store.record()
@@ -140,8 +140,8 @@ struct StoreResumeTests {
 
     // From inside a step: with a real clock, the handler starts on the thread that handles the event.
     let inStep = Guarded<LogError?>(nil)
-    let box = Guarded<ChartStore<Up, UpEvent, UpContext, UpWork>?>(nil)
-    let busy = try ChartStore(try ChartStoreTests.upload(), context: UpContext(), clock: ContinuousClock()) { _, _ in
+    let box = Guarded<Store<Chart<Up, UpEvent, UpContext, Command<UpEvent, UpWork>>>?>(nil)
+    let busy = try Store(try ChartStoreTests.upload(), context: UpContext(), clock: ContinuousClock()) { _, _ in
       do throws(LogError) { _ = try box.withLock { $0 }?.record() } catch { inStep.withLock { $0 = error } }
     }
     box.withLock { $0 = busy }

@@ -8,7 +8,7 @@ struct TimerTests {
   /// A store whose request effect answers after `answerAfter` of clock time (or never).
   static func makeStore(
     clock: ManualClock, answerAfter: Duration? = .seconds(1), fail: Bool = false, recorder: Recorder = Recorder()
-  ) -> Store<S, Countdown.Event, Countdown.Context, Countdown.Work> {
+  ) -> Store<TransitionTable<S, Countdown.Event, Countdown.Context, Command<Countdown.Event, Countdown.Work>>> {
     Store(Countdown.table, context: .init(), clock: clock) { work, send in
       guard let answerAfter else {
         try await clock.sleep(for: .seconds(3600))

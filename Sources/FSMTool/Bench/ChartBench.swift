@@ -140,7 +140,7 @@ enum ChartBench {
           return machine.configuration == expected ? count : -1
         },
         BenchVariant(name: "chartStore.send, no effects") {
-          guard let store = try? ChartStore(storeChart, context: NoContext(), handler: { _, _ in }) else { return -1 }
+          guard let store = try? Store(storeChart, context: NoContext(), handler: { _, _ in }) else { return -1 }
           for event in inputs { store.send(event) }
           let configuration = store.configuration
           StoreBench.finishSynchronously(store)
@@ -170,11 +170,11 @@ enum ChartBench {
   /// With `stepped`, each store is started and handles that event first; the stores are kept
   /// in `kept`.
   static func bytesPerIdleStore(_ chart: StoreChart, count: Int, stepped: Input? = nil, kept: inout [Any]) -> Double {
-    var stores: [ChartStore<Int, Input, NoContext, Never>] = []
+    var stores: [Store<StoreChart>] = []
     stores.reserveCapacity(count)
     guard let before = StoreBench.residentBytes() else { return .nan }
     for _ in 0..<count {
-      guard let store = try? ChartStore(chart, context: NoContext(), handler: { _, _ in }) else { return .nan }
+      guard let store = try? Store(chart, context: NoContext(), handler: { _, _ in }) else { return .nan }
       if let stepped {
         store.start()
         store.send(stepped)

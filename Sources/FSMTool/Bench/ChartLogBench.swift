@@ -50,7 +50,7 @@ enum ChartLogBench {
     try? FileManager.default.removeItem(atPath: path)
     defer { try? FileManager.default.removeItem(atPath: path) }
     let chart: ChartBench.StoreChart = ChartBench.compound()
-    guard let store = try? ChartStore(chart, context: NoContext(), handler: { _, _ in }),
+    guard let store = try? Store(chart, context: NoContext(), handler: { _, _ in }),
       let recorder = try? store.record(to: path, durability: durability)
     else { return -1 }
     for event in inputs { store.send(event) }

@@ -28,7 +28,7 @@ enum StoreBench {
   }
 
   /// Sends every event from this thread; the checksum sums the states, like the switch's.
-  static func sendAll(_ events: [Event], to store: Store<State, Event, NoContext, Work>) -> Int {
+  static func sendAll(_ events: [Event], to store: Store<TransitionTable<State, Event, NoContext, Command<Event, Work>>>) -> Int {
     var sum = 0
     for event in events {
       store.send(event)
@@ -98,7 +98,7 @@ enum StoreBench {
   /// `kept` when given (so that a measurement made after this one does not reuse their memory).
   static func bytesPerIdleStore(count: Int, stepped: Bool = false, kept: inout [Any]) -> Double {
     let plain = table(effects: false)
-    var stores: [Store<State, Event, NoContext, Work>] = []
+    var stores: [Store<TransitionTable<State, Event, NoContext, Command<Event, Work>>>] = []
     stores.reserveCapacity(count)
     guard let before = residentBytes() else { return .nan }
     for _ in 0..<count {
@@ -127,11 +127,7 @@ enum StoreBench {
   }
 
   /// Finishes a store from synchronous code (the benchmark's closures are synchronous).
-  static func finishSynchronously<S, E, C, W>(_ store: Store<S, E, C, W>) {
-    wait { await store.finish() }
-  }
-
-  static func finishSynchronously<I, E, C, W>(_ store: ChartStore<I, E, C, W>) {
+  static func finishSynchronously<Definition>(_ store: Store<Definition>) {
     wait { await store.finish() }
   }
 

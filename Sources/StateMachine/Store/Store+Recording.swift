@@ -1,4 +1,4 @@
-extension Store where State: Codable, Event: Codable, Context: Codable, Work: Codable {
+extension Store where Definition: _TableStoreDefinition, Definition.Configuration: Codable, Event: Codable, Context: Codable, Work: Codable {
   /// The log recorder a store records to.
   public typealias Recorder = LogRecorder<State, Event, Context, Effect>
 
@@ -11,7 +11,7 @@ extension Store where State: Codable, Event: Codable, Context: Codable, Work: Co
   /// store.start()
   /// ```
   ///
-  /// Call it before ``send(_:)`` and ``start()`` (or at any moment no event is being handled).
+  /// Call it before `send(_:)` and ``start()`` (or at any moment no event is being handled).
   /// A step that cannot be written stops the recording and goes to `onError` (see
   /// ``LogRecorder/stoppedBy``). Close the recorder after ``finish()``.
   ///
@@ -28,11 +28,11 @@ extension Store where State: Codable, Event: Codable, Context: Codable, Work: Co
     onError: @escaping @Sendable (LogError) -> Void = { _ in }
   ) throws(LogError) -> Recorder {
     var made: Recorder?
-    try runtime.attachRecorder(path: path ?? "(memory)") { engine throws(LogError) in
+    try tableRuntime.attachRecorder(path: path ?? "(memory)") { engine throws(LogError) in
       let machine = engine.machine
       let recorder = try Recorder(table: machine.table, state: machine.state, context: machine.context, file: path, durability: durability)
       made = recorder
-      return Self.steps(to: recorder, onError: onError)
+      return Self.recording(to: recorder, onError: onError)
     }
     return made!
   }
@@ -48,7 +48,7 @@ extension Store where State: Codable, Event: Codable, Context: Codable, Work: Co
   ///
   /// - Throws: ``TableValidationError`` when the table has no such state.
   public convenience init(
-    _ table: Table,
+    _ table: Definition,
     resuming recorder: Recorder,
     clock: any Clock<Duration> = ContinuousClock(),
     mailbox: MailboxPolicy = .unbounded,
@@ -60,15 +60,15 @@ extension Store where State: Codable, Event: Codable, Context: Codable, Work: Co
     let (state, context) = recorder.lastSnapshot
     self.init(
       runtime: StoreRuntime(
-        engine: TableEngine(machine: try Machine(table, state: state, context: context)), clock: clock, mailbox: mailbox,
+        engine: TableEngine(machine: try Machine(table._table, state: state, context: context)), clock: clock, mailbox: mailbox,
         handler: handler, failure: failure, inspector: inspector))
-    runtime.attachRecorderBeforeUse(Self.steps(to: recorder, onError: onError))
+    tableRuntime.attachRecorderBeforeUse(Self.recording(to: recorder, onError: onError))
   }
 
   /// Records each step the store reports to `recorder`, with the step's time (made where the
   /// store's types are known, so the recording runs specialised).
   @inlinable
-  static func steps(
+  static func recording(
     to recorder: Recorder, onError: @escaping @Sendable (LogError) -> Void
   ) -> @Sendable (StoreStep<State, Event, Context, Effect>) -> Void {
     { step in

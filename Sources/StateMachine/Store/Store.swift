@@ -1,12 +1,13 @@
 import Synchronization
 
-/// Runs a ``TransitionTable`` whose effects are ``Command`` values: it performs them (through
-/// your effect handler, or its built-in timers) and feeds their results back as events.
+/// Runs a machine whose effects are ``Command`` values — a ``TransitionTable`` or a ``Chart`` —
+/// and performs them (through your effect handler, or its built-in timers), feeding their
+/// results back as events.
 ///
 /// Events are handled one at a time, to completion, in the order they arrive: an event sent
 /// while a step runs (by another thread, a timer, or an effect) is queued, never handled
-/// re-entrantly. Time comes from the injected clock; with a ``ManualClock`` a test runs timers
-/// and sleeps by advancing it.
+/// re-entrantly. A chart's step is a whole macrostep. Time comes from the injected clock; with a
+/// ``ManualClock`` a test runs timers and sleeps by advancing it.
 ///
 /// ```swift
 /// let store = Store(table, context: LoaderContext(), clock: ContinuousClock()) { work, send in
@@ -19,13 +20,29 @@ import Synchronization
 /// for await state in store.states { print(state) }
 /// ```
 ///
+/// A chart runs in the same store (`try Store(chart, context: …)`: entering its initial
+/// configuration may fail to settle). What belongs to a chart's state lives as long as that
+/// state: an effect or timer with ``EffectScope/state`` started by a state's entry (or by a
+/// transition into it) is cancelled when that state is exited, and only then — a `.every` on a
+/// compound state keeps ticking while the chart moves between its children, and a targetless
+/// transition that updates the context exits nothing. Delayed ``ChartAction/send(_:after:id:)``
+/// content becomes a timer named by its id (a ``ChartAction/cancel(_:)`` stops it); one without
+/// delay joins the mailbox after the macrostep. When the chart reaches a final child of its root
+/// it halts: everything still running is cancelled and `send(_:)` returns
+/// ``SendRejection/halted``.
+///
 /// Call ``finish()`` when done: it cancels every effect and timer and waits for them, so no
 /// task outlives the store.
-public final class Store<State: Discriminated, Event: Discriminated, Context: Sendable, Work: Sendable>: Sendable {
-  /// The commands a store's table emits.
+public final class Store<Definition: StoreDefinition>: Sendable
+where Definition.Context: Sendable, Definition.Configuration: Sendable, Definition.StepReport: Sendable {
+  /// The events the machine handles.
+  public typealias Event = Definition.Event
+  /// The machine's context.
+  public typealias Context = Definition.Context
+  /// The work the machine's commands hand to the handler.
+  public typealias Work = Definition.Effect.Work
+  /// The commands the machine emits.
   public typealias Effect = Command<Event, Work>
-  /// The table a store runs.
-  public typealias Table = TransitionTable<State, Event, Context, Effect>
   /// Performs one piece of work; sends results with `send`. A thrown error goes to `failure`.
   ///
   /// Each piece of work is a task of its own that starts right away, on the thread that
@@ -40,82 +57,49 @@ public final class Store<State: Discriminated, Event: Discriminated, Context: Se
   /// `CancellationError`, nor an error of an effect that was already cancelled: those are dropped.
   public typealias Failure = @Sendable (Work, any Error) -> Event?
   /// Sees every step, effect start and end, and dropped event.
-  public typealias Inspector = @Sendable (StoreEvent<State, Event, Context, Work>) -> Void
+  public typealias Inspector = @Sendable (StoreReport<Event, Definition.StepReport>) -> Void
 
-  @usableFromInline let runtime: StoreRuntime<TableEngine<State, Event, Context, Work>>
+  @usableFromInline let runtime: _StoreRuntimeBase<Event, Work, Context, Definition.Configuration, Definition.StepReport>
 
-  /// A store running `table` from its initial state.
-  ///
-  /// - Parameters:
-  ///   - table: The table to run; the store starts in its initial state.
-  ///   - context: The context to start with.
-  ///   - clock: Where timers and effects get their time; a ``ManualClock`` in tests.
-  ///   - mailbox: ``MailboxPolicy/unbounded`` or a capacity for events sent from outside
-  ///     (events from timers and effects are always queued, never dropped).
-  ///   - handler: Performs ``Command/perform(_:id:scope:)`` work (see ``Handler`` for where
-  ///     it runs).
-  ///   - failure: Maps an error thrown by `handler` to an event.
-  ///   - inspector: Sees every step, effect start, finish, cancellation and dropped event.
-  public init(
-    _ table: Table,
-    context: Context,
-    clock: any Clock<Duration> = ContinuousClock(),
-    mailbox: MailboxPolicy = .unbounded,
-    handler: @escaping Handler,
-    failure: @escaping Failure = { _, _ in nil },
-    inspector: Inspector? = nil
-  ) {
-    runtime = StoreRuntime(
-      engine: TableEngine(machine: Machine(table, context: context)), clock: clock, mailbox: mailbox, handler: handler,
-      failure: failure, inspector: inspector)
-  }
+  @usableFromInline
+  init(runtime: _StoreRuntimeBase<Event, Work, Context, Definition.Configuration, Definition.StepReport>) { self.runtime = runtime }
 
-  init(runtime: StoreRuntime<TableEngine<State, Event, Context, Work>>) { self.runtime = runtime }
-
-  /// The current state. A state of at most eight plain bytes (an enum without payloads) is
-  /// read without taking the store's lock.
-  @inlinable
-  public var state: State {
-    if StateWord<State>.fits { return StateWord.state(runtime.published.load(ordering: .acquiring)) }
-    return runtime.core.withLock { $0.engine.machine.state }
-  }
+  /// Where the machine is: a table's state, or a chart's active atomic states in document order.
+  public var configuration: Definition.Configuration { runtime.currentConfiguration }
   /// The current context.
-  public var context: Context { runtime.core.withLock { $0.engine.machine.context } }
-  /// The table this store runs.
-  public var table: Table { runtime.core.withLock { $0.engine.machine.table } }
+  public var context: Context { runtime.currentContext }
   /// Steps taken so far.
-  public var stepCount: Int { runtime.core.withLock { $0.steps } }
+  public var stepCount: Int { runtime.currentStepCount }
   /// Effects and timers running now.
-  public var runningEffectCount: Int { runtime.core.withLock { $0.running.count } }
+  public var runningEffectCount: Int { runtime.currentRunningEffectCount }
 
-  /// The states the machine enters from now on, starting with the current one. Each access
-  /// is a new subscription; any number may iterate at once. Ends when the store finishes.
-  public var states: AsyncStream<State> { runtime.states }
+  /// The configurations the machine reaches from now on (a table's states), starting with the
+  /// current one. Each access is a new subscription; any number may iterate at once. Ends when
+  /// the store finishes.
+  public var states: AsyncStream<Definition.Configuration> { runtime.configurations }
 
   /// Every step from now on. Each access is a new subscription. Ends when the store finishes.
-  public var steps: AsyncStream<StoreStep<State, Event, Context, Effect>> { runtime.steps }
+  public var steps: AsyncStream<Definition.StepReport> { runtime.stepReports }
 
-  /// Performs the current state's entry effects. Call it once, before or after the first events.
-  public func start() { runtime.start() }
+  /// Performs what the start asked for (a table's initial entry effects, a chart's initial
+  /// configuration's content). Call it once, before or after the first events.
+  public func start() { runtime.startStore() }
 
   /// Queues `event` and, unless another caller is already handling events, handles the queue
   /// on this thread until it is empty.
-  @inlinable
   @discardableResult
-  public func send(_ event: Event) -> SendResult {
-    runtime.enqueue(event, force: false)
-  }
+  public func send(_ event: Event) -> SendResult { runtime.enqueue(event) }
 
-  /// Like ``send(_:)``, but when the bounded mailbox is full it suspends until there is room.
+  /// Like `send(_:)`, but when the bounded mailbox is full it suspends until there is room.
   @discardableResult
-  public func send(waitingForRoom event: Event) async -> SendResult { await runtime.send(waitingForRoom: event) }
+  public func send(waitingForRoom event: Event) async -> SendResult { await runtime.sendWaitingForRoom(event) }
 
   /// Waits until no event is queued and every running effect is done or asleep on the
   /// ``ManualClock``. With another clock, until every effect is done.
-  public func settle() async { await runtime.settle() }
+  public func settle() async { await runtime.settleStore() }
 
   /// Stops the store. When it returns:
-  /// - no event is accepted any more (``send(_:)`` returns ``SendRejection/finished``);
+  /// - no event is accepted any more (`send(_:)` returns ``SendRejection/finished``);
   /// - no step is running and none will be reported: a step that was running when `finish()`
   ///   was called completes and is reported first (it starts no effect);
   /// - every event that was accepted but not yet handled has been reported to the inspector as
@@ -124,5 +108,5 @@ public final class Store<State: Discriminated, Event: Discriminated, Context: Se
   /// - every effect and timer has been cancelled (each reported once) and all of their tasks
   ///   have ended;
   /// - the observation sequences have finished.
-  public func finish() async { await runtime.finish() }
+  public func finish() async { await runtime.finishStore() }
 }

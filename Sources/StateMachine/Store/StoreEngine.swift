@@ -14,6 +14,7 @@
 protocol StoreEngine: Sendable {
   associatedtype Event: Sendable
   associatedtype Work: Sendable
+  associatedtype Context: Sendable
   /// What the store's `states` sequence yields.
   associatedtype Observed: Sendable
   /// What the store reports for each step.
@@ -25,6 +26,8 @@ protocol StoreEngine: Sendable {
 
   /// The current state, as observers see it.
   var observed: Observed { get }
+  /// The current context.
+  var context: Context { get }
   /// The current state as a word the store publishes in an atomic after each step, when it
   /// fits one (see ``StateWord``); `nil` otherwise.
   var publishedWord: UInt64? { get }
@@ -109,6 +112,8 @@ struct TableEngine<State: Discriminated, Event: Discriminated, Context: Sendable
   init(machine: Machine<State, Event, Context, Effect>) { self.machine = machine }
 
   @inlinable var observed: State { machine.state }
+
+  @inlinable var context: Context { machine.context }
 
   @inlinable var publishedWord: UInt64? { StateWord<State>.fits ? StateWord.word(machine.state) : nil }
 

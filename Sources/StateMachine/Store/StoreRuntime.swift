@@ -1,10 +1,14 @@
 import Synchronization
 
-/// What ``Store`` and ``ChartStore`` share: the mailbox, the run-to-completion loop, the effect
-/// lifecycle (start, finish, fail, cancel, timers) and the settle and finish rules, over any
-/// ``StoreEngine``. The public stores are thin fronts that name their own types.
+/// What a ``Store`` runs, for any kind of machine: the mailbox, the run-to-completion loop, the
+/// effect lifecycle (start, finish, fail, cancel, timers) and the settle and finish rules, over
+/// any ``StoreEngine``. The store is a thin front that reaches it through its base class, or
+/// directly (specialised) in the members for one kind.
+///
+/// (Sendable through its base class, unchecked there: its state is behind the core's lock and
+/// in atomics, and its other properties are immutable and Sendable.)
 @usableFromInline
-final class StoreRuntime<Engine: StoreEngine>: Sendable {
+final class StoreRuntime<Engine: StoreEngine>: _StoreRuntimeBase<Engine.Event, Engine.Work, Engine.Context, Engine.Observed, Engine.Step>, @unchecked Sendable {
   @usableFromInline typealias Event = Engine.Event
   @usableFromInline typealias Work = Engine.Work
   @usableFromInline typealias Effect = Command<Event, Work>
@@ -91,6 +95,20 @@ final class StoreRuntime<Engine: StoreEngine>: Sendable {
   }
 
   @usableFromInline
+  override func enqueue(_ event: Event) -> SendResult { enqueue(event, force: false) }
+  @usableFromInline
+  override func sendWaitingForRoom(_ event: Event) async -> SendResult { await send(waitingForRoom: event) }
+  @usableFromInline override func startStore() { start() }
+  @usableFromInline override func settleStore() async { await settle() }
+  @usableFromInline override func finishStore() async { await finish() }
+  @usableFromInline override var currentConfiguration: Engine.Observed { core.withLock { $0.engine.observed } }
+  @usableFromInline override var currentContext: Engine.Context { core.withLock { $0.engine.context } }
+  @usableFromInline override var currentStepCount: Int { core.withLock { $0.steps } }
+  @usableFromInline override var currentRunningEffectCount: Int { core.withLock { $0.running.count } }
+  @usableFromInline override var configurations: AsyncStream<Engine.Observed> { states }
+  @usableFromInline override var stepReports: AsyncStream<Engine.Step> { steps }
+
+  @usableFromInline
   init(
     engine: Engine, clock: any Clock<Duration>, mailbox: MailboxPolicy, handler: @escaping Handler, failure: @escaping Failure,
     inspector: Inspector?
@@ -102,6 +120,7 @@ final class StoreRuntime<Engine: StoreEngine>: Sendable {
     self.failure = failure
     self.inspector = inspector
     self.clock = storeClock(clock)
+    super.init()
     self.clock.manual?.register(self)
   }
 

@@ -1,5 +1,8 @@
 /// One step a ``Store`` took: the event, the state before and after, the effects, the outcome.
-public struct StoreStep<State: Sendable, Event: Sendable, Context: Sendable, Effect: Sendable>: Sendable {
+public struct StoreStep<State: Sendable, Event: Sendable, Context, Effect: Sendable>: StoreStepProtocol {
+  /// The state, as every store's step names where the machine is.
+  public typealias Configuration = State
+
   /// 1 for the store's first step, then 2, 3, ...
   public let sequence: Int
   /// The event handled.
@@ -34,6 +37,8 @@ public struct StoreStep<State: Sendable, Event: Sendable, Context: Sendable, Eff
   }
 }
 
+extension StoreStep: Sendable where Context: Sendable {}
+
 /// Why a store did not accept an event.
 ///
 /// Not frozen: a minor release may add cases. Switch over it with `@unknown default` (a new
@@ -43,7 +48,7 @@ public enum SendRejection: String, Hashable, Sendable, CustomStringConvertible {
   case mailboxFull
   /// ``Store/finish()`` was called.
   case finished
-  /// The chart reached a final state of its root (``ChartStore``): it takes no more events.
+  /// The chart reached a final state of its root (a chart's ``Store``): it takes no more events.
   case halted
 
   public var description: String {
@@ -55,7 +60,7 @@ public enum SendRejection: String, Hashable, Sendable, CustomStringConvertible {
   }
 }
 
-/// What ``Store/send(_:)`` did with an event.
+/// What `Store.send(_:)` did with an event.
 ///
 /// Not frozen: a minor release may add cases. Switch over it with `@unknown default` (a new
 /// case is then a warning, not a build error).

@@ -13,7 +13,7 @@ public enum DemoStep<Event: Sendable>: Sendable {
   case wait(Duration)
 }
 
-/// A scripted run of a machine in a `Store` (or a chart in a `ChartStore`) with fake
+/// A scripted run of a machine (a table or a chart) in a `Store` with fake
 /// services, on a `ManualClock`; what `fsm demo <machine>` prints.
 ///
 /// Every step the store takes is printed as one line: the clock time, the event, the state
@@ -32,7 +32,8 @@ public struct MachineDemo: Sendable {
   /// A demo that runs `script` in the store `makeStore` builds; `show` says what the screen shows.
   public init<State, Event, Context, Work>(
     name: String, summary: String, script: [DemoStep<Event>],
-    makeStore: @escaping @Sendable (ManualClock, @escaping Store<State, Event, Context, Work>.Inspector) -> Store<State, Event, Context, Work>,
+    makeStore: @escaping @Sendable (ManualClock, @escaping Store<TransitionTable<State, Event, Context, Command<Event, Work>>>.Inspector)
+      -> Store<TransitionTable<State, Event, Context, Command<Event, Work>>>,
     show: @escaping @Sendable (State, Context) -> String
   ) where State: Codable, Event: Codable, Context: Codable, Work: Codable {
     self.name = name
@@ -68,7 +69,8 @@ public struct MachineDemo: Sendable {
   /// states before and after the step.
   public init<ID, Event, Context, Work>(
     name: String, summary: String, script: [DemoStep<Event>],
-    makeStore: @escaping @Sendable (ManualClock, @escaping ChartStore<ID, Event, Context, Work>.Inspector) -> ChartStore<ID, Event, Context, Work>,
+    makeStore: @escaping @Sendable (ManualClock, @escaping Store<Chart<ID, Event, Context, Command<Event, Work>>>.Inspector)
+      -> Store<Chart<ID, Event, Context, Command<Event, Work>>>,
     show: @escaping @Sendable ([ID], Context) -> String
   ) where ID: Codable, Event: Discriminated & Codable, Context: Codable, Work: Codable {
     self.name = name

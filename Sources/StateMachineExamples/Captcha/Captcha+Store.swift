@@ -34,7 +34,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
 
 extension Captcha {
   /// A store running ``table``.
-  public typealias Runtime = Store<State, Event, Context, Work>
+  public typealias Runtime = Store<TransitionTable<State, Event, Context, Effect>>
 
   /// A store running the captcha button with `codes` sending the codes.
   public static func store(

@@ -36,7 +36,7 @@ public struct LoaderServices: Sendable {
 
 extension Loader {
   /// A store running ``chart``.
-  public typealias Runtime = ChartStore<State, Event, Context, Work>
+  public typealias Runtime = Store<Chart<State, Event, Context, Effect>>
 
   /// A store running the loader with `services`. A failed fetch becomes `.failed` with its
   /// ``LoadError/classify(_:)`` class; a failed refresh keeps the cached page and sends nothing.

@@ -20,7 +20,7 @@ public struct LoginServices: Sendable {
 
 extension Login {
   /// A store running ``table``.
-  public typealias Runtime = Store<State, Event, Context, Work>
+  public typealias Runtime = Store<TransitionTable<State, Event, Context, Effect>>
 
   /// A store running the login with `services`; an error thrown by the authenticator counts
   /// as a refusal.

@@ -90,6 +90,8 @@ public enum Login {
   }
 
   public typealias Effect = Command<Event, Work>
+  /// The table's type.
+  public typealias Table = TransitionTable<State, Event, Context, Effect>
 
   /// The message for a submission with an empty field.
   public static let emptyFieldsMessage = "username and password must not be empty"

@@ -35,7 +35,7 @@ public struct PhoneLoginServices: Sendable {
 
 extension PhoneLogin {
   /// A store running ``chart``.
-  public typealias Runtime = ChartStore<State, Event, Context, Work>
+  public typealias Runtime = Store<Chart<State, Event, Context, Effect>>
 
   /// A store running the phone login with `services`.
   public static func store(

@@ -16,7 +16,7 @@ public struct RadioServices: Sendable {
 
 extension Radio {
   /// A store running ``chart``.
-  public typealias Runtime = ChartStore<State, Event, NoContext, Work>
+  public typealias Runtime = Store<Chart<State, Event, NoContext, Effect>>
 
   /// A store running the radio with `services`.
   public static func store(services: RadioServices, clock: any Clock<Duration>, inspector: Runtime.Inspector? = nil) -> Runtime {

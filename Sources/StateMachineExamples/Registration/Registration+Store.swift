@@ -20,7 +20,7 @@ public struct Registrar: Sendable {
 
 extension Registration {
   /// A store running ``table``.
-  public typealias Runtime = Store<State, Event, Context, Work>
+  public typealias Runtime = Store<TransitionTable<State, Event, Context, Effect>>
 
   /// A store running the registration form with `registrar`.
   public static func store(

@@ -33,8 +33,8 @@ public enum Counter {
 
   /// A store running ``table`` on `clock`; call `start()` to start the timer.
   public static func store(
-    clock: any Clock<Duration>, inspector: Store<State, Event, Context, Never>.Inspector? = nil
-  ) -> Store<State, Event, Context, Never> {
+    clock: any Clock<Duration>, inspector: Store<TransitionTable<State, Event, Context, Effect>>.Inspector? = nil
+  ) -> Store<TransitionTable<State, Event, Context, Effect>> {
     Store(table, context: Context(), clock: clock, handler: { _, _ in }, inspector: inspector)
   }
 }

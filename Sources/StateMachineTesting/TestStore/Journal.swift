@@ -2,19 +2,19 @@ import Foundation
 import StateMachine
 
 /// What a test store's inspector saw: the steps not yet asserted and the effects running.
-final class Journal<Step: TestedStep>: @unchecked Sendable {
+final class Journal<Step: StoreStepProtocol>: @unchecked Sendable {
   // Safe: every stored property is read and written only while `lock` is held.
   private let lock = NSLock()
   private var steps: [Step] = []
   private var effects: [(id: EffectID?, description: String)] = []
-  private var state: Step.Observed?
+  private var state: Step.Configuration?
   private var context: Step.Context?
 
-  func know(_ state: Step.Observed, _ context: Step.Context) {
+  func know(_ state: Step.Configuration, _ context: Step.Context) {
     lock.withLock { (self.state, self.context) = (state, context) }
   }
 
-  var known: (state: Step.Observed, context: Step.Context) {
+  var known: (state: Step.Configuration, context: Step.Context) {
     lock.withLock { (state!, context!) }
   }
 

@@ -23,22 +23,40 @@ import Foundation
 /// ```
 ///
 /// With ``Exhaustivity/off`` only what a test says is checked (see ``Exhaustivity``).
-public final class TestStore<State, Event, Context, Work>: Sendable
+///
+/// A chart's store is tested the same way, its configuration (the active atomic states, in
+/// document order) asserted where a table's state is:
+///
+/// ```swift
+/// let store = try TestStore(uploadChart, context: Progress()) { work, send in ... }
+/// await store.start()
+/// try await store.send(.pick, to: [.uploading], effects: [.perform(.upload, id: "upload", scope: .state)])
+/// try await store.send(.progress(40)) { $0.percent = 40 }
+/// try await store.send(.cancel, to: [.idle])
+/// try await store.finish()
+/// ```
+public final class TestStore<Definition: StoreDefinition>: Sendable
 where
-  State: Discriminated & Equatable, Event: Discriminated & Equatable, Context: Sendable & Equatable,
-  Work: Sendable & Equatable
+  Definition.Configuration: Sendable & Equatable, Definition.Event: Equatable, Definition.Context: Sendable & Equatable,
+  Definition.Effect.Work: Equatable, Definition.StepReport: Sendable
 {
-  /// The commands the table emits.
-  public typealias Effect = Command<Event, Work>
+  /// The events the machine handles.
+  public typealias Event = Definition.Event
+  /// The machine's context.
+  public typealias Context = Definition.Context
+  /// Where the machine is: a table's state, a chart's active atomic states.
+  public typealias Configuration = Definition.Configuration
+  /// The commands the machine emits.
+  public typealias Effect = Command<Event, Definition.Effect.Work>
   /// The store under test.
-  public typealias Runtime = Store<State, Event, Context, Work>
+  public typealias Runtime = Store<Definition>
 
   /// The clock the store runs on.
   public var clock: ManualClock { driver.clock }
   /// How strictly steps are checked.
   public var exhaustivity: Exhaustivity { driver.exhaustivity }
   private let store: Runtime
-  private let driver: TestStoreDriver<StoreStep<State, Event, Context, Effect>>
+  private let driver: TestStoreDriver<Definition.StepReport>
 
   /// A test store around the store `makeStore` builds with the clock and inspector it is given.
   ///
@@ -47,59 +65,54 @@ where
   /// `reportsFailures: false` it is only thrown: for tests that assert the failures themselves.
   public init(
     clock: ManualClock = ManualClock(), exhaustivity: Exhaustivity = .on, reportsFailures: Bool = true,
-    _ makeStore: (ManualClock, @escaping Runtime.Inspector) -> Runtime
-  ) {
-    let journal = Journal<StoreStep<State, Event, Context, Effect>>()
-    let store = makeStore(clock) { journal.record($0.sighting) }
-    journal.know(store.state, store.context)
+    _ makeStore: (ManualClock, @escaping Runtime.Inspector) throws -> Runtime
+  ) rethrows {
+    let journal = Journal<Definition.StepReport>()
+    let store = try makeStore(clock) { journal.record($0.sighting) }
+    journal.know(store.configuration, store.context)
     self.store = store
+    let isChart = Definition.Configuration.self is any ShownAsList.Type
     driver = TestStoreDriver(
-      clock: clock, exhaustivity: exhaustivity, journal: journal, reportsFailures: reportsFailures, noun: "state", show: { "\($0)" }, sendEvent: { store.send($0) },
-      finishStore: { await store.finish() })
+      clock: clock, exhaustivity: exhaustivity, journal: journal, reportsFailures: reportsFailures,
+      noun: isChart ? "configuration" : "state", show: { ($0 as? any ShownAsList)?.shownAsList ?? "\($0)" },
+      sendEvent: { store.send($0) }, finishStore: { await store.finish() })
   }
 
-  /// A test store running `table` with `handler` performing its work.
-  public convenience init(
-    _ table: Runtime.Table, context: Context, clock: ManualClock = ManualClock(), exhaustivity: Exhaustivity = .on,
-    reportsFailures: Bool = true,
-    handler: @escaping Runtime.Handler = { _, _ in }, failure: @escaping Runtime.Failure = { _, _ in nil }
-  ) {
-    self.init(clock: clock, exhaustivity: exhaustivity, reportsFailures: reportsFailures) { clock, inspector in
-      Runtime(table, context: context, clock: clock, handler: handler, failure: failure, inspector: inspector)
-    }
-  }
-
-  /// The state the last asserted step left.
-  public var state: State { driver.journal.known.state }
+  /// Where the last asserted step left the machine: a table's state, a chart's configuration.
+  public var configuration: Configuration { driver.journal.known.state }
   /// The context the last asserted step left.
   public var context: Context { driver.journal.known.context }
 
-  /// Performs the initial state's entry effects (timers, work), as `start()` does;
-  /// their events then wait to be received.
+  /// Performs what the start asked for (a table's initial entry effects, timers and work; a
+  /// chart's initial configuration's content), as the store's `start()` does; the events
+  /// they cause then wait to be received.
   public func start() async {
     store.start()
     await clock.settle()
   }
 
-  /// Sends `event` and asserts its step: the machine is then in `state` (by default the
-  /// state it was in), `change` applied to the previous context gives the new context, and
-  /// the step emitted exactly `effects` (by default none).
+  /// Sends `event` and asserts its step: the machine is then in `configuration` (a table's
+  /// state; by default where it was), `change` applied to the previous context gives the new
+  /// context, and the step emitted exactly `effects` (by default none).
   public func send(
-    _ event: Event, to state: State? = nil, effects: [Effect]? = nil,
+    _ event: Event, to configuration: Configuration? = nil, effects: [Effect]? = nil,
     file: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
     _ change: ((inout Context) throws -> Void)? = nil
   ) async throws {
-    try await driver.send(event, to: state, effects: effects, at: .init(file: file, filePath: filePath, line: line, column: column), change)
+    try await driver.send(
+      event, to: configuration, effects: effects, at: .init(file: file, filePath: filePath, line: line, column: column), change)
   }
 
-  /// Asserts that the next event an effect or timer sent is `event`, and its step as in
-  /// ``send(_:to:effects:file:filePath:line:column:_:)``. Advance the clock first for the effect to run.
+  /// Asserts that the next event an effect, timer or delayed send delivered is `event`, and its
+  /// step as in ``send(_:to:effects:file:filePath:line:column:_:)``. Advance the clock first for
+  /// the effect to run.
   public func receive(
-    _ event: Event, to state: State? = nil, effects: [Effect]? = nil,
+    _ event: Event, to configuration: Configuration? = nil, effects: [Effect]? = nil,
     file: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
     _ change: ((inout Context) throws -> Void)? = nil
   ) async throws {
-    try await driver.receive(event, to: state, effects: effects, at: .init(file: file, filePath: filePath, line: line, column: column), change)
+    try await driver.receive(
+      event, to: configuration, effects: effects, at: .init(file: file, filePath: filePath, line: line, column: column), change)
   }
 
   /// Moves the clock forward; effects and timers due on the way run, and the events they send
@@ -115,4 +128,49 @@ where
   ) async throws {
     try await driver.finish(at: .init(file: file, filePath: filePath, line: line, column: column))
   }
+}
+
+extension TestStore where Definition: _TableStoreDefinition {
+  /// A test store running `table` with `handler` performing its work.
+  public convenience init(
+    _ table: Definition, context: Context, clock: ManualClock = ManualClock(), exhaustivity: Exhaustivity = .on,
+    reportsFailures: Bool = true,
+    handler: @escaping Runtime.Handler = { _, _ in }, failure: @escaping Runtime.Failure = { _, _ in nil }
+  ) {
+    self.init(clock: clock, exhaustivity: exhaustivity, reportsFailures: reportsFailures) { clock, inspector in
+      Runtime(table, context: context, clock: clock, handler: handler, failure: failure, inspector: inspector)
+    }
+  }
+
+  /// The state the last asserted step left.
+  public var state: Configuration { configuration }
+}
+
+extension TestStore where Definition: _ChartStoreDefinition {
+  /// A test store running `chart` with `handler` performing its work.
+  ///
+  /// - Throws: `ChartRunError` when the chart's first macrostep does not settle.
+  public convenience init(
+    _ chart: Definition, context: Context, clock: ManualClock = ManualClock(), exhaustivity: Exhaustivity = .on,
+    reportsFailures: Bool = true, handler: @escaping Runtime.Handler = { _, _ in },
+    failure: @escaping Runtime.Failure = { _, _ in nil }
+  ) throws {
+    try self.init(clock: clock, exhaustivity: exhaustivity, reportsFailures: reportsFailures) { clock, inspector in
+      try Runtime(chart, context: context, clock: clock, handler: handler, failure: failure, inspector: inspector)
+    }
+  }
+}
+
+/// A chart's test store: ``TestStore`` of a chart.
+@available(*, deprecated, message: "Use TestStore<Chart<ID, Event, Context, Command<Event, Work>>>: one test store for every kind of machine")
+public typealias ChartTestStore<ID: Hashable & Sendable, Event: Sendable & Equatable, Context: Sendable & Equatable, Work: Sendable & Equatable> =
+  TestStore<Chart<ID, Event, Context, Command<Event, Work>>>
+
+/// A chart's configuration, which failure messages show as `[a, b]`.
+protocol ShownAsList {
+  var shownAsList: String { get }
+}
+
+extension Array: ShownAsList {
+  var shownAsList: String { "[" + map { "\($0)" }.joined(separator: ", ") + "]" }
 }

@@ -7,9 +7,14 @@ import StateMachine
   import XCTest
 #endif
 
-/// The assertions of ``TestStore`` and ``ChartTestStore``, over any store whose steps are
-/// ``TestedStep``s: send and receive with the exact step checked, finish with nothing left.
-struct TestStoreDriver<Step: TestedStep>: Sendable {
+/// The assertions of ``TestStore``, over any store's steps: send and receive with the exact step
+/// checked, finish with nothing left.
+struct TestStoreDriver<Step: StoreStepProtocol>: Sendable
+where
+  Step: Sendable, Step.Configuration: Equatable & Sendable, Step.Event: Equatable & Sendable,
+  Step.Context: Equatable & Sendable, Step.EffectList.Element: Equatable
+{
+  typealias Effect = Step.EffectList.Element
   typealias Event = Step.Event
   typealias Context = Step.Context
 
@@ -18,10 +23,10 @@ struct TestStoreDriver<Step: TestedStep>: Sendable {
   let journal: Journal<Step>
   /// Failures are also recorded at the call site (a Swift Testing issue, or an XCTest failure).
   let reportsFailures: Bool
-  /// How failure messages name what `Observed` is: "state" or "configuration".
+  /// How failure messages name what `Configuration` is: "state" or "configuration".
   let noun: String
   /// How failure messages print a state or configuration.
-  let show: @Sendable (Step.Observed) -> String
+  let show: @Sendable (Step.Configuration) -> String
   let sendEvent: @Sendable (Event) -> SendResult
   let finishStore: @Sendable () async -> Void
 
@@ -53,7 +58,7 @@ struct TestStoreDriver<Step: TestedStep>: Sendable {
   }
 
   func send(
-    _ event: Event, to state: Step.Observed?, effects: [Step.Effect]?, at site: Site,
+    _ event: Event, to state: Step.Configuration?, effects: [Effect]?, at site: Site,
     _ change: ((inout Context) throws -> Void)?
   ) async throws {
     let unasserted = journal.takeAllReceived()
@@ -74,7 +79,7 @@ struct TestStoreDriver<Step: TestedStep>: Sendable {
   }
 
   func receive(
-    _ event: Event, to state: Step.Observed?, effects: [Step.Effect]?, at site: Site,
+    _ event: Event, to state: Step.Configuration?, effects: [Effect]?, at site: Site,
     _ change: ((inout Context) throws -> Void)?
   ) async throws {
     await clock.settle()
@@ -112,7 +117,7 @@ struct TestStoreDriver<Step: TestedStep>: Sendable {
   }
 
   private func check(
-    _ step: Step, _ verb: String, event: Event, state: Step.Observed?, effects: [Step.Effect]?,
+    _ step: Step, _ verb: String, event: Event, state: Step.Configuration?, effects: [Effect]?,
     change: ((inout Context) throws -> Void)?, at site: Site
   ) throws {
     let before = journal.known
@@ -131,9 +136,9 @@ struct TestStoreDriver<Step: TestedStep>: Sendable {
         at: site)
     }
     guard exhaustivity == .on || effects != nil else { return }
-    let (expectedEffects, actual) = (effects ?? [], step.stepEffects)
+    let (expectedEffects, actual) = (effects ?? [], Array(step.effects))
     if expectedEffects != actual {
-      let show = { (list: [Step.Effect]) in list.isEmpty ? "none" : list.map { "\($0)" }.joined(separator: ", ") }
+      let show = { (list: [Effect]) in list.isEmpty ? "none" : list.map { "\($0)" }.joined(separator: ", ") }
       throw failure(
         "\(verb) \(event): expected the effects [\(show(expectedEffects))], got [\(show(actual))]", at: site)
     }

@@ -34,9 +34,9 @@ extension LogRecorder {
 }
 
 extension LogRecorder {
-  /// An inspector for a ``ChartStore`` that records every macrostep (configuration, history,
+  /// An inspector for a chart's ``Store`` that records every macrostep (configuration, history,
   /// context, effects), as ``storeInspector(forwardingTo:onError:)`` does for a table's store.
-  /// ``ChartStore/record(to:durability:onError:)`` attaches a recorder to a store in one line;
+  /// a chart store's `record(to:durability:onError:)` attaches a recorder to a store in one line;
   /// this inspector is for a recorder started from a snapshot before the store is made.
   public func chartStoreInspector<ID, Work: Sendable>(
     forwardingTo forward: (@Sendable (ChartStoreEvent<ID, Event, Context, Work>) -> Void)? = nil,
@@ -60,7 +60,7 @@ extension LogRecorder {
       effects: step.effects, elapsed: elapsed)
   }
 
-  /// Starts a recording of a chart from `snapshot` (a ``ChartStore``'s, or a machine's).
+  /// Starts a recording of a chart from `snapshot` (a chart ``Store``'s, or a machine's).
   public convenience init<ID>(
     chart: Chart<ID, Event, Context, Effect>, snapshot: ChartSnapshot<ID, Context>, file path: String? = nil,
     durability: LogFile.Durability = .everyEntry, clock: (any Clock<Duration>)? = nil
@@ -75,7 +75,7 @@ extension LogRecorder {
   /// does for a table's: the whole file is read and checked first (the header names the chart
   /// and its fingerprint, every line is a valid entry, the last state is one the chart can be
   /// in), and only a torn last line is cut. Continue the chart from ``lastChartSnapshot()``, or
-  /// give the recorder to ``ChartStore/init(_:resuming:clock:mailbox:handler:failure:inspector:onError:)``.
+  /// give the recorder to a chart store's `init(_:resuming:clock:mailbox:handler:failure:inspector:onError:)`.
   ///
   /// - Throws: ``LogError`` when the file cannot be read, or is not a log of `chart` (the error
   ///   names the line); the file is then left exactly as it was.
@@ -91,7 +91,7 @@ extension LogRecorder {
   }
 
   /// Where the recorded chart is after the last entry (or the header, when there is none):
-  /// what ``ChartMachine/init(_:restoring:)`` and ``ChartStore/init(_:restoring:clock:mailbox:handler:failure:inspector:)``
+  /// what ``ChartMachine/init(_:restoring:)`` and ``Store/init(_:restoring:clock:mailbox:handler:failure:inspector:)``
   /// continue from.
   public func lastChartSnapshot<ID>() -> ChartSnapshot<ID, Context> where State == ChartLogState<ID> {
     let (state, context) = lastSnapshot

@@ -1,4 +1,4 @@
-/// A chart in a ``ChartStore``: where it is (configuration, history, context, halting), which
+/// A chart in a ``Store``: where it is (configuration, history, context, halting), which
 /// readers see behind the store's lock, without a machine. The drainer steps a machine it
 /// leases from the chart's ``ChartStepperPool`` for as long as it drains, loaded from here;
 /// each step is adopted back. Each output is tied to the state it belongs to, so state-scoped
@@ -14,7 +14,7 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
   /// The active states (history bits aside).
   @usableFromInline var active: StateBits
   @usableFromInline var context: Context
-  /// What history states remember and the start step waiting for ``ChartStore/start()``, when
+  /// What history states remember and the start step waiting for ``Store/start()``, when
   /// there is either: most stores have neither, and keep one word for both.
   @usableFromInline var rare: Rare?
   @usableFromInline var halted: Bool

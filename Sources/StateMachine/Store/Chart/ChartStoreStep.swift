@@ -1,6 +1,6 @@
-/// One macrostep a ``ChartStore`` took: the event, the configuration before and after, what
+/// One macrostep a chart's ``Store`` took: the event, the configuration before and after, what
 /// the chart asked for, and the context.
-public struct ChartStoreStep<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, Work: Sendable>: Sendable {
+public struct ChartStoreStep<ID: Hashable & Sendable, Event: Sendable, Context, Work: Sendable>: StoreStepProtocol {
   /// 1 for the store's first step, then 2, 3, ...
   public let sequence: Int
   /// The external event handled.
@@ -39,6 +39,8 @@ public struct ChartStoreStep<ID: Hashable & Sendable, Event: Sendable, Context: 
   }
 }
 
-/// What a ``ChartStore`` reports to its inspector: as ``StoreEvent``, with chart steps.
+extension ChartStoreStep: Sendable where Context: Sendable {}
+
+/// What a chart's ``Store`` reports to its inspector: as ``StoreEvent``, with chart steps.
 public typealias ChartStoreEvent<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, Work: Sendable> =
   StoreReport<Event, ChartStoreStep<ID, Event, Context, Work>>

@@ -1,0 +1,95 @@
+extension Chart: StoreDefinition, _ChartStoreDefinition where Effect: _StoreCommand, Effect.Event == Event {
+  /// What a chart's store reports for each step.
+  public typealias StepReport = ChartStoreStep<ID, Event, Context, Effect.Work>
+
+  public var _chart: Chart<ID, Event, Context, Command<Event, Effect.Work>> {
+    // The one `_StoreCommand` is `Command`: the two spellings are one type.
+    self as! Chart<ID, Event, Context, Command<Event, Effect.Work>>
+  }
+}
+
+/// A store running a chart: ``Store`` of a ``Chart``.
+@available(*, deprecated, message: "Use Store<Chart<ID, Event, Context, Command<Event, Work>>>: one store runs every kind of machine")
+public typealias ChartStore<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, Work: Sendable> =
+  Store<Chart<ID, Event, Context, Command<Event, Work>>>
+
+extension Store where Definition: _ChartStoreDefinition {
+  /// A chart's state identifier.
+  public typealias ID = Definition.ID
+
+  /// The runtime, as what it is: a chart's (see ``_ChartStoreDefinition``).
+  @inlinable
+  var chartRuntime: StoreRuntime<ChartEngine<ID, Event, Context, Work>> {
+    unsafeDowncast(runtime, to: StoreRuntime<ChartEngine<ID, Event, Context, Work>>.self)
+  }
+
+  /// A store running `chart`: its initial configuration is entered now (its entry content
+  /// runs); the effects that content asks for start with ``start()``.
+  ///
+  /// The parameters are a table's store's (see ``Store``).
+  ///
+  /// - Throws: ``ChartRunError`` when the chart's first macrostep does not settle.
+  public convenience init(
+    _ chart: Definition,
+    context: Context,
+    clock: any Clock<Duration> = ContinuousClock(),
+    mailbox: MailboxPolicy = .unbounded,
+    handler: @escaping Handler,
+    failure: @escaping Failure = { _, _ in nil },
+    inspector: Inspector? = nil
+  ) throws(ChartRunError) {
+    self.init(
+      runtime: StoreRuntime(
+        engine: try ChartEngine(chart._chart, context: context), clock: clock, mailbox: mailbox, handler: handler,
+        failure: failure, inspector: inspector))
+  }
+
+  /// A store that continues `chart` from `snapshot` (a store's or a machine's
+  /// ``snapshot``, or a log's last state): the configuration, history and context are taken as
+  /// they are, and no state is entered, so no entry content runs.
+  ///
+  /// A snapshot says where the chart is, not what was running: effects and timers that were
+  /// running when it was taken do not restart. A snapshot of a halted chart gives a halted store.
+  ///
+  /// - Throws: ``ChartRestoreError`` when the snapshot is not a configuration the chart can be
+  ///   in (see ``ChartMachine/init(_:restoring:)``), or has none (a chart not started: make
+  ///   the store with `init(_:context:clock:mailbox:handler:failure:inspector:)`).
+  public convenience init(
+    _ chart: Definition,
+    restoring snapshot: ChartSnapshot<ID, Context>,
+    clock: any Clock<Duration> = ContinuousClock(),
+    mailbox: MailboxPolicy = .unbounded,
+    handler: @escaping Handler,
+    failure: @escaping Failure = { _, _ in nil },
+    inspector: Inspector? = nil
+  ) throws(ChartRestoreError) {
+    let runtime = StoreRuntime(
+      engine: try ChartEngine(chart._chart, restoring: snapshot), clock: clock, mailbox: mailbox, handler: handler,
+      failure: failure, inspector: inspector)
+    if snapshot.isHalted { runtime.core.withLock { $0.halted = true } }
+    self.init(runtime: runtime)
+  }
+
+  /// Every active state, compound and parallel ones included, in document order.
+  public var activeStates: [ID] { chartRuntime.core.withLock { $0.engine.activeStates } }
+  /// Whether `state` (atomic, compound or parallel) is active.
+  public func isActive(_ state: ID) -> Bool { chartRuntime.core.withLock { $0.engine.isActive(state) } }
+  /// The chart this store runs.
+  public var chart: Chart<ID, Event, Context, Effect> { chartRuntime.core.withLock { $0.engine.chart } }
+  /// The chart reached a final child of its root: no event is accepted any more.
+  public var isHalted: Bool { chartRuntime.core.withLock { $0.engine.halted } }
+  /// Where the chart is — configuration, history, context — to save and restore.
+  public var snapshot: ChartSnapshot<ID, Context> { chartRuntime.core.withLock { $0.engine.snapshot } }
+
+  /// Queues `event` and, unless another caller is already handling events, handles the queue
+  /// on this thread until it is empty.
+  ///
+  /// (Inlinable: a chart's store steps specialised for your types where you send.)
+  @inlinable
+  @discardableResult
+  public func send(_ event: Event) -> SendResult {
+    // Neither retained nor released (see `withTableRuntime`).
+    Unmanaged.passUnretained(unsafeDowncast(runtime, to: StoreRuntime<ChartEngine<ID, Event, Context, Work>>.self))
+      ._withUnsafeGuaranteedRef { $0.enqueue(event, force: false) }
+  }
+}

@@ -1,0 +1,82 @@
+import Synchronization
+
+extension TransitionTable: StoreDefinition, _TableStoreDefinition
+where Effect: _StoreCommand, Effect.Event == Event {
+  /// What a table's store reports for each step.
+  public typealias StepReport = StoreStep<State, Event, Context, Command<Event, Effect.Work>>
+
+  public var _table: TransitionTable<State, Event, Context, Command<Event, Effect.Work>> {
+    // The one `_StoreCommand` is `Command`: the two spellings are one type.
+    self as! TransitionTable<State, Event, Context, Command<Event, Effect.Work>>
+  }
+}
+
+extension Store where Definition: _TableStoreDefinition {
+  /// The table a store runs.
+  public typealias Table = TransitionTable<Definition.Configuration, Event, Context, Effect>
+  /// A table's state.
+  public typealias State = Definition.Configuration
+
+  /// A store running `table` from its initial state.
+  ///
+  /// - Parameters:
+  ///   - table: The table to run; the store starts in its initial state.
+  ///   - context: The context to start with.
+  ///   - clock: Where timers and effects get their time; a ``ManualClock`` in tests.
+  ///   - mailbox: ``MailboxPolicy/unbounded`` or a capacity for events sent from outside
+  ///     (events from timers and effects are always queued, never dropped).
+  ///   - handler: Performs ``Command/perform(_:id:scope:)`` work (see ``Handler`` for where
+  ///     it runs).
+  ///   - failure: Maps an error thrown by `handler` to an event.
+  ///   - inspector: Sees every step, effect start, finish, cancellation and dropped event.
+  public convenience init(
+    _ table: Definition,
+    context: Context,
+    clock: any Clock<Duration> = ContinuousClock(),
+    mailbox: MailboxPolicy = .unbounded,
+    handler: @escaping Handler,
+    failure: @escaping Failure = { _, _ in nil },
+    inspector: Inspector? = nil
+  ) {
+    self.init(
+      runtime: StoreRuntime(
+        engine: TableEngine(machine: Machine(table._table, context: context)), clock: clock, mailbox: mailbox,
+        handler: handler, failure: failure, inspector: inspector))
+  }
+
+  /// The runtime, as what it is: a table's (see ``_TableStoreDefinition``).
+  @inlinable
+  var tableRuntime: StoreRuntime<TableEngine<State, Event, Context, Work>> {
+    unsafeDowncast(runtime, to: StoreRuntime<TableEngine<State, Event, Context, Work>>.self)
+  }
+
+  /// Runs `body` with the runtime as what it is, neither retained nor released: a reference
+  /// returned by ``tableRuntime`` is retained and released around each use, about 10 ns a send.
+  @inlinable @inline(__always)
+  func withTableRuntime<Result>(_ body: (StoreRuntime<TableEngine<State, Event, Context, Work>>) -> Result) -> Result {
+    Unmanaged.passUnretained(unsafeDowncast(runtime, to: StoreRuntime<TableEngine<State, Event, Context, Work>>.self))
+      ._withUnsafeGuaranteedRef(body)
+  }
+
+  /// The current state. A state of at most eight plain bytes (an enum without payloads) is
+  /// read without taking the store's lock.
+  @inlinable
+  public var state: State {
+    withTableRuntime { runtime in
+      if StateWord<State>.fits { return StateWord.state(runtime.published.load(ordering: .acquiring)) }
+      return runtime.core.withLock { $0.engine.machine.state }
+    }
+  }
+  /// The table this store runs.
+  public var table: Table { tableRuntime.core.withLock { $0.engine.machine.table } }
+
+  /// Queues `event` and, unless another caller is already handling events, handles the queue
+  /// on this thread until it is empty.
+  ///
+  /// (Inlinable: a table's store steps specialised for your types where you send.)
+  @inlinable
+  @discardableResult
+  public func send(_ event: Event) -> SendResult {
+    withTableRuntime { $0.enqueue(event, force: false) }
+  }
+}

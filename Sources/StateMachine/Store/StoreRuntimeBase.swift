@@ -1,0 +1,29 @@
+/// A store's runtime as its ``Store`` sees it, whatever the engine: the one class a
+/// `Store<Definition>` holds, so that the store is one type for every kind of machine.
+///
+/// Its only subclass is the module's `StoreRuntime`, which overrides every member; the store's
+/// members for one kind reach that subclass directly, specialised. Nothing of it is public but
+/// its name: a ``StoreDefinition`` returns one.
+///
+/// `@unchecked Sendable`: it holds no state of its own; its one (final) subclass keeps its
+/// state behind a lock and in atomics.
+public class _StoreRuntimeBase<Event: Sendable, Work: Sendable, Context: Sendable, Configuration: Sendable, Step: Sendable>:
+  @unchecked Sendable
+{
+  @usableFromInline
+  init() {}
+
+  @usableFromInline func enqueue(_ event: Event) -> SendResult { abstract() }
+  @usableFromInline func sendWaitingForRoom(_ event: Event) async -> SendResult { abstract() }
+  @usableFromInline func startStore() { abstract() }
+  @usableFromInline func settleStore() async { abstract() }
+  @usableFromInline func finishStore() async { abstract() }
+  @usableFromInline var currentConfiguration: Configuration { abstract() }
+  @usableFromInline var currentContext: Context { abstract() }
+  @usableFromInline var currentStepCount: Int { abstract() }
+  @usableFromInline var currentRunningEffectCount: Int { abstract() }
+  @usableFromInline var configurations: AsyncStream<Configuration> { abstract() }
+  @usableFromInline var stepReports: AsyncStream<Step> { abstract() }
+
+  private func abstract() -> Never { preconditionFailure("invalid state: _StoreRuntimeBase is abstract; StoreRuntime overrides it") }
+}

@@ -1,0 +1,23 @@
+import StateMachine
+
+/// What a store's inspector tells a test store, whatever the store.
+enum Sighting<Step: StoreStepProtocol> {
+  case step(Step)
+  case started(EffectID?, String)
+  case ended(EffectID?, String)
+  case failed(String)
+  case other
+}
+
+extension StoreReport where Step: StoreStepProtocol {
+  /// What the test store keeps of this report.
+  var sighting: Sighting<Step> {
+    switch self {
+    case .step(let step): .step(step)
+    case .effectStarted(let id, let description): .started(id, description)
+    case .effectFinished(let id, let description), .effectCancelled(let id, let description): .ended(id, description)
+    case .effectFailed(let description, _, _): .failed(description)
+    case .lateEventDropped, .eventRejected, .queuedEventDropped: .other
+    }
+  }
+}
