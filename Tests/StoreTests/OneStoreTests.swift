@@ -32,6 +32,17 @@ where Definition.Configuration: Equatable, Definition.Event: Sendable {
     configurations: seen.map(\.to), last: last, stepCount: count)
 }
 
+/// Sends `events` to any store and reads `property` of each step it reports.
+func drive<Definition, Value: Sendable>(
+  _ store: Store<Definition>, _ events: [Definition.Event], clock: ManualClock, reading property: KeyPath<Definition.StepReport, Value> & Sendable
+) async -> [Value] where Definition.Event: Sendable {
+  let steps = store.steps
+  let reader = Task { await steps.reduce(into: []) { $0.append($1[keyPath: property]) } }
+  for event in events { store.send(event) }
+  await store.finish()
+  return await reader.value
+}
+
 @Suite("One store for every kind of machine")
 struct OneStoreTests {
   struct Case: Sendable, CustomTestStringConvertible {
@@ -90,6 +101,19 @@ struct OneStoreTests {
     #expect(generic(chart, .pick) == .rejected(.halted))
     await table.finish()
     await chart.finish()
+  }
+
+  @Test("every store's step says whether the event was handled, ignored or rejected")
+  func responses() async throws {
+    let strict = try TransitionTable<Countdown.State, Countdown.Event, Countdown.Context, Countdown.Effect>(
+      name: "strict", initial: .idle, states: [.state(.idle), .state(.requesting)],
+      rows: [.transition(from: .idle, on: .tap, to: .requesting)], policy: .reject)
+    let table = Store(strict, context: .init(), clock: ManualClock()) { _, _ in }
+    let chart = try Store(try ChartStoreTests.upload(), context: UpContext(), clock: ManualClock()) { _, _ in }
+    let tableSteps = await drive(table, [.tick, .tap], clock: ManualClock(), reading: \.response)
+    let chartSteps = await drive(chart, [.finished, .pick], clock: ManualClock(), reading: \.response)
+    #expect(tableSteps == [.rejected(Rejection.undeclared.description), .handled])
+    #expect(chartSteps == [.ignored, .handled])
   }
 
   @available(*, deprecated, message: "exercises the deprecated names")

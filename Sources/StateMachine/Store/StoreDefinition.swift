@@ -66,4 +66,6 @@ public protocol StoreStepProtocol {
   var time: Duration { get }
   /// The effects the step asked for, in order.
   var effects: EffectList { get }
+  /// Whether the machine handled the event, ignored it, or rejected it (and why).
+  var response: MachineResponse { get }
 }

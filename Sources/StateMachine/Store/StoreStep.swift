@@ -28,6 +28,15 @@ public struct StoreStep<State: Sendable, Event: Sendable, Context, Effect: Senda
   /// The effects the step emitted.
   public var effects: Effects<Effect> { outcome.effects }
 
+  /// Handled (transitioned or stayed), ignored, or rejected with the rejection's description.
+  public var response: MachineResponse {
+    switch outcome {
+    case .transitioned, .stayed: .handled
+    case .ignored: .ignored
+    case .rejected(let reason): .rejected(reason.description)
+    }
+  }
+
   @inlinable
   init(
     sequence: Int, event: Event, from: State, to: State, outcome: StepOutcome<State, Effect>, context: Context, time: Duration

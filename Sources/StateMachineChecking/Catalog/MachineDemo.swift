@@ -36,31 +36,8 @@ public struct MachineDemo: Sendable {
       -> Store<TransitionTable<State, Event, Context, Command<Event, Work>>>,
     show: @escaping @Sendable (State, Context) -> String
   ) where State: Codable, Event: Codable, Context: Codable, Work: Codable {
-    self.name = name
-    self.summary = summary
-    moveWidth = 38
-    body = { clock, emit, pace, path throws(LogError) in
-      let store = makeStore(clock) { report in
-        guard case .step(let step) = report else { return }
-        let outcome: String
-        switch step.outcome {
-        case .ignored: outcome = " (ignored)"
-        case .rejected(let reason): outcome = " (rejected: \(reason))"
-        default: outcome = ""
-        }
-        emit(Self.line(
-          time: clock.now.offset, event: step.event, move: "\(step.from) → \(step.to)\(outcome)", effects: Array(step.effects),
-          screen: show(step.to, step.context)))
-      }
-      let failure = FirstError()
-      let recorder = try path.map { path throws(LogError) in try store.record(to: path, onError: failure.keep) }
-      store.start()
-      await Self.play(script, clock: clock, pace: pace) { store.send($0) }
-      emit("")
-      emit("after \(Self.seconds(clock.now.offset)) of clock time: \(store.state)  | \(show(store.state, store.context))")
-      await store.finish()
-      try recorder?.close()
-      if let error = failure.error { throw error }
+    self.init(name: name, summary: summary, width: 38, script: script, makeStore: makeStore, show: show) { store, path, onError throws(LogError) in
+      try store.record(to: path, onError: onError).close
     }
   }
 
@@ -73,29 +50,48 @@ public struct MachineDemo: Sendable {
       -> Store<Chart<ID, Event, Context, Command<Event, Work>>>,
     show: @escaping @Sendable ([ID], Context) -> String
   ) where ID: Codable, Event: Discriminated & Codable, Context: Codable, Work: Codable {
+    self.init(name: name, summary: summary, width: 54, script: script, makeStore: makeStore, show: show) { store, path, onError throws(LogError) in
+      try store.record(to: path, onError: onError).close
+    }
+  }
+
+  /// The demo of any kind of machine: `record` starts a recording of the store to a path and
+  /// returns how to close it.
+  init<Definition: StoreDefinition>(
+    name: String, summary: String, width: Int, script: [DemoStep<Definition.Event>],
+    makeStore: @escaping @Sendable (ManualClock, @escaping Store<Definition>.Inspector) -> Store<Definition>,
+    show: @escaping @Sendable (Definition.Configuration, Definition.Context) -> String,
+    record: @escaping @Sendable (Store<Definition>, String, @escaping @Sendable (LogError) -> Void) throws(LogError) -> () throws(LogError) -> Void
+  ) where Definition.Context: Sendable, Definition.Configuration: Sendable, Definition.StepReport: Sendable {
     self.name = name
     self.summary = summary
-    moveWidth = 54
+    moveWidth = width
     body = { clock, emit, pace, path throws(LogError) in
       let store = makeStore(clock) { report in
         guard case .step(let step) = report else { return }
-        let states = { (configuration: [ID]) in configuration.map { "\($0)" }.joined(separator: ", ") }
-        let outcome = step.outcome == .unhandled ? " (ignored)" : ""
+        let response = step.response
+        let outcome = response.isHandled ? "" : response.rejection.map { " (rejected: \($0))" } ?? " (ignored)"
         emit(Self.line(
-          time: clock.now.offset, event: step.event, move: "\(states(step.from)) → \(states(step.to))\(outcome)",
-          effects: step.effects, screen: show(step.to, step.context), width: 54))
+          time: clock.now.offset, event: step.event, move: "\(Self.shown(step.from)) → \(Self.shown(step.to))\(outcome)",
+          effects: Array(step.effects), screen: show(step.to, step.context), width: width))
       }
       let failure = FirstError()
-      let recorder = try path.map { path throws(LogError) in try store.record(to: path, onError: failure.keep) }
+      let close = try path.map { path throws(LogError) in try record(store, path, failure.keep) }
       store.start()
       await Self.play(script, clock: clock, pace: pace) { store.send($0) }
       emit("")
-      let configuration = store.configuration.map { "\($0)" }.joined(separator: ", ")
-      emit("after \(Self.seconds(clock.now.offset)) of clock time: \(configuration)  | \(show(store.configuration, store.context))")
+      let (configuration, context) = (store.configuration, store.context)
+      emit("after \(Self.seconds(clock.now.offset)) of clock time: \(Self.shown(configuration))  | \(show(configuration, context))")
       await store.finish()
-      try recorder?.close()
+      try close?()
       if let error = failure.error { throw error }
     }
+  }
+
+  /// A table's state as it prints; a chart's active states joined by commas.
+  static func shown<Configuration>(_ configuration: Configuration) -> String {
+    guard let states = configuration as? [any Sendable] else { return "\(configuration)" }
+    return states.map { "\($0)" }.joined(separator: ", ")
   }
 
   /// Sends the script's events and lets its time pass, a second at a time.

@@ -28,6 +28,10 @@ public struct ChartStoreStep<ID: Hashable & Sendable, Event: Sendable, Context, 
   /// The effects the step emitted.
   public var effects: [Command<Event, Work>] { outputs.effects() }
 
+  /// Handled when transitions were taken; ignored when none matched or the chart had halted (a
+  /// chart never rejects an event).
+  public var response: MachineResponse { outcome == .transitioned ? .handled : .ignored }
+
   @inlinable
   init(
     sequence: Int, event: Event, from: [ID], to: [ID], outcome: ChartStep<Event, Command<Event, Work>>.Outcome,
