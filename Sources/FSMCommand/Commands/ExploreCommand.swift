@@ -5,15 +5,16 @@ enum ExploreCommand {
   static let help = """
     usage: fsm explore <machine|spec.md|chart.scxml|chart.md> [--depth N] [--limit N] [--walks N --length N --seed S]
 
-    Explores the machine breadth-first over its configurations (state and context) with every
-    event of its alphabet, and prints coverage (rows and states exercised, rows never hit),
-    the reachable states with a shortest path to each, and any violation with its shortest
-    path (rejected events, dead ends). With --walks, also runs seeded random walks. For a
-    chart: its configurations (active states and history) over the event names its
-    transitions mention, transitions never taken, states never active, a shortest path to
-    each state, and macrosteps that never settle. For a spec table (no code behind its guards):
-    its states over the events it names, each guarded row taken as holding or not, rows never
-    hit, a shortest path to each state, and dead ends.
+    Explores the machine breadth-first over its configurations (a table's state, a chart's
+    active states and history, with the context) with every event of its alphabet, and prints
+    one report for every kind: the alphabet, the configurations, coverage with the transitions
+    (a table's rows) never taken and the states never entered, each state reached with a
+    shortest path to it, and every violation with its shortest path (rejected events, dead
+    ends, broken invariants, a chart's macrosteps that never settle). With --walks, also runs
+    seeded random walks. A chart file is explored over the event names its transitions
+    mention. For a spec table (no code behind its guards): its states over the events it
+    names, each guarded row taken as holding or not, rows never hit, a shortest path to each
+    state, and dead ends.
 
     options:
       --depth N    events deep at most (default 20)
@@ -30,56 +31,12 @@ enum ExploreCommand {
   /// How to explore the catalog's machine `name`: its model's alphabet and invariants.
   static func explorer(for name: String) -> Run? { FSM.catalog.explorers[name] }
 
-  static func run<S, E, C, Effect>(_ model: MachineModel<TransitionTable<S, E, C, Effect>>) -> Run {
+  /// How `explore` checks a model of any kind: its exploration, then its walks when asked for.
+  static func run<Definition: ExplorableDefinition>(_ model: MachineModel<Definition>) -> Run where Definition.Context: Sendable {
     { depth, limit, walks in
-      report(model.explorer.explore(depth: depth, limit: limit), walks: walks) { walks in
-        do throws(PropertyFailure<E>) {
-          let r = try model.propertyCheck.run(walks: walks.walks, length: walks.length, seed: walks.seed)
-          return ("walks: \(r.walks) walks, \(r.steps) steps, seed \(r.seed): no failure", false)
-        } catch {
-          return ("walks: \(error.description)", true)
-        }
-      }
-    }
-  }
-
-  static func report<S, E, C, Effect>(
-    _ result: Exploration<TransitionTable<S, E, C, Effect>>, walks: (walks: Int, length: Int, seed: UInt64?)?,
-    run: ((walks: Int, length: Int, seed: UInt64?)) -> (String, Bool)
-  ) -> (lines: [String], failed: Bool) {
-    var lines = [
-      "configurations: \(result.configurations) (depth \(result.maxDepth)\(result.truncated ? ", limit reached" : ""))",
-      "coverage: \(result.coverage)",
-    ]
-    for row in result.coverage.transitionsNeverTaken { lines.append("  never hit: \(result.coverage.describeTransition(row))") }
-    lines += [
-      "reachable states:",
-    ]
-    for state in result.coverage.statesReached {
-      let path = result.shortestPath(to: state) ?? []
-      lines.append("  \(state): " + (path.isEmpty ? "(initial)" : path.map { "\($0)" }.joined(separator: ", ")))
-    }
-    for violation in result.violations {
-      lines.append("violation: \(violation.property): \(violation.message)")
-      lines.append("  shortest path: " + violation.path.map { "\($0)" }.joined(separator: ", "))
-    }
-    var failed = !result.violations.isEmpty
-    if let walks, walks.walks > 0 {
-      let (line, walkFailed) = run(walks)
-      lines.append(line)
-      failed = failed || walkFailed
-    }
-    return (lines, failed)
-  }
-
-  /// Explores a shipped chart over its model's alphabet, with its invariants; with walks, also
-  /// random walks.
-  static func run<ID, E, C, Effect>(_ model: MachineModel<Chart<ID, E, C, Effect>>) -> Run {
-    { depth, limit, walks in
-      var (lines, failed) = report(
-        model.explorer.explore(depth: depth, limit: limit), chart: model.definition, alphabet: model.alphabet.map { "\($0)" })
+      var (lines, failed) = report(model.explorer.explore(depth: depth, limit: limit), alphabet: model.alphabet.map { "\($0)" })
       if let walks, walks.walks > 0 {
-        do throws(PropertyFailure<E>) {
+        do throws(PropertyFailure<Definition.Event>) {
           let r = try model.propertyCheck.run(walks: walks.walks, length: walks.length, seed: walks.seed)
           lines.append("walks: \(r.walks) walks, \(r.steps) steps, seed \(r.seed): no failure")
         } catch {
@@ -91,29 +48,31 @@ enum ExploreCommand {
     }
   }
 
-  /// Explores a document chart over the event names its transitions mention.
   static func exploreChart(_ chart: SCXMLDocument.DocumentChart, depth: Int, limit: Int) -> (lines: [String], failed: Bool) {
     let alphabet = chart.eventNames
     let result = Explorer(chart: chart, context: NoContext(), alphabet: alphabet).explore(depth: depth, limit: limit)
-    return report(result, chart: chart, alphabet: alphabet)
+    return report(result, alphabet: alphabet)
   }
 
-  static func report<ID, E, C, Effect>(
-    _ result: Exploration<Chart<ID, E, C, Effect>>, chart: Chart<ID, E, C, Effect>, alphabet: [String]
-  ) -> (lines: [String], failed: Bool) {
-    let path = { (events: [E]) in events.map { "\($0)" }.joined(separator: ", ") }
+  /// The one report of an exploration, a table's or a chart's: the alphabet, the size of the
+  /// space, coverage with what was never taken or entered, a shortest path to each state
+  /// reached, and every violation with its shortest path.
+  static func report<Definition>(_ result: Exploration<Definition>, alphabet: [String]) -> (lines: [String], failed: Bool) {
+    let path = { (events: [Definition.Event]) in events.map { "\($0)" }.joined(separator: ", ") }
+    let coverage = result.coverage
     var lines = [
       "alphabet: " + alphabet.joined(separator: ", "),
       "configurations: \(result.configurations) (depth \(result.maxDepth)\(result.truncated ? ", limit reached" : ""))",
-      "coverage: \(result.coverage)",
+      "coverage: \(coverage)",
     ]
-    let coverage = result.coverage
-    if !coverage.statesNeverEntered.isEmpty { lines.append("states never entered: " + coverage.statesNeverEntered.map { "\($0)" }.joined(separator: ", ")) }
-    for transition in coverage.transitionsNeverTaken { lines.append("never taken: \(coverage.describeTransition(transition))") }
-    lines.append("states, with a shortest path:")
-    for id in chart.stateIDs {
-      guard let events = result.shortestPath(to: id) else { continue }
-      lines.append("  \(id): " + (events.isEmpty ? "(start)" : path(events)))
+    for transition in coverage.transitionsNeverTaken { lines.append("  never taken: \(coverage.describeTransition(transition))") }
+    if !coverage.statesNeverEntered.isEmpty {
+      lines.append("  states never entered: " + coverage.statesNeverEntered.map { "\($0)" }.joined(separator: ", "))
+    }
+    lines.append("states reached, with a shortest path:")
+    for state in coverage.statesReached {
+      let events = result.shortestPath(to: state) ?? []
+      lines.append("  \(state): " + (events.isEmpty ? "(start)" : path(events)))
     }
     for violation in result.violations {
       lines.append("violation: \(violation.property): \(violation.message)")

@@ -74,14 +74,15 @@ struct SpecGraph {
       "guards are names in a spec: each guarded row is taken as holding or not, both explored",
       "coverage: rows \(rowsHit.count)/\(spec.transitions.count), states \(paths.count)/\(max(names.count, paths.count))",
     ]
-    for row in spec.transitions.indices where !rowsHit.contains(row) { lines.append("  never hit: \(describe(row))") }
-    lines.append("reachable states:")
+    // The sections and words of a table's or a chart's report (see ExploreCommand.report).
+    for row in spec.transitions.indices where !rowsHit.contains(row) { lines.append("  never taken: \(describe(row))") }
+    let unreached = names.filter { paths[$0] == nil }
+    if !unreached.isEmpty { lines.append("  states never entered: " + unreached.joined(separator: ", ")) }
+    lines.append("states reached, with a shortest path:")
     for state in names + paths.keys.filter({ !names.contains($0) }).sorted() {
       guard let path = paths[state] else { continue }
-      lines.append("  \(state): " + (path.isEmpty ? "(initial)" : path.joined(separator: ", ")))
+      lines.append("  \(state): " + (path.isEmpty ? "(start)" : path.joined(separator: ", ")))
     }
-    let unreached = names.filter { paths[$0] == nil }
-    if !unreached.isEmpty { lines.append("states never reached: " + unreached.joined(separator: ", ")) }
     for state in deadEnds { lines.append("violation: dead end: \(state) is not final and no event leads out of it") }
     return (lines, !deadEnds.isEmpty)
   }
