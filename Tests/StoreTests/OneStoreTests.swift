@@ -34,10 +34,10 @@ where Definition.Configuration: Equatable, Definition.Event: Sendable {
 
 /// Sends `events` to any store and reads `property` of each step it reports.
 func drive<Definition, Value: Sendable>(
-  _ store: Store<Definition>, _ events: [Definition.Event], clock: ManualClock, reading property: KeyPath<Definition.StepReport, Value> & Sendable
+  _ store: Store<Definition>, _ events: [Definition.Event], clock: ManualClock, reading property: @escaping @Sendable (Definition.StepReport) -> Value
 ) async -> [Value] where Definition.Event: Sendable {
   let steps = store.steps
-  let reader = Task { await steps.reduce(into: []) { $0.append($1[keyPath: property]) } }
+  let reader = Task { await steps.reduce(into: []) { $0.append(property($1)) } }
   for event in events { store.send(event) }
   await store.finish()
   return await reader.value
@@ -110,8 +110,8 @@ struct OneStoreTests {
       rows: [.transition(from: .idle, on: .tap, to: .requesting)], policy: .reject)
     let table = Store(strict, context: .init(), clock: ManualClock()) { _, _ in }
     let chart = try Store(try ChartStoreTests.upload(), context: UpContext(), clock: ManualClock()) { _, _ in }
-    let tableSteps = await drive(table, [.tick, .tap], clock: ManualClock(), reading: \.response)
-    let chartSteps = await drive(chart, [.finished, .pick], clock: ManualClock(), reading: \.response)
+    let tableSteps = await drive(table, [.tick, .tap], clock: ManualClock(), reading: { $0.response })
+    let chartSteps = await drive(chart, [.finished, .pick], clock: ManualClock(), reading: { $0.response })
     #expect(tableSteps == [.rejected(Rejection.undeclared.description), .handled])
     #expect(chartSteps == [.ignored, .handled])
   }

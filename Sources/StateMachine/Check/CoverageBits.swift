@@ -20,19 +20,22 @@ struct CoverageBits: Sendable {
   /// Transition `t` was taken.
   @inlinable
   mutating func took(_ t: Int) {
-    let bit: UInt64 = 1 << UInt64(t & 63)
-    guard takenBits[t >> 6] & bit == 0 else { return }
-    takenBits[t >> 6] |= bit
-    freshTaken.append(t)
+    if Self.insert(t, into: &takenBits) { freshTaken.append(t) }
   }
 
   /// State `s` was entered.
   @inlinable
   mutating func enter(_ s: Int) {
-    let bit: UInt64 = 1 << UInt64(s & 63)
-    guard enteredBits[s >> 6] & bit == 0 else { return }
-    enteredBits[s >> 6] |= bit
-    fresh.append(s)
+    if Self.insert(s, into: &enteredBits) { fresh.append(s) }
+  }
+
+  /// Sets bit `i` of `bits`; whether it was clear.
+  @inlinable @inline(__always)
+  static func insert(_ i: Int, into bits: inout [UInt64]) -> Bool {
+    let bit: UInt64 = 1 << UInt64(i & 63)
+    guard bits[i >> 6] & bit == 0 else { return false }
+    bits[i >> 6] |= bit
+    return true
   }
 
   /// Whether anything was covered for the first time since it was last kept or dropped.

@@ -72,8 +72,7 @@ where State: Codable & Equatable, Event: Codable, Context: Codable & Equatable, 
   @inlinable
   public func replay(_ log: EventLog<State, Event, Context, Effect>, reportingAll all: Bool = false) -> ReplayReport {
     var replayer = Replayer(self, state: log.header.state, context: log.header.context, reportingAll: all)
-    for entry in log.entries where !replayer.isDone { replayer.check(entry) }
-    return replayer.report
+    return replayer.replay(log.entries)
   }
 
   /// Replays the log `reader` reads, entry by entry, in constant memory: the way to replay a
@@ -93,10 +92,7 @@ where State: Codable & Equatable, Event: Codable, Context: Codable & Equatable, 
     _ reader: inout LogReader<State, Event, Context, Effect>, reportingAll all: Bool = false
   ) throws(LogError) -> ReplayReport {
     var replayer = Replayer(self, state: reader.header.state, context: reader.header.context, reportingAll: all)
-    while let entry = try reader.next() {
-      if !replayer.isDone { replayer.check(entry) }
-    }
-    return replayer.report
+    return try replayer.replay(&reader)
   }
 
   /// Replays the log file at `path` as a stream (see `replay(_:reportingAll:)` with a ``LogReader``).
@@ -110,9 +106,43 @@ where State: Codable & Equatable, Event: Codable, Context: Codable & Equatable, 
   }
 }
 
+/// Steps a machine alongside a log, entry by entry, and collects where they differ: a table's
+/// ``Replayer`` or a chart's `ChartReplayer`. The replay loops are written once, here.
+@usableFromInline
+protocol LogReplaying {
+  associatedtype LoggedState: Codable
+  associatedtype Event: Codable
+  associatedtype Context: Codable
+  associatedtype Effect: Codable
+  /// Whether the replay has stopped (at the first divergence, unless all are reported).
+  var isDone: Bool { get }
+  var report: ReplayReport { get }
+  mutating func check(_ entry: LogEntry<LoggedState, Event, Context, Effect>)
+}
+
+extension LogReplaying {
+  /// Checks `entries` in order until the replay is done.
+  @inlinable
+  mutating func replay(_ entries: [LogEntry<LoggedState, Event, Context, Effect>]) -> ReplayReport {
+    for entry in entries where !isDone { check(entry) }
+    return report
+  }
+
+  /// Checks what `reader` reads, reading every line even after the replay is done (so a log
+  /// that cannot be read to its end is reported as such).
+  @inlinable
+  mutating func replay(_ reader: inout LogReader<LoggedState, Event, Context, Effect>) throws(LogError) -> ReplayReport {
+    while let entry = try reader.next() {
+      if !isDone { check(entry) }
+    }
+    return report
+  }
+}
+
 /// Steps a table alongside a log, entry by entry, and collects where they differ.
 @usableFromInline
-struct Replayer<State: Discriminated & Codable & Equatable, Event: Discriminated & Codable, Context: Codable & Equatable, Effect: Codable & Equatable & Sendable> {
+struct Replayer<State: Discriminated & Codable & Equatable, Event: Discriminated & Codable, Context: Codable & Equatable, Effect: Codable & Equatable & Sendable>: LogReplaying {
+  @usableFromInline typealias LoggedState = State
   @usableFromInline let table: TransitionTable<State, Event, Context, Effect>
   @usableFromInline var state: State
   @usableFromInline var context: Context

@@ -30,13 +30,9 @@ extension Store where Definition: _ChartStoreDefinition {
   ///
   /// - Throws: ``ChartRunError`` when the chart's first macrostep does not settle.
   public convenience init(
-    _ chart: Definition,
-    context: Context,
-    clock: any Clock<Duration> = ContinuousClock(),
-    mailbox: MailboxPolicy = .unbounded,
-    handler: @escaping Handler,
-    failure: @escaping Failure = { _, _ in nil },
-    inspector: Inspector? = nil
+    _ chart: Definition, context: Context,
+    clock: any Clock<Duration> = ContinuousClock(), mailbox: MailboxPolicy = .unbounded, handler: @escaping Handler,
+    failure: @escaping Failure = { _, _ in nil }, inspector: Inspector? = nil
   ) throws(ChartRunError) {
     self.init(
       runtime: StoreRuntime(
@@ -55,13 +51,9 @@ extension Store where Definition: _ChartStoreDefinition {
   ///   in (see ``ChartMachine/init(_:restoring:)``), or has none (a chart not started: make
   ///   the store with `init(_:context:clock:mailbox:handler:failure:inspector:)`).
   public convenience init(
-    _ chart: Definition,
-    restoring snapshot: ChartSnapshot<ID, Context>,
-    clock: any Clock<Duration> = ContinuousClock(),
-    mailbox: MailboxPolicy = .unbounded,
-    handler: @escaping Handler,
-    failure: @escaping Failure = { _, _ in nil },
-    inspector: Inspector? = nil
+    _ chart: Definition, restoring snapshot: ChartSnapshot<ID, Context>,
+    clock: any Clock<Duration> = ContinuousClock(), mailbox: MailboxPolicy = .unbounded, handler: @escaping Handler,
+    failure: @escaping Failure = { _, _ in nil }, inspector: Inspector? = nil
   ) throws(ChartRestoreError) {
     let runtime = StoreRuntime(
       engine: try ChartEngine(chart._chart, restoring: snapshot), clock: clock, mailbox: mailbox, handler: handler,

@@ -44,13 +44,9 @@ extension Store where Definition: _ChartStoreDefinition, Definition.ID: Codable,
   ///
   /// - Throws: ``ChartRestoreError`` when the log's last state is not one `chart` can be in.
   public convenience init(
-    _ chart: Definition,
-    resuming recorder: LogRecorder<ChartLogState<ID>, Event, Context, Effect>,
-    clock: any Clock<Duration> = ContinuousClock(),
-    mailbox: MailboxPolicy = .unbounded,
-    handler: @escaping Handler,
-    failure: @escaping Failure = { _, _ in nil },
-    inspector: Inspector? = nil,
+    _ chart: Definition, resuming recorder: LogRecorder<ChartLogState<ID>, Event, Context, Effect>,
+    clock: any Clock<Duration> = ContinuousClock(), mailbox: MailboxPolicy = .unbounded, handler: @escaping Handler,
+    failure: @escaping Failure = { _, _ in nil }, inspector: Inspector? = nil,
     onError: @escaping @Sendable (LogError) -> Void = { _ in }
   ) throws(ChartRestoreError) {
     try self.init(

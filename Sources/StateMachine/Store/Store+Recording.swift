@@ -48,13 +48,9 @@ extension Store where Definition: _TableStoreDefinition, Definition.Configuratio
   ///
   /// - Throws: ``TableValidationError`` when the table has no such state.
   public convenience init(
-    _ table: Definition,
-    resuming recorder: Recorder,
-    clock: any Clock<Duration> = ContinuousClock(),
-    mailbox: MailboxPolicy = .unbounded,
-    handler: @escaping Handler,
-    failure: @escaping Failure = { _, _ in nil },
-    inspector: Inspector? = nil,
+    _ table: Definition, resuming recorder: Recorder,
+    clock: any Clock<Duration> = ContinuousClock(), mailbox: MailboxPolicy = .unbounded, handler: @escaping Handler,
+    failure: @escaping Failure = { _, _ in nil }, inspector: Inspector? = nil,
     onError: @escaping @Sendable (LogError) -> Void = { _ in }
   ) throws(TableValidationError) {
     let (state, context) = recorder.lastSnapshot

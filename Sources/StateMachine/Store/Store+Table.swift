@@ -30,13 +30,9 @@ extension Store where Definition: _TableStoreDefinition {
   ///   - failure: Maps an error thrown by `handler` to an event.
   ///   - inspector: Sees every step, effect start, finish, cancellation and dropped event.
   public convenience init(
-    _ table: Definition,
-    context: Context,
-    clock: any Clock<Duration> = ContinuousClock(),
-    mailbox: MailboxPolicy = .unbounded,
-    handler: @escaping Handler,
-    failure: @escaping Failure = { _, _ in nil },
-    inspector: Inspector? = nil
+    _ table: Definition, context: Context,
+    clock: any Clock<Duration> = ContinuousClock(), mailbox: MailboxPolicy = .unbounded, handler: @escaping Handler,
+    failure: @escaping Failure = { _, _ in nil }, inspector: Inspector? = nil
   ) {
     self.init(
       runtime: StoreRuntime(

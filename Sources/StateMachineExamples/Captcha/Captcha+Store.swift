@@ -37,22 +37,23 @@ extension Captcha {
   public typealias Runtime = Store<TransitionTable<State, Event, Context, Effect>>
 
   /// A store running the captcha button with `codes` sending the codes.
-  public static func store(
-    codes: CodeService, clock: any Clock<Duration>, context: Context = Context(),
-    inspector: Runtime.Inspector? = nil
-  ) -> Runtime {
-    Runtime(
-      table, context: context, clock: clock,
-      handler: { work, send in
-        switch work {
-        case .requestCode(let phone):
-          try await codes.requestCode(phone)
-          send(.codeSent)
-        }
-      },
-      failure: { _, error in
-        .requestFailed(ServiceError.message(of: error, otherwise: "could not send the code"))
-      },
-      inspector: inspector)
+  public static func store(codes: CodeService, clock: any Clock<Duration>, context: Context = Context(), inspector: Runtime.Inspector? = nil) -> Runtime {
+    Runtime(table, context: context, clock: clock, handler: codes.perform, failure: CodeService.failure, inspector: inspector)
+  }
+}
+
+extension CodeService {
+  /// Performs the captcha's work, sending what came of it.
+  @Sendable func perform(_ work: Captcha.Work, _ send: Send<Captcha.Event>) async throws {
+    switch work {
+    case .requestCode(let phone):
+      try await requestCode(phone)
+      send(.codeSent)
+    }
+  }
+
+  /// What a failed request sends.
+  @Sendable static func failure(_ work: Captcha.Work, _ error: any Error) -> Captcha.Event? {
+    .requestFailed(ServiceError.message(of: error, otherwise: "could not send the code"))
   }
 }

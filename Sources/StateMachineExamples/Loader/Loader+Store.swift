@@ -40,30 +40,31 @@ extension Loader {
 
   /// A store running the loader with `services`. A failed fetch becomes `.failed` with its
   /// ``LoadError/classify(_:)`` class; a failed refresh keeps the cached page and sends nothing.
-  public static func store(
-    services: LoaderServices, clock: any Clock<Duration>, context: Context = Context(),
-    inspector: Runtime.Inspector? = nil
-  ) -> Runtime {
+  public static func store(services: LoaderServices, clock: any Clock<Duration>, context: Context = Context(), inspector: Runtime.Inspector? = nil) -> Runtime {
     shippedChartStore { () throws(ChartRunError) in
-      try Runtime(
-      chart, context: context, clock: clock,
-      handler: { work, send in
-        switch work {
-        case .fetch(let page):
-          if let users = services.cached(page) {
-            send(.loaded(page: page, users: users, fromCache: true))
-          } else {
-            send(.loaded(page: page, users: try await services.download(page), fromCache: false))
-          }
-        case .refresh(let page):
-          send(.refreshed(page: page, users: try await services.download(page)))
-        }
-      },
-      failure: { work, error in
-        guard case .fetch = work else { return nil }
-        return .failed(LoadError.classify(error))
-      },
-      inspector: inspector)
+      try Runtime(chart, context: context, clock: clock, handler: services.perform, failure: LoaderServices.failure, inspector: inspector)
     }
+  }
+}
+
+extension LoaderServices {
+  /// Performs the loader's work: a fresh cached page at once, else the network.
+  @Sendable func perform(_ work: Loader.Work, _ send: Send<Loader.Event>) async throws {
+    switch work {
+    case .fetch(let page):
+      if let users = cached(page) {
+        send(.loaded(page: page, users: users, fromCache: true))
+      } else {
+        send(.loaded(page: page, users: try await download(page), fromCache: false))
+      }
+    case .refresh(let page):
+      send(.refreshed(page: page, users: try await download(page)))
+    }
+  }
+
+  /// What a failed fetch sends; a failed refresh sends nothing.
+  @Sendable static func failure(_ work: Loader.Work, _ error: any Error) -> Loader.Event? {
+    guard case .fetch = work else { return nil }
+    return .failed(LoadError.classify(error))
   }
 }

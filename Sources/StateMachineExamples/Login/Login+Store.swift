@@ -20,7 +20,7 @@ public struct LoginServices: Sendable {
 
 extension Login {
   /// A store running ``table``.
-  public typealias Runtime = Store<TransitionTable<State, Event, Context, Effect>>
+  public typealias Runtime = Store<Table>
 
   /// A store running the login with `services`; an error thrown by the authenticator counts
   /// as a refusal.
@@ -31,19 +31,16 @@ extension Login {
   /// store.send(.start)
   /// store.send(.editUsername("admin"))
   /// ```
-  public static func store(
-    services: LoginServices, clock: any Clock<Duration>, context: Context = Context(),
-    inspector: Runtime.Inspector? = nil
-  ) -> Runtime {
-    Runtime(
-      table, context: context, clock: clock,
-      handler: { work, send in
-        switch work {
-        case .authenticate(let username, let password):
-          send(try await services.authenticate(username, password) ? .authenticated : .authenticationFailed)
-        }
-      },
-      failure: { _, _ in .authenticationFailed },
-      inspector: inspector)
+  public static func store(services: LoginServices, clock: any Clock<Duration>, context: Context = Context(), inspector: Runtime.Inspector? = nil) -> Runtime {
+    Runtime(table, context: context, clock: clock, handler: services.perform, failure: { _, _ in .authenticationFailed }, inspector: inspector)
+  }
+}
+
+extension LoginServices {
+  /// Performs the login's work, sending what came of it.
+  @Sendable func perform(_ work: Login.Work, _ send: Send<Login.Event>) async throws {
+    switch work {
+    case .authenticate(let username, let password): send(try await authenticate(username, password) ? .authenticated : .authenticationFailed)
+    }
   }
 }

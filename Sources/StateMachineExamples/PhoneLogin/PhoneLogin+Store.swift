@@ -38,34 +38,33 @@ extension PhoneLogin {
   public typealias Runtime = Store<Chart<State, Event, Context, Effect>>
 
   /// A store running the phone login with `services`.
-  public static func store(
-    services: PhoneLoginServices, clock: any Clock<Duration>, context: Context = Context(),
-    inspector: Runtime.Inspector? = nil
-  ) -> Runtime {
+  public static func store(services: PhoneLoginServices, clock: any Clock<Duration>, context: Context = Context(), inspector: Runtime.Inspector? = nil) -> Runtime {
     shippedChartStore { () throws(ChartRunError) in
-      try Runtime(
-        chart, context: context, clock: clock,
-        handler: { work, send in
-          switch work {
-          case .requestCode(let phone):
-            try await services.codes.requestCode(phone)
-            send(.codeSent)
-          case .login(let phone, let code):
-            switch APIResponse<User>.decode(try await services.login(phone, code)) {
-            case .success(let user): send(.loginSucceeded(user))
-            case .failure(let error): send(.loginFailed(error.description))
-            }
-          }
-        },
-        failure: { work, error in
-          switch work {
-          case .requestCode:
-            return .codeRequestFailed(
-              ServiceError.message(of: error, otherwise: "could not send the code"))
-          case .login: return .loginFailed("the login service is unreachable")
-          }
-        },
-        inspector: inspector)
+      try Runtime(chart, context: context, clock: clock, handler: services.perform, failure: PhoneLoginServices.failure, inspector: inspector)
+    }
+  }
+}
+
+extension PhoneLoginServices {
+  /// Performs the phone login's work, sending what came of it.
+  @Sendable func perform(_ work: PhoneLogin.Work, _ send: Send<PhoneLogin.Event>) async throws {
+    switch work {
+    case .requestCode(let phone):
+      try await codes.requestCode(phone)
+      send(.codeSent)
+    case .login(let phone, let code):
+      switch APIResponse<User>.decode(try await login(phone, code)) {
+      case .success(let user): send(.loginSucceeded(user))
+      case .failure(let error): send(.loginFailed(error.description))
+      }
+    }
+  }
+
+  /// What a failed request or login sends.
+  @Sendable static func failure(_ work: PhoneLogin.Work, _ error: any Error) -> PhoneLogin.Event? {
+    switch work {
+    case .requestCode: .codeRequestFailed(ServiceError.message(of: error, otherwise: "could not send the code"))
+    case .login: .loginFailed("the login service is unreachable")
     }
   }
 }

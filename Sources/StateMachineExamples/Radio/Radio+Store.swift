@@ -14,6 +14,15 @@ public struct RadioServices: Sendable {
   }
 }
 
+extension RadioServices {
+  /// Performs the radio's work (the stream sends nothing back).
+  func perform(_ work: Radio.Work) async throws {
+    switch work {
+    case .stream: try await stream()
+    }
+  }
+}
+
 extension Radio {
   /// A store running ``chart``.
   public typealias Runtime = Store<Chart<State, Event, NoContext, Effect>>
@@ -21,11 +30,7 @@ extension Radio {
   /// A store running the radio with `services`.
   public static func store(services: RadioServices, clock: any Clock<Duration>, inspector: Runtime.Inspector? = nil) -> Runtime {
     shippedChartStore { () throws(ChartRunError) in
-      try Runtime(chart, context: NoContext(), clock: clock, handler: { work, _ in
-        switch work {
-        case .stream: try await services.stream()
-        }
-      }, inspector: inspector)
+      try Runtime(chart, context: NoContext(), clock: clock, handler: { work, _ in try await services.perform(work) }, inspector: inspector)
     }
   }
 

@@ -23,22 +23,23 @@ extension Registration {
   public typealias Runtime = Store<TransitionTable<State, Event, Context, Effect>>
 
   /// A store running the registration form with `registrar`.
-  public static func store(
-    registrar: Registrar, clock: any Clock<Duration>, context: Context = Context(),
-    inspector: Runtime.Inspector? = nil
-  ) -> Runtime {
-    Runtime(
-      table, context: context, clock: clock,
-      handler: { work, send in
-        switch work {
-        case .register(let username, let password):
-          try await registrar.register(username, password)
-          send(.registered)
-        }
-      },
-      failure: { _, error in
-        .registrationFailed(ServiceError.message(of: error, otherwise: "registration failed"))
-      },
-      inspector: inspector)
+  public static func store(registrar: Registrar, clock: any Clock<Duration>, context: Context = Context(), inspector: Runtime.Inspector? = nil) -> Runtime {
+    Runtime(table, context: context, clock: clock, handler: registrar.perform, failure: Registrar.failure, inspector: inspector)
+  }
+}
+
+extension Registrar {
+  /// Performs the registration's work, sending what came of it.
+  @Sendable func perform(_ work: Registration.Work, _ send: Send<Registration.Event>) async throws {
+    switch work {
+    case .register(let username, let password):
+      try await register(username, password)
+      send(.registered)
+    }
+  }
+
+  /// What a failed registration sends.
+  @Sendable static func failure(_ work: Registration.Work, _ error: any Error) -> Registration.Event? {
+    .registrationFailed(ServiceError.message(of: error, otherwise: "registration failed"))
   }
 }

@@ -163,8 +163,7 @@ extension Chart where ID: Codable, Event: Codable, Context: Codable & Equatable,
   @inlinable
   public func replay(_ log: EventLog<ChartLogState<ID>, Event, Context, Effect>, reportingAll all: Bool = false) -> ReplayReport {
     var replayer = ChartReplayer(self, state: log.header.state, context: log.header.context, reportingAll: all)
-    for entry in log.entries where !replayer.isDone { replayer.check(entry) }
-    return replayer.report
+    return replayer.replay(log.entries)
   }
 
   /// Replays the log a reader reads, entry by entry, in constant memory.
@@ -173,10 +172,7 @@ extension Chart where ID: Codable, Event: Codable, Context: Codable & Equatable,
     _ reader: inout LogReader<ChartLogState<ID>, Event, Context, Effect>, reportingAll all: Bool = false
   ) throws(LogError) -> ReplayReport {
     var replayer = ChartReplayer(self, state: reader.header.state, context: reader.header.context, reportingAll: all)
-    while let entry = try reader.next() {
-      if !replayer.isDone { replayer.check(entry) }
-    }
-    return replayer.report
+    return try replayer.replay(&reader)
   }
 
   /// Replays the chart's log file at `path` as a stream.
@@ -189,7 +185,8 @@ extension Chart where ID: Codable, Event: Codable, Context: Codable & Equatable,
 
 /// Steps a chart alongside a log and collects where they differ.
 @usableFromInline
-struct ChartReplayer<ID: Hashable & Sendable & Codable, Event: Sendable & Codable, Context: Codable & Equatable, Effect: Sendable & Codable & Equatable> {
+struct ChartReplayer<ID: Hashable & Sendable & Codable, Event: Sendable & Codable, Context: Codable & Equatable, Effect: Sendable & Codable & Equatable>: LogReplaying {
+  @usableFromInline typealias LoggedState = ChartLogState<ID>
   @usableFromInline typealias Machine = ChartMachine<ID, Event, Context, Effect>
   @usableFromInline let chart: Chart<ID, Event, Context, Effect>
   @usableFromInline let all: Bool
