@@ -1,38 +1,29 @@
 import Foundation
 import StateMachine
 
-/// Builds a shipped table; its validity is covered by the tests, so a failure is a bug in
-/// this package, reported with the table's problems.
-func build<State, Event, Context, Effect>(
-  _ make: () throws -> TransitionTable<State, Event, Context, Effect>
-) -> TransitionTable<State, Event, Context, Effect> {
+/// Makes something shipped — a table, a chart, a store over a chart — whose validity the tests
+/// cover: a failure is a bug in this package, reported with what went wrong.
+func shipped<Value, Failure: Error>(_ what: String, _ make: () throws(Failure) -> Value) -> Value {
   do {
     return try make()
   } catch {
-    fatalError("a shipped table is invalid: \(error)")
+    fatalError("a shipped \(what) is invalid: \(error)")
   }
 }
 
-/// Builds a shipped chart, as ``build(_:)`` does a table.
-func buildChart<ID, Event, Context, Effect>(
-  _ make: () throws -> Chart<ID, Event, Context, Effect>
-) -> Chart<ID, Event, Context, Effect> {
-  do {
-    return try make()
-  } catch {
-    fatalError("a shipped chart is invalid: \(error)")
-  }
+/// Builds a shipped table.
+func build<State, Event, Context, Effect>(_ make: () throws -> TransitionTable<State, Event, Context, Effect>) -> TransitionTable<State, Event, Context, Effect> {
+  shipped("table", make)
+}
+
+/// Builds a shipped chart.
+func buildChart<ID, Event, Context, Effect>(_ make: () throws -> Chart<ID, Event, Context, Effect>) -> Chart<ID, Event, Context, Effect> {
+  shipped("chart", make)
 }
 
 /// Starts a store over a shipped chart, whose first macrostep the tests prove settles.
-func shippedChartStore<ID, Event, Context, Work>(
-  _ make: () throws(ChartRunError) -> Store<Chart<ID, Event, Context, Command<Event, Work>>>
-) -> Store<Chart<ID, Event, Context, Command<Event, Work>>> {
-  do {
-    return try make()
-  } catch {
-    fatalError("a shipped chart does not settle: \(error)")
-  }
+func shippedChartStore<Definition>(_ make: () throws(ChartRunError) -> Store<Definition>) -> Store<Definition> {
+  shipped("chart's store", make)
 }
 
 /// A string as a Swift literal, for event and work descriptions.

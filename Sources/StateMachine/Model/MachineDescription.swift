@@ -59,22 +59,13 @@ public struct MachineDescription: Sendable {
   public init<State, Event, Context, Effect>(
     _ table: TransitionTable<State, Event, Context, Effect>, summary: String
   ) where State: Codable & Equatable, Event: Codable, Context: Codable & Equatable & Sendable, Effect: Codable & Equatable {
-    self.init(table, summary: summary) { source, all in
-      var reader: LogReader<State, Event, Context, Effect>
-      do throws(LogError) {
-        switch source {
-        case .data(let data): reader = try LogReader(data, for: table)
-        case .file(let path): reader = try LogReader(contentsOf: path, for: table)
-        }
-      } catch {
-        return .unreadable(error, entries: 0)
+    let replayer = Self.replayer { source throws(LogError) in
+      switch source {
+      case .data(let data): try LogReader(data, for: table)
+      case .file(let path): try LogReader(contentsOf: path, for: table)
       }
-      do throws(LogError) {
-        return .replayed(try table.replay(&reader, reportingAll: all))
-      } catch {
-        return .unreadable(error, entries: reader.entriesRead)
-      }
-    }
+    } replay: { reader, all throws(LogError) in try table.replay(&reader, reportingAll: all) }
+    self.init(table, summary: summary, replayer: replayer)
   }
 
   private init<State, Event, Context, Effect>(
@@ -83,13 +74,7 @@ public struct MachineDescription: Sendable {
   ) {
     name = table.name
     self.summary = summary
-    renderings = { format in
-      switch format {
-      case .table: table.markdown()
-      case .mermaid: table.mermaid()
-      case .dot: table.dot()
-      }
-    }
+    renderings = Self.renderings(of: table)
     findings = { table.check() }
     overview = { table.overview() }
     self.replayer = replayer
@@ -102,32 +87,16 @@ public struct MachineDescription: Sendable {
   where ID: Codable, Event: Codable, Context: Codable & Equatable & Sendable, Effect: Codable & Equatable {
     name = chart.name
     self.summary = summary
-    renderings = { format in
-      switch format {
-      case .table: chart.markdown()
-      case .mermaid: chart.mermaid()
-      case .dot: chart.dot()
-      }
-    }
+    renderings = Self.renderings(of: chart)
     findings = { chart.check() }
     overview = { chart.overviewLines() }
     scxmlExport = { () throws(ExportError) in try chart.scxml() }
-    replayer = { source, all in
-      var reader: LogReader<ChartLogState<ID>, Event, Context, Effect>
-      do throws(LogError) {
-        switch source {
-        case .data(let data): reader = try LogReader(.memory(MemoryLines(data: data)), expecting: (chart.name, chart.fingerprint))
-        case .file(let path): reader = try LogReader(contentsOf: path, for: chart)
-        }
-      } catch {
-        return .unreadable(error, entries: 0)
+    replayer = Self.replayer { source throws(LogError) -> LogReader<ChartLogState<ID>, Event, Context, Effect> in
+      switch source {
+      case .data(let data): try LogReader(.memory(MemoryLines(data: data)), expecting: (chart.name, chart.fingerprint))
+      case .file(let path): try LogReader(contentsOf: path, for: chart)
       }
-      do throws(LogError) {
-        return .replayed(try chart.replay(&reader, reportingAll: all))
-      } catch {
-        return .unreadable(error, entries: reader.entriesRead)
-      }
-    }
+    } replay: { reader, all throws(LogError) in try chart.replay(&reader, reportingAll: all) }
   }
 
   /// Whether logs of this machine can be replayed (its types are `Codable` and `Equatable`).
@@ -169,5 +138,48 @@ extension TransitionTable {
       "unhandled (state, event) pairs: \(analysis.unhandledCount)\(unhandledNote)"
         + (analysis.isComplete ? "" : " among the events the table names"),
     ]
+  }
+}
+
+/// A machine drawn in every ``MachineDescription/Format``: a table and a chart alike.
+protocol Drawable: Sendable {
+  func markdown() -> String
+  func mermaid() -> String
+  func dot() -> String
+}
+
+extension TransitionTable: Drawable {}
+extension Chart: Drawable {}
+
+extension MachineDescription {
+  /// Replays a log of any kind: `open` reads its header, `replay` steps the machine along it.
+  static func replayer<State, Event, Context, Effect>(
+    open: @escaping @Sendable (LogSource) throws(LogError) -> LogReader<State, Event, Context, Effect>,
+    replay: @escaping @Sendable (inout LogReader<State, Event, Context, Effect>, Bool) throws(LogError) -> ReplayReport
+  ) -> @Sendable (LogSource, Bool) -> ReplayOutcome
+  where State: SendableMetatype, Event: SendableMetatype, Context: SendableMetatype, Effect: SendableMetatype {
+    { source, all in
+      do throws(LogError) {
+        var reader = try open(source)
+        do throws(LogError) {
+          return .replayed(try replay(&reader, all))
+        } catch {
+          return .unreadable(error, entries: reader.entriesRead)
+        }
+      } catch {
+        return .unreadable(error, entries: 0)
+      }
+    }
+  }
+
+  /// How `machine` is rendered in each format.
+  static func renderings(of machine: some Drawable) -> @Sendable (Format) -> String {
+    { format in
+      switch format {
+      case .table: machine.markdown()
+      case .mermaid: machine.mermaid()
+      case .dot: machine.dot()
+      }
+    }
   }
 }
