@@ -14,7 +14,7 @@ func drive<Definition>(_ store: Store<Definition>, _ events: [Definition.Event],
 where Definition.Configuration: Equatable, Definition.Event: Sendable {
   let steps = store.steps
   let reader = Task {
-    var seen: [Definition.StepReport] = []
+    var seen: [StoreStep<Definition>] = []
     for await step in steps { seen.append(step) }
     return seen
   }
@@ -34,7 +34,7 @@ where Definition.Configuration: Equatable, Definition.Event: Sendable {
 
 /// Sends `events` to any store and reads `property` of each step it reports.
 func drive<Definition, Value: Sendable>(
-  _ store: Store<Definition>, _ events: [Definition.Event], clock: ManualClock, reading property: @escaping @Sendable (Definition.StepReport) -> Value
+  _ store: Store<Definition>, _ events: [Definition.Event], clock: ManualClock, reading property: @escaping @Sendable (StoreStep<Definition>) -> Value
 ) async -> [Value] where Definition.Event: Sendable {
   let steps = store.steps
   let reader = Task { await steps.reduce(into: []) { $0.append(property($1)) } }
@@ -120,6 +120,7 @@ struct OneStoreTests {
   @Test("the chart store's old names still compile and name the one store")
   func oldNames() async throws {
     #expect(ChartStore<Up, UpEvent, UpContext, UpWork>.self == Store<UpChart>.self)
+    #expect(ChartStoreStep<Up, UpEvent, UpContext, UpWork>.self == StoreStep<UpChart>.self)
     let store = try ChartStore(try ChartStoreTests.upload(), context: UpContext(), clock: ManualClock()) { _, _ in }
     #expect(store.configuration == [.idle])
     await store.finish()

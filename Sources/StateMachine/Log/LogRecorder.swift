@@ -258,7 +258,8 @@ extension LogRecorder {
   public func storeInspector<Work: Sendable>(
     forwardingTo forward: (@Sendable (StoreEvent<State, Event, Context, Work>) -> Void)? = nil,
     onError: @escaping @Sendable (LogError) -> Void = { _ in }
-  ) -> @Sendable (StoreEvent<State, Event, Context, Work>) -> Void where Effect == Command<Event, Work> {
+  ) -> @Sendable (StoreEvent<State, Event, Context, Work>) -> Void
+  where State: Discriminated, Event: Discriminated, Context: Sendable, Effect == Command<Event, Work> {
     { [self] event in
       if case .step(let step) = event {
         do throws(LogError) { try record(step, elapsed: nil) } catch { onError(error) }
@@ -270,8 +271,9 @@ extension LogRecorder {
   /// Records a store's step (stopping on a failed write); `elapsed`: its time, or `nil` for the
   /// recorder's clock.
   @inlinable
-  func record<Work: Sendable>(_ step: StoreStep<State, Event, Context, Effect>, elapsed: Double?) throws(LogError)
-  where Effect == Command<Event, Work> {
+  func record<Definition: _TableStoreDefinition>(_ step: StoreStep<Definition>, elapsed: Double?) throws(LogError)
+  where Definition.Configuration == State, Definition.Event == Event, Definition.Context == Context,
+    Effect == Command<Event, Definition.Effect.Work> {
     try record(
       step.event, logged: LoggedOutcome(step.outcome), state: step.to, context: step.context,
       effects: Array(step.outcome.effects), elapsed: elapsed)

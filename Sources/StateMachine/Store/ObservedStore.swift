@@ -12,7 +12,7 @@ import Observation
 @MainActor
 @Observable
 public final class ObservedStore<Definition: StoreDefinition>
-where Definition.Context: Sendable, Definition.Configuration: Sendable, Definition.StepReport: Sendable {
+where Definition.Context: Sendable, Definition.Configuration: Sendable {
   /// Where the machine is, as of the store's latest step: a table's state, or a chart's active
   /// atomic states.
   public private(set) var configuration: Definition.Configuration

@@ -1,6 +1,12 @@
 extension Chart: StoreDefinition, _ChartStoreDefinition where Effect: _StoreCommand, Effect.Event == Event {
-  /// What a chart's store reports for each step.
-  public typealias StepReport = ChartStoreStep<ID, Event, Context, Effect.Work>
+  /// What a chart's step says beyond every step: its outcome, outputs, history, halting, error.
+  public typealias _StepDetail = _ChartStepDetail<ID, Event, Effect.Work>
+
+  public static func _effects(of detail: _StepDetail) -> [Command<Event, Effect.Work>] { detail.outputs.effects() }
+
+  /// Handled when transitions were taken; ignored when none matched or the chart had halted (a
+  /// chart never rejects an event).
+  public static func _response(of detail: _StepDetail) -> MachineResponse { detail.outcome == .transitioned ? .handled : .ignored }
 
   public var _chart: Chart<ID, Event, Context, Command<Event, Effect.Work>> {
     // The one `_StoreCommand` is `Command`: the two spellings are one type.
@@ -19,8 +25,8 @@ extension Store where Definition: _ChartStoreDefinition {
 
   /// The runtime, as what it is: a chart's (see ``_ChartStoreDefinition``).
   @inlinable
-  var chartRuntime: StoreRuntime<ChartEngine<ID, Event, Context, Work>> {
-    unsafeDowncast(runtime, to: StoreRuntime<ChartEngine<ID, Event, Context, Work>>.self)
+  var chartRuntime: StoreRuntime<ChartEngine<Definition>> {
+    unsafeDowncast(runtime, to: StoreRuntime<ChartEngine<Definition>>.self)
   }
 
   /// A store running `chart`: its initial configuration is entered now (its entry content
@@ -81,7 +87,7 @@ extension Store where Definition: _ChartStoreDefinition {
   @discardableResult
   public func send(_ event: Event) -> SendResult {
     // Neither retained nor released (see `withTableRuntime`).
-    Unmanaged.passUnretained(unsafeDowncast(runtime, to: StoreRuntime<ChartEngine<ID, Event, Context, Work>>.self))
+    Unmanaged.passUnretained(unsafeDowncast(runtime, to: StoreRuntime<ChartEngine<Definition>>.self))
       ._withUnsafeGuaranteedRef { $0.enqueue(event, force: false) }
   }
 }

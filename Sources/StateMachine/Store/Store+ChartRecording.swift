@@ -29,7 +29,7 @@ extension Store where Definition: _ChartStoreDefinition, Definition.ID: Codable,
     try chartRuntime.attachRecorder(path: path ?? "(memory)") { engine throws(LogError) in
       let recorder = try LogRecorder(chart: engine.chart, snapshot: engine.snapshot, file: path, durability: durability)
       made = recorder
-      return Self.recording(to: recorder, onError: onError)
+      return Self.chartRecording(to: recorder, onError: onError)
     }
     return made!
   }
@@ -52,15 +52,15 @@ extension Store where Definition: _ChartStoreDefinition, Definition.ID: Codable,
     try self.init(
       chart, restoring: recorder.lastChartSnapshot(), clock: clock, mailbox: mailbox, handler: handler, failure: failure,
       inspector: inspector)
-    chartRuntime.attachRecorderBeforeUse(Self.recording(to: recorder, onError: onError))
+    chartRuntime.attachRecorderBeforeUse(Self.chartRecording(to: recorder, onError: onError))
   }
 
   /// Records each step the store reports to `recorder`, with the step's time (made where the
   /// store's types are known, so the recording runs specialised).
   @inlinable
-  static func recording(
+  static func chartRecording(
     to recorder: LogRecorder<ChartLogState<ID>, Event, Context, Effect>, onError: @escaping @Sendable (LogError) -> Void
-  ) -> @Sendable (ChartStoreStep<ID, Event, Context, Work>) -> Void {
+  ) -> @Sendable (StoreStep<Definition>) -> Void {
     { step in
       do throws(LogError) { try recorder.record(step, elapsed: step.time.inSeconds) } catch { onError(error) }
     }

@@ -32,7 +32,7 @@ extension Store where Definition: _TableStoreDefinition, Definition.Configuratio
       let machine = engine.machine
       let recorder = try Recorder(table: machine.table, state: machine.state, context: machine.context, file: path, durability: durability)
       made = recorder
-      return Self.recording(to: recorder, onError: onError)
+      return Self.tableRecording(to: recorder, onError: onError)
     }
     return made!
   }
@@ -58,15 +58,15 @@ extension Store where Definition: _TableStoreDefinition, Definition.Configuratio
       runtime: StoreRuntime(
         engine: TableEngine(machine: try Machine(table._table, state: state, context: context)), clock: clock, mailbox: mailbox,
         handler: handler, failure: failure, inspector: inspector))
-    tableRuntime.attachRecorderBeforeUse(Self.recording(to: recorder, onError: onError))
+    tableRuntime.attachRecorderBeforeUse(Self.tableRecording(to: recorder, onError: onError))
   }
 
   /// Records each step the store reports to `recorder`, with the step's time (made where the
   /// store's types are known, so the recording runs specialised).
   @inlinable
-  static func recording(
+  static func tableRecording(
     to recorder: Recorder, onError: @escaping @Sendable (LogError) -> Void
-  ) -> @Sendable (StoreStep<State, Event, Context, Effect>) -> Void {
+  ) -> @Sendable (StoreStep<Definition>) -> Void {
     { step in
       do throws(LogError) { try recorder.record(step, elapsed: step.time.inSeconds) } catch { onError(error) }
     }

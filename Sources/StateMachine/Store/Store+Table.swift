@@ -2,8 +2,18 @@ import Synchronization
 
 extension TransitionTable: StoreDefinition, _TableStoreDefinition
 where Effect: _StoreCommand, Effect.Event == Event {
-  /// What a table's store reports for each step.
-  public typealias StepReport = StoreStep<State, Event, Context, Command<Event, Effect.Work>>
+  /// What a table's step says beyond every step: its outcome.
+  public typealias _StepDetail = StepOutcome<State, Command<Event, Effect.Work>>
+
+  public static func _effects(of detail: _StepDetail) -> [Command<Event, Effect.Work>] { Array(detail.effects) }
+
+  public static func _response(of detail: _StepDetail) -> MachineResponse {
+    switch detail {
+    case .transitioned, .stayed: .handled
+    case .ignored: .ignored
+    case .rejected(let reason): .rejected(reason.description)
+    }
+  }
 
   public var _table: TransitionTable<State, Event, Context, Command<Event, Effect.Work>> {
     // The one `_StoreCommand` is `Command`: the two spellings are one type.
@@ -42,15 +52,15 @@ extension Store where Definition: _TableStoreDefinition {
 
   /// The runtime, as what it is: a table's (see ``_TableStoreDefinition``).
   @inlinable
-  var tableRuntime: StoreRuntime<TableEngine<State, Event, Context, Work>> {
-    unsafeDowncast(runtime, to: StoreRuntime<TableEngine<State, Event, Context, Work>>.self)
+  var tableRuntime: StoreRuntime<TableEngine<Definition>> {
+    unsafeDowncast(runtime, to: StoreRuntime<TableEngine<Definition>>.self)
   }
 
   /// Runs `body` with the runtime as what it is, neither retained nor released: a reference
   /// returned by ``tableRuntime`` is retained and released around each use, about 10 ns a send.
   @inlinable @inline(__always)
-  func withTableRuntime<Result>(_ body: (StoreRuntime<TableEngine<State, Event, Context, Work>>) -> Result) -> Result {
-    Unmanaged.passUnretained(unsafeDowncast(runtime, to: StoreRuntime<TableEngine<State, Event, Context, Work>>.self))
+  func withTableRuntime<Result>(_ body: (StoreRuntime<TableEngine<Definition>>) -> Result) -> Result {
+    Unmanaged.passUnretained(unsafeDowncast(runtime, to: StoreRuntime<TableEngine<Definition>>.self))
       ._withUnsafeGuaranteedRef(body)
   }
 

@@ -34,7 +34,7 @@ import Synchronization
 /// Call ``finish()`` when done: it cancels every effect and timer and waits for them, so no
 /// task outlives the store.
 public final class Store<Definition: StoreDefinition>: Sendable
-where Definition.Context: Sendable, Definition.Configuration: Sendable, Definition.StepReport: Sendable {
+where Definition.Context: Sendable, Definition.Configuration: Sendable {
   /// The events the machine handles.
   public typealias Event = Definition.Event
   /// The machine's context.
@@ -57,12 +57,12 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable, Definiti
   /// `CancellationError`, nor an error of an effect that was already cancelled: those are dropped.
   public typealias Failure = @Sendable (Work, any Error) -> Event?
   /// Sees every step, effect start and end, and dropped event.
-  public typealias Inspector = @Sendable (StoreReport<Event, Definition.StepReport>) -> Void
+  public typealias Inspector = @Sendable (StoreReport<Event, StoreStep<Definition>>) -> Void
 
-  @usableFromInline let runtime: _StoreRuntimeBase<Event, Work, Context, Definition.Configuration, Definition.StepReport>
+  @usableFromInline let runtime: _StoreRuntimeBase<Event, Work, Context, Definition.Configuration, StoreStep<Definition>>
 
   @usableFromInline
-  init(runtime: _StoreRuntimeBase<Event, Work, Context, Definition.Configuration, Definition.StepReport>) { self.runtime = runtime }
+  init(runtime: _StoreRuntimeBase<Event, Work, Context, Definition.Configuration, StoreStep<Definition>>) { self.runtime = runtime }
 
   /// Where the machine is: a table's state, or a chart's active atomic states in document order.
   public var configuration: Definition.Configuration { runtime.currentConfiguration }
@@ -79,7 +79,7 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable, Definiti
   public var states: AsyncStream<Definition.Configuration> { runtime.configurations }
 
   /// Every step from now on. Each access is a new subscription. Ends when the store finishes.
-  public var steps: AsyncStream<Definition.StepReport> { runtime.stepReports }
+  public var steps: AsyncStream<StoreStep<Definition>> { runtime.stepReports }
 
   /// Performs what the start asked for (a table's initial entry effects, a chart's initial
   /// configuration's content). Call it once, before or after the first events.

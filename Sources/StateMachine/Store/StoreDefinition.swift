@@ -7,11 +7,13 @@
 /// context (it is shared between threads).
 public protocol StoreDefinition: MachineDefinition
 where Effect: _StoreCommand, Effect.Event == Event {
-  /// What a store reports for each step: ``StoreStep`` for a table, ``ChartStoreStep`` for a chart.
-  associatedtype StepReport: StoreStepProtocol
-  where
-    StepReport.Event == Event, StepReport.Context == Context, StepReport.Configuration == Configuration,
-    StepReport.EffectList.Element == Command<Event, Effect.Work>
+  /// What a step of this kind says beyond what every ``StoreStep`` does: a table's
+  /// ``StepOutcome``; a chart's outcome, outputs, history, halting and error.
+  associatedtype _StepDetail: Sendable
+  /// The effects a step emitted, in order.
+  static func _effects(of detail: _StepDetail) -> [Command<Event, Effect.Work>]
+  /// Whether a step handled its event, ignored it, or rejected it.
+  static func _response(of detail: _StepDetail) -> MachineResponse
 }
 
 /// ``Command``, as a ``StoreDefinition``'s effect: names its event and work types.
@@ -25,7 +27,7 @@ extension Command: _StoreCommand {}
 /// A ``StoreDefinition`` that is a ``TransitionTable``: the table-only members of the store
 /// tools (a store's `state` and `table`, recording) are there when the definition is one.
 public protocol _TableStoreDefinition: StoreDefinition
-where Configuration: Discriminated, Event: Discriminated, StepReport == StoreStep<Configuration, Event, Context, Command<Event, Effect.Work>> {
+where Configuration: Discriminated, Event: Discriminated, _StepDetail == StepOutcome<Configuration, Command<Event, Effect.Work>> {
   /// The table, with its effects spelled as commands.
   var _table: TransitionTable<Configuration, Event, Context, Command<Event, Effect.Work>> { get }
 }
@@ -34,38 +36,9 @@ where Configuration: Discriminated, Event: Discriminated, StepReport == StoreSte
 /// store's `activeStates`, `snapshot` and `chart`, restoring, recording) are there when the
 /// definition is one.
 public protocol _ChartStoreDefinition: StoreDefinition
-where Configuration == [ID], StepReport == ChartStoreStep<ID, Event, Context, Effect.Work> {
+where Configuration == [ID], _StepDetail == _ChartStepDetail<ID, Event, Effect.Work> {
   /// A state's identifier.
   associatedtype ID: Hashable & Sendable
   /// The chart, with its effects spelled as commands.
   var _chart: Chart<ID, Event, Context, Command<Event, Effect.Work>> { get }
-}
-
-/// What every step a store reports says: which event, from where to where, the context after
-/// it, when, and the effects it asked for.
-public protocol StoreStepProtocol {
-  /// The events the machine handles.
-  associatedtype Event
-  /// The machine's context.
-  associatedtype Context
-  /// A table's state, or a chart's active atomic states.
-  associatedtype Configuration
-  /// The effects' collection.
-  associatedtype EffectList: RandomAccessCollection
-  /// 1 for the store's first step, then 2, 3, ...
-  var sequence: Int { get }
-  /// The event handled.
-  var event: Event { get }
-  /// Where the machine was before the step.
-  var from: Configuration { get }
-  /// Where the step left it.
-  var to: Configuration { get }
-  /// The context after the step.
-  var context: Context { get }
-  /// When the step was taken, on the store's clock.
-  var time: Duration { get }
-  /// The effects the step asked for, in order.
-  var effects: EffectList { get }
-  /// Whether the machine handled the event, ignored it, or rejected it (and why).
-  var response: MachineResponse { get }
 }

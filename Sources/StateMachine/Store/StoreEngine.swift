@@ -65,7 +65,11 @@ protocol StoreEngine: Sendable {
 
 /// A ``TransitionTable``'s machine in a ``Store``.
 @usableFromInline
-struct TableEngine<State: Discriminated, Event: Discriminated, Context: Sendable, Work: Sendable>: StoreEngine {
+struct TableEngine<Definition: _TableStoreDefinition>: StoreEngine where Definition.Context: Sendable {
+  @usableFromInline typealias State = Definition.Configuration
+  @usableFromInline typealias Event = Definition.Event
+  @usableFromInline typealias Context = Definition.Context
+  @usableFromInline typealias Work = Definition.Effect.Work
   @usableFromInline typealias Effect = Command<Event, Work>
   @usableFromInline var machine: Machine<State, Event, Context, Effect>
 
@@ -181,10 +185,10 @@ struct TableEngine<State: Discriminated, Event: Discriminated, Context: Sendable
   @inlinable
   static func report(
     _ outcome: Outcome, of stepper: UnsafePointer<TableEngine>, event: Event, sequence: Int, time: Duration
-  ) -> StoreStep<State, Event, Context, Effect> {
+  ) -> StoreStep<Definition> {
     let machine = stepper.pointee.machine
     return StoreStep(
-      sequence: sequence, event: event, from: outcome.from, to: machine.state, outcome: outcome.step(to: machine.state),
-      context: machine.context, time: time)
+      sequence: sequence, event: event, from: outcome.from, to: machine.state, context: machine.context, time: time,
+      detail: outcome.step(to: machine.state))
   }
 }

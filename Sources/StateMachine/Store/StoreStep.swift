@@ -1,20 +1,21 @@
-/// One step a ``Store`` took: the event, the state before and after, the effects, the outcome.
-public struct StoreStep<State: Sendable, Event: Sendable, Context, Effect: Sendable>: StoreStepProtocol {
-  /// The state, as every store's step names where the machine is.
-  public typealias Configuration = State
+/// One step a ``Store`` took, whatever the machine: the event, where the machine was before and
+/// after (a table's state, a chart's active atomic states), the context after, when, and the
+/// effects. A table's step adds its ``StepOutcome`` (`outcome`); a chart's its outcome,
+/// outputs, history, halting and error (see the extensions for each kind).
+public struct StoreStep<Definition: StoreDefinition> {
+  /// The commands a step emits.
+  public typealias Effect = Command<Definition.Event, Definition.Effect.Work>
 
   /// 1 for the store's first step, then 2, 3, ...
   public let sequence: Int
   /// The event handled.
-  public let event: Event
-  /// The state before the step.
-  public let from: State
-  /// The state after the step.
-  public let to: State
-  /// What the step did; its effects are the ones the store performs.
-  public let outcome: StepOutcome<State, Effect>
+  public let event: Definition.Event
+  /// Where the machine was before the step: a table's state, a chart's active atomic states.
+  public let from: Definition.Configuration
+  /// Where the step left it.
+  public let to: Definition.Configuration
   /// The context after the step.
-  public let context: Context
+  public let context: Definition.Context
   /// When the step was taken: the time on the store's clock since the store was made (on a
   /// ``ManualClock``, exactly the virtual time), for timelines.
   ///
@@ -24,29 +25,66 @@ public struct StoreStep<State: Sendable, Event: Sendable, Context, Effect: Senda
   /// }
   /// ```
   public let time: Duration
+  /// What only this kind of step says (see ``StoreDefinition/_StepDetail``).
+  @usableFromInline let detail: Definition._StepDetail
 
-  /// The effects the step emitted.
-  public var effects: Effects<Effect> { outcome.effects }
-
-  /// Handled (transitioned or stayed), ignored, or rejected with the rejection's description.
-  public var response: MachineResponse {
-    switch outcome {
-    case .transitioned, .stayed: .handled
-    case .ignored: .ignored
-    case .rejected(let reason): .rejected(reason.description)
-    }
-  }
+  /// The effects the step emitted, in order.
+  public var effects: [Effect] { Definition._effects(of: detail) }
+  /// Whether the machine handled the event, ignored it, or rejected it (and why).
+  public var response: MachineResponse { Definition._response(of: detail) }
 
   @inlinable
   init(
-    sequence: Int, event: Event, from: State, to: State, outcome: StepOutcome<State, Effect>, context: Context, time: Duration
+    sequence: Int, event: Definition.Event, from: Definition.Configuration, to: Definition.Configuration,
+    context: Definition.Context, time: Duration, detail: Definition._StepDetail
   ) {
-    (self.sequence, self.event, self.from, self.to, self.outcome) = (sequence, event, from, to, outcome)
-    (self.context, self.time) = (context, time)
+    (self.sequence, self.event, self.from, self.to) = (sequence, event, from, to)
+    (self.context, self.time, self.detail) = (context, time, detail)
   }
 }
 
-extension StoreStep: Sendable where Context: Sendable {}
+extension StoreStep: Sendable where Definition.Context: Sendable, Definition.Configuration: Sendable {}
+
+extension StoreStep where Definition: _TableStoreDefinition {
+  /// What the step did; its effects are the ones the store performs.
+  public var outcome: StepOutcome<Definition.Configuration, Effect> { detail }
+}
+
+extension StoreStep where Definition: _ChartStoreDefinition {
+  /// Whether transitions were taken, none matched, or the chart had halted.
+  public var outcome: ChartStep<Definition.Event, Effect>.Outcome { detail.outcome }
+  /// Effects, sends and cancels, in the order the chart's content ran.
+  public var outputs: [ChartOutput<Definition.Event, Effect>] { detail.outputs }
+  /// What each history state remembers after the step (see ``ChartMachine/historyValues``).
+  public var history: [Definition.ID: [Definition.ID]] { detail.history }
+  /// The chart halted in this step or before.
+  public var isHalted: Bool { detail.isHalted }
+  /// Set when the macrostep did not settle (eventless transitions or raised events looped):
+  /// the chart stopped where it was and none of the step's outputs were performed.
+  public var error: ChartRunError? { detail.error }
+}
+
+/// What a chart's step says beyond every store's step (see ``StoreStep``).
+public struct _ChartStepDetail<ID: Hashable & Sendable, Event: Sendable, Work: Sendable>: Sendable {
+  @usableFromInline let outcome: ChartStep<Event, Command<Event, Work>>.Outcome
+  @usableFromInline let outputs: [ChartOutput<Event, Command<Event, Work>>]
+  @usableFromInline let history: [ID: [ID]]
+  @usableFromInline let isHalted: Bool
+  @usableFromInline let error: ChartRunError?
+
+  @inlinable
+  init(
+    outcome: ChartStep<Event, Command<Event, Work>>.Outcome, outputs: [ChartOutput<Event, Command<Event, Work>>],
+    history: [ID: [ID]], isHalted: Bool, error: ChartRunError?
+  ) {
+    (self.outcome, self.outputs, self.history, self.isHalted, self.error) = (outcome, outputs, history, isHalted, error)
+  }
+}
+
+/// One macrostep a chart's ``Store`` took.
+@available(*, deprecated, message: "Use StoreStep<Chart<ID, Event, Context, Command<Event, Work>>>: one step type for every kind of machine")
+public typealias ChartStoreStep<ID: Hashable & Sendable, Event: Sendable, Context, Work: Sendable> =
+  StoreStep<Chart<ID, Event, Context, Command<Event, Work>>>
 
 /// Why a store did not accept an event.
 ///
@@ -119,6 +157,10 @@ public enum StoreReport<Event: Sendable, Step: Sendable>: Sendable {
   case queuedEventDropped(Event)
 }
 
-/// What a ``Store`` reports to its inspector.
-public typealias StoreEvent<State: Sendable, Event: Sendable, Context: Sendable, Work: Sendable> =
-  StoreReport<Event, StoreStep<State, Event, Context, Command<Event, Work>>>
+/// What a table's ``Store`` reports to its inspector.
+public typealias StoreEvent<State: Discriminated, Event: Discriminated, Context: Sendable, Work: Sendable> =
+  StoreReport<Event, StoreStep<TransitionTable<State, Event, Context, Command<Event, Work>>>>
+
+/// What a chart's ``Store`` reports to its inspector: as ``StoreEvent``, with chart steps.
+public typealias ChartStoreEvent<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, Work: Sendable> =
+  StoreReport<Event, StoreStep<Chart<ID, Event, Context, Command<Event, Work>>>>

@@ -62,7 +62,7 @@ public struct MachineDemo: Sendable {
     makeStore: @escaping @Sendable (ManualClock, @escaping Store<Definition>.Inspector) -> Store<Definition>,
     show: @escaping @Sendable (Definition.Configuration, Definition.Context) -> String,
     record: @escaping @Sendable (Store<Definition>, String, @escaping @Sendable (LogError) -> Void) throws(LogError) -> () throws(LogError) -> Void
-  ) where Definition.Context: Sendable, Definition.Configuration: Sendable, Definition.StepReport: Sendable {
+  ) where Definition.Context: Sendable, Definition.Configuration: Sendable {
     self.name = name
     self.summary = summary
     moveWidth = width

@@ -2,23 +2,24 @@ import Foundation
 import StateMachine
 
 /// What a test store's inspector saw: the steps not yet asserted and the effects running.
-final class Journal<Step: StoreStepProtocol>: @unchecked Sendable {
+final class Journal<Definition: StoreDefinition>: @unchecked Sendable {
+  typealias Step = StoreStep<Definition>
   // Safe: every stored property is read and written only while `lock` is held.
   private let lock = NSLock()
   private var steps: [Step] = []
   private var effects: [(id: EffectID?, description: String)] = []
-  private var state: Step.Configuration?
-  private var context: Step.Context?
+  private var state: Definition.Configuration?
+  private var context: Definition.Context?
 
-  func know(_ state: Step.Configuration, _ context: Step.Context) {
+  func know(_ state: Definition.Configuration, _ context: Definition.Context) {
     lock.withLock { (self.state, self.context) = (state, context) }
   }
 
-  var known: (state: Step.Configuration, context: Step.Context) {
+  var known: (state: Definition.Configuration, context: Definition.Context) {
     lock.withLock { (state!, context!) }
   }
 
-  func record(_ sighting: Sighting<Step>) {
+  func record(_ sighting: Sighting<Definition>) {
     lock.withLock {
       switch sighting {
       case .step(let step): steps.append(step)

@@ -1,17 +1,17 @@
 import StateMachine
 
 /// What a store's inspector tells a test store, whatever the store.
-enum Sighting<Step: StoreStepProtocol> {
-  case step(Step)
+enum Sighting<Definition: StoreDefinition> {
+  case step(StoreStep<Definition>)
   case started(EffectID?, String)
   case ended(EffectID?, String)
   case failed(String)
   case other
 }
 
-extension StoreReport where Step: StoreStepProtocol {
+extension StoreReport {
   /// What the test store keeps of this report.
-  var sighting: Sighting<Step> {
+  func sighting<Definition>() -> Sighting<Definition> where Step == StoreStep<Definition> {
     switch self {
     case .step(let step): .step(step)
     case .effectStarted(let id, let description): .started(id, description)

@@ -38,7 +38,7 @@ import Foundation
 public final class TestStore<Definition: StoreDefinition>: Sendable
 where
   Definition.Configuration: Sendable & Equatable, Definition.Event: Equatable, Definition.Context: Sendable & Equatable,
-  Definition.Effect.Work: Equatable, Definition.StepReport: Sendable
+  Definition.Effect.Work: Equatable
 {
   /// The events the machine handles.
   public typealias Event = Definition.Event
@@ -56,7 +56,7 @@ where
   /// How strictly steps are checked.
   public var exhaustivity: Exhaustivity { driver.exhaustivity }
   private let store: Runtime
-  private let driver: TestStoreDriver<Definition.StepReport>
+  private let driver: TestStoreDriver<Definition>
 
   /// A test store around the store `makeStore` builds with the clock and inspector it is given.
   ///
@@ -67,8 +67,8 @@ where
     clock: ManualClock = ManualClock(), exhaustivity: Exhaustivity = .on, reportsFailures: Bool = true,
     _ makeStore: (ManualClock, @escaping Runtime.Inspector) throws -> Runtime
   ) rethrows {
-    let journal = Journal<Definition.StepReport>()
-    let store = try makeStore(clock) { journal.record($0.sighting) }
+    let journal = Journal<Definition>()
+    let store = try makeStore(clock) { journal.record($0.sighting()) }
     journal.know(store.configuration, store.context)
     self.store = store
     let isChart = Definition.Configuration.self is any ShownAsList.Type

@@ -9,24 +9,25 @@ import StateMachine
 
 /// The assertions of ``TestStore``, over any store's steps: send and receive with the exact step
 /// checked, finish with nothing left.
-struct TestStoreDriver<Step: StoreStepProtocol>: Sendable
+struct TestStoreDriver<Definition: StoreDefinition>: Sendable
 where
-  Step: Sendable, Step.Configuration: Equatable & Sendable, Step.Event: Equatable & Sendable,
-  Step.Context: Equatable & Sendable, Step.EffectList.Element: Equatable
+  Definition.Configuration: Equatable & Sendable, Definition.Event: Equatable, Definition.Context: Equatable & Sendable,
+  Definition.Effect.Work: Equatable
 {
-  typealias Effect = Step.EffectList.Element
-  typealias Event = Step.Event
-  typealias Context = Step.Context
+  typealias Step = StoreStep<Definition>
+  typealias Effect = Step.Effect
+  typealias Event = Definition.Event
+  typealias Context = Definition.Context
 
   let clock: ManualClock
   let exhaustivity: Exhaustivity
-  let journal: Journal<Step>
+  let journal: Journal<Definition>
   /// Failures are also recorded at the call site (a Swift Testing issue, or an XCTest failure).
   let reportsFailures: Bool
   /// How failure messages name what `Configuration` is: "state" or "configuration".
   let noun: String
   /// How failure messages print a state or configuration.
-  let show: @Sendable (Step.Configuration) -> String
+  let show: @Sendable (Definition.Configuration) -> String
   let sendEvent: @Sendable (Event) -> SendResult
   let finishStore: @Sendable () async -> Void
 
@@ -58,7 +59,7 @@ where
   }
 
   func send(
-    _ event: Event, to state: Step.Configuration?, effects: [Effect]?, at site: Site,
+    _ event: Event, to state: Definition.Configuration?, effects: [Effect]?, at site: Site,
     _ change: ((inout Context) throws -> Void)?
   ) async throws {
     let unasserted = journal.takeAllReceived()
@@ -79,7 +80,7 @@ where
   }
 
   func receive(
-    _ event: Event, to state: Step.Configuration?, effects: [Effect]?, at site: Site,
+    _ event: Event, to state: Definition.Configuration?, effects: [Effect]?, at site: Site,
     _ change: ((inout Context) throws -> Void)?
   ) async throws {
     await clock.settle()
@@ -117,7 +118,7 @@ where
   }
 
   private func check(
-    _ step: Step, _ verb: String, event: Event, state: Step.Configuration?, effects: [Effect]?,
+    _ step: Step, _ verb: String, event: Event, state: Definition.Configuration?, effects: [Effect]?,
     change: ((inout Context) throws -> Void)?, at site: Site
   ) throws {
     let before = journal.known

@@ -52,8 +52,9 @@ extension LogRecorder {
 
   /// Records a chart store's step; `elapsed`: its time, or `nil` for the recorder's clock.
   @inlinable
-  func record<ID, Work: Sendable>(_ step: ChartStoreStep<ID, Event, Context, Work>, elapsed: Double?) throws(LogError)
-  where State == ChartLogState<ID>, Effect == Command<Event, Work> {
+  func record<Definition: _ChartStoreDefinition>(_ step: StoreStep<Definition>, elapsed: Double?) throws(LogError)
+  where State == ChartLogState<Definition.ID>, Definition.Event == Event, Definition.Context == Context,
+    Effect == Command<Event, Definition.Effect.Work> {
     try record(
       step.event, logged: step.outcome == .transitioned ? .transitioned : .ignored,
       state: ChartLogState(configuration: step.to, history: step.history, isHalted: step.isHalted), context: step.context,

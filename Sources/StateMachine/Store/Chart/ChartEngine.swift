@@ -4,7 +4,11 @@
 /// each step is adopted back. Each output is tied to the state it belongs to, so state-scoped
 /// effects live exactly as long as that state (or any of its descendants) is active.
 @usableFromInline
-struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, Work: Sendable>: StoreEngine {
+struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definition.Context: Sendable {
+  @usableFromInline typealias ID = Definition.ID
+  @usableFromInline typealias Event = Definition.Event
+  @usableFromInline typealias Context = Definition.Context
+  @usableFromInline typealias Work = Definition.Effect.Work
   @usableFromInline typealias Effect = Command<Event, Work>
   @usableFromInline typealias Machine = ChartMachine<ID, Event, Context, Effect>
   @usableFromInline typealias Pool = ChartStepperPool<ID, Event, Context, Effect>
@@ -243,13 +247,14 @@ struct ChartEngine<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, 
   @inlinable
   static func report(
     _ outcome: Outcome, of stepper: UnsafePointer<Stepper>, event: Event, sequence: Int, time: Duration
-  ) -> ChartStoreStep<ID, Event, Context, Work> {
+  ) -> StoreStep<Definition> {
     let machine = UnsafePointer(stepper.pointee.machine.unsafelyUnwrapped)
-    return ChartStoreStep(
+    return StoreStep(
       sequence: sequence, event: event, from: machine.pointee.configuration(of: outcome.from), to: machine.pointee.configuration,
-      outcome: outcome.step?.outcome ?? .transitioned, outputs: outcome.step?.outputs ?? [], history: machine.pointee.historyValues,
-      isHalted: machine.pointee.isHalted, context: machine.pointee.context,
-      time: time, error: outcome.error)
+      context: machine.pointee.context, time: time,
+      detail: _ChartStepDetail(
+        outcome: outcome.step?.outcome ?? .transitioned, outputs: outcome.step?.outputs ?? [], history: machine.pointee.historyValues,
+        isHalted: machine.pointee.isHalted, error: outcome.error))
   }
 }
 
