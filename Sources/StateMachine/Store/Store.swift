@@ -59,10 +59,10 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   /// Sees every step, effect start and end, and dropped event.
   public typealias Inspector = @Sendable (StoreReport<Event, StoreStep<Definition>>) -> Void
 
-  @usableFromInline let runtime: _StoreRuntimeBase<Event, Work, Context, Definition.Configuration, StoreStep<Definition>>
+  @usableFromInline let runtime: StoreRuntimeBase<Event, Work, Context, Definition.Configuration, StoreStep<Definition>>
 
   @usableFromInline
-  init(runtime: _StoreRuntimeBase<Event, Work, Context, Definition.Configuration, StoreStep<Definition>>) { self.runtime = runtime }
+  init(runtime: StoreRuntimeBase<Event, Work, Context, Definition.Configuration, StoreStep<Definition>>) { self.runtime = runtime }
 
   /// Where the machine is: a table's state, or a chart's active atomic states in document order.
   public var configuration: Definition.Configuration { runtime.currentConfiguration }

@@ -8,7 +8,7 @@ import Synchronization
 /// (Sendable through its base class, unchecked there: its state is behind the core's lock and
 /// in atomics, and its other properties are immutable and Sendable.)
 @usableFromInline
-final class StoreRuntime<Engine: StoreEngine>: _StoreRuntimeBase<Engine.Event, Engine.Work, Engine.Context, Engine.Observed, Engine.Step>, @unchecked Sendable {
+final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, Engine.Work, Engine.Context, Engine.Observed, Engine.Step>, @unchecked Sendable {
   @usableFromInline typealias Event = Engine.Event
   @usableFromInline typealias Work = Engine.Work
   @usableFromInline typealias Effect = Command<Event, Work>

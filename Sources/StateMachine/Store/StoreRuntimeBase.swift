@@ -2,12 +2,12 @@
 /// `Store<Definition>` holds, so that the store is one type for every kind of machine.
 ///
 /// Its only subclass is the module's `StoreRuntime`, which overrides every member; the store's
-/// members for one kind reach that subclass directly, specialised. Nothing of it is public but
-/// its name: a ``StoreDefinition`` returns one.
+/// members for one kind reach that subclass directly, specialised.
 ///
 /// `@unchecked Sendable`: it holds no state of its own; its one (final) subclass keeps its
 /// state behind a lock and in atomics.
-public class _StoreRuntimeBase<Event: Sendable, Work: Sendable, Context: Sendable, Configuration: Sendable, Step: Sendable>:
+@usableFromInline
+class StoreRuntimeBase<Event: Sendable, Work: Sendable, Context: Sendable, Configuration: Sendable, Step: Sendable>:
   @unchecked Sendable
 {
   @usableFromInline
@@ -25,5 +25,5 @@ public class _StoreRuntimeBase<Event: Sendable, Work: Sendable, Context: Sendabl
   @usableFromInline var configurations: AsyncStream<Configuration> { abstract() }
   @usableFromInline var stepReports: AsyncStream<Step> { abstract() }
 
-  private func abstract() -> Never { preconditionFailure("invalid state: _StoreRuntimeBase is abstract; StoreRuntime overrides it") }
+  private func abstract() -> Never { preconditionFailure("invalid state: StoreRuntimeBase is abstract; StoreRuntime overrides it") }
 }
