@@ -103,4 +103,14 @@ struct ChartTestStoreTests {
     try await store.receive(.uploaded, to: [.done])
     try await store.finish()
   }
+
+  @available(*, deprecated, message: "exercises the deprecated name")
+  @Test("ChartTestStore still compiles and names the one test store")
+  func oldName() async throws {
+    #expect(ChartTestStore<S, E, C, W>.self == TestStore<Chart<S, E, C, Command<E, W>>>.self)
+    let store = try ChartTestStore(try Self.chart(), context: C())
+    try await store.send(.pick, to: [.uploading], effects: [.perform(.upload, id: "upload", scope: .state)])
+    try await store.send(.cancel, to: [.idle])
+    try await store.finish()
+  }
 }

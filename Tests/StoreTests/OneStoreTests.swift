@@ -121,6 +121,7 @@ struct OneStoreTests {
   func oldNames() async throws {
     #expect(ChartStore<Up, UpEvent, UpContext, UpWork>.self == Store<UpChart>.self)
     #expect(ChartStoreStep<Up, UpEvent, UpContext, UpWork>.self == StoreStep<UpChart>.self)
+    #expect(ObservedChartStore<Up, UpEvent, UpContext, UpWork>.self == ObservedStore<UpChart>.self)
     let store = try ChartStore(try ChartStoreTests.upload(), context: UpContext(), clock: ManualClock()) { _, _ in }
     #expect(store.configuration == [.idle])
     await store.finish()

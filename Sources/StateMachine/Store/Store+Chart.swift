@@ -10,7 +10,10 @@ extension Chart: StoreDefinition, _ChartStoreDefinition where Effect: _StoreComm
 
   public var _chart: Chart<ID, Event, Context, Command<Event, Effect.Work>> {
     // The one `_StoreCommand` is `Command`: the two spellings are one type.
-    self as! Chart<ID, Event, Context, Command<Event, Effect.Work>>
+    guard let same = self as? Chart<ID, Event, Context, Command<Event, Effect.Work>> else {
+      preconditionFailure("invalid state: a store's effects are Commands (only Command is a _StoreCommand)")
+    }
+    return same
   }
 }
 

@@ -17,7 +17,10 @@ where Effect: _StoreCommand, Effect.Event == Event {
 
   public var _table: TransitionTable<State, Event, Context, Command<Event, Effect.Work>> {
     // The one `_StoreCommand` is `Command`: the two spellings are one type.
-    self as! TransitionTable<State, Event, Context, Command<Event, Effect.Work>>
+    guard let same = self as? TransitionTable<State, Event, Context, Command<Event, Effect.Work>> else {
+      preconditionFailure("invalid state: a store's effects are Commands (only Command is a _StoreCommand)")
+    }
+    return same
   }
 }
 
