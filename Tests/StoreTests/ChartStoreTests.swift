@@ -289,7 +289,7 @@ func recordChartStore() async throws {
     send(.progress(70))
     try await clock.sleep(for: .milliseconds(300))
     send(.finished)
-  }, inspector: recorder.chartStoreInspector())
+  }, inspector: recorder.storeInspector())
   #expect(recorded.snapshot == ChartSnapshot(configuration: [.idle], history: [:], context: UpContext()))
   recorded.start()
   recorded.send(.pick)

@@ -66,6 +66,21 @@ enum LoaderBench {
     }
   }
 
+  /// The switch stepping `events`, answering how many it stepped (the checksum of workloads
+  /// whose variants count their events).
+  static func countingSwitchVariant(_ name: String, events: [Event]) -> BenchVariant {
+    BenchVariant(name: name) {
+      var state = State.idle
+      var steps = 0
+      for event in events {
+        state = next(state, event)
+        steps &+= 1
+      }
+      blackHole(state)
+      return steps
+    }
+  }
+
   /// `count` events, each one valid in the state the previous ones lead to.
   static func events(count: Int, seed: UInt64) -> [Event] {
     var generator = SplitMix64(seed: seed)

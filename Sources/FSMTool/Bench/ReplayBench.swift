@@ -25,16 +25,7 @@ enum ReplayBench {
     return BenchWorkload(
       name: "replay", events: count,
       variants: [
-        BenchVariant(name: "switch (steps only)") {
-          var state = State.idle
-          var sum = 0
-          for event in events {
-            state = LoaderBench.next(state, event)
-            sum &+= 1
-          }
-          blackHole(state)
-          return sum
-        },
+        LoaderBench.countingSwitchVariant("switch (steps only)", events: events),
         BenchVariant(name: "replay write (encode JSON Lines)") {
           ((try? recorded.encoded())?.count ?? 0) > 0 ? count : 0
         },

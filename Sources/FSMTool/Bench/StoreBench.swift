@@ -72,16 +72,7 @@ enum StoreBench {
     return BenchWorkload(
       name: "store-8-producers", events: events.count,
       variants: [
-        BenchVariant(name: "switch, 1 thread (reference)") {
-          var state = State.idle
-          var steps = 0
-          for event in events {
-            state = LoaderBench.next(state, event)
-            steps &+= 1
-          }
-          blackHole(state)
-          return steps
-        },
+        LoaderBench.countingSwitchVariant("switch, 1 thread (reference)", events: events),
         BenchVariant(name: "store.send, 8 producers") {
           let store = Store(plain, context: NoContext()) { _, _ in }
           runConcurrently(producers) { p in

@@ -251,15 +251,20 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
 }
 
 extension LogRecorder {
-  /// An inspector for a ``Store`` that records every step. Pass `forward` to keep another
-  /// inspector too. A step that cannot be written is reported to `onError`, and stops the
-  /// recording (see ``stoppedBy``): every later step is reported to `onError` too, so the
-  /// log never skips a step silently.
-  public func storeInspector<Work: Sendable>(
-    forwardingTo forward: (@Sendable (StoreEvent<State, Event, Context, Work>) -> Void)? = nil,
+  /// An inspector for a ``Store`` that records every step: a table's store, or a chart's
+  /// (configuration, history, context, effects). Pass `forward` to keep another inspector too.
+  /// A step that cannot be written is reported to `onError`, and stops the recording (see
+  /// ``stoppedBy``): every later step is reported to `onError` too, so the log never skips a
+  /// step silently. A store's `record(to:durability:onError:)` attaches a recorder in one
+  /// line; this inspector is for a recorder made before the store.
+  public func storeInspector<Definition: StoreDefinition>(
+    forwardingTo forward: (@Sendable (StoreReport<Event, StoreStep<Definition>>) -> Void)? = nil,
     onError: @escaping @Sendable (LogError) -> Void = { _ in }
-  ) -> @Sendable (StoreEvent<State, Event, Context, Work>) -> Void
-  where State: Discriminated, Event: Discriminated, Context: Sendable, Effect == Command<Event, Work> {
+  ) -> @Sendable (StoreReport<Event, StoreStep<Definition>>) -> Void
+  where
+    Definition._LogState == State, Definition.Event == Event, Definition.Context == Context, Definition.Context: Sendable,
+    Definition.Configuration: Sendable, Effect == Command<Event, Definition.Effect.Work>
+  {
     { [self] event in
       if case .step(let step) = event {
         do throws(LogError) { try record(step, elapsed: nil) } catch { onError(error) }
@@ -271,11 +276,10 @@ extension LogRecorder {
   /// Records a store's step (stopping on a failed write); `elapsed`: its time, or `nil` for the
   /// recorder's clock.
   @inlinable
-  func record<Definition: _TableStoreDefinition>(_ step: StoreStep<Definition>, elapsed: Double?) throws(LogError)
-  where Definition.Configuration == State, Definition.Event == Event, Definition.Context == Context,
+  func record<Definition: StoreDefinition>(_ step: StoreStep<Definition>, elapsed: Double?) throws(LogError)
+  where Definition._LogState == State, Definition.Event == Event, Definition.Context == Context,
     Effect == Command<Event, Definition.Effect.Work> {
-    try record(
-      step.event, logged: LoggedOutcome(step.outcome), state: step.to, context: step.context,
-      effects: Array(step.outcome.effects), elapsed: elapsed)
+    let (outcome, state) = Definition._logged(step)
+    try record(step.event, logged: outcome, state: state, context: step.context, effects: step.effects, elapsed: elapsed)
   }
 }

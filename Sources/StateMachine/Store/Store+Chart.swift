@@ -8,6 +8,11 @@ extension Chart: StoreDefinition, _ChartStoreDefinition where Effect: _StoreComm
   /// chart never rejects an event).
   public static func _response(of detail: _StepDetail) -> MachineResponse { detail.outcome == .transitioned ? .handled : .ignored }
 
+  public static func _logged(_ step: StoreStep<Self>) -> (outcome: LoggedOutcome, state: ChartLogState<ID>) {
+    let detail = step.detail
+    return (detail.outcome == .transitioned ? .transitioned : .ignored, ChartLogState(configuration: step.to, history: detail.history, isHalted: detail.isHalted))
+  }
+
   public var _chart: Chart<ID, Event, Context, Command<Event, Effect.Work>> {
     // The one `_StoreCommand` is `Command`: the two spellings are one type.
     guard let same = self as? Chart<ID, Event, Context, Command<Event, Effect.Work>> else {

@@ -7,6 +7,10 @@ where Effect: _StoreCommand, Effect.Event == Event {
 
   public static func _effects(of detail: _StepDetail) -> [Command<Event, Effect.Work>] { Array(detail.effects) }
 
+  public static func _logged(_ step: StoreStep<Self>) -> (outcome: LoggedOutcome, state: State) {
+    (LoggedOutcome(step.detail), step.to)
+  }
+
   public static func _response(of detail: _StepDetail) -> MachineResponse {
     switch detail {
     case .transitioned, .stayed: .handled

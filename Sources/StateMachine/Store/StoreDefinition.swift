@@ -14,6 +14,10 @@ where Effect: _StoreCommand, Effect.Event == Event {
   static func _effects(of detail: _StepDetail) -> [Command<Event, Effect.Work>]
   /// Whether a step handled its event, ignored it, or rejected it.
   static func _response(of detail: _StepDetail) -> MachineResponse
+  /// What a log keeps of where the machine is: a table's state, a chart's ``ChartLogState``.
+  associatedtype _LogState
+  /// What a log keeps of `step`: its outcome and where it left the machine.
+  static func _logged(_ step: StoreStep<Self>) -> (outcome: LoggedOutcome, state: _LogState)
 }
 
 /// ``Command``, as a ``StoreDefinition``'s effect: names its event and work types.
@@ -27,7 +31,10 @@ extension Command: _StoreCommand {}
 /// A ``StoreDefinition`` that is a ``TransitionTable``: the table-only members of the store
 /// tools (a store's `state` and `table`, recording) are there when the definition is one.
 public protocol _TableStoreDefinition: StoreDefinition
-where Configuration: Discriminated, Event: Discriminated, _StepDetail == StepOutcome<Configuration, Command<Event, Effect.Work>> {
+where
+  Configuration: Discriminated, Event: Discriminated, _StepDetail == StepOutcome<Configuration, Command<Event, Effect.Work>>,
+  _LogState == Configuration
+{
   /// The table, with its effects spelled as commands.
   var _table: TransitionTable<Configuration, Event, Context, Command<Event, Effect.Work>> { get }
 }
@@ -36,7 +43,7 @@ where Configuration: Discriminated, Event: Discriminated, _StepDetail == StepOut
 /// store's `activeStates`, `snapshot` and `chart`, restoring, recording) are there when the
 /// definition is one.
 public protocol _ChartStoreDefinition: StoreDefinition
-where Configuration == [ID], _StepDetail == _ChartStepDetail<ID, Event, Effect.Work> {
+where Configuration == [ID], _StepDetail == _ChartStepDetail<ID, Event, Effect.Work>, _LogState == ChartLogState<ID> {
   /// A state's identifier.
   associatedtype ID: Hashable & Sendable
   /// The chart, with its effects spelled as commands.

@@ -95,24 +95,20 @@ where
   /// state; by default where it was), `change` applied to the previous context gives the new
   /// context, and the step emitted exactly `effects` (by default none).
   public func send(
-    _ event: Event, to configuration: Configuration? = nil, effects: [Effect]? = nil,
-    file: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
-    _ change: ((inout Context) throws -> Void)? = nil
+    _ event: Event, to configuration: Configuration? = nil, effects: [Effect]? = nil, file: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column, _ change: ((inout Context) throws -> Void)? = nil
   ) async throws {
-    try await driver.send(
-      event, to: configuration, effects: effects, at: .init(file: file, filePath: filePath, line: line, column: column), change)
+    try await driver.send(event, to: configuration, effects: effects, at: .init(file: file, filePath: filePath, line: line, column: column), change)
   }
 
   /// Asserts that the next event an effect, timer or delayed send delivered is `event`, and its
   /// step as in ``send(_:to:effects:file:filePath:line:column:_:)``. Advance the clock first for
   /// the effect to run.
   public func receive(
-    _ event: Event, to configuration: Configuration? = nil, effects: [Effect]? = nil,
-    file: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
-    _ change: ((inout Context) throws -> Void)? = nil
+    _ event: Event, to configuration: Configuration? = nil, effects: [Effect]? = nil, file: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column, _ change: ((inout Context) throws -> Void)? = nil
   ) async throws {
-    try await driver.receive(
-      event, to: configuration, effects: effects, at: .init(file: file, filePath: filePath, line: line, column: column), change)
+    try await driver.receive(event, to: configuration, effects: effects, at: .init(file: file, filePath: filePath, line: line, column: column), change)
   }
 
   /// Moves the clock forward; effects and timers due on the way run, and the events they send

@@ -34,31 +34,14 @@ extension LogRecorder {
 }
 
 extension LogRecorder {
-  /// An inspector for a chart's ``Store`` that records every macrostep (configuration, history,
-  /// context, effects), as ``storeInspector(forwardingTo:onError:)`` does for a table's store.
-  /// a chart store's `record(to:durability:onError:)` attaches a recorder to a store in one line;
-  /// this inspector is for a recorder started from a snapshot before the store is made.
+  /// An inspector for a chart's ``Store`` that records every macrostep: ``storeInspector(forwardingTo:onError:)``.
+  @available(*, deprecated, renamed: "storeInspector(forwardingTo:onError:)", message: "one inspector records every kind of store")
   public func chartStoreInspector<ID, Work: Sendable>(
     forwardingTo forward: (@Sendable (ChartStoreEvent<ID, Event, Context, Work>) -> Void)? = nil,
     onError: @escaping @Sendable (LogError) -> Void = { _ in }
-  ) -> @Sendable (ChartStoreEvent<ID, Event, Context, Work>) -> Void where State == ChartLogState<ID>, Effect == Command<Event, Work> {
-    { [self] event in
-      if case .step(let step) = event {
-        do throws(LogError) { try record(step, elapsed: nil) } catch { onError(error) }
-      }
-      forward?(event)
-    }
-  }
-
-  /// Records a chart store's step; `elapsed`: its time, or `nil` for the recorder's clock.
-  @inlinable
-  func record<Definition: _ChartStoreDefinition>(_ step: StoreStep<Definition>, elapsed: Double?) throws(LogError)
-  where State == ChartLogState<Definition.ID>, Definition.Event == Event, Definition.Context == Context,
-    Effect == Command<Event, Definition.Effect.Work> {
-    try record(
-      step.event, logged: step.outcome == .transitioned ? .transitioned : .ignored,
-      state: ChartLogState(configuration: step.to, history: step.history, isHalted: step.isHalted), context: step.context,
-      effects: step.effects, elapsed: elapsed)
+  ) -> @Sendable (ChartStoreEvent<ID, Event, Context, Work>) -> Void
+  where State == ChartLogState<ID>, Effect == Command<Event, Work>, Context: Sendable {
+    storeInspector(forwardingTo: forward, onError: onError)
   }
 
   /// Starts a recording of a chart from `snapshot` (a chart ``Store``'s, or a machine's).

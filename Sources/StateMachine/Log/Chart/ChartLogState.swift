@@ -8,7 +8,7 @@ import Foundation
 /// ```json
 /// {"configuration":["playing","loud"],"history":{"resume":["playing","loud"]}}
 /// ```
-public struct ChartLogState<ID: Hashable & Sendable & Codable>: Hashable, Sendable, Codable, Discriminated {
+public struct ChartLogState<ID: Hashable & Sendable>: Hashable, Sendable, Discriminated {
   /// The active atomic states, in document order.
   public var configuration: [ID]
   /// History state → the states it remembers (empty: none yet).
@@ -44,6 +44,11 @@ public struct ChartLogState<ID: Hashable & Sendable & Codable>: Hashable, Sendab
     if !history.isEmpty { hasher.combine(history) }
   }
 
+}
+
+/// Written as `{"configuration":[…],"history":{…},"halted":true}`, the history and halting only
+/// when there is some.
+extension ChartLogState: Codable where ID: Codable {
   enum CodingKeys: String, CodingKey { case configuration, history, halted }
 
   public init(from decoder: any Decoder) throws {
