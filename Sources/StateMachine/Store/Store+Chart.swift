@@ -94,8 +94,6 @@ extension Store where Definition: _ChartStoreDefinition {
   @inlinable
   @discardableResult
   public func send(_ event: Event) -> SendResult {
-    // Neither retained nor released (see `withTableRuntime`).
-    Unmanaged.passUnretained(unsafeDowncast(runtime, to: StoreRuntime<ChartEngine<Definition>>.self))
-      ._withUnsafeGuaranteedRef { $0.enqueue(event, force: false) }
+    runtime.enqueue(event, on: ChartEngine<Definition>.self)
   }
 }

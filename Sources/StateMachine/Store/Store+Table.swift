@@ -87,9 +87,9 @@ extension Store where Definition: _TableStoreDefinition {
   /// on this thread until it is empty.
   ///
   /// (Inlinable: a table's store steps specialised for your types where you send.)
-  @inlinable
+  @inlinable @inline(__always)
   @discardableResult
   public func send(_ event: Event) -> SendResult {
-    withTableRuntime { $0.enqueue(event, force: false) }
+    runtime.enqueue(event, on: TableEngine<Definition>.self)
   }
 }

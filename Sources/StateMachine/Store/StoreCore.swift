@@ -124,7 +124,7 @@ struct StoreCore<Engine: StoreEngine> {
 
   /// An event arrives from outside (or from a timer or effect). When it makes its caller the
   /// drainer, the engine leases `stepper` (the store's, beside the lock) for it.
-  @inlinable
+  @inlinable @inline(__always)
   mutating func eventArrived(_ event: Event, force: Bool = false, stepper: UnsafeMutablePointer<Engine.Stepper>) -> Enqueued {
     if finished { return .rejected(.finished) }
     if halted { return .rejected(.halted) }

@@ -2,7 +2,10 @@ import Synchronization
 
 extension StoreRuntime {
   /// Queues an event; drains the mailbox on this thread unless another caller is draining.
-  @inlinable
+  /// (Always inlined, as is what it calls under the lock: a store's `send` is this alone, and
+  /// the optimiser outlined it and the closure around it once the engines became generic over
+  /// the definition, about 4 ns a send.)
+  @inlinable @inline(__always)
   func enqueue(_ event: Event, force: Bool, report: Bool = true) -> SendResult {
     let side = core.side
     switch core.withLock({ $0.eventArrived(event, force: force, stepper: side) }) {
@@ -11,9 +14,16 @@ extension StoreRuntime {
       drain(first)
       return .accepted
     case .rejected(let reason):
-      if report { inspector?(.eventRejected(event, reason)) }
-      return .rejected(reason)
+      return rejected(event, reason, report: report)
     }
+  }
+
+  /// Reports a refused event (kept out of line: a send that is accepted, the hot path, then
+  /// stays small enough to be inlined where it is called).
+  @usableFromInline @inline(never)
+  func rejected(_ event: Event, _ reason: SendRejection, report: Bool) -> SendResult {
+    if report { inspector?(.eventRejected(event, reason)) }
+    return .rejected(reason)
   }
 
   /// Handles `first`, then queued events one at a time until the mailbox is empty. Only one

@@ -14,6 +14,14 @@ class StoreRuntimeBase<Event: Sendable, Work: Sendable, Context: Sendable, Confi
   init() {}
 
   @usableFromInline func enqueue(_ event: Event) -> SendResult { abstract() }
+
+  /// ``enqueue(_:)`` on the runtime as what it is (an `Engine`'s): specialised, and with no
+  /// retain of the runtime around it (a cast of the store's reference, used outside a method of
+  /// the runtime, was retained and released on every send).
+  @inlinable @inline(__always)
+  final func enqueue<Engine: StoreEngine>(_ event: Event, on engine: Engine.Type) -> SendResult where Engine.Event == Event {
+    unsafeDowncast(self, to: StoreRuntime<Engine>.self).enqueue(event, force: false)
+  }
   @usableFromInline func sendWaitingForRoom(_ event: Event) async -> SendResult { abstract() }
   @usableFromInline func startStore() { abstract() }
   @usableFromInline func settleStore() async { abstract() }
