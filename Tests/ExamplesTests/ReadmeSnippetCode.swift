@@ -40,6 +40,22 @@ struct ReadmeSnippetCodeTests {
     #expect([table, chart] == ["rows 12/12, states 5/5", "transitions 15/15, states 13/13"])
   }
 
+  @Test("one function over any store reads a table's and a chart's steps as the README says")
+  func oneStore() async {
+    func responses<Definition>(_ store: Store<Definition>, _ events: [Definition.Event]) async -> [String] {
+        let steps = store.steps
+        let seen = Task { await steps.reduce(into: []) { $0.append("\($1.event): \($1.response)") } }
+        for event in events { store.send(event) }
+        await store.finish()
+        return await seen.value
+    }
+    let clock = ManualClock()
+    let login = await responses(Login.store(services: .fake(clock: clock), clock: clock), [.start, .submit, .start])
+    let radio = await responses(Radio.store(services: .fake(clock: clock), clock: clock), [.play, .power, .play])
+    #expect(login == ["start: handled", "submit: handled", "start: ignored"])
+    #expect(radio == ["play: ignored", "power: handled", "play: handled"])
+  }
+
   @Test("a payload case encodes under its field's name")
   func payloadCoding() throws {
     let data = try JSONEncoder().encode([ReadmePayloadCoding.Event.editPhone("138"), .reset])
