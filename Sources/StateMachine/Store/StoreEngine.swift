@@ -73,44 +73,8 @@ struct TableEngine<Definition: _TableStoreDefinition>: StoreEngine where Definit
   @usableFromInline typealias Effect = Command<Event, Work>
   @usableFromInline var machine: Machine<State, Event, Context, Effect>
 
-  /// A step's outcome taken apart: what it did, and its effects. Committing a step matches
-  /// the small kind and reads the effects directly instead of matching the whole
-  /// ``StepOutcome`` of commands (a large multi-payload enum): a few nanoseconds less per
-  /// send, measured. The drain loop still destroys it through its value witness.
-  @usableFromInline
-  struct Outcome {
-    @usableFromInline
-    enum Kind {
-      case transitioned, stayed, ignored
-      case rejected(Rejection)
-    }
-    @usableFromInline let kind: Kind
-    @usableFromInline let effects: Effects<Effect>
-    @usableFromInline let from: State
-    @usableFromInline let fromIndex: Int
-
-    @inlinable
-    init(_ step: consuming StepOutcome<State, Effect>, from: State, fromIndex: Int) {
-      (self.from, self.fromIndex) = (from, fromIndex)
-      switch consume step {
-      case .transitioned(_, _, let effects): (kind, self.effects) = (.transitioned, effects)
-      case .stayed(let effects): (kind, self.effects) = (.stayed, effects)
-      case .ignored: (kind, effects) = (.ignored, Effects())
-      case .rejected(let reason): (kind, effects) = (.rejected(reason), Effects())
-      }
-    }
-
-    /// The step outcome again, for a report; `to` is the state after the step.
-    @inlinable
-    func step(to: State) -> StepOutcome<State, Effect> {
-      switch kind {
-      case .transitioned: .transitioned(from: from, to: to, effects: effects)
-      case .stayed: .stayed(effects: effects)
-      case .ignored: .ignored
-      case .rejected(let reason): .rejected(reason)
-      }
-    }
-  }
+  /// A step's outcome taken apart (see ``TableStepOutcome``).
+  @usableFromInline typealias Outcome = TableStepOutcome<State, Effect>
 
   @usableFromInline
   init(machine: Machine<State, Event, Context, Effect>) { self.machine = machine }
@@ -190,5 +154,48 @@ struct TableEngine<Definition: _TableStoreDefinition>: StoreEngine where Definit
     return StoreStep(
       sequence: sequence, event: event, from: outcome.from, to: machine.state, context: machine.context, time: time,
       detail: outcome.step(to: machine.state))
+  }
+}
+
+/// A step's outcome taken apart: what it did, and its effects. Committing a step matches
+/// the small kind and reads the effects directly instead of matching the whole
+/// ``StepOutcome`` of commands (a large multi-payload enum): a few nanoseconds less per
+/// send, measured. The drain loop still destroys it through its value witness.
+///
+/// A type of its own over the state and effect types, not nested in a `TableEngine` generic
+/// over the definition: nested there, its value witness looked up the definition's associated
+/// types on every destroy (`swift_getAssociatedTypeWitness`, about 3 ns a send).
+@usableFromInline
+struct TableStepOutcome<State: Sendable, Effect: Sendable> {
+  @usableFromInline
+  enum Kind {
+    case transitioned, stayed, ignored
+    case rejected(Rejection)
+  }
+  @usableFromInline let kind: Kind
+  @usableFromInline let effects: Effects<Effect>
+  @usableFromInline let from: State
+  @usableFromInline let fromIndex: Int
+
+  @inlinable
+  init(_ step: consuming StepOutcome<State, Effect>, from: State, fromIndex: Int) {
+    (self.from, self.fromIndex) = (from, fromIndex)
+    switch consume step {
+    case .transitioned(_, _, let effects): (kind, self.effects) = (.transitioned, effects)
+    case .stayed(let effects): (kind, self.effects) = (.stayed, effects)
+    case .ignored: (kind, effects) = (.ignored, Effects())
+    case .rejected(let reason): (kind, effects) = (.rejected(reason), Effects())
+    }
+  }
+
+  /// The step outcome again, for a report; `to` is the state after the step.
+  @inlinable
+  func step(to: State) -> StepOutcome<State, Effect> {
+    switch kind {
+    case .transitioned: .transitioned(from: from, to: to, effects: effects)
+    case .stayed: .stayed(effects: effects)
+    case .ignored: .ignored
+    case .rejected(let reason): .rejected(reason)
+    }
   }
 }

@@ -56,19 +56,8 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
     }
   }
 
-  @usableFromInline
-  struct Outcome {
-    /// `nil` when the macrostep did not settle.
-    @usableFromInline let step: ChartStep<Event, Effect>?
-    @usableFromInline let error: ChartRunError?
-    @usableFromInline let from: StateBits
-    @usableFromInline let changed: Bool
-
-    @inlinable
-    init(step: ChartStep<Event, Effect>?, error: ChartRunError?, from: StateBits, changed: Bool) {
-      (self.step, self.error, self.from, self.changed) = (step, error, from, changed)
-    }
-  }
+  /// A macrostep's outcome (see ``ChartStepOutcome``).
+  @usableFromInline typealias Outcome = ChartStepOutcome<Event, Effect>
 
   /// Enters the chart's initial configuration (its content runs; its effects wait for `start`).
   @usableFromInline
@@ -282,5 +271,23 @@ extension Command {
     case .perform(_, _, let scope), .send(_, _, _, let scope), .every(_, _, _, let scope): scope
     case .cancel: .global
     }
+  }
+}
+
+/// A chart store's macrostep outcome: the step (`nil` when it did not settle), its error, the
+/// active states before it, and whether it changed them. A type of its own over the event and
+/// effect types, not nested in a `ChartEngine` generic over the definition, so that its value
+/// witness needs no lookup of the definition's associated types (see ``TableStepOutcome``).
+@usableFromInline
+struct ChartStepOutcome<Event: Sendable, Effect: Sendable> {
+  /// `nil` when the macrostep did not settle.
+  @usableFromInline let step: ChartStep<Event, Effect>?
+  @usableFromInline let error: ChartRunError?
+  @usableFromInline let from: StateBits
+  @usableFromInline let changed: Bool
+
+  @inlinable
+  init(step: ChartStep<Event, Effect>?, error: ChartRunError?, from: StateBits, changed: Bool) {
+    (self.step, self.error, self.from, self.changed) = (step, error, from, changed)
   }
 }
