@@ -95,6 +95,10 @@ struct OneStoreTests {
     chart.send(.pick)
     #expect(chart.configuration == [.uploading] && chart.snapshot.configuration == chart.configuration)
     #expect(chart.activeStates == [.session, .uploading] && chart.isActive(.session) && !chart.isHalted)
+    // Generic code reads through the erased runtime, a kind's members specialised: the same.
+    func read<Definition>(_ store: Store<Definition>) -> (Definition.Configuration, Definition.Context) { (store.configuration, store.context) }
+    #expect(read(table).0 == table.configuration && read(table).1 == table.context)
+    #expect(read(chart).0 == chart.configuration && read(chart).1 == chart.context)
     // A halted chart's store refuses through either path.
     chart.send(.close)
     let generic: @Sendable (Store<UpChart>, UpEvent) -> SendResult = { $0.send($1) }

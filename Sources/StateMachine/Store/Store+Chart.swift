@@ -76,6 +76,13 @@ extension Store where Definition: _ChartStoreDefinition {
     self.init(runtime: runtime)
   }
 
+  /// The active atomic states, in document order (read specialised for your types where you
+  /// call it).
+  @inlinable
+  public var configuration: [ID] { runtime.with(ChartEngine<Definition>.self) { $0.core.withLock { $0.engine.configuration } } }
+  /// The current context (read specialised for your types where you call it).
+  @inlinable
+  public var context: Context { runtime.with(ChartEngine<Definition>.self) { $0.core.withLock { $0.engine.context } } }
   /// Every active state, compound and parallel ones included, in document order.
   public var activeStates: [ID] { chartRuntime.core.withLock { $0.engine.activeStates } }
   /// Whether `state` (atomic, compound or parallel) is active.

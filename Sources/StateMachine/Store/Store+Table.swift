@@ -63,23 +63,21 @@ extension Store where Definition: _TableStoreDefinition {
     unsafeDowncast(runtime, to: StoreRuntime<TableEngine<Definition>>.self)
   }
 
-  /// Runs `body` with the runtime as what it is, neither retained nor released: a reference
-  /// returned by ``tableRuntime`` is retained and released around each use, about 10 ns a send.
-  @inlinable @inline(__always)
-  func withTableRuntime<Result>(_ body: (StoreRuntime<TableEngine<Definition>>) -> Result) -> Result {
-    Unmanaged.passUnretained(unsafeDowncast(runtime, to: StoreRuntime<TableEngine<Definition>>.self))
-      ._withUnsafeGuaranteedRef(body)
-  }
-
   /// The current state. A state of at most eight plain bytes (an enum without payloads) is
   /// read without taking the store's lock.
   @inlinable
   public var state: State {
-    withTableRuntime { runtime in
+    runtime.with(TableEngine<Definition>.self) { runtime in
       if StateWord<State>.fits { return StateWord.state(runtime.published.load(ordering: .acquiring)) }
       return runtime.core.withLock { $0.engine.machine.state }
     }
   }
+  /// The current state (a table's configuration), read as ``state`` is.
+  @inlinable
+  public var configuration: State { state }
+  /// The current context (read specialised for your types where you call it).
+  @inlinable
+  public var context: Context { runtime.with(TableEngine<Definition>.self) { $0.core.withLock { $0.engine.machine.context } } }
   /// The table this store runs.
   public var table: Table { tableRuntime.core.withLock { $0.engine.machine.table } }
 

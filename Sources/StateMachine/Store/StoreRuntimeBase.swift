@@ -15,6 +15,14 @@ class StoreRuntimeBase<Event: Sendable, Work: Sendable, Context: Sendable, Confi
 
   @usableFromInline func enqueue(_ event: Event) -> SendResult { abstract() }
 
+  /// Runs `body` on the runtime as what it is (an `Engine`'s), specialised: for the members of
+  /// one kind of store.
+  @inlinable @inline(__always)
+  final func with<Engine: StoreEngine, Result>(_ engine: Engine.Type, _ body: (StoreRuntime<Engine>) -> Result) -> Result
+  where Engine.Event == Event {
+    body(unsafeDowncast(self, to: StoreRuntime<Engine>.self))
+  }
+
   /// ``enqueue(_:)`` on the runtime as what it is (an `Engine`'s): specialised, and with no
   /// retain of the runtime around it (a cast of the store's reference, used outside a method of
   /// the runtime, was retained and released on every send).
