@@ -26,20 +26,20 @@ struct ScopedEffectIndexTests {
     for _ in 0..<500 { store.send(.global) }
     for _ in 0..<3 { store.send(.scoped) }
     #expect(store.runningEffectCount == 503)
-    store.tableRuntime.core.withLock { $0._checkInvariants() }
+    store.runtime.with(TableEngine<TransitionTable<State, Event, NoContext, Command<Event, Work>>>.self) { $0.core }.withLock { $0._checkInvariants() }
     store.send(.toggle)  // a → b: a's three end
     #expect(store.runningEffectCount == 500)
-    store.tableRuntime.core.withLock { core in
+    store.runtime.with(TableEngine<TransitionTable<State, Event, NoContext, Command<Event, Work>>>.self) { $0.core }.withLock { core in
       core._checkInvariants()
       #expect(core.owned.isEmpty)
     }
     store.send(.scoped)
     store.send(.toggle)  // b → a: b's one ends
     #expect(store.runningEffectCount == 500)
-    store.tableRuntime.core.withLock { $0._checkInvariants() }
+    store.runtime.with(TableEngine<TransitionTable<State, Event, NoContext, Command<Event, Work>>>.self) { $0.core }.withLock { $0._checkInvariants() }
     await store.finish()
     #expect(store.runningEffectCount == 0)
-    store.tableRuntime.core.withLock { $0._checkInvariants() }
+    store.runtime.with(TableEngine<TransitionTable<State, Event, NoContext, Command<Event, Work>>>.self) { $0.core }.withLock { $0._checkInvariants() }
   }
 }
 

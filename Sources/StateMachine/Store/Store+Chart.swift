@@ -31,12 +31,6 @@ extension Store where Definition: _ChartStoreDefinition {
   /// A chart's state identifier.
   public typealias ID = Definition.ID
 
-  /// The runtime, as what it is: a chart's (see ``_ChartStoreDefinition``).
-  @inlinable
-  var chartRuntime: StoreRuntime<ChartEngine<Definition>> {
-    unsafeDowncast(runtime, to: StoreRuntime<ChartEngine<Definition>>.self)
-  }
-
   /// A store running `chart`: its initial configuration is entered now (its entry content
   /// runs); the effects that content asks for start with ``start()``.
   ///
@@ -84,15 +78,15 @@ extension Store where Definition: _ChartStoreDefinition {
   @inlinable
   public var context: Context { runtime.with(ChartEngine<Definition>.self) { $0.core.withLock { $0.engine.context } } }
   /// Every active state, compound and parallel ones included, in document order.
-  public var activeStates: [ID] { chartRuntime.core.withLock { $0.engine.activeStates } }
+  public var activeStates: [ID] { runtime.with(ChartEngine<Definition>.self) { $0.core.withLock { $0.engine.activeStates } } }
   /// Whether `state` (atomic, compound or parallel) is active.
-  public func isActive(_ state: ID) -> Bool { chartRuntime.core.withLock { $0.engine.isActive(state) } }
+  public func isActive(_ state: ID) -> Bool { runtime.with(ChartEngine<Definition>.self) { $0.core.withLock { $0.engine.isActive(state) } } }
   /// The chart this store runs.
-  public var chart: Chart<ID, Event, Context, Effect> { chartRuntime.core.withLock { $0.engine.chart } }
+  public var chart: Chart<ID, Event, Context, Effect> { runtime.with(ChartEngine<Definition>.self) { $0.core.withLock { $0.engine.chart } } }
   /// The chart reached a final child of its root: no event is accepted any more.
-  public var isHalted: Bool { chartRuntime.core.withLock { $0.engine.halted } }
+  public var isHalted: Bool { runtime.with(ChartEngine<Definition>.self) { $0.core.withLock { $0.engine.halted } } }
   /// Where the chart is — configuration, history, context — to save and restore.
-  public var snapshot: ChartSnapshot<ID, Context> { chartRuntime.core.withLock { $0.engine.snapshot } }
+  public var snapshot: ChartSnapshot<ID, Context> { runtime.with(ChartEngine<Definition>.self) { $0.core.withLock { $0.engine.snapshot } } }
 
   /// Queues `event` and, unless another caller is already handling events, handles the queue
   /// on this thread until it is empty.

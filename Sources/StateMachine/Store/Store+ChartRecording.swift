@@ -26,10 +26,12 @@ extension Store where Definition: _ChartStoreDefinition, Definition.ID: Codable,
     onError: @escaping @Sendable (LogError) -> Void = { _ in }
   ) throws(LogError) -> LogRecorder<ChartLogState<ID>, Event, Context, Effect> {
     var made: LogRecorder<ChartLogState<ID>, Event, Context, Effect>?
-    try chartRuntime.attachRecorder(path: path ?? "(memory)") { engine throws(LogError) in
-      let recorder = try LogRecorder(chart: engine.chart, snapshot: engine.snapshot, file: path, durability: durability)
-      made = recorder
-      return Self.chartRecording(to: recorder, onError: onError)
+    try runtime.with(ChartEngine<Definition>.self) { runtime throws(LogError) in
+      try runtime.attachRecorder(path: path ?? "(memory)") { engine throws(LogError) in
+        let recorder = try LogRecorder(chart: engine.chart, snapshot: engine.snapshot, file: path, durability: durability)
+        made = recorder
+        return Self.recording(to: recorder, onError: onError)
+      }
     }
     return made!
   }
@@ -52,17 +54,6 @@ extension Store where Definition: _ChartStoreDefinition, Definition.ID: Codable,
     try self.init(
       chart, restoring: recorder.lastChartSnapshot(), clock: clock, mailbox: mailbox, handler: handler, failure: failure,
       inspector: inspector)
-    chartRuntime.attachRecorderBeforeUse(Self.chartRecording(to: recorder, onError: onError))
-  }
-
-  /// Records each step the store reports to `recorder`, with the step's time (made where the
-  /// store's types are known, so the recording runs specialised).
-  @inlinable
-  static func chartRecording(
-    to recorder: LogRecorder<ChartLogState<ID>, Event, Context, Effect>, onError: @escaping @Sendable (LogError) -> Void
-  ) -> @Sendable (StoreStep<Definition>) -> Void {
-    { step in
-      do throws(LogError) { try recorder.record(step, elapsed: step.time.inSeconds) } catch { onError(error) }
-    }
+    runtime.with(ChartEngine<Definition>.self) { $0.attachRecorderBeforeUse(Self.recording(to: recorder, onError: onError)) }
   }
 }

@@ -28,11 +28,13 @@ extension Store where Definition: _TableStoreDefinition, Definition.Configuratio
     onError: @escaping @Sendable (LogError) -> Void = { _ in }
   ) throws(LogError) -> Recorder {
     var made: Recorder?
-    try tableRuntime.attachRecorder(path: path ?? "(memory)") { engine throws(LogError) in
-      let machine = engine.machine
-      let recorder = try Recorder(table: machine.table, state: machine.state, context: machine.context, file: path, durability: durability)
-      made = recorder
-      return Self.tableRecording(to: recorder, onError: onError)
+    try runtime.with(TableEngine<Definition>.self) { runtime throws(LogError) in
+      try runtime.attachRecorder(path: path ?? "(memory)") { engine throws(LogError) in
+        let machine = engine.machine
+        let recorder = try Recorder(table: machine.table, state: machine.state, context: machine.context, file: path, durability: durability)
+        made = recorder
+        return Self.recording(to: recorder, onError: onError)
+      }
     }
     return made!
   }
@@ -58,15 +60,17 @@ extension Store where Definition: _TableStoreDefinition, Definition.Configuratio
       runtime: StoreRuntime(
         engine: TableEngine(machine: try Machine(table._table, state: state, context: context)), clock: clock, mailbox: mailbox,
         handler: handler, failure: failure, inspector: inspector))
-    tableRuntime.attachRecorderBeforeUse(Self.tableRecording(to: recorder, onError: onError))
+    runtime.with(TableEngine<Definition>.self) { $0.attachRecorderBeforeUse(Self.recording(to: recorder, onError: onError)) }
   }
+}
 
+extension Store where Event: Discriminated & Codable, Context: Codable, Work: Codable {
   /// Records each step the store reports to `recorder`, with the step's time (made where the
-  /// store's types are known, so the recording runs specialised).
+  /// store's types are known, so the recording runs specialised): a table's or a chart's.
   @inlinable
-  static func tableRecording(
-    to recorder: Recorder, onError: @escaping @Sendable (LogError) -> Void
-  ) -> @Sendable (StoreStep<Definition>) -> Void {
+  static func recording<LoggedState>(
+    to recorder: LogRecorder<LoggedState, Event, Context, Effect>, onError: @escaping @Sendable (LogError) -> Void
+  ) -> @Sendable (StoreStep<Definition>) -> Void where Definition._LogState == LoggedState {
     { step in
       do throws(LogError) { try recorder.record(step, elapsed: step.time.inSeconds) } catch { onError(error) }
     }

@@ -57,12 +57,6 @@ extension Store where Definition: _TableStoreDefinition {
         handler: handler, failure: failure, inspector: inspector))
   }
 
-  /// The runtime, as what it is: a table's (see ``_TableStoreDefinition``).
-  @inlinable
-  var tableRuntime: StoreRuntime<TableEngine<Definition>> {
-    unsafeDowncast(runtime, to: StoreRuntime<TableEngine<Definition>>.self)
-  }
-
   /// The current state. A state of at most eight plain bytes (an enum without payloads) is
   /// read without taking the store's lock.
   @inlinable
@@ -79,7 +73,7 @@ extension Store where Definition: _TableStoreDefinition {
   @inlinable
   public var context: Context { runtime.with(TableEngine<Definition>.self) { $0.core.withLock { $0.engine.machine.context } } }
   /// The table this store runs.
-  public var table: Table { tableRuntime.core.withLock { $0.engine.machine.table } }
+  public var table: Table { runtime.with(TableEngine<Definition>.self) { $0.core.withLock { $0.engine.machine.table } } }
 
   /// Queues `event` and, unless another caller is already handling events, handles the queue
   /// on this thread until it is empty.

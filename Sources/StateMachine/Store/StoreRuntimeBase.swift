@@ -18,9 +18,10 @@ class StoreRuntimeBase<Event: Sendable, Work: Sendable, Context: Sendable, Confi
   /// Runs `body` on the runtime as what it is (an `Engine`'s), specialised: for the members of
   /// one kind of store.
   @inlinable @inline(__always)
-  final func with<Engine: StoreEngine, Result>(_ engine: Engine.Type, _ body: (StoreRuntime<Engine>) -> Result) -> Result
-  where Engine.Event == Event {
-    body(unsafeDowncast(self, to: StoreRuntime<Engine>.self))
+  final func with<Engine: StoreEngine, Result, Failure: Error>(
+    _ engine: Engine.Type, _ body: (StoreRuntime<Engine>) throws(Failure) -> Result
+  ) throws(Failure) -> Result where Engine.Event == Event {
+    try body(unsafeDowncast(self, to: StoreRuntime<Engine>.self))
   }
 
   /// ``enqueue(_:)`` on the runtime as what it is (an `Engine`'s): specialised, and with no
