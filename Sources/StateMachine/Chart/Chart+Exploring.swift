@@ -57,6 +57,7 @@ public struct _ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: 
   public var place: _ChartPlace { _ChartPlace(key: key, halted: machine.halted, history: machine.history, node: machine.node) }
 
   @inlinable public var context: Context { machine.storedContext }
+  @inlinable public var contextMayHaveChanged: Bool { machine.contextWritten }
   @inlinable public var configuration: [ID] { machine.configuration }
   @inlinable public var isHalted: Bool { machine.halted }
 

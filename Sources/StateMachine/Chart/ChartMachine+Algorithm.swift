@@ -265,6 +265,7 @@ extension ChartMachine {
       // Updates and makes, the common content, by their closures alone.
       if let update = chart.tables.updates[i] {
         update(&storedContext, value)
+        contextWritten = true
         continue
       }
       if let make = chart.tables.makes[i] {
@@ -280,7 +281,9 @@ extension ChartMachine {
         internalQueue.append(QueuedEvent(name: eventName(of: raised, ordinal: ordinal), value: raised, ordinal: ordinal))
       case .send(let sent, let delay, let id): if !discardsOutputs { run.output(.send(sent, after: delay, id: id), owner: owner) }
       case .cancel(let id): if !discardsOutputs { run.output(.cancel(id), owner: owner) }
-      case .update(_, let update): update(&storedContext, value)
+      case .update(_, let update):
+        update(&storedContext, value)
+        contextWritten = true
       case .error(let name): enqueue(name)
       }
     }

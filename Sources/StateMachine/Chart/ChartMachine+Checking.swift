@@ -8,8 +8,13 @@ extension ChartMachine {
   /// store's engine put back. A machine without history is not written one.
   @inlinable
   mutating func place(active: StateBits, history: [Int: [Int]]?, context: Context, halted: Bool, node: Int32) {
-    if let history { self.history = history } else if !self.history.isEmpty { self.history = [:] }
-    (self.active, storedContext) = (active, context)
+    // (A chart without history states is not written an empty one: a retain and release.)
+    if let history {
+      if !(history.isEmpty && self.history.isEmpty) { self.history = history }
+    } else if !self.history.isEmpty {
+      self.history = [:]
+    }
+    (self.active, storedContext, contextWritten) = (active, context, false)
     (self.halted, started, self.node) = (halted, true, node)
   }
 }

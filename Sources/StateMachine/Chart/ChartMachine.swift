@@ -22,7 +22,10 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   /// The context the guards read and the actions update.
   public internal(set) var context: Context {
     get { storedContext }
-    set { storedContext = newValue }
+    set {
+      storedContext = newValue
+      contextWritten = true
+    }
   }
   @usableFromInline var storedContext: Context
   @usableFromInline var active: StateBits
@@ -129,6 +132,9 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   /// Whether content that only makes outputs (effects, sends, cancels) is skipped: for
   /// checkers, which read the configuration and context alone (see ``_discardOutputs()``).
   @usableFromInline var discardsOutputs = false
+  /// Whether content wrote the context since the machine was last put back (``place(active:history:context:halted:node:)``):
+  /// a checker that finds it unwritten knows the context is the one it put back.
+  @usableFromInline var contextWritten = false
 
   /// The most microsteps one macrostep may take before it is stopped with
   /// ``ChartRunError/didNotSettle(chart:microsteps:states:)``: a chart whose eventless

@@ -57,6 +57,10 @@ public protocol _MachineExplorer {
   mutating func `return`(to place: Place, context: Definition.Context)
   /// Handles `event` (whose ``ordinal(of:)`` is `ordinal`).
   mutating func advance(_ event: Definition.Event, ordinal: Int) throws(Failure) -> MachineResponse
+  /// Whether the context may differ from the one the machine was last put back with
+  /// (``return(to:context:)``): `false` only when no step since then wrote it. (A kind that
+  /// cannot tell answers `true`, the default.)
+  var contextMayHaveChanged: Bool { get }
   /// A hash of where the machine is, with a context hashing to `contextHash` (made without
   /// reading its ``place``).
   func placeHash(contextHash: Int) -> Int
@@ -72,6 +76,11 @@ public protocol _MachineExplorer {
   mutating func dropCoverage()
   /// The transitions ever taken, in increasing order.
   var coveredTransitions: [Int] { get }
+}
+
+extension _MachineExplorer {
+  /// A kind that cannot tell whether a step wrote its context says it may have.
+  @inlinable public var contextMayHaveChanged: Bool { true }
 }
 
 /// Mixes `word` into `h` (the explorers' hashes of a place: no `Hasher`).

@@ -98,11 +98,10 @@ public struct Explorer<Definition: ExplorableDefinition>: PropertyChecking, Send
     // Growing the index refiles every position in it: start with room for a small machine.
     var index = PositionIndex<Definition._Explorer, Keying>(capacity: min(limit, 128), keying: keying)
     do {
-      let key = keying.key(of: machine.context)
-      let contextHash = key.hashValue
-      let hash = machine.placeHash(contextHash: contextHash)
+      let key = index.keyNumber(of: machine, near: -1)
+      let hash = machine.placeHash(contextHash: Int(key))
       let slot = index.find(machine, key: key, hash: hash).slot
-      _ = index.add(machine.place, context: machine.context, halted: machine.isHalted, key: key, contextHash: contextHash, hash: hash, slot: slot)
+      _ = index.add(machine.place, context: machine.context, halted: machine.isHalted, key: key, hash: hash, slot: slot)
     }
     result.reached(from: -1, by: -1)
     result.firstEntered(machine.keepCoverage(), at: 0, then: nil)
@@ -144,16 +143,15 @@ public struct Explorer<Definition: ExplorableDefinition>: PropertyChecking, Send
         if machine.coverageGrew { result.firstEntered(machine.keepCoverage(), at: i, then: e) }
         // The machine is compared with what is filed before a position is read from it: most
         // steps reach a configuration reached before.
-        let key = keying.key(of: machine.context)
-        let contextHash = index.contextHash(of: key, near: i)
-        let hash = machine.placeHash(contextHash: contextHash)
+        let key = index.keyNumber(of: machine, near: i)
+        let hash = machine.placeHash(contextHash: Int(key))
         let (found, slot) = index.find(machine, key: key, hash: hash)
         guard found < 0 else { continue }
         guard index.count < limit else {
           result.truncated = true
           continue
         }
-        let next = index.add(machine.place, context: machine.context, halted: machine.isHalted, key: key, contextHash: contextHash, hash: hash, slot: slot)
+        let next = index.add(machine.place, context: machine.context, halted: machine.isHalted, key: key, hash: hash, slot: slot)
         result.reached(from: i, by: e)
         check(machine, at: next, deadEnd: deadEnd, &result)
       }

@@ -1,31 +1,108 @@
 public import StateMachine
 
 /// The positions an explorer has reached (a place and a context), numbered in the order they
-/// were reached, and an open-addressing table of them by a hash that costs no `Hasher` for the
-/// place and reuses the context's hash when a step left the context as it was (most steps of a
-/// machine whose context is a few collections: hashing them again on every step was a third of
-/// the search).
+/// were reached, and an open-addressing table of them by a hash that costs no `Hasher`.
 ///
 /// Positions are told apart by their place and a key of their context: the context itself, or
-/// what an abstraction keeps of it (``Explorer/abstracting(_:)``).
+/// what an abstraction keeps of it (``Explorer/abstracting(_:)``). Each distinct key is filed
+/// once, in a ``ContextTable``, and a position holds its key's number: a position is found by
+/// comparing numbers, never contexts, and a step that wrote no context (most steps of a machine
+/// whose context is a few collections) keeps its position's number without hashing the context
+/// again (hashing it on every step was a third of the search).
 @usableFromInline
 struct PositionIndex<Machine: _MachineExplorer, Keying: ContextKeying> where Keying.Context == Machine.Definition.Context {
   @usableFromInline typealias Context = Keying.Context
   @usableFromInline typealias Key = Keying.Key
 
-  /// How a context's key is made.
-  @usableFromInline let keying: Keying
-  /// Every position reached, by number: its place, context, and whether the machine had halted.
+  /// Every distinct context key reached, numbered.
+  @usableFromInline var keys: ContextTable<Keying>
+  /// Every position reached, by number: its place, context (the one it was first reached
+  /// with), the number of its context's key, and whether the machine had halted.
   @usableFromInline var places: [Machine.Place] = []
   @usableFromInline var contexts: [Context] = []
+  @usableFromInline var keyNumbers: [Int32] = []
   @usableFromInline var halted: [Bool] = []
-  /// Each position's context key, by number.
-  @usableFromInline var keys: [Key] = []
-  /// Each position's context key's hash, by number.
-  @usableFromInline var contextHashes: [Int] = []
-  /// Each position's hash (``_MachineExplorer/placeHash(contextHash:)``), by number.
+  /// Each position's hash (``_MachineExplorer/placeHash(contextHash:)`` of its key's number),
+  /// by number.
   @usableFromInline var hashes: [Int] = []
   /// Position numbers, or -1 for an empty slot; its count is a power of two, at most half full.
+  @usableFromInline var slots: [Int32]
+
+  @inlinable
+  init(capacity: Int, keying: Keying) {
+    keys = ContextTable(capacity: min(capacity, 32), keying: keying)
+    var size = 16
+    while size < 2 * capacity { size <<= 1 }
+    slots = Array(repeating: -1, count: size)
+    places.reserveCapacity(capacity)
+    contexts.reserveCapacity(capacity)
+    keyNumbers.reserveCapacity(capacity)
+    halted.reserveCapacity(capacity)
+    hashes.reserveCapacity(capacity)
+  }
+
+  @inlinable var count: Int { places.count }
+
+  /// The number of the key of `machine`'s context, filed now when it is new; `near` is the
+  /// position the machine stepped from (-1: none), whose key is taken without hashing when the
+  /// machine says its context was not written since it was put back there, or when the two
+  /// keys compare equal (a context written with what it held compares equal quickly: its
+  /// collections share their storage).
+  @inlinable
+  mutating func keyNumber(of machine: Machine, near: Int) -> Int32 {
+    if near >= 0, !machine.contextMayHaveChanged { return keyNumbers[near] }
+    let key = keys.keying.key(of: machine.context)
+    if near >= 0, keys.keys[Int(keyNumbers[near])] == key { return keyNumbers[near] }
+    return keys.number(of: key)
+  }
+
+  /// The number of the position filed where `machine` is, with a context whose key's number is
+  /// `key` (`hash` is their ``_MachineExplorer/placeHash(contextHash:)``), or -1 with the slot a
+  /// new one goes in (for ``add(_:context:halted:key:hash:slot:)``, before anything else is
+  /// filed).
+  @inlinable
+  func find(_ machine: Machine, key: Int32, hash: Int) -> (number: Int, slot: Int) {
+    let mask = slots.count - 1
+    var slot = hash & mask
+    while true {
+      let number = Int(slots[slot])
+      if number < 0 { return (-1, slot) }
+      if hashes[number] == hash, keyNumbers[number] == key, machine.isAt(places[number]) { return (number, slot) }
+      slot = (slot + 1) & mask
+    }
+  }
+
+  /// Files a position that ``find(_:key:hash:)`` did not find, in the slot it gave; returns its
+  /// number.
+  @inlinable
+  mutating func add(_ place: consuming Machine.Place, context: consuming Context, halted: Bool, key: Int32, hash: Int, slot: Int) -> Int {
+    let number = places.count
+    places.append(place)
+    contexts.append(context)
+    keyNumbers.append(key)
+    self.halted.append(halted)
+    hashes.append(hash)
+    slots[slot] = Int32(truncatingIfNeeded: number)
+    if 2 * places.count > slots.count { grow() }
+    return number
+  }
+
+  @usableFromInline
+  mutating func grow() { slots = refiled(hashes, size: slots.count * 2) }
+}
+
+/// The distinct context keys an explorer has reached, numbered in the order they were reached,
+/// in an open-addressing table by their hash.
+@usableFromInline
+struct ContextTable<Keying: ContextKeying> {
+  @usableFromInline typealias Key = Keying.Key
+
+  /// How a context's key is made.
+  @usableFromInline let keying: Keying
+  /// Every key, by number, and its hash.
+  @usableFromInline var keys: [Key] = []
+  @usableFromInline var hashes: [Int] = []
+  /// Key numbers, or -1 for an empty slot; its count is a power of two, at most half full.
   @usableFromInline var slots: [Int32]
 
   @inlinable
@@ -34,67 +111,44 @@ struct PositionIndex<Machine: _MachineExplorer, Keying: ContextKeying> where Key
     var size = 16
     while size < 2 * capacity { size <<= 1 }
     slots = Array(repeating: -1, count: size)
-    places.reserveCapacity(capacity)
-    contexts.reserveCapacity(capacity)
-    halted.reserveCapacity(capacity)
     keys.reserveCapacity(capacity)
-    contextHashes.reserveCapacity(capacity)
     hashes.reserveCapacity(capacity)
   }
 
-  @inlinable var count: Int { places.count }
-
-  /// The hash of `key`, taken from position `near`'s when the two keys are equal (a step that
-  /// changed nothing in the context leaves one that compares equal quickly: its collections
-  /// share their storage).
+  /// The number of `key`, filed now when it is new.
   @inlinable
-  func contextHash(of key: Key, near: Int) -> Int {
-    near >= 0 && keys[near] == key ? contextHashes[near] : key.hashValue
-  }
-
-  /// The number of the position filed where `machine` is, with a context whose key is `key`
-  /// (`hash` is their ``_MachineExplorer/placeHash(contextHash:)``), or -1 with the slot a new
-  /// one goes in (for ``add(_:context:halted:key:contextHash:hash:slot:)``, before anything else
-  /// is filed).
-  @inlinable
-  func find(_ machine: Machine, key: Key, hash: Int) -> (number: Int, slot: Int) {
+  mutating func number(of key: Key) -> Int32 {
+    let hash = key.hashValue
     let mask = slots.count - 1
     var slot = hash & mask
     while true {
-      let number = Int(slots[slot])
-      if number < 0 { return (-1, slot) }
-      if hashes[number] == hash, keys[number] == key, machine.isAt(places[number]) { return (number, slot) }
+      let number = slots[slot]
+      if number < 0 { break }
+      if hashes[Int(number)] == hash, keys[Int(number)] == key { return number }
       slot = (slot + 1) & mask
     }
-  }
-
-  /// Files a position that ``find(_:key:hash:)`` did not find, in the slot it gave; returns its
-  /// number.
-  @inlinable
-  mutating func add(
-    _ place: consuming Machine.Place, context: consuming Context, halted: Bool, key: consuming Key, contextHash: Int, hash: Int,
-    slot: Int
-  ) -> Int {
-    let number = places.count
-    places.append(place)
-    contexts.append(context)
-    self.halted.append(halted)
+    let number = Int32(truncatingIfNeeded: keys.count)
     keys.append(key)
-    contextHashes.append(contextHash)
     hashes.append(hash)
-    slots[slot] = Int32(truncatingIfNeeded: number)
-    if 2 * places.count > slots.count { grow() }
+    slots[slot] = number
+    if 2 * keys.count > slots.count { grow() }
     return number
   }
 
   @usableFromInline
-  mutating func grow() {
-    slots = Array(repeating: -1, count: slots.count * 2)
-    let mask = slots.count - 1
-    for (number, hash) in hashes.enumerated() {
-      var slot = hash & mask
-      while slots[slot] >= 0 { slot = (slot + 1) & mask }
-      slots[slot] = Int32(truncatingIfNeeded: number)
-    }
+  mutating func grow() { slots = refiled(hashes, size: slots.count * 2) }
+}
+
+/// Open-addressing slots of `size` (a power of two) holding the numbers of `hashes`: what a
+/// table that grows refiles.
+@usableFromInline
+func refiled(_ hashes: [Int], size: Int) -> [Int32] {
+  var slots = [Int32](repeating: -1, count: size)
+  let mask = size - 1
+  for (number, hash) in hashes.enumerated() {
+    var slot = hash & mask
+    while slots[slot] >= 0 { slot = (slot + 1) & mask }
+    slots[slot] = Int32(truncatingIfNeeded: number)
   }
+  return slots
 }
