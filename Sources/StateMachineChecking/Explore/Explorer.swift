@@ -98,7 +98,7 @@ public struct Explorer<Definition: ExplorableDefinition>: PropertyChecking, Send
     // Growing the index refiles every position in it: start with room for a small machine.
     var index = PositionIndex<Definition._Explorer, Keying>(capacity: min(limit, 128), keying: keying)
     do {
-      let key = index.keyNumber(of: machine, near: -1)
+      let key = index.keyNumber(of: machine, near: -1, event: -1)
       let hash = machine.placeHash(contextHash: Int(key))
       let slot = index.find(machine, key: key, hash: hash).slot
       _ = index.add(machine.place, context: machine.context, halted: machine.isHalted, key: key, hash: hash, slot: slot)
@@ -143,7 +143,7 @@ public struct Explorer<Definition: ExplorableDefinition>: PropertyChecking, Send
         if machine.coverageGrew { result.firstEntered(machine.keepCoverage(), at: i, then: e) }
         // The machine is compared with what is filed before a position is read from it: most
         // steps reach a configuration reached before.
-        let key = index.keyNumber(of: machine, near: i)
+        let key = index.keyNumber(of: machine, near: i, event: e)
         let hash = machine.placeHash(contextHash: Int(key))
         let (found, slot) = index.find(machine, key: key, hash: hash)
         guard found < 0 else { continue }

@@ -16,6 +16,9 @@ struct PositionIndex<Machine: _MachineExplorer, Keying: ContextKeying> where Key
 
   /// Every distinct context key reached, numbered.
   @usableFromInline var keys: ContextTable<Keying>
+  /// Per event (a position in the alphabet), the number of the key its last step ended with
+  /// (-1: none yet).
+  @usableFromInline var lastKeys: [Int32] = []
   /// Every position reached, by number: its place, context (the one it was first reached
   /// with), the number of its context's key, and whether the machine had halted.
   @usableFromInline var places: [Machine.Place] = []
@@ -48,11 +51,24 @@ struct PositionIndex<Machine: _MachineExplorer, Keying: ContextKeying> where Key
   /// machine says its context was not written since it was put back there, or when the two
   /// keys compare equal (a context written with what it held compares equal quickly: its
   /// collections share their storage).
+  ///
+  /// Failing those, the key is compared with the one the last step on the same event (`event`,
+  /// a position in the alphabet) ended with, before it is hashed: comparing a context (its
+  /// short strings two words at a time) costs a fraction of hashing it, and many events leave
+  /// the same context wherever they are taken (a reset, a page loaded).
   @inlinable
-  mutating func keyNumber(of machine: Machine, near: Int) -> Int32 {
+  mutating func keyNumber(of machine: Machine, near: Int, event: Int) -> Int32 {
     if near >= 0, !machine.contextMayHaveChanged { return keyNumbers[near] }
     let key = keys.keying.key(of: machine.context)
     if near >= 0, keys.keys[Int(keyNumbers[near])] == key { return keyNumbers[near] }
+    if event >= 0 {
+      if event >= lastKeys.count { lastKeys += repeatElement(-1, count: event + 1 - lastKeys.count) }
+      let last = lastKeys[event]
+      if last >= 0, keys.keys[Int(last)] == key { return last }
+      let number = keys.number(of: key)
+      lastKeys[event] = number
+      return number
+    }
     return keys.number(of: key)
   }
 
