@@ -137,22 +137,23 @@ struct SpecParser {
     let lowered = header.map { $0.lowercased() }
     switch lowered.first {
     case "state":
-      guard lowered == Self.stateColumns else {
-        throw error(n, nil, "state table columns are \(header.joined(separator: ", ")); expected \(Self.stateColumns.joined(separator: ", "))")
-      }
-      guard !sawStates else { throw error(n, nil, "a second state table; expected one") }
-      sawStates = true
-      place = .stateHeader
+      try expectFirst("state", header, lowered, columns: Self.stateColumns, seenBefore: sawStates, at: n)
+      (sawStates, place) = (true, .stateHeader)
     case "from":
-      guard lowered == Self.transitionColumns else {
-        throw error(n, nil, "transition table columns are \(header.joined(separator: ", ")); expected \(Self.transitionColumns.joined(separator: ", "))")
-      }
-      guard !sawTransitions else { throw error(n, nil, "a second transition table; expected one") }
-      sawTransitions = true
-      place = .transitionHeader
+      try expectFirst("transition", header, lowered, columns: Self.transitionColumns, seenBefore: sawTransitions, at: n)
+      (sawTransitions, place) = (true, .transitionHeader)
     default:
       place = .otherTable  // a table of the prose: not ours
     }
+  }
+
+  /// A `kind` table's header (`header`, lowercased `lowered`) must name `columns`, and be the
+  /// first table of its kind (`seenBefore`: one came before).
+  func expectFirst(_ kind: String, _ header: [String], _ lowered: [String], columns: [String], seenBefore: Bool, at n: Int) throws(SpecError) {
+    guard lowered == columns else {
+      throw error(n, nil, "\(kind) table columns are \(header.joined(separator: ", ")); expected \(columns.joined(separator: ", "))")
+    }
+    guard !seenBefore else { throw error(n, nil, "a second \(kind) table; expected one") }
   }
 
   mutating func readState(_ cells: [String], at n: Int) throws(SpecError) {
