@@ -62,6 +62,24 @@ public protocol MachineInstance<Definition> {
   /// For checkers, which read the configuration and context alone: from now on the machine
   /// may skip making its steps' outputs. Not API (the default does nothing).
   mutating func _discardOutputs()
+
+  /// Where a running machine is, as a value to keep and restore: a table's state and context
+  /// (``TableSnapshot``), a chart's active states, history, context and halting
+  /// (``ChartSnapshot``). `Codable` when the states and the context are.
+  associatedtype Snapshot
+  /// Why a snapshot does not fit a definition.
+  associatedtype RestoreFailure: Error
+
+  /// Where the machine is now.
+  var snapshot: Snapshot { get }
+
+  /// A machine of `definition` where `snapshot` says, started: stepping it goes on from there as
+  /// the machine the snapshot was taken of would have.
+  ///
+  /// - Throws: ``RestoreFailure`` when the snapshot is not a place `definition` can be (a state
+  ///   the table does not know; a configuration the chart cannot be in), before anything is
+  ///   restored.
+  init(_ definition: Definition, restoring snapshot: Snapshot) throws(RestoreFailure)
 }
 
 extension MachineInstance {
@@ -147,7 +165,43 @@ extension Machine: MachineInstance where Effect: Sendable {
   /// The current state.
   @inlinable
   public var configuration: State { state }
+
+  /// A state the table does not know.
+  public typealias RestoreFailure = TableValidationError
+
+  /// Where the machine is now: its state and context.
+  public var snapshot: TableSnapshot<State, Context> { TableSnapshot(state: state, context: context) }
+
+  /// A machine of `table` in the snapshot's state and context.
+  ///
+  /// - Throws: ``TableValidationError`` when the table does not know the state's case.
+  public init(_ table: TransitionTable<State, Event, Context, Effect>, restoring snapshot: TableSnapshot<State, Context>) throws(TableValidationError) {
+    try self.init(table, state: snapshot.state, context: snapshot.context)
+  }
 }
+
+/// Where a table's machine is: its state and context. `Codable` when both are, so a running
+/// table can be saved and restored (``Machine/init(_:restoring:)``).
+///
+/// ```swift
+/// let data = try JSONEncoder().encode(machine.snapshot)
+/// let snapshot = try JSONDecoder().decode(TableSnapshot<Login.State, Login.Context>.self, from: data)
+/// var restored = try Machine(Login.table, restoring: snapshot)
+/// ```
+public struct TableSnapshot<State, Context> {
+  /// The current state.
+  public var state: State
+  /// The context.
+  public var context: Context
+
+  /// A snapshot of `state` with `context`.
+  public init(state: State, context: Context) { (self.state, self.context) = (state, context) }
+}
+
+extension TableSnapshot: Codable where State: Codable, Context: Codable {}
+extension TableSnapshot: Equatable where State: Equatable, Context: Equatable {}
+extension TableSnapshot: Hashable where State: Hashable, Context: Hashable {}
+extension TableSnapshot: Sendable where State: Sendable, Context: Sendable {}
 
 extension Chart: MachineDefinition {
   /// A chart's configuration: its active atomic states, in document order.
@@ -189,6 +243,9 @@ extension ChartMachine: MachineInstance {
   public mutating func begin() throws(ChartRunError) {
     if !isStarted { _ = try start() }
   }
+
+  /// A snapshot that is not a configuration the chart can be in.
+  public typealias RestoreFailure = ChartRestoreError
 
   /// The macrostep of `event`, as the tools read it: transitioned is handled; unhandled, and
   /// any event after the chart halted, are ignored.

@@ -74,6 +74,9 @@ extension Store where Definition: _TableStoreDefinition {
   public var context: Context { runtime.with(TableEngine<Definition>.self) { $0.core.withLock { $0.engine.machine.context } } }
   /// The table this store runs.
   public var table: Table { runtime.with(TableEngine<Definition>.self) { $0.core.withLock { $0.engine.machine.table } } }
+  /// Where the table is — its state and context, read together — to save and restore (as a
+  /// chart store's `snapshot` is).
+  public var snapshot: TableSnapshot<State, Context> { runtime.with(TableEngine<Definition>.self) { $0.core.withLock { $0.engine.machine.snapshot } } }
 
   /// Queues `event` and, unless another caller is already handling events, handles the queue
   /// on this thread until it is empty.
