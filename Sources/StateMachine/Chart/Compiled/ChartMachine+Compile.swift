@@ -96,6 +96,9 @@ extension ChartMachine {
       if !block.isEmpty { program.append(CompiledSteps.Op(.run, Int(block.start), Int(block.end), owner)) }
     }
     var halts = false
+    // From the empty configuration, the move is the start: its transition's content belongs to
+    // the chart itself, as the algorithm's start runs it.
+    let starting = !(0..<chart.count).contains { active[$0] }
     let (savedHistory, savedActive) = (history, active)
     defer { (history, active) = (savedHistory, savedActive) }
     let historyStart = compiled.historyWrites.count
@@ -112,7 +115,7 @@ extension ChartMachine {
       program.append(CompiledSteps.Op(.exited, s))
       active[s] = false
     }
-    for t in enabled { run(chart.tables.transitionBlocks[t], owner: owner(of: t)) }
+    for t in enabled { run(chart.tables.transitionBlocks[t], owner: starting ? 0 : owner(of: t)) }
     var entry = EntrySet(count: chart.count, parents: chart.parents)
     for t in enabled {
       for s in chart.targets[t] { addDescendants(s, &entry) }

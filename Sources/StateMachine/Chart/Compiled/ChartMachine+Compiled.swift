@@ -68,10 +68,16 @@ extension ChartMachine {
       node = -1
       return
     }
-    // Read field by field: the move is not copied (its end key holds two state sets).
-    let move = Int(m)
     run.microsteps += 1
     run.trace?.took(enabled)
+    runMove(Int(m), event: event, &run)
+  }
+
+  /// Runs compiled move `move`'s program for `event` (its content sees the event's value), and
+  /// lands on the move's end.
+  @inlinable
+  mutating func runMove(_ move: Int, event: QueuedEvent, _ run: inout Run) {
+    // Read field by field: the move is not copied (its end key holds two state sets).
     if compiledStorage.steps.moves[move].historyStart < compiledStorage.steps.moves[move].historyEnd { writeHistory(compiledStorage.steps.moves[move]) }
     var pc = Int(compiledStorage.steps.moves[move].programStart)
     let end = Int(compiledStorage.steps.moves[move].programEnd)
@@ -108,6 +114,7 @@ extension ChartMachine {
   /// there is no room.
   @inlinable
   mutating func moveIndex(_ n: Int32, _ enabled: [Int]) -> Int32? {
+    guard n >= 0 else { return nil }
     if enabled.count == 1 {
       let base = compiledStorage.steps.singleBase[Int(n)]
       if base >= 0 {
