@@ -139,6 +139,16 @@ enum ChartBench {
           }
           return machine.configuration == expected ? count : -1
         },
+        BenchVariant(name: "chart start (a new machine's first macrostep), per start") {
+          // As many starts as the others step events: what making a chart's machine costs (a
+          // store's, a child's), its first macrostep compiled once per chart and shared.
+          var started = 0
+          for _ in 0..<count {
+            var machine = ChartMachine(chart, context: NoContext())
+            if (try? machine.start()) != nil, machine.isStarted { started += 1 }
+          }
+          return started
+        },
         BenchVariant(name: "chartStore.send, no effects") {
           guard let store = try? Store(storeChart, context: NoContext(), handler: { _, _ in }) else { return -1 }
           for event in inputs { store.send(event) }
