@@ -49,7 +49,7 @@ extension Store where Definition: _ChartStoreDefinition {
   }
 
   /// A store that continues `chart` from `snapshot` (a store's or a machine's
-  /// ``snapshot``, or a log's last state): the configuration, history and context are taken as
+  /// `snapshot`, or a log's last state): the configuration, history and context are taken as
   /// they are, and no state is entered, so no entry content runs.
   ///
   /// A snapshot says where the chart is, not what was running: effects and timers that were
