@@ -197,7 +197,7 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
   /// learnt much more than it started with hands its own back. Locked only then.
   /// (`Locked`, a pthread mutex, not `Synchronization.Mutex`, whose futex waits ThreadSanitizer
   /// cannot see.)
-  let learnt = Locked(CompiledStorage(CompiledSteps()))
+  @usableFromInline let learnt = Locked(CompiledStorage(CompiledSteps()))
   /// The pool of stepping machines this chart's stores share (see ``ChartStepperPool``), held
   /// by the stores, not by the chart.
   let stepperPool = Locked(WeakReference<ChartStepperPool<ID, Event, Context, Effect>>())

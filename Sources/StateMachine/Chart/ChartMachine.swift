@@ -48,7 +48,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     }
   }
   /// The size of `compiled` (``CompiledSteps/size``) when it was last handed to the chart.
-  var published = 0
+  @usableFromInline var published = 0
   /// The transitions the last selection enabled (kept to reuse its storage).
   @usableFromInline var selected: [Int] = []
   /// The outputs of the last step, kept to be reused by the next one once its caller lets go.
@@ -166,6 +166,9 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   }
 
   /// A machine at the chart's start; call ``start()`` to enter its initial states.
+  ///
+  /// (Inlinable: made specialised for your types where you make it.)
+  @inlinable
   public init(_ chart: Chart<ID, Event, Context, Effect>, context: Context) {
     self.chart = chart
     storedContext = context
@@ -213,9 +216,16 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   /// empty configuration, learnt once per chart), else by the algorithm.
   @inlinable
   mutating func enterInitial(_ run: inout Run) {
-    if compiles, let m = moveIndex(currentNode(), [chart.defaultTransition[0]]) {
-      runMove(Int(m), event: .eventless, &run)
-      return
+    if compiles {
+      let known = compiledStorage.steps.startMove
+      if known >= 0 {
+        runMove(Int(known), event: .eventless, &run)
+        return
+      }
+      if let m = moveIndex(currentNode(), [chart.defaultTransition[0]]) {
+        runMove(Int(m), event: .eventless, &run)
+        return
+      }
     }
     enterInitialByAlgorithm(&run)
   }

@@ -83,9 +83,17 @@ extension ChartMachine {
   mutating func compileMove(_ n: Int32, _ enabled: [Int]) -> Int32? {
     guard compiled.hasRoom else { return nil }
     defer { publish() }
+    let starting = isUnstarted
     let (move, end) = compileMove(enabled)
-    return compiled.file(move, ending: end, from: n, taking: enabled, transitions: chart.sources.count)
+    let filed = compiled.file(move, ending: end, from: n, taking: enabled, transitions: chart.sources.count)
+    // The start's move is kept where every later start finds it at once (before the steps are
+    // handed to the chart's other machines).
+    if starting, filed >= 0 { compiled.startMove = filed }
+    return filed
   }
+
+  /// Whether no state is active: the configuration before the start.
+  var isUnstarted: Bool { !(0..<chart.count).contains { active[$0] } }
 
   /// What the algorithm's microstep computes for `enabled` from here, without running content:
   /// the history it writes, the program of content, exits, entries and done events, and where
@@ -98,7 +106,7 @@ extension ChartMachine {
     var halts = false
     // From the empty configuration, the move is the start: its transition's content belongs to
     // the chart itself, as the algorithm's start runs it.
-    let starting = !(0..<chart.count).contains { active[$0] }
+    let starting = isUnstarted
     let (savedHistory, savedActive) = (history, active)
     defer { (history, active) = (savedHistory, savedActive) }
     let historyStart = compiled.historyWrites.count

@@ -163,7 +163,10 @@ struct CompiledSteps: Sendable {
   @usableFromInline init() {}
 
   /// How much is compiled: selections and moves.
-  var size: Int { selectionStarts.count + moves.count }
+  @usableFromInline var size: Int { selectionStarts.count + moves.count }
+  /// The start's move (the chart's initial transition from the empty configuration), or -1
+  /// until a machine has compiled it.
+  @usableFromInline var startMove: Int32 = -1
 
   /// Whether more can be compiled.
   var hasRoom: Bool {
