@@ -6,8 +6,8 @@ import Testing
 /// written over the model sees of each, and the one ``PropertyCheck`` run over both.
 @Suite("One machine model: tables and charts under one property check")
 struct OneModelTests {
-  enum Light: Hashable, Sendable, Discriminated { case off, on, broken }
-  enum Press: Hashable, Sendable, Discriminated { case toggle, smash, repair }
+  enum Light: String, Hashable, Sendable, Codable, Discriminated { case off, on, broken }
+  enum Press: String, Hashable, Sendable, Codable, Discriminated { case toggle, smash, repair }
 
   /// A lamp: toggled on and off; smashed while on it breaks for good (a dead end); `repair`
   /// is handled nowhere. The context counts the toggles.

@@ -7,19 +7,12 @@ import Testing
 /// snapshot that does not fit the definition is refused with the kind's typed error.
 @Suite("One machine model: snapshot and restore for every kind")
 struct SnapshotModelTests {
-  enum Light: String, Hashable, Sendable, Codable, Discriminated { case off, on, broken }
-  enum Press: String, Hashable, Sendable, Codable, Discriminated { case toggle, smash }
+  typealias Light = OneModelTests.Light
+  typealias Press = OneModelTests.Press
 
-  /// A lamp that counts its toggles and breaks for good when smashed while on.
-  static func table() throws -> TransitionTable<Light, Press, Int, Never> {
-    try TransitionTable(
-      name: "lamp", initial: .off,
-      rows: [
-        .transition(from: .off, on: .toggle, to: .on).update { count, _ in count += 1 },
-        .transition(from: .on, on: .toggle, to: .off).update { count, _ in count += 1 },
-        .transition(from: .on, on: .smash, to: .broken),
-      ])
-  }
+  /// The lamp of the model's other tests: it counts its toggles and breaks for good when
+  /// smashed while on.
+  static func table() throws -> TransitionTable<Light, Press, Int, Never> { try OneModelTests.table() }
 
   /// The same lamp as a chart, inside a compound state with a history, so a chart's snapshot
   /// carries history values too.
