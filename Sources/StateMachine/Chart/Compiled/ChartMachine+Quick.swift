@@ -64,6 +64,10 @@ extension ChartMachine {
   /// quick or unhandled. A machine that discards outputs learns its own lane.
   @usableFromInline
   mutating func learnQuick(_ slot: Int) -> Bool {
+    // What is learnt is handed to the chart as what is compiled is (see `publish`): a machine
+    // that only learns slots would otherwise keep them to itself, and every new machine of the
+    // chart (every walk's) would learn them again, copying the steps it shares to write them.
+    defer { publish() }
     let s = compiledStorage.steps.byOrdinal[slot]
     guard s >= 0 else { return false }
     let t = compiledStorage.steps.sole[Int(s)]
@@ -98,6 +102,7 @@ extension ChartMachine {
   /// Files what the quick lane does for `slot`, in this machine's lane.
   @usableFromInline
   mutating func learn(_ slot: Int, _ end: Int32) {
+    compiled.learntSlots += 1
     guard discardsOutputs else {
       compiled.quick[slot] = end
       return

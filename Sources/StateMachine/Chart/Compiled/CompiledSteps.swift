@@ -162,8 +162,10 @@ struct CompiledSteps: Sendable {
 
   @usableFromInline init() {}
 
-  /// How much is compiled: selections and moves.
-  @usableFromInline var size: Int { selectionStarts.count + moves.count }
+  /// How much is compiled: selections, moves, and quick-lane slots learnt.
+  @usableFromInline var size: Int { selectionStarts.count + moves.count + learntSlots }
+  /// How many quick-lane slots (either lane's) have been learnt.
+  @usableFromInline var learntSlots = 0
   /// The start's move (the chart's initial transition from the empty configuration), or -1
   /// until a machine has compiled it.
   @usableFromInline var startMove: Int32 = -1
