@@ -63,6 +63,14 @@ public protocol MachineInstance<Definition> {
   /// may skip making its steps' outputs. Not API (the default does nothing).
   mutating func _discardOutputs()
 
+  /// For checkers that send the same events again and again: a number that makes stepping
+  /// `event` cheaper, worked out once per event (-1: none). Not API (the default is -1).
+  func _ordinal(of event: Definition.Event) -> Int
+
+  /// ``step(_:)`` for an event whose ``_ordinal(of:)`` is `ordinal`. Not API (the default
+  /// steps as ``step(_:)`` does).
+  mutating func _step(_ event: Definition.Event, ordinal: Int) throws(Failure) -> MachineResponse
+
   /// Where a running machine is, as a value to keep and restore: a table's state and context
   /// (``TableSnapshot``), a chart's active states, history, context and halting
   /// (``ChartSnapshot``). `Codable` when the states and the context are.
@@ -85,6 +93,12 @@ public protocol MachineInstance<Definition> {
 extension MachineInstance {
   @inlinable
   public mutating func _discardOutputs() {}
+
+  @inlinable
+  public func _ordinal(of event: Definition.Event) -> Int { -1 }
+
+  @inlinable
+  public mutating func _step(_ event: Definition.Event, ordinal: Int) throws(Failure) -> MachineResponse { try step(event) }
 }
 
 /// What one event did to a running machine, as the tools that run every kind of machine read
@@ -252,5 +266,15 @@ extension ChartMachine: MachineInstance {
   @inlinable
   public mutating func step(_ event: Event) throws(ChartRunError) -> MachineResponse {
     try send(event).outcome == .transitioned ? .handled : .ignored
+  }
+
+  /// The event's number in the chart's compiled steps (-1: none), worked out once per event by a
+  /// checker: reading it through the chart's stored numbering on every step was a tenth of a walk.
+  @inlinable
+  public func _ordinal(of event: Event) -> Int { ordinal(of: event) }
+
+  @inlinable
+  public mutating func _step(_ event: Event, ordinal: Int) throws(ChartRunError) -> MachineResponse {
+    try send(event, ordinal: ordinal).outcome == .transitioned ? .handled : .ignored
   }
 }

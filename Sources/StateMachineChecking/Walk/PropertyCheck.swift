@@ -108,19 +108,25 @@ public struct PropertyCheck<Definition: MachineDefinition>: PropertyChecking, Se
     events.reserveCapacity(length)
     // Read once: a closure read from `self` in the loop was retained and released every step.
     let (draw, alphabet) = (self.draw, self.alphabet)
+    // An alphabet's events are numbered once, for the machine to step them by number.
+    let ordinals = draw == nil ? alphabet.map { origin._ordinal(of: $0) } : []
     for _ in 0..<walks {
       var machine = origin
       events.removeAll(keepingCapacity: true)
       var broke: Violation?
       do {
         for _ in 0..<length {
-          let drawn: Event? =
-            if let draw { draw(machine.configuration, &random) }
-            else if alphabet.isEmpty { nil }
-            else { alphabet[Int(random.next() % UInt64(alphabet.count))] }
-          guard let event = drawn else { break }
-          events.append(event)
-          let response = try machine.step(event)
+          let response: MachineResponse
+          if let draw {
+            guard let event = draw(machine.configuration, &random) else { break }
+            events.append(event)
+            response = try machine.step(event)
+          } else {
+            guard !alphabet.isEmpty else { break }
+            let e = Int(random.next() % UInt64(alphabet.count))
+            events.append(alphabet[e])
+            response = try machine._step(alphabet[e], ordinal: ordinals[e])
+          }
           if let broken = violation(after: response, in: machine) {
             broke = broken
             break
