@@ -62,8 +62,8 @@ extension ChartMachine {
   /// move's program.
   @inlinable
   mutating func microstepCompiled(_ enabled: [Int], event: QueuedEvent, _ run: inout Run) {
-    let n = currentNode()
-    guard n >= 0, let m = moveIndex(n, enabled) else {
+    // (No node, when the compiled steps are full: `moveIndex` answers nil.)
+    guard let m = moveIndex(currentNode(), enabled) else {
       microstep(enabled, event: event, &run)
       node = -1
       return
@@ -111,7 +111,7 @@ extension ChartMachine {
   }
 
   /// The compiled move of `enabled` from node `n`, compiled now if it is not yet; `nil` when
-  /// there is no room.
+  /// there is no room (or no node: `n` is -1).
   @inlinable
   mutating func moveIndex(_ n: Int32, _ enabled: [Int]) -> Int32? {
     guard n >= 0 else { return nil }
