@@ -75,7 +75,7 @@ extension ChartMachine {
 
   /// Runs compiled move `move`'s program for `event` (its content sees the event's value), and
   /// lands on the move's end.
-  @inlinable
+  @inlinable @inline(__always)
   mutating func runMove(_ move: Int, event: QueuedEvent, _ run: inout Run) {
     // Read field by field: the move is not copied (its end key holds two state sets).
     if compiledStorage.steps.moves[move].historyStart < compiledStorage.steps.moves[move].historyEnd { writeHistory(compiledStorage.steps.moves[move]) }
