@@ -5,15 +5,20 @@
 /// {"perform":{"work":{"fetch":{"page":2}},"id":"fetch","scope":"state"}}
 /// {"every":{"interval":1,"event":"tick","id":"ticker"}}
 /// {"cancel":{"id":"ticker"}}
+/// {"invoke":{"machine":"upload","id":"file-1","scope":"state"}}
+/// {"message":{"to":"file-1","message":"pause"}}
 /// ```
+///
+/// A child machine is kept by its name, and a message by its target and text: read back, they
+/// compare equal to what was run, but cannot run again (a replay performs no effects).
 ///
 /// `scope` is left out when it is `global`. What earlier versions wrote (`_0` for the unnamed
 /// value, a duration as Swift's `[seconds, attoseconds]`, an id as `{"name": ...}`) still decodes,
 /// so their logs still replay.
 extension Command: Codable where Event: Codable, Work: Codable {
-  enum CaseKey: String, CodingKey { case perform, send, every, cancel }
+  enum CaseKey: String, CodingKey { case perform, send, every, cancel, invoke, message }
   enum FieldKey: String, CodingKey {
-    case work, event, after, interval, id, scope
+    case work, event, after, interval, id, scope, machine, to, message
     case legacyFirst = "_0"
     case legacySend = "send"
   }
@@ -38,6 +43,14 @@ extension Command: Codable where Event: Codable, Work: Codable {
     case .cancel(let id):
       var fields = container.nestedContainer(keyedBy: FieldKey.self, forKey: .cancel)
       try fields.encode(id, forKey: .id)
+    case .invoke(let child, let id, let scope):
+      var fields = container.nestedContainer(keyedBy: FieldKey.self, forKey: .invoke)
+      try fields.encode(child.name, forKey: .machine)
+      try Self.encode(id, scope, into: &fields)
+    case .message(let message):
+      var fields = container.nestedContainer(keyedBy: FieldKey.self, forKey: .message)
+      try fields.encode(message.target, forKey: .to)
+      try fields.encode(message.text, forKey: .message)
     }
   }
 
@@ -50,7 +63,7 @@ extension Command: Codable where Event: Codable, Work: Codable {
     let container = try decoder.container(keyedBy: CaseKey.self)
     guard let key = container.allKeys.first, container.allKeys.count == 1 else {
       throw DecodingError.dataCorrupted(.init(
-        codingPath: decoder.codingPath, debugDescription: "expected one of perform, send, every, cancel"))
+        codingPath: decoder.codingPath, debugDescription: "expected one of perform, send, every, cancel, invoke, message"))
     }
     let fields = try container.nestedContainer(keyedBy: FieldKey.self, forKey: key)
     let id = try fields.decodeIfPresent(EffectID.self, forKey: .id)
@@ -72,6 +85,14 @@ extension Command: Codable where Event: Codable, Work: Codable {
     case .cancel:
       let cancelled = try id ?? fields.decode(EffectID.self, forKey: .legacyFirst)
       self = .cancel(cancelled)
+    case .invoke:
+      guard let id else {
+        throw DecodingError.keyNotFound(FieldKey.id, .init(codingPath: fields.codingPath, debugDescription: "invoke needs an id"))
+      }
+      self = .invoke(ChildMachine(name: try fields.decode(String.self, forKey: .machine), launch: nil), id: id, scope: scope)
+    case .message:
+      self = .message(
+        MachineMessage(logged: try fields.decode(String.self, forKey: .message), to: try fields.decode(String.self, forKey: .to)))
     }
   }
 

@@ -17,19 +17,31 @@ public enum Command<Event: Sendable, Work: Sendable>: Sendable {
   case send(Event, after: Duration, id: EffectID? = nil, scope: EffectScope = .global)
   /// Send `event` every `interval`, first after one interval, until cancelled.
   case every(Duration, send: Event, id: EffectID, scope: EffectScope = .global)
-  /// Cancel the running effect or timer named `id`; a result it produces later is dropped.
+  /// Cancel the running effect, timer or child machine named `id`; a result it produces later is
+  /// dropped.
   case cancel(EffectID)
+  /// Run `child` as a child machine named `id` (see ``ChildMachine``). With the state scope (the
+  /// default: SCXML's `<invoke>`) it runs while the state that started it is active; with the
+  /// global scope (XState's `spawn`) until it is done, cancelled by id, or the store finishes.
+  /// A child with the id of a running one replaces it.
+  case invoke(ChildMachine<Event>, id: EffectID, scope: EffectScope = .state)
+  /// Send a message to a running child machine, by its id or path. It ends finished when the
+  /// child accepted it, failed when there is no such child or it refused the message (the
+  /// reason is the failure's error).
+  case message(MachineMessage)
 }
 
 extension Command: CustomStringConvertible {
   /// How tables and diagrams name the command: `fetch`, `after 1 s: timeout`,
-  /// `every 1 s: tick`, `cancel ticker`; a state scope is marked `(in state)`.
+  /// `every 1 s: tick`, `cancel ticker`, `invoke upload as file-1`, `send pause to file-1`; a state scope is marked `(in state)`.
   public var description: String {
     switch self {
     case .perform(let work, _, let scope): "\(work)" + Self.mark(scope)
     case .send(let event, let delay, _, let scope): "after \(Self.format(delay)): \(event)" + Self.mark(scope)
     case .every(let interval, let event, _, let scope): "every \(Self.format(interval)): \(event)" + Self.mark(scope)
     case .cancel(let id): "cancel \(id)"
+    case .invoke(let child, let id, let scope): "invoke \(child.name) as \(id)" + Self.mark(scope)
+    case .message(let message): "send \(message.text) to \(message.target)"
     }
   }
 

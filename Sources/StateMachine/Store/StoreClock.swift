@@ -9,6 +9,8 @@ protocol StoreClock: Sendable {
   var manual: ManualClock? { get }
   /// Sleeps on the clock.
   func sleep(for duration: Duration) async throws
+  /// The clock itself (a child machine's store runs on its parent's).
+  var base: any Clock<Duration> { get }
 }
 
 /// A ``StoreClock`` over any clock.
@@ -23,6 +25,7 @@ struct ClockSinceStart<C: Clock<Duration>>: StoreClock {
   /// of a clock that is not a manual one was a few percent of what an effect cost.
   var manual: ManualClock? { C.self == ManualClock.self ? clock as? ManualClock : nil }
   func sleep(for duration: Duration) async throws { try await clock.sleep(for: duration) }
+  var base: any Clock<Duration> { clock }
 }
 
 /// The store clock of `clock` (opened from the existential the stores take).

@@ -14,6 +14,8 @@ struct StoreCore<Engine: StoreEngine> {
     case pending  // registered, its task or timer not attached yet
     case task(Task<Void, Never>)
     case manualTimer(UInt64)
+    /// A child machine (``Command/invoke(_:id:scope:)``).
+    case child(any RunningChild)
   }
 
   @usableFromInline
@@ -104,6 +106,8 @@ struct StoreCore<Engine: StoreEngine> {
   /// ``Store/finish()`` calls waiting for the drainer's last step to be reported.
   @usableFromInline var finishWaiters: [CheckedContinuation<Void, Never>] = []
   @usableFromInline var spaceWaiters: [CheckedContinuation<Void, Never>] = []
+  /// Child machines cancelled whose stores are still finishing: ``Store/finish()`` waits for them.
+  @usableFromInline var stoppingChildren: [ObjectIdentifier: any RunningChild] = [:]
 
   @usableFromInline
   init(engine: Engine, capacity: Int) {
@@ -214,7 +218,12 @@ struct StoreCore<Engine: StoreEngine> {
       if let token = byID[target] { work.cancelled.append(remove(token)) }
       return
     case .perform(_, let i, let s), .send(_, _, let i, let s): (id, scope) = (i, s)
-    case .every(_, _, let i, let s): (id, scope) = (i, s)
+    case .every(_, _, let i, let s), .invoke(_, let i, let s): (id, scope) = (i, s)
+    case .message:
+      // Delivered when the step's work is done, and over then: nothing keeps running.
+      nextToken += 1
+      work.starts.append(Start(token: nextToken, command: command))
+      return
     }
     if let id, let old = byID[id] { work.cancelled.append(remove(old)) }  // a new one replaces it
     nextToken += 1

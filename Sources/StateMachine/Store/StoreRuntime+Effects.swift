@@ -139,6 +139,13 @@ extension StoreRuntime {
 
   @inlinable
   func cancel(_ effect: StoreCore<Engine>.Running) {
+    if case .child(let child) = effect.handle {
+      // Its end is decided now, whoever sent the event that led here: its store finishes in the
+      // background, and `finish()` waits for it.
+      stopChild(child)
+      inspector?(.effectCancelled(id: effect.id, description: effect.description))
+      return
+    }
     if deliveringToken == effect.token {
       // The effect's own event led here, and its work is still inside `send`: whether it ends
       // finished (it returns) or cancelled (it throws, or sends more) is reported when it ends.
@@ -153,7 +160,7 @@ extension StoreRuntime {
     switch effect.handle {
     case .task(let task): task.cancel()
     case .manualTimer(let timer): cancelManualTimer(timer)
-    case .pending: break
+    case .pending, .child: break
     }
     inspector?(.effectCancelled(id: effect.id, description: effect.description))
   }
@@ -184,6 +191,12 @@ extension StoreRuntime {
       startTimer(token: token, event: event, delay: interval, repeating: true)
     case .cancel:
       break  // handled under the lock when the step ran
+    case .invoke(let child, let id, _):
+      inspector?(.effectStarted(id: id, description: command.description))
+      launch(child, id: id, token: token, command: command)
+    case .message(let message):
+      inspector?(.effectStarted(id: nil, description: command.description))
+      deliver(message, command: command)
     }
   }
 

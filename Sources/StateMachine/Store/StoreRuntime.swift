@@ -107,6 +107,9 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   @usableFromInline override var currentRunningEffectCount: Int { core.withLock { $0.running.count } }
   @usableFromInline override var configurations: AsyncStream<Engine.Observed> { states }
   @usableFromInline override var stepReports: AsyncStream<Engine.Step> { steps }
+  @usableFromInline override func route(_ message: any Sendable, to path: Substring) -> SendResult { routeToChild(message, to: path) }
+  @usableFromInline override var childPaths: [String] { descendantPaths }
+  @usableFromInline override var childStepTotal: Int { descendantSteps }
 
   @usableFromInline
   init(
@@ -193,7 +196,8 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
     }
   }
 
-  func settle() async {
+  /// Waits until this store is idle (its children aside: see ``settle()``).
+  func settleOwn() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let idle = core.withLock { core -> Bool in
         if core.isIdle { return true }
@@ -228,6 +232,8 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
     }
     for waiter in waiters { waiter.resume() }
     for task in tasks { await task.value }
+    // Children cancelled here or before, whose stores are still finishing.
+    for child in core.withLock({ Array($0.stoppingChildren.values) }) { await child.stopped() }
     manualClock?.unregister(self)
     if let made = subscriptions.load() {
       made.states.finish()

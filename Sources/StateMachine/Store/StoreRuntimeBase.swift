@@ -41,6 +41,12 @@ class StoreRuntimeBase<Event: Sendable, Work: Sendable, Context: Sendable, Confi
   @usableFromInline var currentRunningEffectCount: Int { abstract() }
   @usableFromInline var configurations: AsyncStream<Configuration> { abstract() }
   @usableFromInline var stepReports: AsyncStream<Step> { abstract() }
+  /// Sends `message` to the running child machine at `path` (ids separated by `/`).
+  @usableFromInline func route(_ message: any Sendable, to path: Substring) -> SendResult { abstract() }
+  /// The paths of the running child machines and their descendants.
+  @usableFromInline var childPaths: [String] { abstract() }
+  /// The steps the running child machines and their descendants have taken.
+  @usableFromInline var childStepTotal: Int { abstract() }
 
   private func abstract() -> Never { preconditionFailure("invalid state: StoreRuntimeBase is abstract; StoreRuntime overrides it") }
 }

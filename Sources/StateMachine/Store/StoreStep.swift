@@ -97,12 +97,18 @@ public enum SendRejection: String, Hashable, Sendable, CustomStringConvertible {
   case finished
   /// The chart reached a final state of its root (a chart's ``Store``): it takes no more events.
   case halted
+  /// A message's target is not a running child machine of the store (``Store/send(_:to:)``).
+  case unknownTarget
+  /// A message is not one of its target machine's events.
+  case wrongType
 
   public var description: String {
     switch self {
     case .mailboxFull: "the mailbox is full"
     case .finished: "the store has finished"
     case .halted: "the chart has halted (it reached a final state)"
+    case .unknownTarget: "no running child machine has that id"
+    case .wrongType: "the message is not one of the child machine's events"
     }
   }
 }

@@ -268,8 +268,8 @@ extension Command {
   @inlinable
   var scope: EffectScope {
     switch self {
-    case .perform(_, _, let scope), .send(_, _, _, let scope), .every(_, _, _, let scope): scope
-    case .cancel: .global
+    case .perform(_, _, let scope), .send(_, _, _, let scope), .every(_, _, _, let scope), .invoke(_, _, let scope): scope
+    case .cancel, .message: .global
     }
   }
 }

@@ -1,0 +1,138 @@
+/// Child machines (``Command/invoke(_:id:scope:)``): each is a running effect whose handle is
+/// the child, so it is registered, scoped, cancelled and reported as every effect is.
+extension StoreRuntime {
+  /// How many rounds ``settle()`` takes at most while children keep stepping one another.
+  static var settleRounds: Int { 10_000 }
+
+  /// Starts `child`, the effect `token`: its store is made and started on this thread.
+  @usableFromInline
+  func launch(_ child: ChildMachine<Event>, id: EffectID, token: UInt64, command: Effect) {
+    guard let make = child.launch else {
+      childFailed(token, error: ChildNotRunnable(name: child.name), event: nil, command: command)
+      return
+    }
+    let launch = ChildLaunch<Event>(
+      clock: clock.base, send: Send { self.deliver($0, from: token, effect: command) },
+      finished: { event in self.childFinished(token, event: event, command: command) },
+      stopped: { child in _ = self.core.withLock { $0.stoppingChildren.removeValue(forKey: child) } })
+    let running: any RunningChild
+    do {
+      running = try make(launch)
+    } catch let failure as ChildLaunchError<Event> {
+      childFailed(token, error: failure.error, event: failure.event, command: command)
+      return
+    } catch {
+      childFailed(token, error: error, event: nil, command: command)
+      return
+    }
+    // Cancelled (or done) while it started: its end was reported; its store finishes.
+    if !core.withLock({ $0.attach(.child(running), to: token) }) { stopChild(running) }
+  }
+
+  /// Stops a child whose end is decided; ``finish()`` waits for its store.
+  @usableFromInline
+  func stopChild(_ child: any RunningChild) {
+    core.withLock { $0.stoppingChildren[ObjectIdentifier(child)] = child }
+    child.stop()
+  }
+
+  /// The child `token` is done: reported finished, and `event` queued as its last.
+  func childFinished(_ token: UInt64, event: Event?, command: Effect) {
+    let side = core.side
+    let ended = core.withLock { core -> (child: (any RunningChild)?, enqueued: StoreCore<Engine>.Enqueued?)? in
+      guard core.isActive(token) else { return nil }
+      let effect = core.remove(token)
+      var child: (any RunningChild)?
+      if case .child(let running) = effect.handle { child = running }
+      return (child, event.map { core.eventArrived($0, force: true, stepper: side) })
+    }
+    guard let ended else { return }
+    inspector?(.effectFinished(id: command.effectID, description: command.description))
+    if let child = ended.child { stopChild(child) }
+    if case .drain(let first)? = ended.enqueued { drain(first) }
+  }
+
+  /// The child `token` could not start: reported failed, and `event` queued.
+  func childFailed(_ token: UInt64, error: any Error, event: Event?, command: Effect) {
+    let side = core.side
+    let enqueued = core.withLock { core -> StoreCore<Engine>.Enqueued?? in
+      guard core.isActive(token) else { return nil }
+      _ = core.remove(token)
+      return .some(event.map { core.eventArrived($0, force: true, stepper: side) })
+    }
+    guard let enqueued else { return }
+    inspector?(.effectFailed(description: command.description, error: String(describing: error), event: event))
+    if case .drain(let first)? = enqueued { drain(first) }
+  }
+
+  /// A ``Command/message(_:)``: delivered now, and reported finished or failed.
+  @usableFromInline
+  func deliver(_ message: MachineMessage, command: Effect) {
+    let result = message.payload.map { routeToChild($0, to: Substring(message.target)) } ?? .rejected(.wrongType)
+    switch result {
+    case .accepted: inspector?(.effectFinished(id: nil, description: command.description))
+    case .rejected(let reason): inspector?(.effectFailed(description: command.description, error: reason.description, event: nil))
+    }
+  }
+
+  /// Sends `message` to the running child at `path` (see ``StoreRuntimeBase/route(_:to:)``).
+  func routeToChild(_ message: any Sendable, to path: Substring) -> SendResult {
+    let slash = path.firstIndex(of: "/")
+    let head = String(slash.map { path[..<$0] } ?? path)
+    let child = core.withLock { core -> (any RunningChild)? in
+      guard !core.finished, let token = core.byID[EffectID(head)], case .child(let child)? = core.running[token]?.handle else {
+        return nil
+      }
+      return child
+    }
+    guard let child else { return .rejected(.unknownTarget) }
+    guard let slash else { return child.deliver(message) }
+    return child.route(message, to: path[path.index(after: slash)...])
+  }
+
+  /// The running children, by id.
+  var runningChildren: [(id: String, child: any RunningChild)] {
+    core.withLock { core in
+      core.running.values.compactMap { effect -> (String, any RunningChild)? in
+        guard case .child(let child) = effect.handle, let id = effect.id else { return nil }
+        return (id.name, child)
+      }
+    }.sorted { $0.0 < $1.0 }
+  }
+
+  /// See ``StoreRuntimeBase/childPaths``.
+  var descendantPaths: [String] {
+    runningChildren.flatMap { id, child in [id] + child.descendants.map { "\(id)/\($0)" } }
+  }
+
+  /// See ``StoreRuntimeBase/childStepTotal``.
+  var descendantSteps: Int { runningChildren.reduce(0) { $0 + $1.child.stepTotal } }
+
+  /// Waits until this store and its children are idle: settling a child may queue events here
+  /// (what it says to its parent), and the other way round, so it goes round until a round
+  /// changes nothing (at most ``settleRounds``). Children being stopped have finished too.
+  func settle() async {
+    for _ in 0..<Self.settleRounds {
+      await settleOwn()
+      let children = runningChildren.map(\.child)
+      let stopping = core.withLock { Array($0.stoppingChildren.values) }
+      for child in stopping { await child.stopped() }
+      if children.isEmpty { return }
+      let before = (core.withLock { $0.steps }, children.reduce(0) { $0 + $1.stepTotal })
+      for child in children { await child.settle() }
+      let idle = core.withLock { $0.isIdle }
+      if idle, before == (core.withLock { $0.steps }, children.reduce(0) { $0 + $1.stepTotal }) { return }
+    }
+  }
+}
+
+extension Command {
+  /// The id of a command that has one.
+  var effectID: EffectID? {
+    switch self {
+    case .perform(_, let id, _), .send(_, _, let id, _): id
+    case .every(_, _, let id, _), .invoke(_, let id, _): id
+    case .cancel, .message: nil
+    }
+  }
+}

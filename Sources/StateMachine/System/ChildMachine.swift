@@ -1,0 +1,108 @@
+/// A machine that a store runs as a child of its own: a table or a chart in a store of its
+/// own, started by a ``Command/invoke(_:id:scope:)`` and owned by the store that started it.
+///
+/// ```swift
+/// let upload = ChildMachine<Queue.Event>(Upload.table, context: .init(file: "a.jpg"), handler: upload,
+///     toParent: { step in step.to == .failed ? .fileFailed : nil },
+///     doneWhen: { $0 == .uploaded }, onDone: { context in .fileDone(context.file) })
+/// // in the parent's chart, entering `uploading`:
+/// .effect(.invoke(upload, id: "file-1"))          // runs while `uploading` is active
+/// ```
+///
+/// A child lives on the parent's clock, with its own mailbox, handler and effects. It ends with
+/// exactly one of:
+/// - **finished**, when it is done (a chart halts in a final state of its root; a table enters a
+///   state its `doneWhen` names): `onDone` maps its last context to an event for the parent, queued before
+///   anything the parent handles next;
+/// - **cancelled**, when its scope ends (a state-scoped child's state is exited, SCXML's
+///   `<invoke>`), when the parent cancels it by id (``Command/cancel(_:)``), or when the parent's
+///   store finishes: its store is finished, which cancels its own effects and children;
+/// - **failed**, when it could not start (a chart whose first macrostep does not settle):
+///   `onError` maps the error to an event for the parent.
+///
+/// The parent's inspector sees these as ``StoreReport/effectStarted(id:description:)`` and one
+/// of finished, cancelled or failed, like any effect. What the child says to its parent on the
+/// way is `toParent`: each of its steps may map to an event for the parent, delivered in order
+/// (and dropped, reported as late, once the child has ended). The parent talks to it with
+/// messages (``MachineMessage``).
+public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStringConvertible {
+  /// The machine's name (its table's or chart's), as logs and diagrams show it.
+  public let name: String
+  /// Makes and starts the child's store; `nil` for a child read back from a log.
+  let launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> any RunningChild)?
+
+  init(name: String, launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> any RunningChild)?) {
+    (self.name, self.launch) = (name, launch)
+  }
+
+  /// A child running `table` from its initial state with `context`.
+  ///
+  /// - Parameters:
+  ///   - handler: Performs the table's work, as a store's handler does.
+  ///   - failure: Maps an error of `handler` to one of the child's events.
+  ///   - toParent: The event for the parent, if any, that a step of the child says.
+  ///   - doneWhen: The states in which the child is done. A table does not halt, and its final
+  ///     states are only ends it may stay in (a counter's one state is final): by default the
+  ///     child is never done, and runs until it is cancelled.
+  ///   - onDone: The event for the parent when the child is done, from its context.
+  ///   - inspector: Sees the child's store as a store's inspector does.
+  public init<State, Event, Context, Work>(
+    _ table: TransitionTable<State, Event, Context, Command<Event, Work>>, context: Context,
+    mailbox: MailboxPolicy = .unbounded,
+    handler: @escaping @Sendable (Work, Send<Event>) async throws -> Void = { _, _ in },
+    failure: @escaping @Sendable (Work, any Error) -> Event? = { _, _ in nil },
+    toParent: @escaping @Sendable (StoreStep<TransitionTable<State, Event, Context, Command<Event, Work>>>) -> ParentEvent? = { _ in nil },
+    doneWhen: @escaping @Sendable (State) -> Bool = { _ in false },
+    onDone: @escaping @Sendable (Context) -> ParentEvent? = { _ in nil },
+    inspector: Store<TransitionTable<State, Event, Context, Command<Event, Work>>>.Inspector? = nil
+  ) where Context: Sendable, State: Sendable {
+    typealias Definition = TransitionTable<State, Event, Context, Command<Event, Work>>
+    self.init(name: table.name) { launch in
+      let run = ChildRun<Definition, ParentEvent>(
+        parent: launch, toParent: toParent, onDone: onDone,
+        isDone: { step in doneWhen(step.to) })
+      let store = Store(
+        table, context: context, clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure,
+        inspector: run.inspector(forwardingTo: inspector))
+      run.begin(store, doneAtStart: doneWhen(table.initial) ? context : nil)
+      return run
+    }
+  }
+
+  /// A child running `chart` from its start with `context`.
+  ///
+  /// The parameters are the table's (see the table's initializer); `onDone` runs when the chart halts in a final state of its root, and `onError` maps the
+  /// error of a chart whose first macrostep does not settle.
+  public init<ID, Event, Context, Work>(
+    _ chart: Chart<ID, Event, Context, Command<Event, Work>>, context: Context,
+    mailbox: MailboxPolicy = .unbounded,
+    handler: @escaping @Sendable (Work, Send<Event>) async throws -> Void = { _, _ in },
+    failure: @escaping @Sendable (Work, any Error) -> Event? = { _, _ in nil },
+    toParent: @escaping @Sendable (StoreStep<Chart<ID, Event, Context, Command<Event, Work>>>) -> ParentEvent? = { _ in nil },
+    onDone: @escaping @Sendable (Context) -> ParentEvent? = { _ in nil },
+    onError: @escaping @Sendable (any Error) -> ParentEvent? = { _ in nil },
+    inspector: Store<Chart<ID, Event, Context, Command<Event, Work>>>.Inspector? = nil
+  ) where Context: Sendable {
+    typealias Definition = Chart<ID, Event, Context, Command<Event, Work>>
+    self.init(name: chart.name) { launch in
+      let run = ChildRun<Definition, ParentEvent>(parent: launch, toParent: toParent, onDone: onDone, isDone: { $0.isHalted })
+      let store: Store<Definition>
+      do {
+        store = try Store(
+          chart, context: context, clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure,
+          inspector: run.inspector(forwardingTo: inspector))
+      } catch {
+        throw ChildLaunchError(error: error, event: onError(error))
+      }
+      run.begin(store, doneAtStart: store.isHalted ? store.context : nil)
+      return run
+    }
+  }
+
+  public var description: String { name }
+
+  /// Children are told apart by name (a log keeps only the name).
+  public static func == (a: ChildMachine, b: ChildMachine) -> Bool { a.name == b.name }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+}

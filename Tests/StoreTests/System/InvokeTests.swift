@@ -1,0 +1,130 @@
+import StateMachine
+import Testing
+
+@Suite("Systems of machines: invoke, messages, and each child's one end")
+struct InvokeTests {
+  typealias Parent = SystemMachines.Parent
+
+  static func store(
+    _ chart: Parent, clock: ManualClock, ledger: SystemLedger
+  ) throws -> Store<Parent> {
+    try Store(chart, context: .init(), clock: clock, handler: { _, _ in }, inspector: { ledger.record($0) })
+  }
+
+  @Test("a state's child starts when the state is entered, and its done event moves the parent")
+  func invokeAndDone() async throws {
+    let (clock, ledger) = (ManualClock(), SystemLedger())
+    let store = try Self.store(SystemMachines.parent(child: SystemMachines.jobChild()), clock: clock, ledger: ledger)
+    store.start()
+    #expect(store.children.isEmpty)
+    store.send("start")
+    #expect(store.children == ["job"])
+    #expect(store.send("complete", to: "job") == .accepted)
+    await store.settle()
+    #expect(store.configuration == ["finished"])
+    #expect(store.children.isEmpty)
+    #expect(ledger.all == ["start invoke job as job (in state)", "finished invoke job as job (in state)"])
+    await store.finish()
+  }
+
+  @Test("leaving the state cancels the child: its store finishes, and its own effects end with it")
+  func exitCancels() async throws {
+    let (clock, ledger, childLedger) = (ManualClock(), SystemLedger(), SystemLedger())
+    let child = SystemMachines.jobChild(inspector: { childLedger.record($0) })
+    let store = try Self.store(SystemMachines.parent(child: child), clock: clock, ledger: ledger)
+    store.start()
+    store.send("start")
+    await clock.advance(by: .seconds(2))
+    store.send("stop")
+    #expect(store.configuration == ["idle"])
+    #expect(store.children.isEmpty)
+    #expect(store.send("note", to: "job") == .rejected(.unknownTarget))
+    await store.settle()
+    #expect(ledger.all == ["start invoke job as job (in state)", "cancelled invoke job as job (in state)"])
+    #expect(childLedger.all == ["start every 1 s: tick (in state)", "cancelled every 1 s: tick (in state)"])
+    await store.finish()
+  }
+
+  @Test("a child's steps reach its parent through toParent, in order")
+  func toParent() async throws {
+    let (clock, ledger) = (ManualClock(), SystemLedger())
+    let store = try Self.store(SystemMachines.parent(child: SystemMachines.jobChild()), clock: clock, ledger: ledger)
+    store.start()
+    store.send("start")
+    for message in ["pause", "resume", "pause"] { #expect(store.send(message, to: "job") == .accepted) }
+    await store.settle()
+    #expect(store.context.heard == ["jobPaused", "jobPaused"])
+    await store.finish()
+  }
+
+  @Test("a machine messages its child with a command, reported finished; to a missing child, failed")
+  func messageCommand() async throws {
+    let (clock, ledger) = (ManualClock(), SystemLedger())
+    let store = try Self.store(SystemMachines.parent(child: SystemMachines.jobChild()), clock: clock, ledger: ledger)
+    store.start()
+    store.send("start")
+    store.send("poke")
+    store.send("lost")
+    await store.settle()
+    #expect(store.context.heard == ["jobPaused"])
+    #expect(ledger.all == [
+      "start invoke job as job (in state)",
+      "start send pause to job", "finished send pause to job",
+      "start send pause to nobody", "failed send pause to nobody: \(SendRejection.unknownTarget)",
+    ])
+    await store.finish()
+  }
+
+  struct Refusal: CustomTestStringConvertible, Sendable {
+    let label: String
+    let path: String
+    let message: any Sendable
+    let expected: SendResult
+    var testDescription: String { label }
+  }
+
+  @Test("a message is refused with a typed reason", arguments: [
+    Refusal(label: "unknown id", path: "nobody", message: "pause", expected: .rejected(.unknownTarget)),
+    Refusal(label: "path below a table", path: "job/deeper", message: "pause", expected: .rejected(.unknownTarget)),
+    Refusal(label: "wrong type", path: "job", message: 42, expected: .rejected(.wrongType)),
+    Refusal(label: "empty path", path: "", message: "pause", expected: .rejected(.unknownTarget)),
+    Refusal(label: "accepted", path: "job", message: "note", expected: .accepted),
+  ])
+  func refusals(_ refusal: Refusal) async throws {
+    let store = try Self.store(SystemMachines.parent(child: SystemMachines.jobChild()), clock: ManualClock(), ledger: SystemLedger())
+    store.start()
+    store.send("start")
+    #expect(store.send(refusal.message, to: refusal.path) == refusal.expected)
+    await store.finish()
+  }
+
+  @Test("finishing the parent cancels its children and waits for their stores")
+  func finishStopsChildren() async throws {
+    let (clock, ledger, childLedger) = (ManualClock(), SystemLedger(), SystemLedger())
+    let child = SystemMachines.jobChild(inspector: { childLedger.record($0) })
+    let store = try Self.store(SystemMachines.parent(child: child), clock: clock, ledger: ledger)
+    store.start()
+    store.send("start")
+    await store.finish()
+    #expect(ledger.all == ["start invoke job as job (in state)", "cancelled invoke job as job (in state)"])
+    // Finished before `finish()` returned: its own ticker was cancelled.
+    #expect(childLedger.all == ["start every 1 s: tick (in state)", "cancelled every 1 s: tick (in state)"])
+    #expect(store.children.isEmpty)
+  }
+
+  @Test("messages from one sender arrive in the order sent")
+  func ordered() async throws {
+    let (clock, heard) = (ManualClock(), Guarded<[String]>([]))
+    let child = ChildMachine<String>(
+      SystemMachines.job, context: [],
+      inspector: { report in if case .step(let step) = report, step.event.hasPrefix("n") { heard.withLock { $0.append(step.event) } } })
+    let store = try Self.store(SystemMachines.parent(child: child), clock: clock, ledger: SystemLedger())
+    store.start()
+    store.send("start")
+    let sent = (0..<200).map { "n\($0)" }
+    for message in sent { store.send(message, to: "job") }
+    await store.settle()
+    #expect(heard.withLock { $0 } == sent)
+    await store.finish()
+  }
+}

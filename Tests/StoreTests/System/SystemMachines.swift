@@ -1,0 +1,80 @@
+import StateMachine
+
+/// The machines the system tests run: a job (a table) that a parent chart invokes, and a group
+/// (a chart) that invokes a job of its own.
+enum SystemMachines {
+  typealias Job = TransitionTable<String, String, [String], Command<String, Never>>
+  typealias Parent = Chart<String, String, ParentContext, Command<String, Never>>
+
+  struct ParentContext: Hashable, Sendable {
+    var heard: [String] = []
+  }
+
+  /// working ⇄ paused → done; a ticker while working; every event it handles is kept in order.
+  static let job: Job = {
+    do {
+      return try Job(
+        name: "job", initial: "working",
+        states: [
+          .state("working", entry: [.every(.seconds(1), send: "tick", id: "ticker", scope: .state)]),
+          .state("paused"), .final("done"),
+        ],
+        rows: [
+          .transition(from: "working", on: "pause", to: "paused"),
+          .transition(from: "paused", on: "resume", to: "working"),
+          .transition(from: "working", on: "complete", to: "done"),
+          .stayInAny(on: "note").update { heard, _ in heard.append("note") },
+          .stayInAny(on: "tick"),
+        ],
+        policy: .ignore)
+    } catch {
+      preconditionFailure("invalid state: the job table is valid: \(error)")
+    }
+  }()
+
+  /// The job as a child: it says when it pauses, and is done in `done`.
+  static func jobChild(inspector: Store<Job>.Inspector? = nil) -> ChildMachine<String> {
+    ChildMachine(
+      job, context: [], toParent: { step in step.to == "paused" && step.from != "paused" ? "jobPaused" : nil },
+      doneWhen: { $0 == "done" }, onDone: { _ in "jobDone" }, inspector: inspector)
+  }
+
+  /// idle → running (invokes the job as `job`) → finished on its done; `stop` leaves running;
+  /// `poke` messages the job to pause; `lost` messages a child that does not exist.
+  static func parent(child: ChildMachine<String>, scope: EffectScope = .state) throws -> Parent {
+    try Parent(name: "parent", states: [
+      .compound("root", children: [
+        .atomic("idle", transitions: [.on("start", to: "running")]),
+        .atomic("running", transitions: [
+          .on("jobDone", to: "finished"),
+          .on("stop", to: "idle"),
+          .on("poke", do: [.effect(.message(MachineMessage("pause", to: "job")))]),
+          .on("lost", do: [.effect(.message(MachineMessage("pause", to: "nobody")))]),
+        ], onEntry: [.effect(.invoke(child, id: "job", scope: scope))]),
+        .atomic("finished"),
+      ], transitions: [
+        // Heard anywhere: what the child says.
+        .on("jobPaused", do: [.update { context, event in context.heard.append(event ?? "") }]),
+      ]),
+    ])
+  }
+}
+
+/// Every report an inspector saw, as lines: effects' starts and ends, and steps.
+final class SystemLedger: Sendable {
+  private let entries = Guarded<[String]>([])
+
+  func record<Event, Step>(_ report: StoreReport<Event, Step>) {
+    let line: String? =
+      switch report {
+      case .effectStarted(_, let d): "start \(d)"
+      case .effectFinished(_, let d): "finished \(d)"
+      case .effectCancelled(_, let d): "cancelled \(d)"
+      case .effectFailed(let d, let error, _): "failed \(d): \(error)"
+      default: nil
+      }
+    if let line { entries.withLock { $0.append(line) } }
+  }
+
+  var all: [String] { entries.withLock { $0 } }
+}
