@@ -13,6 +13,9 @@ struct CommandCodingTests {
     var testDescription: String { label }
   }
 
+  /// A child machine: a log keeps its name.
+  static let child = ChildMachine<String>(SystemMachines.job, context: [])
+
   static func encode(_ command: C) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
@@ -26,6 +29,11 @@ struct CommandCodingTests {
     Case(label: "every second", command: .every(.seconds(1), send: "tick", id: "ticker"),
          json: #"{"every":{"event":"tick","id":"ticker","interval":1}}"#),
     Case(label: "cancel", command: .cancel("ticker"), json: #"{"cancel":{"id":"ticker"}}"#),
+    Case(label: "invoke in state", command: .invoke(Self.child, id: "file-1"),
+         json: #"{"invoke":{"id":"file-1","machine":"job","scope":"state"}}"#),
+    Case(label: "spawn", command: .invoke(Self.child, id: "file-2", scope: .global), json: #"{"invoke":{"id":"file-2","machine":"job"}}"#),
+    Case(label: "message", command: .message(MachineMessage("pause", to: "upload/file-1")),
+         json: #"{"message":{"message":"pause","to":"upload\/file-1"}}"#),
   ])
   func roundTrip(_ c: Case) throws {
     #expect(try Self.encode(c.command) == c.json)
@@ -51,5 +59,25 @@ struct CommandCodingTests {
   @Test("a duration that is not one is refused", arguments: [#"{"send":{"event":"x","after":-1}}"#, #"{"send":{"event":"x","after":"soon"}}"#])
   func badDuration(_ json: String) {
     #expect(throws: DecodingError.self) { try JSONDecoder().decode(C.self, from: Data(json.utf8)) }
+  }
+}
+
+@Suite("Child machines read back from a log")
+struct LoggedChildTests {
+  @Test("a child read back from a log fails to start, saying why; a logged message cannot be delivered")
+  func loggedChildCannotRun() async throws {
+    let json = #"[{"invoke":{"id":"job","machine":"job","scope":"state"}},{"message":{"message":"pause","to":"job"}}]"#
+    let commands = try JSONDecoder().decode([Command<String, Never>].self, from: Data(json.utf8))
+    let ledger = SystemLedger()
+    let table = try TransitionTable<String, String, Int, Command<String, Never>>(
+      name: "host", initial: "idle", rows: [.stayInAny(on: "go", effects: commands[0], commands[1])], policy: .ignore)
+    let store = Store(table, context: 0, clock: ManualClock(), handler: { _, _ in }, inspector: { ledger.record($0) })
+    store.send("go")
+    await store.settle()
+    #expect(ledger.all == [
+      "start invoke job as job (in state)", "failed invoke job as job (in state): the child machine job was read from a log and cannot run",
+      "start send pause to job", "failed send pause to job: \(SendRejection.wrongType)",
+    ])
+    await store.finish()
   }
 }
