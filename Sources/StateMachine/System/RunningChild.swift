@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A child machine while its parent's store runs it: its store, behind an interface without its
 /// types, so that the parent's runtime can hold children of any kind.
 @usableFromInline
@@ -49,7 +47,10 @@ struct ChildNotRunnable: Error, CustomStringConvertible {
 
 /// A running child of one kind: its store, and the rules that tell its parent what it says and
 /// when it is done.
-final class ChildRun<Definition: StoreDefinition, ParentEvent: Sendable>: RunningChild
+///
+/// `@unchecked Sendable`: its one mutable part, `state`, is only touched under its mutex (a
+/// pthread mutex, which ThreadSanitizer sees; see ``Locked``); the rest is immutable and Sendable.
+final class ChildRun<Definition: StoreDefinition, ParentEvent: Sendable>: RunningChild, @unchecked Sendable
 where Definition.Context: Sendable, Definition.Configuration: Sendable {
   typealias Step = StoreStep<Definition>
 
@@ -67,7 +68,7 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   let toParent: @Sendable (Step) -> ParentEvent?
   let onDone: @Sendable (Definition.Context) -> ParentEvent?
   let isDone: @Sendable (Step) -> Bool
-  let state = Mutex(State())
+  let state = LockedRegion(State(), side: ())
 
   init(
     parent: ChildLaunch<ParentEvent>, toParent: @escaping @Sendable (Step) -> ParentEvent?,
@@ -75,6 +76,8 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   ) {
     (self.parent, self.toParent, self.onDone, self.isDone) = (parent, toParent, onDone, isDone)
   }
+
+  deinit { state.deallocate() }
 
   /// The child store's inspector: this run's, then the user's.
   func inspector(forwardingTo user: Store<Definition>.Inspector?) -> Store<Definition>.Inspector {
