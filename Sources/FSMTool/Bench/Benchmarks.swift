@@ -8,7 +8,7 @@ enum Benchmarks {
     func callAsFunction() -> BenchWorkload { make() }
   }
 
-  static let names = ["loader", "cd-player", "complex", "store-effects", "store-8-producers", "replay", "walk", "explore", "spec-check", "chart", "chart-parallel", "chart-log-write", "shipped", "chart-walk", "chart-explore", "identity"]
+  static let names = ["loader", "cd-player", "complex", "store-effects", "store-8-producers", "replay", "walk", "explore", "spec-check", "chart", "chart-parallel", "chart-log-write", "shipped", "chart-walk", "chart-explore", "identity", "system"]
 
   static func all(scale: Double) -> [Factory] {
     let count = { (n: Int) in max(1, Int((Double(n) * scale).rounded())) }
@@ -28,6 +28,7 @@ enum Benchmarks {
       Factory(name: "chart") { ChartBench.workload(count: count(1_000_000), parallel: false) },
       Factory(name: "chart-parallel") { ChartBench.workload(count: count(1_000_000), parallel: true) },
       Factory(name: "shipped") { ShippedBench.workload(count: count(200_000)) },
+      Factory(name: "system") { SystemBench.workload(count: count(1_000_000), idleChildren: 10_000) },
       Factory(name: "chart-log-write") { ChartLogBench.workload(count: count(1_000_000), memoryEntries: count(3_000_000)) },
     ]
   }

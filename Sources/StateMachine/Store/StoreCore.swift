@@ -106,8 +106,8 @@ struct StoreCore<Engine: StoreEngine> {
   /// ``Store/finish()`` calls waiting for the drainer's last step to be reported.
   @usableFromInline var finishWaiters: [CheckedContinuation<Void, Never>] = []
   @usableFromInline var spaceWaiters: [CheckedContinuation<Void, Never>] = []
-  /// Child machines cancelled whose stores are still finishing: ``Store/finish()`` waits for them.
-  @usableFromInline var stoppingChildren: [ObjectIdentifier: any RunningChild] = [:]
+  /// The store's child machines (``Command/invoke(_:id:scope:)``), once it has started one.
+  @usableFromInline var family: Family?
 
   @usableFromInline
   init(engine: Engine, capacity: Int) {
@@ -240,6 +240,7 @@ struct StoreCore<Engine: StoreEngine> {
   mutating func remove(_ token: UInt64) -> Running {
     let effect = running.removeValue(forKey: token)!
     if let id = effect.id, byID[id] == token { byID[id] = nil }
+    if case .child = effect.handle, let id = effect.id { family?.running[id.name] = nil }
     if effect.scope == .state, var tokens = owned.removeValue(forKey: effect.owner) {
       tokens.remove(token)
       if !tokens.isEmpty { owned[effect.owner] = tokens }
@@ -332,6 +333,7 @@ struct StoreCore<Engine: StoreEngine> {
   /// Every running effect, to cancel, and the tasks of those whose end is still to be reported.
   mutating func cancelAll() -> (cancelled: [Running], awaited: [Task<Void, Never>]) {
     (byID, owned) = ([:], [:])
+    family?.running = [:]
     defer { running = [:] }
     let cancelled = running.values.sorted { $0.token < $1.token }
     return (cancelled, deferred.values.compactMap(\.task))

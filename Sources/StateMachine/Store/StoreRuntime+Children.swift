@@ -14,7 +14,7 @@ extension StoreRuntime {
     let launch = ChildLaunch<Event>(
       clock: clock.base, send: Send { self.deliver($0, from: token, effect: command) },
       finished: { event in self.childFinished(token, event: event, command: command) },
-      stopped: { child in _ = self.core.withLock { $0.stoppingChildren.removeValue(forKey: child) } })
+      stopped: { child in _ = self.core.withLock { $0.family?.stopping.removeValue(forKey: child) } })
     let running: any RunningChild
     do {
       running = try make(launch)
@@ -26,13 +26,13 @@ extension StoreRuntime {
       return
     }
     // Cancelled (or done) while it started: its end was reported; its store finishes.
-    if !core.withLock({ $0.attach(.child(running), to: token) }) { stopChild(running) }
+    if !core.withLock({ $0.attach(child: running, send: running.sender, to: token) }) { stopChild(running) }
   }
 
   /// Stops a child whose end is decided; ``finish()`` waits for its store.
   @usableFromInline
   func stopChild(_ child: any RunningChild) {
-    core.withLock { $0.stoppingChildren[ObjectIdentifier(child)] = child }
+    core.withLock { $0.stopping(child) }
     child.stop()
   }
 
@@ -66,7 +66,7 @@ extension StoreRuntime {
   }
 
   /// A ``Command/message(_:)``: delivered now, and reported finished or failed.
-  @usableFromInline
+  @inlinable
   func deliver(_ message: MachineMessage, command: Effect) {
     let result = message.payload.map { routeToChild($0, to: Substring(message.target)) } ?? .rejected(.wrongType)
     switch result {
@@ -76,28 +76,18 @@ extension StoreRuntime {
   }
 
   /// Sends `message` to the running child at `path` (see ``StoreRuntimeBase/route(_:to:)``).
+  @inlinable
   func routeToChild(_ message: any Sendable, to path: Substring) -> SendResult {
-    let slash = path.firstIndex(of: "/")
-    let head = String(slash.map { path[..<$0] } ?? path)
-    let child = core.withLock { core -> (any RunningChild)? in
-      guard !core.finished, let token = core.byID[EffectID(head)], case .child(let child)? = core.running[token]?.handle else {
-        return nil
-      }
-      return child
-    }
-    guard let child else { return .rejected(.unknownTarget) }
-    guard let slash else { return child.deliver(message) }
-    return child.route(message, to: path[path.index(after: slash)...])
+    let slash = path.utf8.firstIndex(of: UInt8(ascii: "/"))
+    let head = slash.map { path[..<$0] } ?? path
+    guard let member = core.withLock({ core in core.family?.running[String(head)] }) else { return .rejected(.unknownTarget) }
+    guard let slash else { return member.send(message) }
+    return member.child.route(message, to: path[path.utf8.index(after: slash)...])
   }
 
   /// The running children, by id.
   var runningChildren: [(id: String, child: any RunningChild)] {
-    core.withLock { core in
-      core.running.values.compactMap { effect -> (String, any RunningChild)? in
-        guard case .child(let child) = effect.handle, let id = effect.id else { return nil }
-        return (id.name, child)
-      }
-    }.sorted { $0.0 < $1.0 }
+    core.withLock { core in (core.family?.running ?? [:]).map { ($0.key, $0.value.child) } }.sorted { $0.id < $1.id }
   }
 
   /// See ``StoreRuntimeBase/childPaths``.
@@ -115,7 +105,7 @@ extension StoreRuntime {
     for _ in 0..<Self.settleRounds {
       await settleOwn()
       let children = runningChildren.map(\.child)
-      let stopping = core.withLock { Array($0.stoppingChildren.values) }
+      let stopping = core.withLock { Array($0.family?.stopping.values ?? [:].values) }
       for child in stopping { await child.stopped() }
       if children.isEmpty { return }
       let before = (core.withLock { $0.steps }, children.reduce(0) { $0 + $1.stepTotal })

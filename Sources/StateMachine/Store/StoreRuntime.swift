@@ -107,6 +107,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   @usableFromInline override var currentRunningEffectCount: Int { core.withLock { $0.running.count } }
   @usableFromInline override var configurations: AsyncStream<Engine.Observed> { states }
   @usableFromInline override var stepReports: AsyncStream<Engine.Step> { steps }
+  @usableFromInline override func finishNow() -> Bool { finishIfIdle() }
   @usableFromInline override func route(_ message: any Sendable, to path: Substring) -> SendResult { routeToChild(message, to: path) }
   @usableFromInline override var childPaths: [String] { descendantPaths }
   @usableFromInline override var childStepTotal: Int { descendantSteps }
@@ -208,6 +209,27 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
     }
   }
 
+  /// See ``StoreRuntimeBase/finishNow()``: what ``finish()`` does, for a store with nothing
+  /// to cancel or wait for.
+  func finishIfIdle() -> Bool {
+    let waiters = core.withLock { core -> [CheckedContinuation<Void, Never>]? in
+      guard !core.finished, !core.draining, core.mailbox.isEmpty, core.running.isEmpty, core.deferred.isEmpty,
+        core.family?.stopping.isEmpty ?? true
+      else { return nil }
+      core.finished = true
+      return core.drainWaiters()
+    }
+    guard let waiters else { return false }
+    finishing.store(true, ordering: .relaxed)
+    for waiter in waiters { waiter.resume() }
+    manualClock?.unregister(self)
+    if let made = subscriptions.load() {
+      made.states.finish()
+      made.steps.finish()
+    }
+    return true
+  }
+
   func finish() async {
     finishing.store(true, ordering: .relaxed)
     let dropped = core.withLock { $0.beginFinishing() }
@@ -233,7 +255,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
     for waiter in waiters { waiter.resume() }
     for task in tasks { await task.value }
     // Children cancelled here or before, whose stores are still finishing.
-    for child in core.withLock({ Array($0.stoppingChildren.values) }) { await child.stopped() }
+    for child in core.withLock({ Array($0.family?.stopping.values ?? [:].values) }) { await child.stopped() }
     manualClock?.unregister(self)
     if let made = subscriptions.load() {
       made.states.finish()

@@ -41,6 +41,9 @@ class StoreRuntimeBase<Event: Sendable, Work: Sendable, Context: Sendable, Confi
   @usableFromInline var currentRunningEffectCount: Int { abstract() }
   @usableFromInline var configurations: AsyncStream<Configuration> { abstract() }
   @usableFromInline var stepReports: AsyncStream<Step> { abstract() }
+  /// Finishes the store now when nothing runs in it (no step, event, effect or child): `false`,
+  /// doing nothing, otherwise (``finishStore()`` then finishes it).
+  @usableFromInline func finishNow() -> Bool { abstract() }
   /// Sends `message` to the running child machine at `path` (ids separated by `/`).
   @usableFromInline func route(_ message: any Sendable, to path: Substring) -> SendResult { abstract() }
   /// The paths of the running child machines and their descendants.

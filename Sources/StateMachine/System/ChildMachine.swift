@@ -29,8 +29,9 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
   /// The machine's name (its table's or chart's), as logs and diagrams show it.
   public let name: String
   /// Makes and starts the child's store; `nil` for a child read back from a log.
-  let launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> any RunningChild)?
+  @usableFromInline let launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> any RunningChild)?
 
+  @usableFromInline
   init(name: String, launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> any RunningChild)?) {
     (self.name, self.launch) = (name, launch)
   }
@@ -42,29 +43,44 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
   ///   - failure: Maps an error of `handler` to one of the child's events.
   ///   - toParent: The event for the parent, if any, that a step of the child says.
   ///   - doneWhen: The states in which the child is done. A table does not halt, and its final
-  ///     states are only ends it may stay in (a counter's one state is final): by default the
+  ///     states are only ends it may stay in (a counter's one state is final): without it the
   ///     child is never done, and runs until it is cancelled.
   ///   - onDone: The event for the parent when the child is done, from its context.
   ///   - inspector: Sees the child's store as a store's inspector does.
+  ///
+  /// A child with none of `toParent`, `doneWhen` and `inspector` has no inspector on its store,
+  /// whose steps are then as cheap as a store's that nobody watches.
+  ///
+  /// (Inlinable: the child's store steps specialised for its types where you make it.)
+  @inlinable
   public init<State, Event, Context, Work>(
     _ table: TransitionTable<State, Event, Context, Command<Event, Work>>, context: Context,
     mailbox: MailboxPolicy = .unbounded,
     handler: @escaping @Sendable (Work, Send<Event>) async throws -> Void = { _, _ in },
     failure: @escaping @Sendable (Work, any Error) -> Event? = { _, _ in nil },
-    toParent: @escaping @Sendable (StoreStep<TransitionTable<State, Event, Context, Command<Event, Work>>>) -> ParentEvent? = { _ in nil },
-    doneWhen: @escaping @Sendable (State) -> Bool = { _ in false },
+    toParent: (@Sendable (StoreStep<TransitionTable<State, Event, Context, Command<Event, Work>>>) -> ParentEvent?)? = nil,
+    doneWhen: (@Sendable (State) -> Bool)? = nil,
     onDone: @escaping @Sendable (Context) -> ParentEvent? = { _ in nil },
     inspector: Store<TransitionTable<State, Event, Context, Command<Event, Work>>>.Inspector? = nil
   ) where Context: Sendable, State: Sendable {
     typealias Definition = TransitionTable<State, Event, Context, Command<Event, Work>>
     self.init(name: table.name) { launch in
       let run = ChildRun<Definition, ParentEvent>(
-        parent: launch, toParent: toParent, onDone: onDone,
-        isDone: { step in doneWhen(step.to) })
+        parent: launch, toParent: toParent ?? { _ in nil }, onDone: onDone,
+        isDone: { step in doneWhen?(step.to) ?? false })
+      var watcher: Store<Definition>.Inspector?
+      if toParent != nil || doneWhen != nil || inspector != nil {
+        watcher = { report in
+          run.saw(report)
+          inspector?(report)
+        }
+      }
       let store = Store(
-        table, context: context, clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure,
-        inspector: run.inspector(forwardingTo: inspector))
-      run.begin(store, doneAtStart: doneWhen(table.initial) ? context : nil)
+        table, context: context, clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher)
+      let doneAtStart: Bool = doneWhen?(table.initial) ?? false
+      run.begin(
+        store, send: { message in (message as? Event).map { store.send($0) } ?? .rejected(.wrongType) },
+        doneAtStart: doneAtStart ? context : nil)
       return run
     }
   }
@@ -73,6 +89,7 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
   ///
   /// The parameters are the table's (see the table's initializer); `onDone` runs when the chart halts in a final state of its root, and `onError` maps the
   /// error of a chart whose first macrostep does not settle.
+  @inlinable
   public init<ID, Event, Context, Work>(
     _ chart: Chart<ID, Event, Context, Command<Event, Work>>, context: Context,
     mailbox: MailboxPolicy = .unbounded,
@@ -90,11 +107,16 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
       do {
         store = try Store(
           chart, context: context, clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure,
-          inspector: run.inspector(forwardingTo: inspector))
+          inspector: { report in
+            run.saw(report)
+            inspector?(report)
+          })
       } catch {
         throw ChildLaunchError(error: error, event: onError(error))
       }
-      run.begin(store, doneAtStart: store.isHalted ? store.context : nil)
+      run.begin(
+        store, send: { message in (message as? Event).map { store.send($0) } ?? .rejected(.wrongType) },
+        doneAtStart: store.isHalted ? store.context : nil)
       return run
     }
   }

@@ -12,18 +12,21 @@
 public struct MachineMessage: Sendable, Hashable, CustomStringConvertible {
   /// The receiving child's id, or a path of ids separated by `/`.
   public let target: String
-  /// The message as it reads (its `description`).
-  public let text: String
   /// The message itself; `nil` for one read back from a log.
-  let payload: (any Sendable)?
+  @usableFromInline let payload: (any Sendable)?
+  /// The text of a message read back from a log.
+  let logged: String?
 
   /// A message of `message` (one of the receiving machine's events) for the child at `target`.
   public init<Message: Sendable>(_ message: Message, to target: String) {
-    (self.target, text, payload) = (target, String(describing: message), message)
+    (self.target, payload, logged) = (target, message, nil)
   }
 
   /// A message read back from a log: its target and text, with nothing to deliver.
-  init(logged text: String, to target: String) { (self.target, self.text, payload) = (target, text, nil) }
+  init(logged text: String, to target: String) { (self.target, payload, logged) = (target, nil, text) }
+
+  /// The message as it reads (its `description`; made when asked, not when the message is sent).
+  public var text: String { logged ?? payload.map { String(describing: $0) } ?? "" }
 
   public var description: String { "\(text) to \(target)" }
 

@@ -5,6 +5,9 @@ protocol RunningChild: AnyObject, Sendable {
   /// Sends `message` to the child's machine: refused as ``SendRejection/wrongType`` when it is
   /// not one of the machine's events.
   func deliver(_ message: any Sendable) -> SendResult
+  /// What ``deliver(_:)`` calls, to keep beside the child: it sends without taking the child's
+  /// lock (made specialised for the child's types).
+  var sender: @Sendable (any Sendable) -> SendResult { get }
   /// Sends `message` to the child's descendant at `path` (ids separated by `/`).
   func route(_ message: any Sendable, to path: Substring) -> SendResult
   /// The paths of the child's running descendants, below it.
@@ -22,21 +25,33 @@ protocol RunningChild: AnyObject, Sendable {
 
 /// What a parent's store gives the child it starts: its clock, and how the child's events reach
 /// the parent.
+@usableFromInline
 struct ChildLaunch<ParentEvent: Sendable>: Sendable {
   /// The parent's clock: the child's timers run on it.
-  let clock: any Clock<Duration>
+  @usableFromInline let clock: any Clock<Duration>
   /// Delivers an event of the child's `toParent` (dropped as late once the child has ended).
-  let send: Send<ParentEvent>
+  @usableFromInline let send: Send<ParentEvent>
   /// The child is done; the event, if any, is queued for the parent as the child's last.
-  let finished: @Sendable (ParentEvent?) -> Void
+  @usableFromInline let finished: @Sendable (ParentEvent?) -> Void
   /// The child's store has finished after ``RunningChild/stop()``.
-  let stopped: @Sendable (ObjectIdentifier) -> Void
+  @usableFromInline let stopped: @Sendable (ObjectIdentifier) -> Void
+
+  init(
+    clock: any Clock<Duration>, send: Send<ParentEvent>, finished: @escaping @Sendable (ParentEvent?) -> Void,
+    stopped: @escaping @Sendable (ObjectIdentifier) -> Void
+  ) {
+    (self.clock, self.send, self.finished, self.stopped) = (clock, send, finished, stopped)
+  }
 }
 
 /// A child that could not start, and the event its `onError` made of why.
+@usableFromInline
 struct ChildLaunchError<ParentEvent: Sendable>: Error {
-  let error: any Error
-  let event: ParentEvent?
+  @usableFromInline let error: any Error
+  @usableFromInline let event: ParentEvent?
+
+  @inlinable
+  init(error: any Error, event: ParentEvent?) { (self.error, self.event) = (error, event) }
 }
 
 /// A child read back from a log, which has no machine to run.
@@ -48,28 +63,43 @@ struct ChildNotRunnable: Error, CustomStringConvertible {
 /// A running child of one kind: its store, and the rules that tell its parent what it says and
 /// when it is done.
 ///
+/// What runs on every message and every step of the child (`send`, and `saw(_:)` in the
+/// store's inspector) is made where the ``ChildMachine`` was, specialised for its types: the
+/// parent reaches the child through ``RunningChild``, whose witnesses are this generic class's.
+///
 /// `@unchecked Sendable`: its one mutable part, `state`, is only touched under its mutex (a
 /// pthread mutex, which ThreadSanitizer sees; see ``Locked``); the rest is immutable and Sendable.
+@usableFromInline
 final class ChildRun<Definition: StoreDefinition, ParentEvent: Sendable>: RunningChild, @unchecked Sendable
 where Definition.Context: Sendable, Definition.Configuration: Sendable {
-  typealias Step = StoreStep<Definition>
+  @usableFromInline typealias Step = StoreStep<Definition>
 
+  @usableFromInline
   struct State {
     /// The child's store, until it has finished (the store's inspector holds this run, so the
     /// reference is dropped then).
-    var store: Store<Definition>?
+    @usableFromInline var store: Store<Definition>?
+    /// Sends a message to the child's store, checking its type (specialised; dropped with the
+    /// store).
+    @usableFromInline var send: (@Sendable (any Sendable) -> SendResult)?
     /// Whether the child's end is decided (done, or stopped): a later done is not reported.
-    var ended = false
-    /// The task finishing the store, once stopped.
-    var stopping: Task<Void, Never>?
+    @usableFromInline var ended = false
+    /// Whether ``stop()`` was called.
+    @usableFromInline var stopRequested = false
+    /// The task finishing the store, when it could not finish at once.
+    @usableFromInline var stopping: Task<Void, Never>?
+
+    @inlinable
+    init() {}
   }
 
-  let parent: ChildLaunch<ParentEvent>
-  let toParent: @Sendable (Step) -> ParentEvent?
-  let onDone: @Sendable (Definition.Context) -> ParentEvent?
-  let isDone: @Sendable (Step) -> Bool
-  let state = LockedRegion(State(), side: ())
+  @usableFromInline let parent: ChildLaunch<ParentEvent>
+  @usableFromInline let toParent: @Sendable (Step) -> ParentEvent?
+  @usableFromInline let onDone: @Sendable (Definition.Context) -> ParentEvent?
+  @usableFromInline let isDone: @Sendable (Step) -> Bool
+  @usableFromInline let state = LockedRegion(State(), side: ())
 
+  @inlinable
   init(
     parent: ChildLaunch<ParentEvent>, toParent: @escaping @Sendable (Step) -> ParentEvent?,
     onDone: @escaping @Sendable (Definition.Context) -> ParentEvent?, isDone: @escaping @Sendable (Step) -> Bool
@@ -79,28 +109,28 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
 
   deinit { state.deallocate() }
 
-  /// The child store's inspector: this run's, then the user's.
-  func inspector(forwardingTo user: Store<Definition>.Inspector?) -> Store<Definition>.Inspector {
-    { report in
-      self.saw(report)
-      user?(report)
+  /// Starts the child's `store`, which `send` sends to; a child that is done from its start
+  /// (`doneAtStart`: its context) ends at once.
+  @inlinable
+  func begin(_ store: Store<Definition>, send: @escaping @Sendable (any Sendable) -> SendResult, doneAtStart: Definition.Context?) {
+    state.withLock { state in
+      state.store = store
+      state.send = send
     }
-  }
-
-  /// Starts the child's store; a child that is done from its start (`doneAtStart`: its context)
-  /// ends at once.
-  func begin(_ store: Store<Definition>, doneAtStart: Definition.Context?) {
-    state.withLock { $0.store = store }
     store.start()
     if let doneAtStart { done(doneAtStart) }
   }
 
+  /// What the child's store's inspector does first: a step may say something to the parent,
+  /// and may be the child's last.
+  @inlinable
   func saw(_ report: StoreReport<Definition.Event, Step>) {
     guard case .step(let step) = report else { return }
     if let event = toParent(step) { parent.send(event) }
     if isDone(step) { done(step.context) }
   }
 
+  @usableFromInline
   func done(_ context: Definition.Context) {
     let first = state.withLock { state -> Bool in
       defer { state.ended = true }
@@ -111,38 +141,67 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
 
   var store: Store<Definition>? { state.withLock { $0.store } }
 
+  @usableFromInline
   func deliver(_ message: any Sendable) -> SendResult {
-    guard let event = message as? Definition.Event else { return .rejected(.wrongType) }
-    guard let store else { return .rejected(.finished) }
-    return store.send(event)
+    guard let send = state.withLock({ $0.send }) else { return .rejected(.finished) }
+    return send(message)
   }
 
+  @usableFromInline
+  var sender: @Sendable (any Sendable) -> SendResult {
+    if let send = state.withLock({ $0.send }) { return send }
+    return { _ in .rejected(.finished) }
+  }
+
+  @usableFromInline
   func route(_ message: any Sendable, to path: Substring) -> SendResult {
     guard let store else { return .rejected(.unknownTarget) }
     return store.runtime.route(message, to: path)
   }
 
+  @usableFromInline
   var descendants: [String] { store?.runtime.childPaths ?? [] }
 
+  @usableFromInline
   var stepTotal: Int {
     guard let store else { return 0 }
     return store.stepCount + store.runtime.childStepTotal
   }
 
+  @usableFromInline
   func settle() async { await store?.settle() }
 
+  @usableFromInline
   func stop() {
-    state.withLock { state in
+    let store = state.withLock { state -> Store<Definition>? in
       state.ended = true
-      guard state.stopping == nil, let store = state.store else { return }
-      state.stopping = Task {
-        await store.finish()
-        self.state.withLock { $0.store = nil }
-        self.parent.stopped(ObjectIdentifier(self))
-      }
+      guard !state.stopRequested, let store = state.store else { return nil }
+      state.stopRequested = true
+      return store
     }
+    guard let store else { return }
+    // A child with nothing running (most, when their state is left) finishes here and now.
+    if store.runtime.finishNow() {
+      released()
+      return
+    }
+    let task = Task {
+      await store.finish()
+      self.released()
+    }
+    state.withLock { $0.stopping = task }
   }
 
+  /// The child's store has finished: what it held goes, and the parent is told.
+  func released() {
+    state.withLock { state in
+      state.store = nil
+      state.send = nil
+    }
+    parent.stopped(ObjectIdentifier(self))
+  }
+
+  @usableFromInline
   func stopped() async {
     await state.withLock { $0.stopping }?.value
   }

@@ -1,0 +1,95 @@
+import FSMCommand
+import StateMachine
+
+/// The `system` workload: messages between machines in one store, a child's start and stop,
+/// and the memory of idle children, beside a plain store's send.
+enum SystemBench {
+  typealias Child = TransitionTable<StoreBench.State, StoreBench.Event, NoContext, Command<StoreBench.Event, StoreBench.Work>>
+
+  enum State: UInt8, Hashable, Sendable, Discriminated { case a, b }
+  enum Event: Hashable, Sendable, Discriminated {
+    case spawn(Int), go, forward(StoreBench.Event)
+    enum Kind: UInt8, Hashable, Sendable { case spawn, go, forward }
+    var discriminant: Kind {
+      switch self {
+      case .spawn: .spawn
+      case .go: .go
+      case .forward: .forward
+      }
+    }
+  }
+  typealias Host = TransitionTable<State, Event, NoContext, Command<Event, Never>>
+
+  /// The loader bench's table as a child.
+  static let child = ChildMachine<Event>(StoreBench.table(effects: false), context: NoContext())
+
+  /// `spawn(n)` spawns child `c<n>`; `go` moves a ⇄ b, and `b` runs child `c` while active;
+  /// `forward(e)` messages `e` to child `c` (from the machine, a ``Command/message(_:)``).
+  static let host: Host = try! Host(
+    name: "system-host", initial: .a,
+    states: [.state(.a), .state(.b, entry: [.invoke(child, id: "c")])],
+    rows: [
+      .transition(from: .a, on: .go, to: .b), .transition(from: .b, on: .go, to: .a),
+      .stayInAny(on: .spawn).emit("spawn") { _, event in
+        guard case .spawn(let n) = event else { return nil }
+        return .invoke(child, id: EffectID("c\(n)"), scope: .global)
+      },
+      .stayInAny(on: .forward).emit("forward") { _, event in
+        guard case .forward(let message) = event else { return nil }
+        return .message(MachineMessage(message, to: "c0"))
+      },
+    ])
+
+  static func workload(count: Int, idleChildren: Int) -> BenchWorkload {
+    let events = LoaderBench.events(count: count, seed: 0x5EED)
+    let plain = StoreBench.table(effects: false)
+    var kept: [Any] = []
+    let idleBytes = bytesPerIdleChild(count: idleChildren, kept: &kept)
+    kept = []
+    return BenchWorkload(
+      name: "system", events: count,
+      variants: [
+        BenchVariant(name: "store.send, no effects (baseline)") {
+          let store = Store(plain, context: NoContext()) { _, _ in }
+          return events.reduce(0) { $0 + (store.send($1) == .accepted ? 1 : 0) }
+        },
+        BenchVariant(name: "message to a child from outside (store.send(_:to:))") {
+          let store = Store(host, context: NoContext(), handler: { _, _ in })
+          store.send(.spawn(0))
+          let accepted = events.reduce(0) { $0 + (store.send($1, to: "c0") == .accepted ? 1 : 0) }
+          StoreBench.finishSynchronously(store)
+          return accepted
+        },
+        BenchVariant(name: "message from the parent machine to its child (Command.message)") {
+          let store = Store(host, context: NoContext(), handler: { _, _ in })
+          store.send(.spawn(0))
+          let accepted = events.reduce(0) { $0 + (store.send(.forward($1)) == .accepted ? 1 : 0) }
+          StoreBench.finishSynchronously(store)
+          return accepted
+        },
+        BenchVariant(name: "child start and stop (enter and leave its state), per pair") {
+          let store = Store(host, context: NoContext(), handler: { _, _ in })
+          var pairs = 0
+          for _ in 0..<count {
+            store.send(.go)
+            if store.send(.go) == .accepted { pairs += 1 }
+          }
+          // The stopped children's stores finish in the background: counted until they have.
+          StoreBench.finishSynchronously(store)
+          return pairs
+        },
+      ],
+      notes: ["idle_bytes_per_child": idleBytes, "idle_children": Double(idleChildren)])
+  }
+
+  /// Bytes per idle child: growth of the resident set over `count` children spawned in one
+  /// store, divided by `count` (the store is kept in `kept`).
+  static func bytesPerIdleChild(count: Int, kept: inout [Any]) -> Double {
+    let store = Store(host, context: NoContext(), handler: { _, _ in })
+    guard let before = StoreBench.residentBytes() else { return .nan }
+    for n in 0..<count { store.send(.spawn(n)) }
+    guard let after = StoreBench.residentBytes(), store.children.count == count else { return .nan }
+    kept.append(store)
+    return Double(after - before) / Double(count)
+  }
+}

@@ -1,0 +1,47 @@
+/// A store's children, kept behind the store's lock: the running ones by id, for messages, and
+/// those whose stores are still finishing, for ``Store/finish()`` to wait for. Made on the first
+/// child a store starts (a store without children carries one empty word for it).
+@usableFromInline
+final class Family {
+  /// A running child, and how a message reaches its store (made specialised for its types).
+  @usableFromInline
+  struct Member {
+    @usableFromInline let child: any RunningChild
+    @usableFromInline let send: @Sendable (any Sendable) -> SendResult
+
+    @usableFromInline
+    init(child: any RunningChild, send: @escaping @Sendable (any Sendable) -> SendResult) { (self.child, self.send) = (child, send) }
+  }
+
+  /// The running children by id (attached: their stores started).
+  @usableFromInline var running: [String: Member] = [:]
+  /// Children cancelled or done whose stores are still finishing.
+  @usableFromInline var stopping: [ObjectIdentifier: any RunningChild] = [:]
+
+  @usableFromInline
+  init() {}
+}
+
+extension StoreCore {
+  /// The family, made now if needed.
+  @usableFromInline
+  mutating func makeFamily() -> Family {
+    if let family { return family }
+    let made = Family()
+    family = made
+    return made
+  }
+
+  /// Attaches the started `child` to the effect `token`; `false` when that effect was cancelled
+  /// (or ended) meanwhile.
+  @usableFromInline
+  mutating func attach(child: any RunningChild, send: @escaping @Sendable (any Sendable) -> SendResult, to token: UInt64) -> Bool {
+    guard let id = running[token]?.id, attach(.child(child), to: token) else { return false }
+    makeFamily().running[id.name] = Family.Member(child: child, send: send)
+    return true
+  }
+
+  /// A child whose store is finishing.
+  @usableFromInline
+  mutating func stopping(_ child: any RunningChild) { makeFamily().stopping[ObjectIdentifier(child)] = child }
+}
