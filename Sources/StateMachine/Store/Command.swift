@@ -40,7 +40,7 @@ extension Command: CustomStringConvertible {
     case .send(let event, let delay, _, let scope): "after \(Self.format(delay)): \(event)" + Self.mark(scope)
     case .every(let interval, let event, _, let scope): "every \(Self.format(interval)): \(event)" + Self.mark(scope)
     case .cancel(let id): "cancel \(id)"
-    case .invoke(let child, let id, let scope): "invoke \(child.name) as \(id)" + Self.mark(scope)
+    case .invoke(let child, let id, let scope): ChildLabel(machine: child.name, id: id, scope: scope).description
     case .message(let message): "send \(message.text) to \(message.target)"
     }
   }

@@ -146,6 +146,7 @@ public final class ManualClock: Clock, Sendable {
     _ = state.withLock { $0.entries.removeValue(forKey: token) }
   }
 
+  @usableFromInline
   func register(_ participant: any ManualClockParticipant) {
     state.withLock { $0.participants[ObjectIdentifier(participant)] = WeakParticipant(participant: participant) }
   }

@@ -37,6 +37,7 @@ extension Store where Definition: _ChartStoreDefinition {
   /// The parameters are a table's store's (see ``Store``).
   ///
   /// - Throws: ``ChartRunError`` when the chart's first macrostep does not settle.
+  @inlinable
   public convenience init(
     _ chart: Definition, context: Context,
     clock: any Clock<Duration> = ContinuousClock(), mailbox: MailboxPolicy = .unbounded, handler: @escaping Handler,

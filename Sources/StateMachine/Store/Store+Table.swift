@@ -46,6 +46,7 @@ extension Store where Definition: _TableStoreDefinition {
   ///     it runs).
   ///   - failure: Maps an error thrown by `handler` to an event.
   ///   - inspector: Sees every step, effect start, finish, cancellation and dropped event.
+  @inlinable
   public convenience init(
     _ table: Definition, context: Context,
     clock: any Clock<Duration> = ContinuousClock(), mailbox: MailboxPolicy = .unbounded, handler: @escaping Handler,

@@ -29,4 +29,5 @@ struct ClockSinceStart<C: Clock<Duration>>: StoreClock {
 }
 
 /// The store clock of `clock` (opened from the existential the stores take).
+@usableFromInline
 func storeClock<C: Clock<Duration>>(_ clock: C) -> any StoreClock { ClockSinceStart(clock) }

@@ -5,19 +5,16 @@ extension StoreRuntime {
   static var settleRounds: Int { 10_000 }
 
   /// Starts `child`, the effect `token`: its store is made and started on this thread.
-  @usableFromInline
+  @inlinable
   func launch(_ child: ChildMachine<Event>, id: EffectID, token: UInt64, command: Effect) {
     guard let make = child.launch else {
       childFailed(token, error: ChildNotRunnable(name: child.name), event: nil, command: command)
       return
     }
-    let launch = ChildLaunch<Event>(
-      clock: clock.base, send: Send { self.deliver($0, from: token, effect: command) },
-      finished: { event in self.childFinished(token, event: event, command: command) },
-      stopped: { child in _ = self.core.withLock { $0.family?.stopping.removeValue(forKey: child) } })
+    let label = ChildLabel(machine: child.name, id: id, scope: command.scope)
     let running: any RunningChild
     do {
-      running = try make(launch)
+      running = try make(ChildLaunch(clock: clock.base, parent: self, token: token, label: label))
     } catch let failure as ChildLaunchError<Event> {
       childFailed(token, error: failure.error, event: failure.event, command: command)
       return
@@ -37,22 +34,21 @@ extension StoreRuntime {
   }
 
   /// The child `token` is done: reported finished, and `event` queued as its last.
-  func childFinished(_ token: UInt64, event: Event?, command: Effect) {
+  func finishedChild(_ token: UInt64, event: Event?) {
     let side = core.side
-    let ended = core.withLock { core -> (child: (any RunningChild)?, enqueued: StoreCore<Engine>.Enqueued?)? in
+    let ended = core.withLock { core -> (effect: StoreCore<Engine>.Running, enqueued: StoreCore<Engine>.Enqueued?)? in
       guard core.isActive(token) else { return nil }
       let effect = core.remove(token)
-      var child: (any RunningChild)?
-      if case .child(let running) = effect.handle { child = running }
-      return (child, event.map { core.eventArrived($0, force: true, stepper: side) })
+      return (effect, event.map { core.eventArrived($0, force: true, stepper: side) })
     }
     guard let ended else { return }
-    inspector?(.effectFinished(id: command.effectID, description: command.description))
-    if let child = ended.child { stopChild(child) }
+    inspector?(.effectFinished(id: ended.effect.id, description: ended.effect.description))
+    if case .child(let child) = ended.effect.handle { stopChild(child) }
     if case .drain(let first)? = ended.enqueued { drain(first) }
   }
 
   /// The child `token` could not start: reported failed, and `event` queued.
+  @usableFromInline
   func childFailed(_ token: UInt64, error: any Error, event: Event?, command: Effect) {
     let side = core.side
     let enqueued = core.withLock { core -> StoreCore<Engine>.Enqueued?? in
@@ -112,17 +108,6 @@ extension StoreRuntime {
       for child in children { await child.settle() }
       let idle = core.withLock { $0.isIdle }
       if idle, before == (core.withLock { $0.steps }, children.reduce(0) { $0 + $1.stepTotal }) { return }
-    }
-  }
-}
-
-extension Command {
-  /// The id of a command that has one.
-  var effectID: EffectID? {
-    switch self {
-    case .perform(_, let id, _), .send(_, _, let id, _): id
-    case .every(_, _, let id, _), .invoke(_, let id, _): id
-    case .cancel, .message: nil
     }
   }
 }

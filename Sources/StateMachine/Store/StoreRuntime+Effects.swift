@@ -280,6 +280,13 @@ extension StoreRuntime {
   /// An effect sent an event: queue it if the effect still runs, else drop it and say so.
   @usableFromInline
   func deliver(_ event: Event, from token: UInt64, effect: Effect) {
+    if !deliver(event, from: token) { inspector?(.lateEventDropped(event, effect: effect.description)) }
+  }
+
+  /// Queues `event` from the running effect `token` (and drains, unless another caller does);
+  /// `false` when that effect no longer runs, and the event is dropped.
+  @usableFromInline
+  func deliver(_ event: Event, from token: UInt64) -> Bool {
     let side = core.side
     let enqueued = core.withLock { core -> StoreCore<Engine>.Enqueued? in
       guard core.isActive(token) else {
@@ -289,10 +296,11 @@ extension StoreRuntime {
       return core.eventArrived(event, force: true, stepper: side)
     }
     switch enqueued {
-    case nil: inspector?(.lateEventDropped(event, effect: effect.description))
+    case nil: return false
     case .drain(let first)?: DeliveryContext.$token.withValue(token) { drain(first) }
     case .queued?, .rejected?: break
     }
+    return true
   }
 
   @inlinable @discardableResult

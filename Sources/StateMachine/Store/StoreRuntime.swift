@@ -108,11 +108,20 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   @usableFromInline override var configurations: AsyncStream<Engine.Observed> { states }
   @usableFromInline override var stepReports: AsyncStream<Engine.Step> { steps }
   @usableFromInline override func finishNow() -> Bool { finishIfIdle() }
+  @usableFromInline override func childSaid(_ event: Event, token: UInt64, label: ChildLabel) {
+    if !deliver(event, from: token) { inspector?(.lateEventDropped(event, effect: label.description)) }
+  }
+  @usableFromInline override func childFinished(token: UInt64, event: Event?) { finishedChild(token, event: event) }
+  @usableFromInline override func childStopped(_ child: ObjectIdentifier) {
+    _ = core.withLock { $0.family?.stopping.removeValue(forKey: child) }
+  }
   @usableFromInline override func route(_ message: any Sendable, to path: Substring) -> SendResult { routeToChild(message, to: path) }
   @usableFromInline override var childPaths: [String] { descendantPaths }
   @usableFromInline override var childStepTotal: Int { descendantSteps }
 
-  @usableFromInline
+  /// (Inlinable: a store made where its types are known, a child's for one, is made
+  /// specialised, without looking up the generic types it is built of.)
+  @inlinable
   init(
     engine: Engine, clock: any Clock<Duration>, mailbox: MailboxPolicy, handler: @escaping Handler, failure: @escaping Failure,
     inspector: Inspector?

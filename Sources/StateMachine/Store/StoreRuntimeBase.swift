@@ -8,10 +8,10 @@
 /// state behind a lock and in atomics.
 @usableFromInline
 class StoreRuntimeBase<Event: Sendable, Work: Sendable, Context: Sendable, Configuration: Sendable, Step: Sendable>:
-  @unchecked Sendable
+  ParentLink<Event>, @unchecked Sendable
 {
   @usableFromInline
-  init() {}
+  override init() {}
 
   @usableFromInline func enqueue(_ event: Event) -> SendResult { abstract() }
 

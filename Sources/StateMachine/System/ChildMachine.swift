@@ -65,9 +65,9 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
   ) where Context: Sendable, State: Sendable {
     typealias Definition = TransitionTable<State, Event, Context, Command<Event, Work>>
     self.init(name: table.name) { launch in
-      let run = ChildRun<Definition, ParentEvent>(
-        parent: launch, toParent: toParent ?? { _ in nil }, onDone: onDone,
-        isDone: { step in doneWhen?(step.to) ?? false })
+      var isDone: (@Sendable (StoreStep<Definition>) -> Bool)?
+      if let doneWhen { isDone = { step in doneWhen(step.to) } }
+      let run = ChildRun<Definition, ParentEvent>(launch, toParent: toParent, onDone: onDone, isDone: isDone)
       var watcher: Store<Definition>.Inspector?
       if toParent != nil || doneWhen != nil || inspector != nil {
         watcher = { report in
@@ -102,7 +102,7 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
   ) where Context: Sendable {
     typealias Definition = Chart<ID, Event, Context, Command<Event, Work>>
     self.init(name: chart.name) { launch in
-      let run = ChildRun<Definition, ParentEvent>(parent: launch, toParent: toParent, onDone: onDone, isDone: { $0.isHalted })
+      let run = ChildRun<Definition, ParentEvent>(launch, toParent: toParent, onDone: onDone, isDone: { $0.isHalted })
       let store: Store<Definition>
       do {
         store = try Store(

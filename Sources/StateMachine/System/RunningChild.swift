@@ -23,24 +23,19 @@ protocol RunningChild: AnyObject, Sendable {
   func stopped() async
 }
 
-/// What a parent's store gives the child it starts: its clock, and how the child's events reach
-/// the parent.
+/// What a parent's store gives the child it starts: its clock, itself, and its token and label
+/// for the child.
 @usableFromInline
 struct ChildLaunch<ParentEvent: Sendable>: Sendable {
   /// The parent's clock: the child's timers run on it.
   @usableFromInline let clock: any Clock<Duration>
-  /// Delivers an event of the child's `toParent` (dropped as late once the child has ended).
-  @usableFromInline let send: Send<ParentEvent>
-  /// The child is done; the event, if any, is queued for the parent as the child's last.
-  @usableFromInline let finished: @Sendable (ParentEvent?) -> Void
-  /// The child's store has finished after ``RunningChild/stop()``.
-  @usableFromInline let stopped: @Sendable (ObjectIdentifier) -> Void
+  @usableFromInline let parent: ParentLink<ParentEvent>
+  @usableFromInline let token: UInt64
+  @usableFromInline let label: ChildLabel
 
-  init(
-    clock: any Clock<Duration>, send: Send<ParentEvent>, finished: @escaping @Sendable (ParentEvent?) -> Void,
-    stopped: @escaping @Sendable (ObjectIdentifier) -> Void
-  ) {
-    (self.clock, self.send, self.finished, self.stopped) = (clock, send, finished, stopped)
+  @usableFromInline
+  init(clock: any Clock<Duration>, parent: ParentLink<ParentEvent>, token: UInt64, label: ChildLabel) {
+    (self.clock, self.parent, self.token, self.label) = (clock, parent, token, label)
   }
 }
 
@@ -55,9 +50,12 @@ struct ChildLaunchError<ParentEvent: Sendable>: Error {
 }
 
 /// A child read back from a log, which has no machine to run.
+@usableFromInline
 struct ChildNotRunnable: Error, CustomStringConvertible {
-  let name: String
-  var description: String { "the child machine \(name) was read from a log and cannot run" }
+  @usableFromInline let name: String
+  @usableFromInline
+  init(name: String) { self.name = name }
+  @usableFromInline var description: String { "the child machine \(name) was read from a log and cannot run" }
 }
 
 /// A running child of one kind: its store, and the rules that tell its parent what it says and
@@ -93,18 +91,21 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
     init() {}
   }
 
-  @usableFromInline let parent: ChildLaunch<ParentEvent>
-  @usableFromInline let toParent: @Sendable (Step) -> ParentEvent?
+  @usableFromInline let parent: ParentLink<ParentEvent>
+  @usableFromInline let token: UInt64
+  @usableFromInline let label: ChildLabel
+  @usableFromInline let toParent: (@Sendable (Step) -> ParentEvent?)?
   @usableFromInline let onDone: @Sendable (Definition.Context) -> ParentEvent?
-  @usableFromInline let isDone: @Sendable (Step) -> Bool
+  @usableFromInline let isDone: (@Sendable (Step) -> Bool)?
   @usableFromInline let state = LockedRegion(State(), side: ())
 
   @inlinable
   init(
-    parent: ChildLaunch<ParentEvent>, toParent: @escaping @Sendable (Step) -> ParentEvent?,
-    onDone: @escaping @Sendable (Definition.Context) -> ParentEvent?, isDone: @escaping @Sendable (Step) -> Bool
+    _ launch: ChildLaunch<ParentEvent>, toParent: (@Sendable (Step) -> ParentEvent?)?,
+    onDone: @escaping @Sendable (Definition.Context) -> ParentEvent?, isDone: (@Sendable (Step) -> Bool)?
   ) {
-    (self.parent, self.toParent, self.onDone, self.isDone) = (parent, toParent, onDone, isDone)
+    (parent, token, label) = (launch.parent, launch.token, launch.label)
+    (self.toParent, self.onDone, self.isDone) = (toParent, onDone, isDone)
   }
 
   deinit { state.deallocate() }
@@ -126,8 +127,8 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   @inlinable
   func saw(_ report: StoreReport<Definition.Event, Step>) {
     guard case .step(let step) = report else { return }
-    if let event = toParent(step) { parent.send(event) }
-    if isDone(step) { done(step.context) }
+    if let event = toParent?(step) { parent.childSaid(event, token: token, label: label) }
+    if isDone?(step) == true { done(step.context) }
   }
 
   @usableFromInline
@@ -136,7 +137,7 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
       defer { state.ended = true }
       return !state.ended
     }
-    if first { parent.finished(onDone(context)) }
+    if first { parent.childFinished(token: token, event: onDone(context)) }
   }
 
   var store: Store<Definition>? { state.withLock { $0.store } }
@@ -198,7 +199,7 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
       state.store = nil
       state.send = nil
     }
-    parent.stopped(ObjectIdentifier(self))
+    parent.childStopped(ObjectIdentifier(self))
   }
 
   @usableFromInline

@@ -1,0 +1,36 @@
+/// The parent's side of its children, as a child's run reaches it: a store's runtime (its base
+/// class), so that a child keeps one reference to its parent and the parent's token for it, not
+/// closures capturing them.
+///
+/// `@unchecked Sendable`: it holds nothing; its one subclass, the store's runtime, keeps its
+/// state behind a lock and in atomics.
+@usableFromInline
+class ParentLink<Event: Sendable>: @unchecked Sendable {
+  @usableFromInline
+  init() {}
+
+  /// The child `token` said `event` (its `toParent`): queued unless the child has ended, when it
+  /// is reported dropped as late, from the effect `label` describes.
+  @usableFromInline func childSaid(_ event: Event, token: UInt64, label: ChildLabel) { abstract() }
+  /// The child `token` is done: reported finished, and `event` queued as its last.
+  @usableFromInline func childFinished(token: UInt64, event: Event?) { abstract() }
+  /// A child's store has finished after it was stopped.
+  @usableFromInline func childStopped(_ child: ObjectIdentifier) { abstract() }
+
+  private func abstract() -> Never { preconditionFailure("invalid state: ParentLink is abstract; StoreRuntime overrides it") }
+}
+
+/// What names a running child in reports: its machine, its id and its scope.
+@usableFromInline
+struct ChildLabel: Sendable, CustomStringConvertible {
+  @usableFromInline let machine: String
+  @usableFromInline let id: EffectID
+  @usableFromInline let scope: EffectScope
+
+  @usableFromInline
+  init(machine: String, id: EffectID, scope: EffectScope) { (self.machine, self.id, self.scope) = (machine, id, scope) }
+
+  /// As the ``Command/invoke(_:id:scope:)`` that started it reads.
+  @usableFromInline
+  var description: String { "invoke \(machine) as \(id)" + (scope == .state ? " (in state)" : "") }
+}
