@@ -44,6 +44,8 @@ enum SystemBench {
     let events = LoaderBench.events(count: count, seed: 0x5EED)
     let plain = StoreBench.table(effects: false)
     var kept: [Any] = []
+    // Beside a plain store of the child's table, measured the same way: what a child adds.
+    let storeBytes = StoreBench.bytesPerIdleStore(count: idleChildren, kept: &kept)
     let idleBytes = bytesPerIdleChild(count: idleChildren, kept: &kept)
     kept = []
     return BenchWorkload(
@@ -79,7 +81,9 @@ enum SystemBench {
           return pairs
         },
       ],
-      notes: ["idle_bytes_per_child": idleBytes, "idle_children": Double(idleChildren)])
+      notes: [
+        "idle_bytes_per_child": idleBytes, "idle_children": Double(idleChildren), "idle_bytes_per_store_of_its_table": storeBytes,
+      ])
   }
 
   /// Bytes per idle child: growth of the resident set over `count` children spawned in one

@@ -23,7 +23,7 @@ extension StoreRuntime {
       return
     }
     // Cancelled (or done) while it started: its end was reported; its store finishes.
-    if !core.withLock({ $0.attach(child: running, send: running.sender, to: token) }) { stopChild(running) }
+    if !core.withLock({ $0.attach(child: running, to: token) }) { stopChild(running) }
   }
 
   /// Stops a child whose end is decided; ``finish()`` waits for its store.
@@ -76,14 +76,14 @@ extension StoreRuntime {
   func routeToChild(_ message: any Sendable, to path: Substring) -> SendResult {
     let slash = path.utf8.firstIndex(of: UInt8(ascii: "/"))
     let head = slash.map { path[..<$0] } ?? path
-    guard let member = core.withLock({ core in core.family?.running[String(head)] }) else { return .rejected(.unknownTarget) }
-    guard let slash else { return member.send(message) }
-    return member.child.route(message, to: path[path.utf8.index(after: slash)...])
+    guard let child = core.withLock({ core in core.family?.running[String(head)] }) else { return .rejected(.unknownTarget) }
+    guard let slash else { return child.deliver(message) }
+    return child.route(message, to: path[path.utf8.index(after: slash)...])
   }
 
   /// The running children, by id.
   var runningChildren: [(id: String, child: any RunningChild)] {
-    core.withLock { core in (core.family?.running ?? [:]).map { ($0.key, $0.value.child) } }.sorted { $0.id < $1.id }
+    core.withLock { core in (core.family?.running ?? [:]).map { ($0.key, $0.value) } }.sorted { $0.id < $1.id }
   }
 
   /// See ``StoreRuntimeBase/childPaths``.

@@ -26,14 +26,29 @@
 /// (and dropped, reported as late, once the child has ended). The parent talks to it with
 /// messages (``MachineMessage``).
 public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStringConvertible {
+  /// The name and the launch, in one object: a ``Command`` carrying a child stays a word wide
+  /// for it.
+  @usableFromInline
+  final class Parts: Sendable {
+    @usableFromInline let name: String
+    @usableFromInline let launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> any RunningChild)?
+
+    @usableFromInline
+    init(name: String, launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> any RunningChild)?) {
+      (self.name, self.launch) = (name, launch)
+    }
+  }
+
+  @usableFromInline let parts: Parts
+
   /// The machine's name (its table's or chart's), as logs and diagrams show it.
-  public let name: String
+  public var name: String { parts.name }
   /// Makes and starts the child's store; `nil` for a child read back from a log.
-  @usableFromInline let launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> any RunningChild)?
+  @usableFromInline var launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> any RunningChild)? { parts.launch }
 
   @usableFromInline
   init(name: String, launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> any RunningChild)?) {
-    (self.name, self.launch) = (name, launch)
+    parts = Parts(name: name, launch: launch)
   }
 
   /// A child running `table` from its initial state with `context`.
@@ -67,20 +82,20 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     self.init(name: table.name) { launch in
       var isDone: (@Sendable (StoreStep<Definition>) -> Bool)?
       if let doneWhen { isDone = { step in doneWhen(step.to) } }
-      let run = ChildRun<Definition, ParentEvent>(launch, toParent: toParent, onDone: onDone, isDone: isDone)
+      let run = ChildRun<Definition, ParentEvent>(
+        launch, toParent: toParent, onDone: onDone, isDone: isDone,
+        send: { store, message in (message as? Event).map { store.send($0) } ?? .rejected(.wrongType) })
       var watcher: Store<Definition>.Inspector?
       if toParent != nil || doneWhen != nil || inspector != nil {
-        watcher = { report in
-          run.saw(report)
+        watcher = { [weak run] report in
+          run?.saw(report)
           inspector?(report)
         }
       }
       let store = Store(
         table, context: context, clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher)
       let doneAtStart: Bool = doneWhen?(table.initial) ?? false
-      run.begin(
-        store, send: { message in (message as? Event).map { store.send($0) } ?? .rejected(.wrongType) },
-        doneAtStart: doneAtStart ? context : nil)
+      run.begin(store, doneAtStart: doneAtStart ? context : nil)
       return run
     }
   }
@@ -102,21 +117,21 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
   ) where Context: Sendable {
     typealias Definition = Chart<ID, Event, Context, Command<Event, Work>>
     self.init(name: chart.name) { launch in
-      let run = ChildRun<Definition, ParentEvent>(launch, toParent: toParent, onDone: onDone, isDone: { $0.isHalted })
+      let run = ChildRun<Definition, ParentEvent>(
+        launch, toParent: toParent, onDone: onDone, isDone: { $0.isHalted },
+        send: { store, message in (message as? Event).map { store.send($0) } ?? .rejected(.wrongType) })
       let store: Store<Definition>
       do {
         store = try Store(
           chart, context: context, clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure,
-          inspector: { report in
-            run.saw(report)
+          inspector: { [weak run] report in
+            run?.saw(report)
             inspector?(report)
           })
       } catch {
         throw ChildLaunchError(error: error, event: onError(error))
       }
-      run.begin(
-        store, send: { message in (message as? Event).map { store.send($0) } ?? .rejected(.wrongType) },
-        doneAtStart: store.isHalted ? store.context : nil)
+      run.begin(store, doneAtStart: store.isHalted ? store.context : nil)
       return run
     }
   }

@@ -3,18 +3,8 @@
 /// child a store starts (a store without children carries one empty word for it).
 @usableFromInline
 final class Family {
-  /// A running child, and how a message reaches its store (made specialised for its types).
-  @usableFromInline
-  struct Member {
-    @usableFromInline let child: any RunningChild
-    @usableFromInline let send: @Sendable (any Sendable) -> SendResult
-
-    @usableFromInline
-    init(child: any RunningChild, send: @escaping @Sendable (any Sendable) -> SendResult) { (self.child, self.send) = (child, send) }
-  }
-
   /// The running children by id (attached: their stores started).
-  @usableFromInline var running: [String: Member] = [:]
+  @usableFromInline var running: [String: any RunningChild] = [:]
   /// Children cancelled or done whose stores are still finishing.
   @usableFromInline var stopping: [ObjectIdentifier: any RunningChild] = [:]
 
@@ -35,9 +25,9 @@ extension StoreCore {
   /// Attaches the started `child` to the effect `token`; `false` when that effect was cancelled
   /// (or ended) meanwhile.
   @usableFromInline
-  mutating func attach(child: any RunningChild, send: @escaping @Sendable (any Sendable) -> SendResult, to token: UInt64) -> Bool {
+  mutating func attach(child: any RunningChild, to token: UInt64) -> Bool {
     guard let id = running[token]?.id, attach(.child(child), to: token) else { return false }
-    makeFamily().running[id.name] = Family.Member(child: child, send: send)
+    makeFamily().running[id.name] = child
     return true
   }
 

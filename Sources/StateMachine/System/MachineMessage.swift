@@ -12,21 +12,33 @@
 public struct MachineMessage: Sendable, Hashable, CustomStringConvertible {
   /// The receiving child's id, or a path of ids separated by `/`.
   public let target: String
-  /// The message itself; `nil` for one read back from a log.
-  @usableFromInline let payload: (any Sendable)?
-  /// The text of a message read back from a log.
-  let logged: String?
+  /// What it carries, in one object: a ``Command`` carrying a message stays small for it.
+  @usableFromInline let content: Content
+
+  /// A message's content: the message, or the text of one read back from a log.
+  @usableFromInline
+  final class Content: Sendable {
+    @usableFromInline let payload: (any Sendable)?
+    let logged: String?
+
+    @usableFromInline
+    init(payload: (any Sendable)?, logged: String?) { (self.payload, self.logged) = (payload, logged) }
+  }
 
   /// A message of `message` (one of the receiving machine's events) for the child at `target`.
+  @inlinable
   public init<Message: Sendable>(_ message: Message, to target: String) {
-    (self.target, payload, logged) = (target, message, nil)
+    (self.target, content) = (target, Content(payload: message, logged: nil))
   }
 
   /// A message read back from a log: its target and text, with nothing to deliver.
-  init(logged text: String, to target: String) { (self.target, payload, logged) = (target, nil, text) }
+  init(logged text: String, to target: String) { (self.target, content) = (target, Content(payload: nil, logged: text)) }
+
+  /// The message itself; `nil` for one read back from a log.
+  @inlinable var payload: (any Sendable)? { content.payload }
 
   /// The message as it reads (its `description`; made when asked, not when the message is sent).
-  public var text: String { logged ?? payload.map { String(describing: $0) } ?? "" }
+  public var text: String { content.logged ?? content.payload.map { String(describing: $0) } ?? "" }
 
   public var description: String { "\(text) to \(target)" }
 

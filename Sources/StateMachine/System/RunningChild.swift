@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A child machine while its parent's store runs it: its store, behind an interface without its
 /// types, so that the parent's runtime can hold children of any kind.
 @usableFromInline
@@ -5,9 +7,6 @@ protocol RunningChild: AnyObject, Sendable {
   /// Sends `message` to the child's machine: refused as ``SendRejection/wrongType`` when it is
   /// not one of the machine's events.
   func deliver(_ message: any Sendable) -> SendResult
-  /// What ``deliver(_:)`` calls, to keep beside the child: it sends without taking the child's
-  /// lock (made specialised for the child's types).
-  var sender: @Sendable (any Sendable) -> SendResult { get }
   /// Sends `message` to the child's descendant at `path` (ids separated by `/`).
   func route(_ message: any Sendable, to path: Substring) -> SendResult
   /// The paths of the child's running descendants, below it.
@@ -64,32 +63,16 @@ struct ChildNotRunnable: Error, CustomStringConvertible {
 /// What runs on every message and every step of the child (`send`, and `saw(_:)` in the
 /// store's inspector) is made where the ``ChildMachine`` was, specialised for its types: the
 /// parent reaches the child through ``RunningChild``, whose witnesses are this generic class's.
-///
-/// `@unchecked Sendable`: its one mutable part, `state`, is only touched under its mutex (a
-/// pthread mutex, which ThreadSanitizer sees; see ``Locked``); the rest is immutable and Sendable.
+/// Its store is set once, when it starts; its flags are atomic.
 @usableFromInline
-final class ChildRun<Definition: StoreDefinition, ParentEvent: Sendable>: RunningChild, @unchecked Sendable
+final class ChildRun<Definition: StoreDefinition, ParentEvent: Sendable>: RunningChild, Sendable
 where Definition.Context: Sendable, Definition.Configuration: Sendable {
   @usableFromInline typealias Step = StoreStep<Definition>
 
-  @usableFromInline
-  struct State {
-    /// The child's store, until it has finished (the store's inspector holds this run, so the
-    /// reference is dropped then).
-    @usableFromInline var store: Store<Definition>?
-    /// Sends a message to the child's store, checking its type (specialised; dropped with the
-    /// store).
-    @usableFromInline var send: (@Sendable (any Sendable) -> SendResult)?
-    /// Whether the child's end is decided (done, or stopped): a later done is not reported.
-    @usableFromInline var ended = false
-    /// Whether ``stop()`` was called.
-    @usableFromInline var stopRequested = false
-    /// The task finishing the store, when it could not finish at once.
-    @usableFromInline var stopping: Task<Void, Never>?
-
-    @inlinable
-    init() {}
-  }
+  /// Set once the end is decided (done, or stopped): a later done is not reported.
+  @usableFromInline static var ended: UInt8 { 1 }
+  /// Set once ``stop()`` was called.
+  @usableFromInline static var stopRequested: UInt8 { 2 }
 
   @usableFromInline let parent: ParentLink<ParentEvent>
   @usableFromInline let token: UInt64
@@ -97,27 +80,35 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   @usableFromInline let toParent: (@Sendable (Step) -> ParentEvent?)?
   @usableFromInline let onDone: @Sendable (Definition.Context) -> ParentEvent?
   @usableFromInline let isDone: (@Sendable (Step) -> Bool)?
-  @usableFromInline let state = LockedRegion(State(), side: ())
+  /// Sends a message to the store, checking its type (made specialised; captures nothing).
+  @usableFromInline let send: @Sendable (Store<Definition>, any Sendable) -> SendResult
+  /// The child's store, from its start. (Its inspector holds this run weakly.)
+  @usableFromInline let started = OnceReference<Store<Definition>>()
+  @usableFromInline let flags = Atomic<UInt8>(0)
+  /// The task finishing the store, when it could not finish at once.
+  let stopping = OnceReference<StopTask>()
+
+  /// A task finishing a child's store.
+  final class StopTask: Sendable {
+    let task: Task<Void, Never>
+    init(_ task: Task<Void, Never>) { self.task = task }
+  }
 
   @inlinable
   init(
     _ launch: ChildLaunch<ParentEvent>, toParent: (@Sendable (Step) -> ParentEvent?)?,
-    onDone: @escaping @Sendable (Definition.Context) -> ParentEvent?, isDone: (@Sendable (Step) -> Bool)?
+    onDone: @escaping @Sendable (Definition.Context) -> ParentEvent?, isDone: (@Sendable (Step) -> Bool)?,
+    send: @escaping @Sendable (Store<Definition>, any Sendable) -> SendResult
   ) {
     (parent, token, label) = (launch.parent, launch.token, launch.label)
-    (self.toParent, self.onDone, self.isDone) = (toParent, onDone, isDone)
+    (self.toParent, self.onDone, self.isDone, self.send) = (toParent, onDone, isDone, send)
   }
 
-  deinit { state.deallocate() }
-
-  /// Starts the child's `store`, which `send` sends to; a child that is done from its start
-  /// (`doneAtStart`: its context) ends at once.
+  /// Starts the child's `store`; a child that is done from its start (`doneAtStart`: its
+  /// context) ends at once.
   @inlinable
-  func begin(_ store: Store<Definition>, send: @escaping @Sendable (any Sendable) -> SendResult, doneAtStart: Definition.Context?) {
-    state.withLock { state in
-      state.store = store
-      state.send = send
-    }
+  func begin(_ store: Store<Definition>, doneAtStart: Definition.Context?) {
+    _ = started.storeIfNil(store)
     store.start()
     if let doneAtStart { done(doneAtStart) }
   }
@@ -131,79 +122,58 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
     if isDone?(step) == true { done(step.context) }
   }
 
+  /// Sets `flag`; returns whether it was clear.
+  @usableFromInline
+  func raise(_ flag: UInt8) -> Bool { flags.bitwiseOr(flag, ordering: .acquiringAndReleasing).oldValue & flag == 0 }
+
   @usableFromInline
   func done(_ context: Definition.Context) {
-    let first = state.withLock { state -> Bool in
-      defer { state.ended = true }
-      return !state.ended
-    }
-    if first { parent.childFinished(token: token, event: onDone(context)) }
+    if raise(Self.ended) { parent.childFinished(token: token, event: onDone(context)) }
   }
-
-  var store: Store<Definition>? { state.withLock { $0.store } }
 
   @usableFromInline
   func deliver(_ message: any Sendable) -> SendResult {
-    guard let send = state.withLock({ $0.send }) else { return .rejected(.finished) }
-    return send(message)
-  }
-
-  @usableFromInline
-  var sender: @Sendable (any Sendable) -> SendResult {
-    if let send = state.withLock({ $0.send }) { return send }
-    return { _ in .rejected(.finished) }
+    guard let store = started.load() else { return .rejected(.finished) }
+    return send(store, message)
   }
 
   @usableFromInline
   func route(_ message: any Sendable, to path: Substring) -> SendResult {
-    guard let store else { return .rejected(.unknownTarget) }
+    guard let store = started.load() else { return .rejected(.unknownTarget) }
     return store.runtime.route(message, to: path)
   }
 
   @usableFromInline
-  var descendants: [String] { store?.runtime.childPaths ?? [] }
+  var descendants: [String] { started.load()?.runtime.childPaths ?? [] }
 
   @usableFromInline
   var stepTotal: Int {
-    guard let store else { return 0 }
+    guard let store = started.load() else { return 0 }
     return store.stepCount + store.runtime.childStepTotal
   }
 
   @usableFromInline
-  func settle() async { await store?.settle() }
+  func settle() async { await started.load()?.settle() }
 
   @usableFromInline
   func stop() {
-    let store = state.withLock { state -> Store<Definition>? in
-      state.ended = true
-      guard !state.stopRequested, let store = state.store else { return nil }
-      state.stopRequested = true
-      return store
-    }
-    guard let store else { return }
+    _ = raise(Self.ended)
+    guard raise(Self.stopRequested), let store = started.load() else { return }
     // A child with nothing running (most, when their state is left) finishes here and now.
     if store.runtime.finishNow() {
-      released()
+      parent.childStopped(ObjectIdentifier(self))
       return
     }
-    let task = Task {
-      await store.finish()
-      self.released()
-    }
-    state.withLock { $0.stopping = task }
-  }
-
-  /// The child's store has finished: what it held goes, and the parent is told.
-  func released() {
-    state.withLock { state in
-      state.store = nil
-      state.send = nil
-    }
-    parent.childStopped(ObjectIdentifier(self))
+    _ = stopping.storeIfNil(
+      StopTask(
+        Task {
+          await store.finish()
+          self.parent.childStopped(ObjectIdentifier(self))
+        }))
   }
 
   @usableFromInline
   func stopped() async {
-    await state.withLock { $0.stopping }?.value
+    await stopping.load()?.task.value
   }
 }
