@@ -54,6 +54,7 @@ final class ChartLedger: Sendable {
       case .lateEventDropped(let e, _): "late \(e)"
       case .eventRejected(let e, let r): "rejected \(e): \(r)"
       case .queuedEventDropped(let e): "dropped \(e)"
+      case .childStep(let step): "child \(step)"
       case .step: nil
       }
     if let line { entries.withLock { $0.append(line) } }

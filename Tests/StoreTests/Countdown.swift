@@ -80,6 +80,7 @@ final class Recorder: Sendable {
     case .lateEventDropped(let e, let effect): line = "dropped \(e) from \(effect)"
     case .eventRejected(let e, let r): line = "rejected \(e): \(r)"
     case .queuedEventDropped(let e): line = "queued \(e) dropped"
+    case .childStep(let step): line = "child \(step)"
     }
     lines.withLock { $0.append(line) }
   }

@@ -43,7 +43,7 @@ func readmeStoreExample() async throws {
       switch event {
       case .step(let step): print(step.sequence, step.from, "->", step.to)
       case .effectFailed(let description, let error, _): print("failed:", description, error)
-      case .effectStarted, .effectFinished, .effectCancelled, .lateEventDropped, .eventRejected, .queuedEventDropped: break
+      case .effectStarted, .effectFinished, .effectCancelled, .lateEventDropped, .eventRejected, .queuedEventDropped, .childStep: break
       @unknown default: break
       }
       if case .step(let step) = event { seen.add("\(step.sequence) \(step.from) -> \(step.to)") }

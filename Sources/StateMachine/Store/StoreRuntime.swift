@@ -112,6 +112,8 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
     if !deliver(event, from: token) { inspector?(.lateEventDropped(event, effect: label.description)) }
   }
   @usableFromInline override func childFinished(token: UInt64, event: Event?) { finishedChild(token, event: event) }
+  @usableFromInline override var watchesChildren: Bool { inspector != nil }
+  @usableFromInline override func childStepped(_ step: ChildStep) { inspector?(.childStep(step)) }
   @usableFromInline override func childStopped(_ child: ObjectIdentifier) {
     _ = core.withLock { $0.family?.stopping.removeValue(forKey: child) }
   }

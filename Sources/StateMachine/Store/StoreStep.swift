@@ -161,6 +161,9 @@ public enum StoreReport<Event: Sendable, Step: Sendable>: Sendable {
   case eventRejected(Event, SendRejection)
   /// An event was accepted, but the store finished before its turn: never handled.
   case queuedEventDropped(Event)
+  /// A child machine's step (``Command/invoke(_:id:scope:)``), or a step of a child's child:
+  /// the store's inspector sees every machine of its system.
+  case childStep(ChildStep)
 }
 
 /// What a table's ``Store`` reports to its inspector.

@@ -86,7 +86,7 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
         launch, toParent: toParent, onDone: onDone, isDone: isDone,
         send: { store, message in (message as? Event).map { store.send($0) } ?? .rejected(.wrongType) })
       var watcher: Store<Definition>.Inspector?
-      if toParent != nil || doneWhen != nil || inspector != nil {
+      if toParent != nil || doneWhen != nil || inspector != nil || run.watched {
         watcher = { [weak run] report in
           run?.saw(report)
           inspector?(report)

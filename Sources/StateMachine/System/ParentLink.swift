@@ -14,6 +14,10 @@ class ParentLink<Event: Sendable>: @unchecked Sendable {
   @usableFromInline func childSaid(_ event: Event, token: UInt64, label: ChildLabel) { abstract() }
   /// The child `token` is done: reported finished, and `event` queued as its last.
   @usableFromInline func childFinished(token: UInt64, event: Event?) { abstract() }
+  /// Whether the parent's inspector wants its children's steps.
+  @usableFromInline var watchesChildren: Bool { abstract() }
+  /// A step of a child (or of a child's child), for the parent's inspector.
+  @usableFromInline func childStepped(_ step: ChildStep) { abstract() }
   /// A child's store has finished after it was stopped.
   @usableFromInline func childStopped(_ child: ObjectIdentifier) { abstract() }
 

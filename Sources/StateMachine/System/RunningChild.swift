@@ -77,6 +77,8 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   @usableFromInline let parent: ParentLink<ParentEvent>
   @usableFromInline let token: UInt64
   @usableFromInline let label: ChildLabel
+  /// Whether the parent's inspector sees this child's steps.
+  @usableFromInline let watched: Bool
   @usableFromInline let toParent: (@Sendable (Step) -> ParentEvent?)?
   @usableFromInline let onDone: @Sendable (Definition.Context) -> ParentEvent?
   @usableFromInline let isDone: (@Sendable (Step) -> Bool)?
@@ -100,7 +102,7 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
     onDone: @escaping @Sendable (Definition.Context) -> ParentEvent?, isDone: (@Sendable (Step) -> Bool)?,
     send: @escaping @Sendable (Store<Definition>, any Sendable) -> SendResult
   ) {
-    (parent, token, label) = (launch.parent, launch.token, launch.label)
+    (parent, token, label, watched) = (launch.parent, launch.token, launch.label, launch.parent.watchesChildren)
     (self.toParent, self.onDone, self.isDone, self.send) = (toParent, onDone, isDone, send)
   }
 
@@ -117,9 +119,15 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   /// and may be the child's last.
   @inlinable
   func saw(_ report: StoreReport<Definition.Event, Step>) {
-    guard case .step(let step) = report else { return }
-    if let event = toParent?(step) { parent.childSaid(event, token: token, label: label) }
-    if isDone?(step) == true { done(step.context) }
+    switch report {
+    case .step(let step):
+      if watched { parent.childStepped(ChildStep(step, path: label.id.name)) }
+      if let event = toParent?(step) { parent.childSaid(event, token: token, label: label) }
+      if isDone?(step) == true { done(step.context) }
+    case .childStep(let step):
+      if watched { parent.childStepped(step.below(label.id.name)) }
+    default: break
+    }
   }
 
   /// Sets `flag`; returns whether it was clear.

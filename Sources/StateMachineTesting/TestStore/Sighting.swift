@@ -17,7 +17,7 @@ extension StoreReport {
     case .effectStarted(let id, let description): .started(id, description)
     case .effectFinished(let id, let description), .effectCancelled(let id, let description): .ended(id, description)
     case .effectFailed(let description, _, _): .failed(description)
-    case .lateEventDropped, .eventRejected, .queuedEventDropped: .other
+    case .lateEventDropped, .eventRejected, .queuedEventDropped, .childStep: .other
     }
   }
 }

@@ -77,6 +77,8 @@ struct SpawnTests {
     #expect(store.configuration == ["finished"])
     #expect(store.children.isEmpty)
     #expect(ledger.all == ["start invoke group as job (in state)", "finished invoke group as job (in state)"])
+    // One inspector sees every machine's steps, by path.
+    #expect(ledger.childSteps == ["step job/job: complete: working → done", "step job: jobDone: waiting → over"])
     await store.finish()
   }
 

@@ -71,10 +71,14 @@ final class SystemLedger: Sendable {
       case .effectFinished(_, let d): "finished \(d)"
       case .effectCancelled(_, let d): "cancelled \(d)"
       case .effectFailed(let d, let error, _): "failed \(d): \(error)"
+      case .childStep(let step): "step \(step.path): \(step.event): \(step.from) → \(step.to)"
       default: nil
       }
     if let line { entries.withLock { $0.append(line) } }
   }
 
-  var all: [String] { entries.withLock { $0 } }
+  /// Effects' starts and ends.
+  var all: [String] { entries.withLock { $0 }.filter { !$0.hasPrefix("step ") } }
+  /// Children's steps.
+  var childSteps: [String] { entries.withLock { $0 }.filter { $0.hasPrefix("step ") } }
 }

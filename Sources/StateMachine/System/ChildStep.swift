@@ -1,0 +1,49 @@
+/// A step one of a store's child machines took (or a child's child), as the parent's inspector
+/// sees it: ``StoreReport/childStep(_:)``. Children have machines of their own types, so the step
+/// is told as text.
+public struct ChildStep: Sendable, Hashable, CustomStringConvertible {
+  /// The child's path below the store: its id, then its children's (`"upload/file-3"`).
+  public let path: String
+  /// The step's number in the child's store (from 1).
+  public let sequence: Int
+  /// The event, as it reads.
+  public let event: String
+  /// Where the child was before the step, and after it.
+  public let from: String
+  public let to: String
+  /// The effects the step asked for, as they read.
+  public let effects: [String]
+  /// When the step was taken, on the clock, since the child's store was made.
+  public let time: Duration
+
+  @usableFromInline
+  init(path: String, sequence: Int, event: String, from: String, to: String, effects: [String], time: Duration) {
+    (self.path, self.sequence, self.event, self.from, self.to) = (path, sequence, event, from, to)
+    (self.effects, self.time) = (effects, time)
+  }
+
+  /// The step of a child's store, told with its id as its path.
+  @inlinable
+  init<Definition>(_ step: StoreStep<Definition>, path: String) {
+    self.init(
+      path: path, sequence: step.sequence, event: "\(step.event)", from: Self.shown(step.from), to: Self.shown(step.to),
+      effects: step.effects.map { "\($0)" }, time: step.time)
+  }
+
+  /// The same step, one level further down: below the child `id`.
+  @usableFromInline
+  func below(_ id: String) -> ChildStep {
+    ChildStep(path: "\(id)/\(path)", sequence: sequence, event: event, from: from, to: to, effects: effects, time: time)
+  }
+
+  /// A configuration as it reads: a chart's active states joined by commas.
+  @usableFromInline
+  static func shown(_ configuration: some Any) -> String {
+    if let states = configuration as? [any Sendable] { return states.map { "\($0)" }.joined(separator: ", ") }
+    return "\(configuration)"
+  }
+
+  public var description: String {
+    "\(path) #\(sequence): \(event): \(from) → \(to)" + (effects.isEmpty ? "" : " [\(effects.joined(separator: ", "))]")
+  }
+}
