@@ -39,7 +39,7 @@ struct CLITests {
           error: "option '--format': 'svg'; expected table, mermaid, dot or scxml"),
     .init(label: "show without a machine", arguments: ["show"], code: 2, output: "", error: "missing argument <machine>"),
     .init(label: "show an unknown machine", arguments: ["show", "jukebox"], code: 2, output: "",
-          error: "unknown machine 'jukebox'; expected one of: login, loader, captcha, registration, phone-login, radio, name-length, counter, cd-player"),
+          error: "unknown machine 'jukebox'; expected one of: login, loader, captcha, registration, phone-login, radio, upload-queue, upload, name-length, counter, cd-player"),
     .init(label: "show with an unknown option", arguments: ["show", "cd-player", "--colour"], code: 2, output: "", error: "unknown option '--colour'"),
     .init(label: "show a spec file", arguments: ["show", planted, "--format", "mermaid"], code: 0, output: "idle --> busy : go / start", error: ""),
     .init(label: "show a missing file", arguments: ["show", "/nonexistent/x.md"], code: 2, output: "", error: "/nonexistent/x.md: no such file"),
@@ -139,7 +139,7 @@ struct CLITests {
     let result = PackageFSM.run(["bench", "--json", "--scale", "0.0005", "--repetitions", "1"])
     #expect(result.code == 0, "\(result.errorOutput)")
     let entries = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
-    #expect(Set(entries.compactMap { $0["workload"] as? String }) == ["loader", "cd-player", "complex", "store-effects", "store-8-producers", "replay", "walk", "explore", "spec-check", "chart", "chart-parallel", "chart-log-write", "shipped", "chart-walk", "chart-explore", "identity"])
+    #expect(Set(entries.compactMap { $0["workload"] as? String }) == ["loader", "cd-player", "complex", "store-effects", "store-8-producers", "replay", "walk", "explore", "spec-check", "chart", "chart-parallel", "chart-log-write", "shipped", "chart-walk", "chart-explore", "identity", "system"])
     for entry in entries {
       let variant = try #require(entry["variant"] as? String)
       let ratio = try #require(entry["ratio_to_switch"] as? Double)
@@ -147,7 +147,10 @@ struct CLITests {
       if variant == "switch" || variant.hasPrefix("switch ") { #expect(ratio == 1) }
       #expect(ratio > 0)
     }
-    let frameworkVariants = entries.compactMap { $0["variant"] as? String }.filter { !$0.contains("switch") && !$0.contains("dictionary") }
+    // (The system workload's variants are stores of children and messages, counted apart.)
+    let frameworkVariants = entries.filter { $0["workload"] as? String != "system" }.compactMap { $0["variant"] as? String }
+      .filter { !$0.contains("switch") && !$0.contains("dictionary") }
+    #expect(entries.filter { $0["workload"] as? String == "system" }.count == 4)
     #expect(frameworkVariants.contains("machine.send"))
     #expect(frameworkVariants.filter { $0.contains("store") }.count == 5, "store variants beside the bare step, and a store recording to a file (each entry written at once, and batched)")
   }

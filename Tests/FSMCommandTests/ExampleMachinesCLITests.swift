@@ -8,7 +8,7 @@ import Testing
 /// `fsm list`, `check`, `explore` and `demo` over the example machines.
 @Suite("fsm over the example machines")
 struct ExampleMachinesCLITests {
-  static let names = ["login", "loader", "captcha", "registration", "phone-login", "radio", "name-length", "counter"]
+  static let names = ["login", "loader", "captcha", "registration", "phone-login", "radio", "upload-queue", "upload", "name-length", "counter"]
 
   @Test func listShowsEveryExample() {
     let listed = PackageFSM.run(["list"]).output.split(separator: "\n").map { String($0.split(separator: " ")[0]) }

@@ -17,7 +17,8 @@ public enum DemoStep<Event: Sendable>: Sendable {
 /// services, on a `ManualClock`; what `fsm demo <machine>` prints.
 ///
 /// Every step the store takes is printed as one line: the clock time, the event, the state
-/// before and after, the effects, and what a screen would show.
+/// before and after, the effects, and what a screen would show. The steps of the store's child
+/// machines are printed too, each event after its machine's path in brackets (`[a.jpg] retryNow`).
 public struct MachineDemo: Sendable {
   /// The machine's name, as `fsm list` prints it.
   public let name: String
@@ -68,6 +69,13 @@ public struct MachineDemo: Sendable {
     moveWidth = width
     body = { clock, emit, pace, path throws(LogError) in
       let store = makeStore(clock) { report in
+        if case .childStep(let step) = report {
+          // A child machine's step: its path before its event, and no screen of its own.
+          emit(Self.line(
+            time: clock.now.offset, event: "[\(step.path)] \(step.event)", move: "\(step.from) → \(step.to)", effects: step.effects,
+            screen: nil, width: width))
+          return
+        }
         guard case .step(let step) = report else { return }
         let response = step.response
         let outcome = response.isHandled ? "" : response.rejection.map { " (rejected: \($0))" } ?? " (ignored)"

@@ -139,3 +139,19 @@ extension Counter {
     makeStore: { clock, inspector in store(clock: clock, inspector: inspector) },
     show: { _, context in "count: \(context.count)" })
 }
+
+extension UploadQueue {
+  /// The summary.
+  public static func screen(_ configuration: [State], _ context: Context) -> String { context.summary }
+
+  /// Four files, two at a time: one fails once and is retried, one fails for good; a fifth
+  /// file is added while the others upload.
+  public static let demo = MachineDemo(
+    name: chart.name,
+    summary: "four files, two at a time, each its own child machine: a flaky one retried, a broken one given up; a fifth added on the way",
+    script: [
+      .send(.add(["a.jpg", "flaky.png", "broken.gif", "d.mov"])), .wait(.seconds(3)), .send(.add(["e.txt"])), .wait(.seconds(12)),
+    ],
+    makeStore: { clock, inspector in store(services: .fake(clock: clock), clock: clock, inspector: inspector) },
+    show: screen)
+}

@@ -1,0 +1,53 @@
+import StateMachine
+import StateMachineExamples
+import Synchronization
+import Testing
+
+@Suite("The upload queue: one child machine per file, two at a time")
+struct UploadQueueTests {
+  /// Children's steps and the most children running at once, as the queue's inspector saw them.
+  final class Watch: Sendable {
+    let lines = Mutex<[String]>([])
+    func record(_ report: StoreReport<UploadQueue.Event, StoreStep<Chart<UploadQueue.State, UploadQueue.Event, UploadQueue.Context, UploadQueue.Effect>>>) {
+      if case .childStep(let step) = report { lines.withLock { $0.append("\(step.path): \(step.event) \(step.from) → \(step.to)") } }
+    }
+  }
+
+  @Test("every file ends uploaded or failed, at most two upload at once, and a flaky one is retried")
+  func queue() async {
+    let (clock, watch) = (ManualClock(), Watch())
+    let store = UploadQueue.store(services: .fake(clock: clock), clock: clock, inspector: { watch.record($0) })
+    store.start()
+    store.send(.add(["a.jpg", "flaky.png", "broken.gif", "d.mov"]))
+    #expect(store.children == ["a.jpg", "flaky.png"])
+    var most = 0
+    for second in 1...15 {
+      await clock.advance(by: .seconds(1))
+      most = max(most, store.children.count)
+      if second == 3 { store.send(.add(["e.txt"])) }
+    }
+    #expect(most == UploadQueue.limit)
+    #expect(store.configuration == [.finished])
+    #expect(Set(store.context.uploaded) == ["a.jpg", "flaky.png", "d.mov", "e.txt"])
+    #expect(store.context.failed == ["broken.gif"])
+    #expect(store.children.isEmpty)
+    let steps = watch.lines.withLock { $0 }
+    #expect(steps.filter { $0.hasPrefix("flaky.png: retryNow") }.count == 1)
+    #expect(steps.filter { $0.hasPrefix("broken.gif: retryNow") }.count == Upload.retries)
+    #expect(steps.last == "broken.gif: attemptFailed sending → failed")
+    await store.finish()
+  }
+
+  @Test("a file's upload can be reached by its name while it runs")
+  func messageAFile() async {
+    let clock = ManualClock()
+    let store = UploadQueue.store(services: .fake(clock: clock), clock: clock)
+    store.start()
+    store.send(.add(["broken.gif"]))
+    await clock.advance(by: .seconds(2))
+    // Waiting for its backoff: a retry sent by hand starts the next attempt now.
+    #expect(store.send(Upload.Event.retryNow, to: "broken.gif") == .accepted)
+    #expect(store.send("retry", to: "broken.gif") == .rejected(.wrongType))
+    await store.finish()
+  }
+}
