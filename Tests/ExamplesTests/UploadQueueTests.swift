@@ -51,3 +51,29 @@ struct UploadQueueTests {
     await store.finish()
   }
 }
+
+@Suite("README: Systems of machines")
+struct ReadmeSystemsTests {
+  @Test("the README's child machine runs, spawned by id, and is done when sent")
+  func readmeChild() async throws {
+    let upload = ChildMachine<UploadQueue.Event>(
+        Upload.table, context: Upload.Context(file: "a.jpg"),
+        handler: { _, send in send(.succeeded) },
+        doneWhen: { $0 == .sent || $0 == .failed },
+        onDone: { context in context.sent ? .uploaded(context.file) : .failed(context.file) })
+    let effect: UploadQueue.Effect = .invoke(upload, id: "a.jpg", scope: .global)
+    let heard = Mutex<[UploadQueue.Event]>([])
+    let host = try TransitionTable<String, UploadQueue.Event, Int, UploadQueue.Effect>(
+      name: "host", initial: "on",
+      rows: [
+        .stayInAny(on: .add, effects: effect),
+        .stayInAny(on: .uploaded).update { _, event in heard.withLock { $0.append(event) } },
+      ], policy: .ignore)
+    let store = Store(host, context: 0, clock: ManualClock(), handler: { _, _ in })
+    store.send(.add([]))
+    await store.settle()
+    #expect(heard.withLock { $0 } == [.uploaded("a.jpg")])
+    #expect(store.children.isEmpty)
+    await store.finish()
+  }
+}
