@@ -97,7 +97,7 @@ public enum SendRejection: String, Hashable, Sendable, CustomStringConvertible {
   case finished
   /// The chart reached a final state of its root (a chart's ``Store``): it takes no more events.
   case halted
-  /// A message's target is not a running child machine of the store (``Store/send(_:to:)``).
+  /// A message's target is not a running child machine of the store (`Store.send(_:to:)`).
   case unknownTarget
   /// A message is not one of its target machine's events.
   case wrongType

@@ -54,6 +54,10 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
   /// A child running `table` from its initial state with `context`.
   ///
   /// - Parameters:
+  ///   - table: The child's table; it starts in its initial state.
+  ///   - context: The child's context to start with.
+  ///   - mailbox: The child's mailbox (see ``MailboxPolicy``): messages beyond a bounded one's
+  ///     capacity are refused.
   ///   - handler: Performs the table's work, as a store's handler does.
   ///   - failure: Maps an error of `handler` to one of the child's events.
   ///   - toParent: The event for the parent, if any, that a step of the child says.

@@ -8,8 +8,9 @@ public struct ChildStep: Sendable, Hashable, CustomStringConvertible {
   public let sequence: Int
   /// The event, as it reads.
   public let event: String
-  /// Where the child was before the step, and after it.
+  /// Where the child was before the step.
   public let from: String
+  /// Where the child is after the step.
   public let to: String
   /// The effects the step asked for, as they read.
   public let effects: [String]

@@ -3,7 +3,7 @@
 ///
 /// The message is one of the receiving machine's events; the child checks its type when it
 /// arrives. As a ``Command/message(_:)`` a machine sends it through its store; from outside,
-/// ``Store/send(_:to:)`` does the same.
+/// `Store.send(_:to:)` does the same.
 ///
 /// Two messages are equal when they have the same target and read alike: a log keeps a
 /// message as its target and text (`{"message":{"to":"file-3","message":"pause"}}`), so a
