@@ -109,7 +109,7 @@ struct StoreCore<Engine: StoreEngine> {
   /// The store's child machines (``Command/invoke(_:id:scope:)``), once it has started one.
   @usableFromInline var family: Family?
 
-  @usableFromInline
+  @inlinable
   init(engine: Engine, capacity: Int) {
     self.engine = engine
     self.capacity = capacity
@@ -185,6 +185,7 @@ struct StoreCore<Engine: StoreEngine> {
 
   /// The engine's start effects, registered like a step's; and, when the start queued events
   /// and nobody drains, the first of them for the caller to drain.
+  @inlinable
   mutating func started(stepper: UnsafeMutablePointer<Engine.Stepper>) -> (StepWork, drain: Event?)? {
     guard !finished else { return nil }
     var work = StepWork(sequence: 0)
@@ -316,6 +317,7 @@ struct StoreCore<Engine: StoreEngine> {
   }
 
   /// Every waiter, when the store finishes.
+  @usableFromInline
   mutating func drainWaiters() -> [CheckedContinuation<Void, Never>] {
     defer { (idleWaiters, spaceWaiters) = ([], []) }
     return idleWaiters + spaceWaiters

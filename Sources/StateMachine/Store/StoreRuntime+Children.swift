@@ -27,7 +27,7 @@ extension StoreRuntime {
   }
 
   /// Stops a child whose end is decided; ``finish()`` waits for its store.
-  @usableFromInline
+  @inlinable
   func stopChild(_ child: any RunningChild) {
     core.withLock { $0.stopping(child) }
     child.stop()

@@ -186,6 +186,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   var states: AsyncStream<Engine.Observed> { subscribing().states.subscribe(first: core.withLock { $0.engine.observed }) }
   var steps: AsyncStream<Engine.Step> { subscribing().steps.subscribe() }
 
+  @inlinable
   func start() {
     let side = core.side
     guard let (work, queued) = core.withLock({ $0.started(stepper: side) }) else { return }
@@ -222,6 +223,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
 
   /// See ``StoreRuntimeBase/finishNow()``: what ``finish()`` does, for a store with nothing
   /// to cancel or wait for.
+  @inlinable
   func finishIfIdle() -> Bool {
     let waiters = core.withLock { core -> [CheckedContinuation<Void, Never>]? in
       guard !core.finished, !core.draining, core.mailbox.isEmpty, core.running.isEmpty, core.deferred.isEmpty,
@@ -231,6 +233,13 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
       return core.drainWaiters()
     }
     guard let waiters else { return false }
+    finishedNow(waiters)
+    return true
+  }
+
+  /// What is left of finishing once the core is marked finished with nothing running.
+  @usableFromInline
+  func finishedNow(_ waiters: [CheckedContinuation<Void, Never>]) {
     finishing.store(true, ordering: .relaxed)
     for waiter in waiters { waiter.resume() }
     manualClock?.unregister(self)
@@ -238,7 +247,6 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
       made.states.finish()
       made.steps.finish()
     }
-    return true
   }
 
   func finish() async {

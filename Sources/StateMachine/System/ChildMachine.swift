@@ -88,7 +88,9 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
       if let doneWhen { isDone = { step in doneWhen(step.to) } }
       let run = ChildRun<Definition, ParentEvent>(
         launch, toParent: toParent, onDone: onDone, isDone: isDone,
-        send: { store, message in (message as? Event).map { store.send($0) } ?? .rejected(.wrongType) })
+        send: { store, message in (message as? Event).map { store.send($0) } ?? .rejected(.wrongType) },
+        start: { store in store.runtime.with(TableEngine<Definition>.self) { $0.start() } },
+        finishNow: { store in store.runtime.with(TableEngine<Definition>.self) { $0.finishIfIdle() } })
       var watcher: Store<Definition>.Inspector?
       if toParent != nil || doneWhen != nil || inspector != nil || run.watched {
         watcher = { [weak run] report in
@@ -123,7 +125,9 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     self.init(name: chart.name) { launch in
       let run = ChildRun<Definition, ParentEvent>(
         launch, toParent: toParent, onDone: onDone, isDone: { $0.isHalted },
-        send: { store, message in (message as? Event).map { store.send($0) } ?? .rejected(.wrongType) })
+        send: { store, message in (message as? Event).map { store.send($0) } ?? .rejected(.wrongType) },
+        start: { store in store.runtime.with(ChartEngine<Definition>.self) { $0.start() } },
+        finishNow: { store in store.runtime.with(ChartEngine<Definition>.self) { $0.finishIfIdle() } })
       let store: Store<Definition>
       do {
         store = try Store(

@@ -8,13 +8,13 @@ final class Family {
   /// Children cancelled or done whose stores are still finishing.
   @usableFromInline var stopping: [ObjectIdentifier: any RunningChild] = [:]
 
-  @usableFromInline
+  @inlinable
   init() {}
 }
 
 extension StoreCore {
   /// The family, made now if needed.
-  @usableFromInline
+  @inlinable
   mutating func makeFamily() -> Family {
     if let family { return family }
     let made = Family()
@@ -24,7 +24,7 @@ extension StoreCore {
 
   /// Attaches the started `child` to the effect `token`; `false` when that effect was cancelled
   /// (or ended) meanwhile.
-  @usableFromInline
+  @inlinable
   mutating func attach(child: any RunningChild, to token: UInt64) -> Bool {
     guard let id = running[token]?.id, attach(.child(child), to: token) else { return false }
     makeFamily().running[id.name] = child
@@ -32,6 +32,6 @@ extension StoreCore {
   }
 
   /// A child whose store is finishing.
-  @usableFromInline
+  @inlinable
   mutating func stopping(_ child: any RunningChild) { makeFamily().stopping[ObjectIdentifier(child)] = child }
 }

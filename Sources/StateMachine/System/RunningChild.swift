@@ -84,6 +84,10 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   @usableFromInline let isDone: (@Sendable (Step) -> Bool)?
   /// Sends a message to the store, checking its type (made specialised; captures nothing).
   @usableFromInline let send: @Sendable (Store<Definition>, any Sendable) -> SendResult
+  /// Starts the store, and finishes it at once when nothing runs in it (`false` otherwise):
+  /// specialised, as `send`.
+  @usableFromInline let start: @Sendable (Store<Definition>) -> Void
+  @usableFromInline let finishNow: @Sendable (Store<Definition>) -> Bool
   /// The child's store, from its start. (Its inspector holds this run weakly.)
   @usableFromInline let started = OnceReference<Store<Definition>>()
   @usableFromInline let flags = Atomic<UInt8>(0)
@@ -100,10 +104,12 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   init(
     _ launch: ChildLaunch<ParentEvent>, toParent: (@Sendable (Step) -> ParentEvent?)?,
     onDone: @escaping @Sendable (Definition.Context) -> ParentEvent?, isDone: (@Sendable (Step) -> Bool)?,
-    send: @escaping @Sendable (Store<Definition>, any Sendable) -> SendResult
+    send: @escaping @Sendable (Store<Definition>, any Sendable) -> SendResult,
+    start: @escaping @Sendable (Store<Definition>) -> Void, finishNow: @escaping @Sendable (Store<Definition>) -> Bool
   ) {
     (parent, token, label, watched) = (launch.parent, launch.token, launch.label, launch.parent.watchesChildren)
     (self.toParent, self.onDone, self.isDone, self.send) = (toParent, onDone, isDone, send)
+    (self.start, self.finishNow) = (start, finishNow)
   }
 
   /// Starts the child's `store`; a child that is done from its start (`doneAtStart`: its
@@ -111,7 +117,7 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   @inlinable
   func begin(_ store: Store<Definition>, doneAtStart: Definition.Context?) {
     _ = started.storeIfNil(store)
-    store.start()
+    start(store)
     if let doneAtStart { done(doneAtStart) }
   }
 
@@ -168,7 +174,7 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
     _ = raise(Self.ended)
     guard raise(Self.stopRequested), let store = started.load() else { return }
     // A child with nothing running (most, when their state is left) finishes here and now.
-    if store.runtime.finishNow() {
+    if finishNow(store) {
       parent.childStopped(ObjectIdentifier(self))
       return
     }
