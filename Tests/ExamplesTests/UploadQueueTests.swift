@@ -1,5 +1,6 @@
 import StateMachine
 import StateMachineExamples
+import StateMachineTesting
 import Synchronization
 import Testing
 
@@ -75,5 +76,58 @@ struct ReadmeSystemsTests {
     #expect(heard.withLock { $0 } == [.uploaded("a.jpg")])
     #expect(store.children.isEmpty)
     await store.finish()
+  }
+}
+
+@Suite("TestStore over a system of machines")
+struct SystemTestStoreTests {
+  static func queue(_ reportsFailures: Bool = true) -> TestStore<Chart<UploadQueue.State, UploadQueue.Event, UploadQueue.Context, UploadQueue.Effect>> {
+    TestStore(reportsFailures: reportsFailures) { clock, inspector in
+      UploadQueue.store(services: .fake(clock: clock), clock: clock, inspector: inspector)
+    }
+  }
+
+  @Test("the queue's steps and its child's, asserted in order; the child's effect ends finished")
+  func asserted() async throws {
+    let store = Self.queue()
+    await store.start()
+    let child = UploadQueue.upload("a.jpg", services: .fake(clock: store.clock))
+    try await store.send(.add(["a.jpg"]), to: [.uploading], effects: [.invoke(child, id: "a.jpg", scope: .global)]) {
+      $0.active = ["a.jpg"]
+    }
+    await store.advance(by: .seconds(2))
+    try await store.receiveChildStep(at: "a.jpg", "succeeded", to: "sent")
+    try await store.receive(.uploaded("a.jpg"), to: [.finished]) {
+      $0.active = []
+      $0.uploaded = ["a.jpg"]
+    }
+    try await store.finish()
+  }
+
+  @Test("exhaustive: a child's step left unasserted fails the test, and a wrong one says what it was")
+  func exhaustive() async throws {
+    let store = Self.queue(false)
+    await store.start()
+    let child = UploadQueue.upload("a.jpg", services: .fake(clock: store.clock))
+    try await store.send(.add(["a.jpg"]), to: [.uploading], effects: [.invoke(child, id: "a.jpg", scope: .global)]) {
+      $0.active = ["a.jpg"]
+    }
+    await store.advance(by: .seconds(2))
+    let wrong = await #expect(throws: TestStoreFailure.self) { try await store.receiveChildStep(at: "a.jpg", "attemptFailed") }
+    #expect(wrong?.message == "expected a step of the child a.jpg on attemptFailed, but it stepped on succeeded")
+    try await store.receive(.uploaded("a.jpg"), to: [.finished]) {
+      $0.active = []
+      $0.uploaded = ["a.jpg"]
+    }
+    try await store.send(.add(["b.png"]), to: [.uploading], effects: [.invoke(child, id: "b.png", scope: .global)]) {
+      $0.active = ["b.png"]
+    }
+    await store.advance(by: .seconds(2))
+    try await store.receive(.uploaded("b.png"), to: [.finished]) {
+      $0.active = []
+      $0.uploaded = ["a.jpg", "b.png"]
+    }
+    let failure = await #expect(throws: TestStoreFailure.self) { try await store.finish() }
+    #expect(failure?.message == "the test ended with 1 child step(s) not asserted: b.png: succeeded")
   }
 }

@@ -7,6 +7,7 @@ final class Journal<Definition: StoreDefinition>: @unchecked Sendable {
   // Safe: every stored property is read and written only while `lock` is held.
   private let lock = NSLock()
   private var steps: [Step] = []
+  private var childSteps: [ChildStep] = []
   private var effects: [(id: EffectID?, description: String)] = []
   private var state: Definition.Configuration?
   private var context: Definition.Context?
@@ -30,6 +31,7 @@ final class Journal<Definition: StoreDefinition>: @unchecked Sendable {
         }
       case .failed(let description):
         if let index = effects.firstIndex(where: { $0.description == description }) { effects.remove(at: index) }
+      case .child(let step): childSteps.append(step)
       case .other: break
       }
     }
@@ -44,6 +46,21 @@ final class Journal<Definition: StoreDefinition>: @unchecked Sendable {
     lock.withLock {
       defer { steps = [] }
       return steps
+    }
+  }
+
+  /// The oldest child step not yet asserted, at `path`; the ones before it, elsewhere, stay.
+  func takeChildStep(at path: String) -> ChildStep? {
+    lock.withLock {
+      guard let index = childSteps.firstIndex(where: { $0.path == path }) else { return nil }
+      return childSteps.remove(at: index)
+    }
+  }
+
+  func takeAllChildSteps() -> [ChildStep] {
+    lock.withLock {
+      defer { childSteps = [] }
+      return childSteps
     }
   }
 

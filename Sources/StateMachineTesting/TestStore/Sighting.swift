@@ -6,6 +6,7 @@ enum Sighting<Definition: StoreDefinition> {
   case started(EffectID?, String)
   case ended(EffectID?, String)
   case failed(String)
+  case child(ChildStep)
   case other
 }
 
@@ -17,7 +18,9 @@ extension StoreReport {
     case .effectStarted(let id, let description): .started(id, description)
     case .effectFinished(let id, let description), .effectCancelled(let id, let description): .ended(id, description)
     case .effectFailed(let description, _, _): .failed(description)
-    case .lateEventDropped, .eventRejected, .queuedEventDropped, .childStep: .other
+    case .childStep(let step): .child(step)
+    case .lateEventDropped, .eventRejected, .queuedEventDropped: .other
+    @unknown default: .other
     }
   }
 }

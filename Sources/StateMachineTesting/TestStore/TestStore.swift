@@ -111,6 +111,20 @@ where
     try await driver.receive(event, to: configuration, effects: effects, at: .init(file: file, filePath: filePath, line: line, column: column), change)
   }
 
+  /// Asserts the next step of the child machine at `path` (an id, or a path through its
+  /// children: see `Command.invoke(_:id:scope:)`): its event reads `event` and, when given, it
+  /// left the child where `configuration` reads (a table's state; a chart's active states,
+  /// joined by `, `). Children have types of their own, so their steps are asserted as text.
+  ///
+  /// When exhaustive, a child's steps must be asserted as received events are: a `send` or
+  /// `finish` with a child step not asserted fails.
+  public func receiveChildStep(
+    at path: String, _ event: String, to configuration: String? = nil, file: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  ) async throws {
+    try await driver.receiveChild(at: path, event, to: configuration, at: .init(file: file, filePath: filePath, line: line, column: column))
+  }
+
   /// Moves the clock forward; effects and timers due on the way run, and the events they send
   /// wait to be received.
   public func advance(by duration: Duration) async {

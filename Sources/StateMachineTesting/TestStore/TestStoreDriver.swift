@@ -69,6 +69,12 @@ where
           + unasserted.map { "\($0.event)" }.joined(separator: ", "), at: site)
     }
     if let last = unasserted.last { journal.know(last.to, last.context) }
+    let unassertedChildren = journal.takeAllChildSteps()
+    if exhaustivity == .on, !unassertedChildren.isEmpty {
+      throw failure(
+        "sent \(event) while \(unassertedChildren.count) child step(s) were not asserted: "
+          + unassertedChildren.map { "\($0.path): \($0.event)" }.joined(separator: ", "), at: site)
+    }
     if case .rejected(let reason) = sendEvent(event) {
       throw failure("the store did not accept \(event): \(reason)", at: site)
     }
@@ -99,8 +105,24 @@ where
       at: site)
   }
 
+  /// Asserts the next step of the child at `path`: its event reads `event` and, when given, it
+  /// left the child where `configuration` reads.
+  func receiveChild(at path: String, _ event: String, to configuration: String?, at site: Site) async throws {
+    await clock.settle()
+    guard let step = journal.takeChildStep(at: path) else {
+      throw failure("expected a step of the child \(path) on \(event), but it took none", at: site)
+    }
+    if step.event != event {
+      throw failure("expected a step of the child \(path) on \(event), but it stepped on \(step.event)", at: site)
+    }
+    if let configuration, step.to != configuration {
+      throw failure("child \(path) on \(event): expected it in \(configuration), got \(step.to) (from \(step.from))", at: site)
+    }
+  }
+
   func finish(at site: Site) async throws {
     await clock.settle()
+    let unassertedChildren = journal.takeAllChildSteps()
     let unasserted = journal.takeAllReceived()
     let running = journal.running
     await finishStore()
@@ -109,6 +131,11 @@ where
       throw failure(
         "the test ended with \(unasserted.count) received event(s) not asserted: "
           + unasserted.map { "\($0.event)" }.joined(separator: ", "), at: site)
+    }
+    if !unassertedChildren.isEmpty {
+      throw failure(
+        "the test ended with \(unassertedChildren.count) child step(s) not asserted: "
+          + unassertedChildren.map { "\($0.path): \($0.event)" }.joined(separator: ", "), at: site)
     }
     if !running.isEmpty {
       throw failure(
