@@ -99,13 +99,3 @@ extension Store where Definition: _ChartStoreDefinition {
     runtime.enqueue(event, on: ChartEngine<Definition>.self)
   }
 }
-
-extension Store where Definition: _ChartStoreDefinition {
-  /// Sends `message` to the running child machine at `path` (see the generic
-  /// `send(_:to:)`), routed specialised for your types where you call it.
-  @inlinable
-  @discardableResult
-  public func send<Message: Sendable>(_ message: Message, to path: String) -> SendResult {
-    runtime.with(ChartEngine<Definition>.self) { $0.routeToChild(message, to: Substring(path)) }
-  }
-}

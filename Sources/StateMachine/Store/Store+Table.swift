@@ -89,13 +89,3 @@ extension Store where Definition: _TableStoreDefinition {
     runtime.enqueue(event, on: TableEngine<Definition>.self)
   }
 }
-
-extension Store where Definition: _TableStoreDefinition {
-  /// Sends `message` to the running child machine at `path` (see the generic
-  /// `send(_:to:)`), routed specialised for your types where you call it.
-  @inlinable
-  @discardableResult
-  public func send<Message: Sendable>(_ message: Message, to path: String) -> SendResult {
-    runtime.with(TableEngine<Definition>.self) { $0.routeToChild(message, to: Substring(path)) }
-  }
-}

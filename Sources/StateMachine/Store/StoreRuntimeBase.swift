@@ -31,6 +31,12 @@ class StoreRuntimeBase<Event: Sendable, Work: Sendable, Context: Sendable, Confi
   final func enqueue<Engine: StoreEngine>(_ event: Event, on engine: Engine.Type) -> SendResult where Engine.Event == Event {
     unsafeDowncast(self, to: StoreRuntime<Engine>.self).enqueue(event, force: false)
   }
+  /// ``route(_:to:)`` on the runtime as what it is (an `Engine`'s): specialised.
+  @inlinable @inline(__always)
+  final func route<Engine: StoreEngine>(_ message: some Sendable, to path: String, on engine: Engine.Type) -> SendResult
+  where Engine.Event == Event {
+    unsafeDowncast(self, to: StoreRuntime<Engine>.self).routeToChild(message, to: Substring(path))
+  }
   @usableFromInline func sendWaitingForRoom(_ event: Event) async -> SendResult { abstract() }
   @usableFromInline func startStore() { abstract() }
   @usableFromInline func settleStore() async { abstract() }

@@ -86,23 +86,12 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     self.init(name: table.name) { launch in
       var isDone: (@Sendable (StoreStep<Definition>) -> Bool)?
       if let doneWhen { isDone = { step in doneWhen(step.to) } }
-      let run = ChildRun<Definition, ParentEvent>(
-        launch, toParent: toParent, onDone: onDone, isDone: isDone,
-        send: { store, message in (message as? Event).map { store.send($0) } ?? .rejected(.wrongType) },
-        start: { store in store.runtime.with(TableEngine<Definition>.self) { $0.start() } },
-        finishNow: { store in store.runtime.with(TableEngine<Definition>.self) { $0.finishIfIdle() } })
-      var watcher: Store<Definition>.Inspector?
-      if toParent != nil || doneWhen != nil || inspector != nil || run.watched {
-        watcher = { [weak run] report in
-          run?.saw(report)
-          inspector?(report)
-        }
+      return Self.running(
+        launch, engine: TableEngine<Definition>.self, toParent: toParent, onDone: onDone, isDone: isDone, inspector: inspector,
+        doneAtStart: { _ in doneWhen?(table.initial) == true ? context : nil }
+      ) { watcher in
+        Store(table, context: context, clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher)
       }
-      let store = Store(
-        table, context: context, clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher)
-      let doneAtStart: Bool = doneWhen?(table.initial) ?? false
-      run.begin(store, doneAtStart: doneAtStart ? context : nil)
-      return run
     }
   }
 
@@ -123,25 +112,49 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
   ) where Context: Sendable {
     typealias Definition = Chart<ID, Event, Context, Command<Event, Work>>
     self.init(name: chart.name) { launch in
-      let run = ChildRun<Definition, ParentEvent>(
-        launch, toParent: toParent, onDone: onDone, isDone: { $0.isHalted },
-        send: { store, message in (message as? Event).map { store.send($0) } ?? .rejected(.wrongType) },
-        start: { store in store.runtime.with(ChartEngine<Definition>.self) { $0.start() } },
-        finishNow: { store in store.runtime.with(ChartEngine<Definition>.self) { $0.finishIfIdle() } })
-      let store: Store<Definition>
-      do {
-        store = try Store(
-          chart, context: context, clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure,
-          inspector: { [weak run] report in
-            run?.saw(report)
-            inspector?(report)
-          })
-      } catch {
-        throw ChildLaunchError(error: error, event: onError(error))
+      try Self.running(
+        launch, engine: ChartEngine<Definition>.self, toParent: toParent, onDone: onDone, isDone: { $0.isHalted },
+        inspector: inspector, doneAtStart: { $0.isHalted ? $0.context : nil }
+      ) { watcher in
+        do {
+          return try Store(
+            chart, context: context, clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher)
+        } catch {
+          throw ChildLaunchError(error: error, event: onError(error))
+        }
       }
-      run.begin(store, doneAtStart: store.isHalted ? store.context : nil)
-      return run
     }
+  }
+
+  /// What a child of either kind runs as: its run, whose store `makeStore` makes with the
+  /// inspector the run needs (none when nobody watches), started. What runs per message and
+  /// per step is made here, specialised for the store's `engine`.
+  @inlinable
+  static func running<Definition: StoreDefinition, Engine: StoreEngine>(
+    _ launch: ChildLaunch<ParentEvent>, engine: Engine.Type, toParent: (@Sendable (StoreStep<Definition>) -> ParentEvent?)?,
+    onDone: @escaping @Sendable (Definition.Context) -> ParentEvent?, isDone: (@Sendable (StoreStep<Definition>) -> Bool)?,
+    inspector: Store<Definition>.Inspector?, doneAtStart: (Store<Definition>) -> Definition.Context?,
+    makeStore: (Store<Definition>.Inspector?) throws -> Store<Definition>
+  ) rethrows -> any RunningChild
+  where Engine.Event == Definition.Event, Definition.Context: Sendable, Definition.Configuration: Sendable {
+    let run = ChildRun<Definition, ParentEvent>(
+      launch, toParent: toParent, onDone: onDone, isDone: isDone,
+      send: { store, message in
+        (message as? Definition.Event).map { unsafeDowncast(store, to: Store<Definition>.self).runtime.enqueue($0, on: Engine.self) }
+          ?? .rejected(.wrongType)
+      },
+      start: { store in store.runtime.with(Engine.self) { $0.start() } },
+      finishNow: { store in store.runtime.with(Engine.self) { $0.finishIfIdle() } })
+    var watcher: Store<Definition>.Inspector?
+    if toParent != nil || isDone != nil || inspector != nil || run.watched {
+      watcher = { [weak run] report in
+        run?.saw(report)
+        inspector?(report)
+      }
+    }
+    let store = try makeStore(watcher)
+    run.begin(store, doneAtStart: doneAtStart(store))
+    return run
   }
 
   public var description: String { name }

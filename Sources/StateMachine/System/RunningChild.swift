@@ -82,14 +82,16 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   @usableFromInline let toParent: (@Sendable (Step) -> ParentEvent?)?
   @usableFromInline let onDone: @Sendable (Definition.Context) -> ParentEvent?
   @usableFromInline let isDone: (@Sendable (Step) -> Bool)?
-  /// Sends a message to the store, checking its type (made specialised; captures nothing).
-  @usableFromInline let send: @Sendable (Store<Definition>, any Sendable) -> SendResult
+  /// Sends a message to the store (given as itself, `started`'s object), checking its type
+  /// (made specialised; captures nothing).
+  @usableFromInline let send: @Sendable (AnyObject, any Sendable) -> SendResult
   /// Starts the store, and finishes it at once when nothing runs in it (`false` otherwise):
   /// specialised, as `send`.
   @usableFromInline let start: @Sendable (Store<Definition>) -> Void
   @usableFromInline let finishNow: @Sendable (Store<Definition>) -> Bool
-  /// The child's store, from its start. (Its inspector holds this run weakly.)
-  @usableFromInline let started = OnceReference<Store<Definition>>()
+  /// The child's store, from its start. (Its inspector holds this run weakly.) Kept as an
+  /// object: a message reaches it without this generic class looking up its type.
+  @usableFromInline let started = OnceReference<AnyObject>()
   @usableFromInline let flags = Atomic<UInt8>(0)
   /// The task finishing the store, when it could not finish at once.
   let stopping = OnceReference<StopTask>()
@@ -104,7 +106,7 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   init(
     _ launch: ChildLaunch<ParentEvent>, toParent: (@Sendable (Step) -> ParentEvent?)?,
     onDone: @escaping @Sendable (Definition.Context) -> ParentEvent?, isDone: (@Sendable (Step) -> Bool)?,
-    send: @escaping @Sendable (Store<Definition>, any Sendable) -> SendResult,
+    send: @escaping @Sendable (AnyObject, any Sendable) -> SendResult,
     start: @escaping @Sendable (Store<Definition>) -> Void, finishNow: @escaping @Sendable (Store<Definition>) -> Bool
   ) {
     (parent, token, label, watched) = (launch.parent, launch.token, launch.label, launch.parent.watchesChildren)
@@ -136,6 +138,10 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
     }
   }
 
+  /// The child's store, once started.
+  @usableFromInline
+  var store: Store<Definition>? { started.load().map { unsafeDowncast($0, to: Store<Definition>.self) } }
+
   /// Sets `flag`; returns whether it was clear.
   @usableFromInline
   func raise(_ flag: UInt8) -> Bool { flags.bitwiseOr(flag, ordering: .acquiringAndReleasing).oldValue & flag == 0 }
@@ -153,26 +159,26 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
 
   @usableFromInline
   func route(_ message: any Sendable, to path: Substring) -> SendResult {
-    guard let store = started.load() else { return .rejected(.unknownTarget) }
+    guard let store else { return .rejected(.unknownTarget) }
     return store.runtime.route(message, to: path)
   }
 
   @usableFromInline
-  var descendants: [String] { started.load()?.runtime.childPaths ?? [] }
+  var descendants: [String] { store?.runtime.childPaths ?? [] }
 
   @usableFromInline
   var stepTotal: Int {
-    guard let store = started.load() else { return 0 }
+    guard let store else { return 0 }
     return store.stepCount + store.runtime.childStepTotal
   }
 
   @usableFromInline
-  func settle() async { await started.load()?.settle() }
+  func settle() async { await store?.settle() }
 
   @usableFromInline
   func stop() {
     _ = raise(Self.ended)
-    guard raise(Self.stopRequested), let store = started.load() else { return }
+    guard raise(Self.stopRequested), let store else { return }
     // A child with nothing running (most, when their state is left) finishes here and now.
     if finishNow(store) {
       parent.childStopped(ObjectIdentifier(self))
