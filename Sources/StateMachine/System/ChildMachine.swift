@@ -97,15 +97,16 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
 
   /// A child running `chart` from its start with `context`.
   ///
-  /// The parameters are the table's (see the table's initializer); `onDone` runs when the chart halts in a final state of its root, and `onError` maps the
-  /// error of a chart whose first macrostep does not settle.
+  /// The parameters are the table's (see the table's initializer); `onDone` runs when the chart
+  /// halts in a final state of its root, and `onError` maps the error of a chart whose first
+  /// macrostep does not settle.
   @inlinable
   public init<ID, Event, Context, Work>(
     _ chart: Chart<ID, Event, Context, Command<Event, Work>>, context: Context,
     mailbox: MailboxPolicy = .unbounded,
     handler: @escaping @Sendable (Work, Send<Event>) async throws -> Void = { _, _ in },
     failure: @escaping @Sendable (Work, any Error) -> Event? = { _, _ in nil },
-    toParent: @escaping @Sendable (StoreStep<Chart<ID, Event, Context, Command<Event, Work>>>) -> ParentEvent? = { _ in nil },
+    toParent: (@Sendable (StoreStep<Chart<ID, Event, Context, Command<Event, Work>>>) -> ParentEvent?)? = nil,
     onDone: @escaping @Sendable (Context) -> ParentEvent? = { _ in nil },
     onError: @escaping @Sendable (any Error) -> ParentEvent? = { _ in nil },
     inspector: Store<Chart<ID, Event, Context, Command<Event, Work>>>.Inspector? = nil
