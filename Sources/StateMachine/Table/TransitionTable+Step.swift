@@ -267,8 +267,9 @@ extension TransitionTable.Storage {
     return makeEffects(hot, context, event)
   }
 
-  /// Effects of a row that makes some of them at step time: off the hot path.
-  @usableFromInline @inline(never)
+  /// Effects of a row that makes some of them at step time: off the hot path, but specialised
+  /// (unspecialised, it looked up the generic types of the effects on every step).
+  @inlinable @inline(never)
   func makeEffects(_ hot: Hot, _ context: Context, _ event: Event) -> Effects<Effect> {
     let items = items[Int(hot.compiled)] ?? []
     var effects: [Effect] = []
