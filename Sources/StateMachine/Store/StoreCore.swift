@@ -344,8 +344,15 @@ struct StoreCore<Engine: StoreEngine> {
 
 extension StoreCore {
   /// Checks the indexes over the running effects: `byID` and `owned` name exactly the running
-  /// effects with an id and the running state-scoped effects of each owner.
+  /// effects with an id and the running state-scoped effects of each owner, and the family's
+  /// running children are exactly the running effects whose handle is a child, by id.
   func _checkInvariants() {
+    let children = running.values.compactMap { effect -> String? in
+      if case .child = effect.handle { effect.id?.name } else { nil }
+    }
+    precondition(
+      Set(children) == Set(family?.running.keys ?? [:].keys) && children.count == (family?.running.count ?? 0),
+      "the family's children \((family?.running.keys).map(Array.init) ?? []) are not the running child effects \(children)")
     for (id, token) in byID { precondition(running[token]?.id == id, "byID names \(id), which is not running") }
     var expected: [Int: Set<UInt64>] = [:]
     for (token, effect) in running where effect.scope == .state { expected[effect.owner, default: []].insert(token) }

@@ -10,7 +10,7 @@ extension StoreRuntime {
   @inlinable @inline(never)
   func launch(_ child: ChildMachine<Event>, id: EffectID, token: UInt64, command: Effect) {
     guard let make = child.launch else {
-      childFailed(token, error: ChildNotRunnable(name: child.name), event: nil, command: command)
+      childFailed(token, error: ChildNotRunnable(name: child.name), event: nil)
       return
     }
     let label = ChildLabel(machine: child.name, id: id, scope: command.scope)
@@ -18,10 +18,10 @@ extension StoreRuntime {
     do {
       running = try make(ChildLaunch(clock: clock.base, parent: self, token: token, label: label))
     } catch let failure as ChildLaunchError<Event> {
-      childFailed(token, error: failure.error, event: failure.event, command: command)
+      childFailed(token, error: failure.error, event: failure.event)
       return
     } catch {
-      childFailed(token, error: error, event: nil, command: command)
+      childFailed(token, error: error, event: nil)
       return
     }
     // Cancelled (or done) while it started: its end was reported; its store finishes.
@@ -37,6 +37,20 @@ extension StoreRuntime {
 
   /// The child `token` is done: reported finished, and `event` queued as its last.
   func finishedChild(_ token: UInt64, event: Event?) {
+    childEnded(token, queueing: event) { .effectFinished(id: $0.id, description: $0.description) }
+  }
+
+  /// The child `token` could not start: reported failed, and `event` queued.
+  @usableFromInline
+  func childFailed(_ token: UInt64, error: any Error, event: Event?) {
+    childEnded(token, queueing: event) { .effectFailed(description: $0.description, error: String(describing: error), event: event) }
+  }
+
+  /// The child `token` ended on its own, as `report` tells, while it still ran: it is forgotten,
+  /// `event` queued as its last, and its store (if it started) finished.
+  func childEnded(
+    _ token: UInt64, queueing event: Event?, report: (StoreCore<Engine>.Running) -> StoreReport<Event, Engine.Step>
+  ) {
     let side = core.side
     let ended = core.withLock { core -> (effect: StoreCore<Engine>.Running, enqueued: StoreCore<Engine>.Enqueued?)? in
       guard core.isActive(token) else { return nil }
@@ -44,23 +58,9 @@ extension StoreRuntime {
       return (effect, event.map { core.eventArrived($0, force: true, stepper: side) })
     }
     guard let ended else { return }
-    inspector?(.effectFinished(id: ended.effect.id, description: ended.effect.description))
+    inspector?(report(ended.effect))
     if case .child(let child) = ended.effect.handle { stopChild(child) }
     if case .drain(let first)? = ended.enqueued { drain(first) }
-  }
-
-  /// The child `token` could not start: reported failed, and `event` queued.
-  @usableFromInline
-  func childFailed(_ token: UInt64, error: any Error, event: Event?, command: Effect) {
-    let side = core.side
-    let enqueued = core.withLock { core -> StoreCore<Engine>.Enqueued?? in
-      guard core.isActive(token) else { return nil }
-      _ = core.remove(token)
-      return .some(event.map { core.eventArrived($0, force: true, stepper: side) })
-    }
-    guard let enqueued else { return }
-    inspector?(.effectFailed(description: command.description, error: String(describing: error), event: event))
-    if case .drain(let first)? = enqueued { drain(first) }
   }
 
   /// A ``Command/message(_:)``: delivered now, and reported finished or failed.

@@ -242,6 +242,12 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   func finishedNow(_ waiters: [CheckedContinuation<Void, Never>]) {
     finishing.store(true, ordering: .relaxed)
     for waiter in waiters { waiter.resume() }
+    leaveClockAndObservers()
+  }
+
+  /// The last of finishing: the manual clock stops waiting for this store, and the observation
+  /// sequences end.
+  func leaveClockAndObservers() {
     manualClock?.unregister(self)
     if let made = subscriptions.load() {
       made.states.finish()
@@ -275,10 +281,6 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
     for task in tasks { await task.value }
     // Children cancelled here or before, whose stores are still finishing.
     for child in core.withLock({ Array($0.family?.stopping.values ?? [:].values) }) { await child.stopped() }
-    manualClock?.unregister(self)
-    if let made = subscriptions.load() {
-      made.states.finish()
-      made.steps.finish()
-    }
+    leaveClockAndObservers()
   }
 }

@@ -37,9 +37,10 @@ public struct ChildStep: Sendable, Hashable, CustomStringConvertible {
     ChildStep(path: "\(id)/\(path)", sequence: sequence, event: event, from: from, to: to, effects: effects, time: time)
   }
 
-  /// A configuration as it reads: a chart's active states joined by commas.
+  /// A configuration as it reads: a table's state, a chart's active states joined by commas
+  /// (what `fsm demo` prints too).
   @usableFromInline
-  static func shown(_ configuration: some Any) -> String {
+  package static func shown(_ configuration: some Any) -> String {
     if let states = configuration as? [any Sendable] { return states.map { "\($0)" }.joined(separator: ", ") }
     return "\(configuration)"
   }

@@ -97,10 +97,7 @@ public struct MachineDemo: Sendable {
   }
 
   /// A table's state as it prints; a chart's active states joined by commas.
-  static func shown<Configuration>(_ configuration: Configuration) -> String {
-    guard let states = configuration as? [any Sendable] else { return "\(configuration)" }
-    return states.map { "\($0)" }.joined(separator: ", ")
-  }
+  static func shown<Configuration>(_ configuration: Configuration) -> String { ChildStep.shown(configuration) }
 
   /// Sends the script's events and lets its time pass, a second at a time.
   static func play<Event>(

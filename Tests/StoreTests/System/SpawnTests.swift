@@ -1,4 +1,4 @@
-import StateMachine
+@testable import StateMachine
 import Testing
 
 @Suite("Systems of machines: spawned children, paths, and children that end on their own")
@@ -33,14 +33,22 @@ struct SpawnTests {
     store.send("move")
     store.send("move")
     #expect(store.children == ["w1", "w2"])
+    Self.checkIndexes(store)
     store.send("stop-w1")
     #expect(store.children == ["w2"])
+    Self.checkIndexes(store)
     #expect(store.send("pause", to: "w2") == .accepted)
     await store.settle()
     #expect(store.context == ["jobPaused"])
     #expect(ledger.all == ["start invoke job as w1", "start invoke job as w2", "cancelled invoke job as w1"])
     await store.finish()
     #expect(ledger.all.last == "cancelled invoke job as w2")
+    Self.checkIndexes(store)
+  }
+
+  /// The store's indexes over its running effects, its children among them, agree.
+  static func checkIndexes(_ store: Store<Host>) {
+    store.runtime.with(TableEngine<Host>.self) { $0.core }.withLock { $0._checkInvariants() }
   }
 
   @Test("a child spawned with the id of a running one replaces it")
