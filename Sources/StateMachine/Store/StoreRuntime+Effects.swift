@@ -137,7 +137,9 @@ extension StoreRuntime {
     if !work.starts.isEmpty { for start in work.starts { self.start(start.command, token: start.token) } }
   }
 
-  @inlinable
+  /// (Specialised, but out of the drain loop: a step that cancels nothing never runs it, and
+  /// inlined its cases made the loop larger for every send.)
+  @inlinable @inline(never)
   func cancel(_ effect: StoreCore<Engine>.Running) {
     if case .child(let child) = effect.handle {
       // Its end is decided now, whoever sent the event that led here: its store finishes in the
@@ -165,7 +167,8 @@ extension StoreRuntime {
     inspector?(.effectCancelled(id: effect.id, description: effect.description))
   }
 
-  @inlinable
+  /// (Specialised, but out of the drain loop, as ``cancel(_:)``.)
+  @inlinable @inline(never)
   func start(_ command: Effect, token: UInt64) {
     // Descriptions are built only for the inspector (and a late event's report), never per effect.
     switch command {
