@@ -28,6 +28,11 @@ public enum Command<Event: Sendable, Work: Sendable>: Sendable {
   /// Send a message to a running child machine, by its id or path. It ends finished when the
   /// child accepted it, failed when there is no such child or it refused the message (the
   /// reason is the failure's error).
+  ///
+  /// Messages are delivered at once, so machines that message each other back and forth would
+  /// step forever inside one `send`: a store refuses a message (and a child's start) as
+  /// ``SendRejection/loop`` when its last 10,000 steps were all of events its children said
+  /// while it messaged or started them. Any event from outside ends such a cascade.
   case message(MachineMessage)
 }
 

@@ -3,6 +3,9 @@
 extension StoreRuntime {
   /// How many rounds ``settle()`` takes at most while children keep stepping one another.
   static var settleRounds: Int { 10_000 }
+  /// How many steps in a row a store takes of events its children fed it before it refuses to
+  /// message or start them (``SendRejection/loop``).
+  @usableFromInline static var cascadeLimit: Int { 10_000 }
 
   /// Starts `child`, the effect `token`: its store is made and started on this thread.
   /// (Specialised, but kept out of the drain loop that starts effects: inlined there, it made
@@ -14,7 +17,12 @@ extension StoreRuntime {
       return
     }
     let label = ChildLabel(machine: child.name, id: id, scope: command.scope)
+    guard core.withLock({ $0.beginFeeding(limit: Self.cascadeLimit) }) else {
+      childFailed(token, error: CascadeLimitReached(), event: nil)
+      return
+    }
     let running: any RunningChild
+    defer { core.withLock { $0.endFeeding() } }
     do {
       running = try make(ChildLaunch(clock: clock.base, parent: self, token: token, label: label))
     } catch let failure as ChildLaunchError<Event> {
@@ -55,6 +63,7 @@ extension StoreRuntime {
     let ended = core.withLock { core -> (effect: StoreCore<Engine>.Running, enqueued: StoreCore<Engine>.Enqueued?)? in
       guard core.isActive(token) else { return nil }
       let effect = core.remove(token)
+      if event != nil { core.childEventArrived() }
       return (effect, event.map { core.eventArrived($0, force: true, stepper: side) })
     }
     guard let ended else { return }
@@ -66,7 +75,17 @@ extension StoreRuntime {
   /// A ``Command/message(_:)``: delivered now, and reported finished or failed.
   @inlinable @inline(never)
   func deliver(_ message: MachineMessage, command: Effect) {
-    let result = message.payload.map { routeToChild($0, to: Substring(message.target)) } ?? .rejected(.wrongType)
+    let result: SendResult
+    if let payload = message.payload {
+      if core.withLock({ $0.beginFeeding(limit: Self.cascadeLimit) }) {
+        result = routeToChild(payload, to: Substring(message.target))
+        core.withLock { $0.endFeeding() }
+      } else {
+        result = .rejected(.loop)
+      }
+    } else {
+      result = .rejected(.wrongType)
+    }
     switch result {
     case .accepted: inspector?(.effectFinished(id: nil, description: command.description))
     case .rejected(let reason): inspector?(.effectFailed(description: command.description, error: reason.description, event: nil))
@@ -112,4 +131,12 @@ extension StoreRuntime {
       if idle, before == (core.withLock { $0.steps }, children.reduce(0) { $0 + $1.stepTotal }) { return }
     }
   }
+}
+
+/// A child not started because its start would go on a loop between machines (see
+/// ``SendRejection/loop``).
+@usableFromInline
+struct CascadeLimitReached: Error, CustomStringConvertible {
+  @usableFromInline init() {}
+  @usableFromInline var description: String { SendRejection.loop.description }
 }

@@ -287,15 +287,17 @@ extension StoreRuntime {
   }
 
   /// Queues `event` from the running effect `token` (and drains, unless another caller does);
-  /// `false` when that effect no longer runs, and the event is dropped.
+  /// `false` when that effect no longer runs, and the event is dropped. `child`: the effect is
+  /// a child machine, which said it.
   @usableFromInline
-  func deliver(_ event: Event, from token: UInt64) -> Bool {
+  func deliver(_ event: Event, from token: UInt64, child: Bool = false) -> Bool {
     let side = core.side
     let enqueued = core.withLock { core -> StoreCore<Engine>.Enqueued? in
       guard core.isActive(token) else {
         core.deferred[token]?.dropped = true
         return nil
       }
+      if child { core.childEventArrived() }
       return core.eventArrived(event, force: true, stepper: side)
     }
     switch enqueued {

@@ -109,7 +109,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   @usableFromInline override var stepReports: AsyncStream<Engine.Step> { steps }
   @usableFromInline override func finishNow() -> Bool { finishIfIdle() }
   @usableFromInline override func childSaid(_ event: Event, token: UInt64, label: ChildLabel) {
-    if !deliver(event, from: token) { inspector?(.lateEventDropped(event, effect: label.description)) }
+    if !deliver(event, from: token, child: true) { inspector?(.lateEventDropped(event, effect: label.description)) }
   }
   @usableFromInline override func childFinished(token: UInt64, event: Event?) { finishedChild(token, event: event) }
   @usableFromInline override var watchesChildren: Bool { inspector != nil }

@@ -101,6 +101,10 @@ public enum SendRejection: String, Hashable, Sendable, CustomStringConvertible {
   case unknownTarget
   /// A message is not one of its target machine's events.
   case wrongType
+  /// A message (or a child's start) that would go on a loop between machines: the store's
+  /// last 10,000 steps were all of events its own children said while it messaged or started
+  /// them, with no event from outside (see ``Command/message(_:)``).
+  case loop
 
   public var description: String {
     switch self {
@@ -109,6 +113,7 @@ public enum SendRejection: String, Hashable, Sendable, CustomStringConvertible {
     case .halted: "the chart has halted (it reached a final state)"
     case .unknownTarget: "no running child machine has that id"
     case .wrongType: "the message is not one of the child machine's events"
+    case .loop: "a loop between machines: 10000 steps in a row of events the children said when messaged or started"
     }
   }
 }

@@ -7,6 +7,13 @@ final class Family {
   @usableFromInline var running: [String: any RunningChild] = [:]
   /// Children cancelled or done whose stores are still finishing.
   @usableFromInline var stopping: [ObjectIdentifier: any RunningChild] = [:]
+  /// Whether the drainer is delivering a message or starting a child: what a child says or
+  /// ends with meanwhile is an event the store fed itself (see ``StoreCore/beginFeeding(limit:)``).
+  @usableFromInline var feeding = false
+  /// How many events the store's children fed it so.
+  @usableFromInline var fed = 0
+  /// Where the current cascade began: the store's step count and `fed` then.
+  @usableFromInline var cascadeStart = (steps: 0, fed: 0)
 
   @inlinable
   init() {}
@@ -30,6 +37,35 @@ extension StoreCore {
     makeFamily().running[id.name] = child
     return true
   }
+
+  /// The drainer is about to deliver a message or start a child; `false` when that would go on
+  /// a loop between machines: when each of the last `limit` steps could have been fed by an
+  /// event this store's children said while it delivered or started (a parent and child
+  /// messaging each other back and forth, a child that is done at its start restarted on its
+  /// done event), with no event from outside among them. Any other step begins a new cascade.
+  /// (A child's event that arrives from another thread while the drainer delivers counts as
+  /// fed: it can make a cascade look longer, never a loop shorter.)
+  @inlinable
+  mutating func beginFeeding(limit: Int) -> Bool {
+    let family = makeFamily()
+    let length = steps - family.cascadeStart.steps
+    if length > family.fed - family.cascadeStart.fed + 1 {
+      // This step is the new cascade's first.
+      family.cascadeStart = (steps - 1, family.fed)
+    } else if length >= limit {
+      return false
+    }
+    family.feeding = true
+    return true
+  }
+
+  /// The drainer is done delivering or starting.
+  @inlinable
+  mutating func endFeeding() { family?.feeding = false }
+
+  /// An event arrives from a child: counted as fed when the drainer is delivering or starting.
+  @inlinable
+  mutating func childEventArrived() { if let family, family.feeding { family.fed += 1 } }
 
   /// A child whose store is finishing.
   @inlinable
