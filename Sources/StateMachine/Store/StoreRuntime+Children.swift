@@ -75,17 +75,7 @@ extension StoreRuntime {
   /// A ``Command/message(_:)``: delivered now, and reported finished or failed.
   @inlinable @inline(never)
   func deliver(_ message: MachineMessage, command: Effect) {
-    let result: SendResult
-    if let payload = message.payload {
-      if core.withLock({ $0.beginFeeding(limit: Self.cascadeLimit) }) {
-        result = routeToChild(payload, to: Substring(message.target))
-        core.withLock { $0.endFeeding() }
-      } else {
-        result = .rejected(.loop)
-      }
-    } else {
-      result = .rejected(.wrongType)
-    }
+    let result = message.payload.map { routeToChild($0, to: Substring(message.target), feeding: true) } ?? .rejected(.wrongType)
     switch result {
     case .accepted: inspector?(.effectFinished(id: nil, description: command.description))
     case .rejected(let reason): inspector?(.effectFailed(description: command.description, error: reason.description, event: nil))
@@ -93,11 +83,19 @@ extension StoreRuntime {
   }
 
   /// Sends `message` to the running child at `path` (see ``StoreRuntimeBase/route(_:to:)``).
+  /// `feeding`: the drainer sends it (a ``Command/message(_:)``), and what the child says
+  /// meanwhile counts toward a loop (see ``StoreCore/beginFeeding(limit:)``).
   @inlinable
-  func routeToChild(_ message: any Sendable, to path: Substring) -> SendResult {
+  func routeToChild(_ message: any Sendable, to path: Substring, feeding: Bool = false) -> SendResult {
     let slash = path.utf8.firstIndex(of: UInt8(ascii: "/"))
     let head = slash.map { path[..<$0] } ?? path
-    guard let child = core.withLock({ core in core.family?.running[String(head)] }) else { return .rejected(.unknownTarget) }
+    let found = core.withLock { core -> (child: (any RunningChild)?, refusal: SendRejection) in
+      guard let child = core.family?.running[String(head)] else { return (nil, .unknownTarget) }
+      if feeding, !core.beginFeeding(limit: Self.cascadeLimit) { return (nil, .loop) }
+      return (child, .unknownTarget)
+    }
+    guard let child = found.child else { return .rejected(found.refusal) }
+    defer { if feeding { core.withLock { $0.endFeeding() } } }
     guard let slash else { return child.deliver(message) }
     return child.route(message, to: path[path.utf8.index(after: slash)...])
   }
