@@ -22,6 +22,8 @@ public struct EventLog<State: Codable, Event: Codable, Context: Codable, Effect:
   public var header: Header
   /// The entries, in order.
   public var entries: [Entry]
+  /// A system's log: its children's steps, each after the entries it followed.
+  public var childLines: [ChildLogLine] = []
 
   /// A log with this header and these entries.
   @inlinable
@@ -77,7 +79,9 @@ public struct EventLog<State: Codable, Event: Codable, Context: Codable, Effect:
     var log = EventLog(header: reader.header)
     while true {
       do throws(LogError) {
-        guard let entry = try reader.next() else { return ReadResult(log: log, error: nil) }
+        let entry = try reader.next()
+        log.childLines += reader.takeChildLines()
+        guard let entry else { return ReadResult(log: log, error: nil) }
         log.entries.append(entry)
       } catch {
         return ReadResult(log: log, error: error)
@@ -90,7 +94,19 @@ public struct EventLog<State: Codable, Event: Codable, Context: Codable, Effect:
   public func encoded() throws -> Data {
     var bytes = Array(try Self.line(header))
     var writer = LogLineWriter<State, Event, Context, Effect>()
-    for entry in entries { try writer.append(entry, to: &bytes) }
+    var children = childLines.makeIterator()
+    var child = children.next()
+    for (index, entry) in entries.enumerated() {
+      while let line = child, line.afterEntry <= index {
+        bytes += Array(line.text.utf8) + [0x0A]
+        child = children.next()
+      }
+      try writer.append(entry, to: &bytes)
+    }
+    while let line = child {
+      bytes += Array(line.text.utf8) + [0x0A]
+      child = children.next()
+    }
     return Data(bytes)
   }
 

@@ -29,11 +29,14 @@ public enum LogError: Error, Hashable, Sendable, CustomStringConvertible {
   case io(path: String, detail: String)
   /// A new log was to be created where a file already exists (it is left untouched).
   case alreadyExists(path: String)
+  /// A child machine's step cannot be recorded in its system's log (a type of the child's that
+  /// is not `Codable`).
+  case unrecordable(machine: String, detail: String)
 
   /// The line the error is about (0 for the whole file).
   public var line: Int {
     switch self {
-    case .empty, .io, .alreadyExists: 0
+    case .empty, .io, .alreadyExists, .unrecordable: 0
     case .malformed(let l, _), .missingField(let l, _), .invalidValue(let l, _, _), .notALog(let l),
       .unsupportedVersion(let l, _, _), .otherMachine(let l, _, _), .fingerprintMismatch(let l, _, _),
       .lineTooLong(let l, _, _), .tornTail(let l, _), .outOfSequence(let l, _, _):
@@ -59,6 +62,7 @@ public enum LogError: Error, Hashable, Sendable, CustomStringConvertible {
     case .io(let path, let detail): "\(path): \(detail)"
     case .alreadyExists(let path):
       "\(path): already exists; resume it with LogRecorder(resuming:table:), or choose another path"
+    case .unrecordable(let machine, let detail): "child machine \(machine): \(detail)"
     }
   }
 }

@@ -24,6 +24,8 @@ public struct LogReader<State: Codable, Event: Codable, Context: Codable, Effect
   @usableFromInline var scanner = EntryScanner<State, Event, Context, Effect>()
   @usableFromInline var count = 0
   @usableFromInline var stopped = false
+  /// Children's lines read and not taken yet (see ``takeChildLines()``).
+  @usableFromInline var childLines: [ChildLogLine] = []
 
   /// Opens the log file at `path`, checks its header against `table`, and decodes it.
   ///
@@ -67,21 +69,35 @@ public struct LogReader<State: Codable, Event: Codable, Context: Codable, Effect
   public mutating func next() throws(LogError) -> Entry? {
     guard !stopped else { return nil }
     do throws(LogError) {
-      guard let line = try lines.next() else {
-        stopped = true
-        return nil
+      while true {
+        guard let line = try lines.next() else {
+          stopped = true
+          return nil
+        }
+        if let problem = line.problem { throw problem }
+        if ChildLogLine.isChildLine(line.bytes) {
+          // A child's step (a system's log): kept for a system's replay, passed by here.
+          childLines.append(try ChildLogLine.read(line.bytes, number: line.number, afterEntry: count))
+          continue
+        }
+        let entry = try scanner.entry(line.bytes, number: line.number)
+        guard entry.sequence == count + 1 else {
+          throw LogError.outOfSequence(line: line.number, found: entry.sequence, expected: count + 1)
+        }
+        count += 1
+        return entry
       }
-      if let problem = line.problem { throw problem }
-      let entry = try scanner.entry(line.bytes, number: line.number)
-      guard entry.sequence == count + 1 else {
-        throw LogError.outOfSequence(line: line.number, found: entry.sequence, expected: count + 1)
-      }
-      count += 1
-      return entry
     } catch {
       stopped = true
       throw error
     }
+  }
+
+  /// The children's lines read since the last call (a system's log: each child's steps,
+  /// between the entries they followed), handed over once.
+  public mutating func takeChildLines() -> [ChildLogLine] {
+    defer { childLines.removeAll() }
+    return childLines
   }
 
   /// Checks and decodes the header line: format and version, then the machine and fingerprint,

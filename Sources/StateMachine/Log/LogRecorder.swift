@@ -234,6 +234,36 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
     return try result.get()
   }
 
+  /// Records a child's step between this log's entries (a system's log). A child whose types
+  /// are not all `Codable` cannot be: the error says which, and the recording goes on.
+  @usableFromInline
+  func record(_ step: ChildStep) throws(LogError) {
+    guard let logged = step.logged else { return }
+    let fields: [UInt8]
+    switch logged() {
+    case .fields(let encoded): fields = encoded
+    case .unrecordable(let why): throw .unrecordable(machine: step.path, detail: "step \(step.sequence) cannot be recorded: \(why)")
+    }
+    let line = ChildLogBody.line(path: step.path, fields: fields)
+    let result: Result<Void, LogError> = recording.withLock { recording in
+      if let stopped = recording.stopped { return .failure(stopped) }
+      guard let file else {
+        recording.log.childLines.append(
+          ChildLogLine(path: step.path, sequence: step.sequence, afterEntry: recording.count, text: String(decoding: line, as: UTF8.self)))
+        return .success(())
+      }
+      if let failed = file.append(bytes: line + [0x0A]) {
+        // The step happened: a log that cannot say so stops, as for an entry.
+        recording.count -= failed.lines - 1
+        recording.stopped = .io(
+          path: file.path, detail: "recording stopped after entry \(recording.count): child \(step.path)'s step \(step.sequence) could not be written (\(failed.error))")
+        return .failure(failed.error)
+      }
+      return .success(())
+    }
+    try result.get()
+  }
+
   /// Sends `event` to `machine` and records the step. When the step cannot be recorded (the
   /// file cannot be written), `machine` is left as it was and the error is thrown: the machine
   /// and its log never disagree.

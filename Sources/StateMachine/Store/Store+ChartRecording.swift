@@ -30,7 +30,7 @@ extension Store where Definition: _ChartStoreDefinition, Definition.ID: Codable,
       try runtime.attachRecorder(path: path ?? "(memory)") { engine throws(LogError) in
         let recorder = try LogRecorder(chart: engine.chart, snapshot: engine.snapshot, file: path, durability: durability)
         made = recorder
-        return Self.recording(to: recorder, onError: onError)
+        return .init(Self.recording(to: recorder, onError: onError), children: Self.recordingChildren(to: recorder, onError: onError))
       }
     }
     return made!
@@ -54,6 +54,6 @@ extension Store where Definition: _ChartStoreDefinition, Definition.ID: Codable,
     try self.init(
       chart, restoring: recorder.lastChartSnapshot(), clock: clock, mailbox: mailbox, handler: handler, failure: failure,
       inspector: inspector)
-    runtime.with(ChartEngine<Definition>.self) { $0.attachRecorderBeforeUse(Self.recording(to: recorder, onError: onError)) }
+    runtime.with(ChartEngine<Definition>.self) { $0.attachRecorderBeforeUse(.init(Self.recording(to: recorder, onError: onError), children: Self.recordingChildren(to: recorder, onError: onError))) }
   }
 }

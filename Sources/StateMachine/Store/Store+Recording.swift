@@ -33,7 +33,7 @@ extension Store where Definition: _TableStoreDefinition, Definition.Configuratio
         let machine = engine.machine
         let recorder = try Recorder(table: machine.table, state: machine.state, context: machine.context, file: path, durability: durability)
         made = recorder
-        return Self.recording(to: recorder, onError: onError)
+        return .init(Self.recording(to: recorder, onError: onError), children: Self.recordingChildren(to: recorder, onError: onError))
       }
     }
     return made!
@@ -60,7 +60,7 @@ extension Store where Definition: _TableStoreDefinition, Definition.Configuratio
       runtime: StoreRuntime(
         engine: TableEngine(machine: try Machine(table._table, state: state, context: context)), clock: clock, mailbox: mailbox,
         handler: handler, failure: failure, inspector: inspector))
-    runtime.with(TableEngine<Definition>.self) { $0.attachRecorderBeforeUse(Self.recording(to: recorder, onError: onError)) }
+    runtime.with(TableEngine<Definition>.self) { $0.attachRecorderBeforeUse(.init(Self.recording(to: recorder, onError: onError), children: Self.recordingChildren(to: recorder, onError: onError))) }
   }
 }
 
@@ -73,6 +73,16 @@ extension Store where Event: Discriminated & Codable, Context: Codable, Work: Co
   ) -> @Sendable (StoreStep<Definition>) -> Void where Definition._LogState == LoggedState {
     { step in
       do throws(LogError) { try recorder.record(step, elapsed: step.time.inSeconds) } catch { onError(error) }
+    }
+  }
+
+  /// Records the store's children's steps in `recorder`'s log, between the store's own entries.
+  @inlinable
+  static func recordingChildren<LoggedState>(
+    to recorder: LogRecorder<LoggedState, Event, Context, Effect>, onError: @escaping @Sendable (LogError) -> Void
+  ) -> @Sendable (ChildStep) -> Void {
+    { step in
+      do throws(LogError) { try recorder.record(step) } catch { onError(error) }
     }
   }
 }

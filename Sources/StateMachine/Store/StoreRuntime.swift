@@ -44,7 +44,12 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   @usableFromInline
   final class StepRecorder: Sendable {
     @usableFromInline let record: @Sendable (Engine.Step) -> Void
-    init(_ record: @escaping @Sendable (Engine.Step) -> Void) { self.record = record }
+    /// Records a child's step (a system's log), when the recorder keeps them.
+    @usableFromInline let recordChild: (@Sendable (ChildStep) -> Void)?
+    @usableFromInline
+    init(_ record: @escaping @Sendable (Engine.Step) -> Void, children: (@Sendable (ChildStep) -> Void)?) {
+      (self.record, recordChild) = (record, children)
+    }
   }
 
   /// Whether a recorder is attached: steps are then never quiet, and each is reported. The
@@ -112,8 +117,11 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
     if !deliver(event, from: token, child: true) { inspector?(.lateEventDropped(event, effect: label.description)) }
   }
   @usableFromInline override func childFinished(token: UInt64, event: Event?) { finishedChild(token, event: event) }
-  @usableFromInline override var watchesChildren: Bool { inspector != nil }
-  @usableFromInline override func childStepped(_ step: ChildStep) { inspector?(.childStep(step)) }
+  @usableFromInline override var watchesChildren: Bool { inspector != nil || recording }
+  @usableFromInline override func childStepped(_ step: ChildStep) {
+    inspector?(.childStep(step))
+    if subscribed.load(ordering: .acquiring), let recorder = subscriptions.load()?.recorder.load() { recorder.recordChild?(step) }
+  }
   @usableFromInline override func childStopped(_ child: ObjectIdentifier) {
     _ = core.withLock { $0.family?.stopping.removeValue(forKey: child) }
   }
@@ -155,7 +163,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   ///   finished, or a recorder is already attached; or what `make` throws.
   @usableFromInline
   func attachRecorder(
-    path: String, _ make: (Engine) throws(LogError) -> @Sendable (Engine.Step) -> Void
+    path: String, _ make: (Engine) throws(LogError) -> StepRecorder
   ) throws(LogError) {
     // Made before the lock: making them takes it.
     let made = subscribing()
@@ -167,8 +175,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
         else { nil }
       if let refusal { return .failure(.io(path: path, detail: "cannot record: \(refusal)")) }
       do throws(LogError) {
-        let record = try make(core.engine)
-        _ = made.recorder.storeIfNil(StepRecorder(record))
+        _ = made.recorder.storeIfNil(try make(core.engine))
         return .success(())
       } catch {
         return .failure(error)
@@ -179,8 +186,8 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
 
   /// Attaches `record` to a store nobody else holds yet (one being made): nothing can step
   /// before it is in place.
-  func attachRecorderBeforeUse(_ record: @escaping @Sendable (Engine.Step) -> Void) {
-    _ = subscribing().recorder.storeIfNil(StepRecorder(record))
+  func attachRecorderBeforeUse(_ recorder: StepRecorder) {
+    _ = subscribing().recorder.storeIfNil(recorder)
   }
 
   var states: AsyncStream<Engine.Observed> { subscribing().states.subscribe(first: core.withLock { $0.engine.observed }) }

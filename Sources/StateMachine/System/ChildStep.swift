@@ -16,25 +16,41 @@ public struct ChildStep: Sendable, Hashable, CustomStringConvertible {
   public let effects: [String]
   /// When the step was taken, on the clock, since the child's store was made.
   public let time: Duration
+  /// The step as its parent's log records it, made only when a log asks.
+  @usableFromInline let logged: (@Sendable () -> ChildLogBody)?
 
   @usableFromInline
-  init(path: String, sequence: Int, event: String, from: String, to: String, effects: [String], time: Duration) {
+  init(
+    path: String, sequence: Int, event: String, from: String, to: String, effects: [String], time: Duration,
+    logged: (@Sendable () -> ChildLogBody)? = nil
+  ) {
     (self.path, self.sequence, self.event, self.from, self.to) = (path, sequence, event, from, to)
-    (self.effects, self.time) = (effects, time)
+    (self.effects, self.time, self.logged) = (effects, time, logged)
   }
 
   /// The step of a child's store, told with its id as its path.
   @inlinable
-  init<Definition>(_ step: StoreStep<Definition>, path: String) {
+  init<Definition: StoreDefinition>(_ step: StoreStep<Definition>, path: String)
+  where Definition.Context: Sendable, Definition.Configuration: Sendable {
     self.init(
       path: path, sequence: step.sequence, event: "\(step.event)", from: Self.shown(step.from), to: Self.shown(step.to),
-      effects: step.effects.map { "\($0)" }, time: step.time)
+      effects: step.effects.map { "\($0)" }, time: step.time, logged: { ChildLogBody.of(step) })
   }
 
   /// The same step, one level further down: below the child `id`.
   @usableFromInline
   func below(_ id: String) -> ChildStep {
-    ChildStep(path: "\(id)/\(path)", sequence: sequence, event: event, from: from, to: to, effects: effects, time: time)
+    ChildStep(path: "\(id)/\(path)", sequence: sequence, event: event, from: from, to: to, effects: effects, time: time, logged: logged)
+  }
+
+  public static func == (a: ChildStep, b: ChildStep) -> Bool {
+    (a.path, a.sequence, a.event, a.from, a.to) == (b.path, b.sequence, b.event, b.from, b.to) && (a.effects, a.time) == (b.effects, b.time)
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(path)
+    hasher.combine(sequence)
+    hasher.combine(event)
   }
 
   /// A configuration as it reads: a table's state, a chart's active states joined by commas

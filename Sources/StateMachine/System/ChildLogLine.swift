@@ -1,0 +1,125 @@
+import Foundation
+
+/// A step of a child machine as a line of its parent's log: the fields of a log entry (the
+/// child's event, outcome, state, context and effects, its own sequence and time), led by the
+/// child's path, `{"child":"uploads/a.jpg","context":…}`.
+///
+/// A system records one log: its root's entries, and between them its children's steps, each
+/// in the order it was taken. Readers of a single machine's log pass these lines by; a system's
+/// replay steps each child alongside its own (`Store` `replaySystem`).
+public struct ChildLogLine: Hashable, Sendable, CustomStringConvertible {
+  /// The child's path below the root (`"uploads/a.jpg"`).
+  public let path: String
+  /// The step's number in the child's own store (from 1).
+  public let sequence: Int
+  /// How many of the root's entries come before this line.
+  public let afterEntry: Int
+  /// The line, without its newline.
+  public let text: String
+
+  /// A line read from a log, or recorded.
+  public init(path: String, sequence: Int, afterEntry: Int, text: String) {
+    (self.path, self.sequence, self.afterEntry, self.text) = (path, sequence, afterEntry, text)
+  }
+
+  public var description: String { text }
+
+  /// The key that leads every child line (it sorts before every entry field).
+  static let prefix = Array(#"{"child":"#.utf8)
+
+  /// Whether `bytes` is a child's line (it starts with the key), not an entry of the root.
+  @usableFromInline
+  static func isChildLine(_ bytes: Data) -> Bool { bytes.starts(with: prefix) }
+
+  /// Reads a child line's path and sequence (the rest is the child's, read when it is replayed).
+  @usableFromInline
+  static func read(_ bytes: Data, number: Int, afterEntry: Int) throws(LogError) -> ChildLogLine {
+    guard let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any] else {
+      throw .malformed(line: number, detail: "a child's line is not a JSON object")
+    }
+    guard let path = object["child"] as? String, !path.isEmpty else {
+      throw .invalidValue(line: number, field: "child", detail: "expected the child's path, a non-empty string")
+    }
+    guard let sequence = (object["sequence"] as? NSNumber)?.intValue, sequence >= 1 else {
+      throw .missingField(line: number, field: "sequence")
+    }
+    return ChildLogLine(path: path, sequence: sequence, afterEntry: afterEntry, text: String(decoding: bytes, as: UTF8.self))
+  }
+}
+
+/// What a child's step is as a log line, after its path: the entry's fields, or why they
+/// cannot be written (a type of the child's that is not `Encodable`).
+@usableFromInline
+enum ChildLogBody: Sendable {
+  /// The JSON object of the entry's fields, sorted by key.
+  case fields([UInt8])
+  case unrecordable(String)
+
+  /// The step's entry fields, encoded as a log encodes an entry (keys sorted).
+  @inlinable
+  static func of<Definition: StoreDefinition>(_ step: StoreStep<Definition>) -> ChildLogBody {
+    let (outcome, state) = Definition._logged(step)
+    return encode(
+      sequence: step.sequence, time: step.time.inSeconds, event: step.event, outcome: outcome, state: state,
+      context: step.context, effects: step.effects)
+  }
+
+  /// The fields of an entry, each value encoded as it is when it is `Encodable`.
+  @usableFromInline
+  static func encode(
+    sequence: Int, time: Double?, event: Any, outcome: LoggedOutcome, state: Any, context: Any, effects: [Any]
+  ) -> ChildLogBody {
+    let values: [(String, Any)] = [("event", event), ("state", state), ("context", context)]
+    for (field, value) in values where !(value is any Encodable) {
+      return .unrecordable("its \(field) type \(type(of: value)) is not Encodable")
+    }
+    guard let encodable = effects as? [any Encodable] else { return .unrecordable("its effects are not Encodable") }
+    let fields = Fields(
+      context: Value(context as! any Encodable), effects: encodable.map(Value.init), event: Value(event as! any Encodable),
+      outcome: outcome, sequence: sequence, state: Value(state as! any Encodable), time: time)
+    do {
+      return .fields(Array(try EventLogCoding.encoder.encode(fields)))
+    } catch {
+      return .unrecordable("its step could not be encoded: \(error)")
+    }
+  }
+
+  /// The line: the path, then the fields.
+  @usableFromInline
+  static func line(path: String, fields: [UInt8]) -> [UInt8] {
+    var line = ChildLogLine.prefix
+    line += (try? EventLogCoding.encoder.encode(path)).map(Array.init) ?? Array("\"\"".utf8)
+    // The fields' object without its opening brace (an empty object cannot happen: it has a
+    // sequence).
+    line.append(UInt8(ascii: ","))
+    line += fields.dropFirst()
+    return line
+  }
+
+  /// An entry's fields, in a log's key order (sorted), with values of any type.
+  struct Fields: Encodable {
+    let context: Value
+    let effects: [Value]
+    let event: Value
+    let outcome: LoggedOutcome
+    let sequence: Int
+    let state: Value
+    let time: Double?
+  }
+
+  /// Any `Encodable` value, encoded as itself.
+  struct Value: Encodable {
+    let value: any Encodable
+    init(_ value: any Encodable) { self.value = value }
+    func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+  }
+}
+
+/// The JSON coders a log uses for lines of any type.
+enum EventLogCoding {
+  static var encoder: JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return encoder
+  }
+}
