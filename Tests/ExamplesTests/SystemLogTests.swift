@@ -68,7 +68,99 @@ struct SystemLogTests {
     #expect(Set(log.childLines.map(\.path)).count == 5)
     // Written again, the log is the same bytes: the children's lines stay where they were.
     #expect(try log.encoded() == data)
-    // The root's replay passes the children's lines by.
-    #expect(UploadQueue.chart.replay(log).isIdentical)
+    // The log replays whole, the file as a stream too: every child stepped beside its lines.
+    let report = UploadQueue.chart.replay(log)
+    #expect(report.isIdentical)
+    #expect(report.childSteps == log.childLines.count)
+    #expect(try UploadQueue.chart.replay(logAt: path) == report)
+  }
+
+  /// The recorded session's log, in memory.
+  static func recordedLog() async throws -> EventLog<ChartLogState<UploadQueue.State>, UploadQueue.Event, UploadQueue.Context, UploadQueue.Effect> {
+    let clock = ManualClock()
+    let store = UploadQueue.store(services: .fake(clock: clock), clock: clock)
+    let recorder = try store.record()
+    await runSession(store, clock: clock)
+    await store.finish()
+    return recorder.log
+  }
+
+  struct Tampering: CustomTestStringConvertible, Sendable {
+    let label: String
+    /// Which child line (by path and sequence) is changed, and how.
+    let path: String
+    let sequence: Int
+    let change: @Sendable (String) -> String
+    let field: String
+    var testDescription: String { label }
+  }
+
+  @Test("a child's step that differs from the log is the first divergence, naming the child, its step and its line", arguments: [
+    Tampering(label: "a logged state the child did not reach", path: "flaky.png", sequence: 2,
+              change: { $0.replacingOccurrences(of: #""state":"sending""#, with: #""state":"sent""#) }, field: "state"),
+    Tampering(label: "a logged context the child did not have", path: "broken.gif", sequence: 1,
+              change: { $0.replacingOccurrences(of: #""failures":1"#, with: #""failures":7"#) }, field: "context"),
+    Tampering(label: "a logged effect the child did not ask for", path: "a.jpg", sequence: 1,
+              change: { $0.replacingOccurrences(of: #""effects":[]"#, with: #""effects":[{"cancel":"backoff"}]"#) }, field: "effects"),
+  ])
+  func childDivergence(_ tampering: Tampering) async throws {
+    var log = try await Self.recordedLog()
+    let index = try #require(log.childLines.firstIndex { $0.path == tampering.path && $0.sequence == tampering.sequence })
+    let original = log.childLines[index]
+    let changed = tampering.change(original.text)
+    #expect(changed != original.text)
+    log.childLines[index] = ChildLogLine(
+      path: original.path, sequence: original.sequence, afterEntry: original.afterEntry, line: original.line, text: changed)
+    let report = UploadQueue.chart.replay(log)
+    let first = try #require(report.divergences.first)
+    #expect(report.divergences.count == 1)
+    #expect(first.machine == tampering.path)
+    #expect(first.sequence == tampering.sequence)
+    #expect(first.line == original.line)
+    #expect(first.differences.map(\.field) == [tampering.field])
+    #expect(first.description.hasPrefix("child \(tampering.path), step \(tampering.sequence) (line \(original.line)), event "))
+  }
+
+  @Test("the README's snippet names the diverging child and its line")
+  func readmeSnippet() async throws {
+    var log = try await Self.recordedLog()
+    let index = try #require(log.childLines.firstIndex { $0.path == "broken.gif" && $0.sequence == 3 })
+    let line = log.childLines[index]
+    log.childLines[index] = ChildLogLine(
+      path: line.path, sequence: line.sequence, afterEntry: line.afterEntry, line: line.line,
+      text: line.text.replacingOccurrences(of: #""failures":2"#, with: #""failures":5"#))
+    // As the README has it:
+    let report = UploadQueue.chart.replay(log)   // a system's EventLog: entries and childLines
+    if let first = report.divergences.first {
+      print(first.machine ?? "the queue", first.line)   // "broken.gif", 14: the child and its line
+    }
+    #expect(report.divergences.first?.machine == "broken.gif")
+    #expect(report.divergences.first?.line == 14)
+  }
+
+  @Test("a child's line that no replayed step started is a divergence")
+  func unknownChild() async throws {
+    var log = try await Self.recordedLog()
+    let first = log.childLines[0]
+    log.childLines[0] = ChildLogLine(
+      path: "ghost.png", sequence: 1, afterEntry: first.afterEntry, line: first.line,
+      text: first.text.replacingOccurrences(of: #""child":"\#(first.path)""#, with: #""child":"ghost.png""#))
+    let report = UploadQueue.chart.replay(log, reportingAll: true)
+    #expect(report.divergences.map(\.machine) == ["ghost.png"])
+    #expect(report.divergences.first?.differences.first?.actual == "no child ghost.png was started")
+  }
+
+  @Test("with every divergence asked for, the replay goes on from what each child's line recorded")
+  func allDivergences() async throws {
+    var log = try await Self.recordedLog()
+    for (index, line) in log.childLines.enumerated() where line.path == "broken.gif" {
+      log.childLines[index] = ChildLogLine(
+        path: line.path, sequence: line.sequence, afterEntry: line.afterEntry, line: line.line,
+        text: line.text.replacingOccurrences(of: #""outcome":"transitioned""#, with: #""outcome":"stayed""#))
+    }
+    let report = UploadQueue.chart.replay(log, reportingAll: true)
+    let broken = log.childLines.filter { $0.path == "broken.gif" }.count
+    #expect(report.divergences.count == broken)
+    #expect(report.divergences.allSatisfy { $0.machine == "broken.gif" && $0.differences.map(\.field) == ["outcome"] })
   }
 }

@@ -249,7 +249,9 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
       if let stopped = recording.stopped { return .failure(stopped) }
       guard let file else {
         recording.log.childLines.append(
-          ChildLogLine(path: step.path, sequence: step.sequence, afterEntry: recording.count, text: String(decoding: line, as: UTF8.self)))
+          ChildLogLine(
+            path: step.path, sequence: step.sequence, afterEntry: recording.count,
+            line: 2 + recording.count + recording.log.childLines.count, text: String(decoding: line, as: UTF8.self)))
         return .success(())
       }
       if let failed = file.append(bytes: line + [0x0A]) {

@@ -1,9 +1,12 @@
 /// Where a replay first (or each time) differed from the log.
 public struct Divergence: Hashable, Sendable, CustomStringConvertible {
-  /// The entry's sequence number.
+  /// The entry's sequence number (a child's step's, in its own store, when ``machine`` names one).
   public let sequence: Int
   /// The line of the log file the entry is on (the header is line 1).
-  public var line: Int { sequence + 1 }
+  public let line: Int
+  /// In a system's log, the path of the child machine whose step differed (`"uploads/a.jpg"`);
+  /// `nil` for the log's own machine.
+  public let machine: String?
   /// The event, as text.
   public let event: String
   /// What the log says, field by field, and what the table does now, for each field that differs.
@@ -11,7 +14,13 @@ public struct Divergence: Hashable, Sendable, CustomStringConvertible {
 
   /// A divergence at entry `sequence`, for tools that compare logs their own way.
   public init(sequence: Int, event: String, differences: [Difference]) {
-    (self.sequence, self.event, self.differences) = (sequence, event, differences)
+    self.init(sequence: sequence, line: sequence + 1, machine: nil, event: event, differences: differences)
+  }
+
+  /// A divergence at line `line` of a log, of its own machine (`machine` `nil`) or of the child
+  /// at that path.
+  public init(sequence: Int, line: Int, machine: String?, event: String, differences: [Difference]) {
+    (self.sequence, self.line, self.machine, self.event, self.differences) = (sequence, line, machine, event, differences)
   }
 
   /// One field that differs.
@@ -30,7 +39,7 @@ public struct Divergence: Hashable, Sendable, CustomStringConvertible {
   }
 
   public var description: String {
-    (["entry \(sequence) (line \(line)), event \(event):"]
+    ([(machine.map { "child \($0), step \(sequence)" } ?? "entry \(sequence)") + " (line \(line)), event \(event):"]
       + differences.map { "  \($0.field): expected \($0.expected), got \($0.actual)" }).joined(separator: "\n")
   }
 }
@@ -42,19 +51,28 @@ public struct ReplayReport: Hashable, Sendable, CustomStringConvertible {
   /// The divergences: the first only, or all when asked.
   public let divergences: [Divergence]
 
+  /// In a system's log, the children's steps replayed (0 for a single machine's log).
+  public let childSteps: Int
+
   /// A report of `replayed` entries with these divergences.
   public init(replayed: Int, divergences: [Divergence]) {
-    self.replayed = replayed
-    self.divergences = divergences
+    self.init(replayed: replayed, childSteps: 0, divergences: divergences)
+  }
+
+  /// A report of a system's log: `replayed` entries of its own machine and `childSteps` of its
+  /// children.
+  public init(replayed: Int, childSteps: Int, divergences: [Divergence]) {
+    (self.replayed, self.childSteps, self.divergences) = (replayed, childSteps, divergences)
   }
 
   /// Whether the table did exactly what the log recorded.
   public var isIdentical: Bool { divergences.isEmpty }
 
   public var description: String {
-    isIdentical
-      ? "replayed \(replayed) entries: identical"
-      : "replayed \(replayed) entries: \(divergences.count) divergence\(divergences.count == 1 ? "" : "s")\n"
+    let what = "replayed \(replayed) entries" + (childSteps > 0 ? " and \(childSteps) child steps" : "")
+    return isIdentical
+      ? "\(what): identical"
+      : "\(what): \(divergences.count) divergence\(divergences.count == 1 ? "" : "s")\n"
         + divergences.map(\.description).joined(separator: "\n")
   }
 }
@@ -72,7 +90,7 @@ where State: Codable & Equatable, Event: Codable, Context: Codable & Equatable, 
   @inlinable
   public func replay(_ log: EventLog<State, Event, Context, Effect>, reportingAll all: Bool = false) -> ReplayReport {
     var replayer = Replayer(self, state: log.header.state, context: log.header.context, reportingAll: all)
-    return replayer.replay(log.entries)
+    return replayer.replay(log.entries, childLines: log.childLines)
   }
 
   /// Replays the log `reader` reads, entry by entry, in constant memory: the way to replay a
@@ -116,26 +134,56 @@ protocol LogReplaying {
   associatedtype Effect: Codable
   /// Whether the replay has stopped (at the first divergence, unless all are reported).
   var isDone: Bool { get }
+  /// Whether every divergence is reported (else the first).
+  var reportsAll: Bool { get }
   var report: ReplayReport { get }
+  /// The effects the last step checked emitted (the children a system's root started).
+  var lastEffects: [Effect] { get }
   mutating func check(_ entry: LogEntry<LoggedState, Event, Context, Effect>)
 }
 
 extension LogReplaying {
-  /// Checks `entries` in order until the replay is done.
+  /// Checks `entries` in order until the replay is done, with a system's `childLines` (its
+  /// children's steps) each after the entries it followed.
   @inlinable
-  mutating func replay(_ entries: [LogEntry<LoggedState, Event, Context, Effect>]) -> ReplayReport {
-    for entry in entries where !isDone { check(entry) }
-    return report
+  mutating func replay(_ entries: [LogEntry<LoggedState, Event, Context, Effect>], childLines: [ChildLogLine]) -> ReplayReport {
+    guard !childLines.isEmpty else {
+      for entry in entries where !isDone { check(entry) }
+      return report
+    }
+    var system = SystemReplay(reportsAll: reportsAll, effects: Effect.self)
+    var next = childLines.startIndex
+    for entry in entries {
+      let end = childLines[next...].firstIndex { $0.afterEntry >= entry.sequence } ?? childLines.endIndex
+      system.check(childLines[next..<end])
+      next = end
+      step(entry, in: &system)
+    }
+    system.check(childLines[next...])
+    return system.report(root: report)
   }
 
   /// Checks what `reader` reads, reading every line even after the replay is done (so a log
-  /// that cannot be read to its end is reported as such).
+  /// that cannot be read to its end is reported as such). A system's log replays whole.
   @inlinable
   mutating func replay(_ reader: inout LogReader<LoggedState, Event, Context, Effect>) throws(LogError) -> ReplayReport {
+    var system = SystemReplay(reportsAll: reportsAll, effects: Effect.self)
     while let entry = try reader.next() {
-      if !isDone { check(entry) }
+      system.check(reader.takeChildLines())
+      step(entry, in: &system)
     }
-    return report
+    system.check(reader.takeChildLines())
+    return system.report(root: report)
+  }
+
+  /// Checks one entry of the root, and starts the children its step started.
+  @inlinable
+  mutating func step(_ entry: LogEntry<LoggedState, Event, Context, Effect>, in system: inout SystemReplay) {
+    guard !isDone, !system.isDone else { return }
+    let before = report.divergences.count
+    check(entry)
+    system.rootChecked(entry.sequence, divergences: report.divergences[before...])
+    if system.effectsInvoke, !lastEffects.isEmpty { system.started(lastEffects.compactMap { ($0 as? any ChildInvoking)?.invocation }, below: nil) }
   }
 }
 
@@ -159,13 +207,16 @@ struct Replayer<State: Discriminated & Codable & Equatable, Event: Discriminated
   @inlinable var isDone: Bool { !all && !divergences.isEmpty }
 
   @inlinable var report: ReplayReport { ReplayReport(replayed: replayed, divergences: divergences) }
+  @inlinable var reportsAll: Bool { all }
+  @usableFromInline var lastEffects: [Effect] = []
 
   @inlinable
   mutating func check(_ entry: LogEntry<State, Event, Context, Effect>) {
     let step = table.step(state, context, entry.event)
     replayed += 1
+    lastEffects = Array(step.outcome.effects)
     let differences = entry.differences(
-      outcome: LoggedOutcome(step.outcome), state: step.state, context: step.context, effects: Array(step.outcome.effects))
+      outcome: LoggedOutcome(step.outcome), state: step.state, context: step.context, effects: lastEffects)
     if !differences.isEmpty {
       divergences.append(Divergence(sequence: entry.sequence, event: "\(entry.event)", differences: differences))
     }

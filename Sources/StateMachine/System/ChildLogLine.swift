@@ -14,12 +14,14 @@ public struct ChildLogLine: Hashable, Sendable, CustomStringConvertible {
   public let sequence: Int
   /// How many of the root's entries come before this line.
   public let afterEntry: Int
+  /// The line's number in the log file (the header is line 1).
+  public let line: Int
   /// The line, without its newline.
   public let text: String
 
   /// A line read from a log, or recorded.
-  public init(path: String, sequence: Int, afterEntry: Int, text: String) {
-    (self.path, self.sequence, self.afterEntry, self.text) = (path, sequence, afterEntry, text)
+  public init(path: String, sequence: Int, afterEntry: Int, line: Int, text: String) {
+    (self.path, self.sequence, self.afterEntry, self.line, self.text) = (path, sequence, afterEntry, line, text)
   }
 
   public var description: String { text }
@@ -43,7 +45,7 @@ public struct ChildLogLine: Hashable, Sendable, CustomStringConvertible {
     guard let sequence = (object["sequence"] as? NSNumber)?.intValue, sequence >= 1 else {
       throw .missingField(line: number, field: "sequence")
     }
-    return ChildLogLine(path: path, sequence: sequence, afterEntry: afterEntry, text: String(decoding: bytes, as: UTF8.self))
+    return ChildLogLine(path: path, sequence: sequence, afterEntry: afterEntry, line: number, text: String(decoding: bytes, as: UTF8.self))
   }
 }
 

@@ -32,10 +32,15 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
   final class Parts: Sendable {
     @usableFromInline let name: String
     @usableFromInline let launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> any RunningChild)?
+    /// Makes the child's machine in its initial state for a system's replay.
+    @usableFromInline let replay: (@Sendable () -> any ChildReplaying)?
 
     @usableFromInline
-    init(name: String, launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> any RunningChild)?) {
-      (self.name, self.launch) = (name, launch)
+    init(
+      name: String, launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> any RunningChild)?,
+      replay: (@Sendable () -> any ChildReplaying)?
+    ) {
+      (self.name, self.launch, self.replay) = (name, launch, replay)
     }
   }
 
@@ -47,8 +52,11 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
   @usableFromInline var launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> any RunningChild)? { parts.launch }
 
   @usableFromInline
-  init(name: String, launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> any RunningChild)?) {
-    parts = Parts(name: name, launch: launch)
+  init(
+    name: String, replay: (@Sendable () -> any ChildReplaying)? = nil,
+    launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> any RunningChild)?
+  ) {
+    parts = Parts(name: name, launch: launch, replay: replay)
   }
 
   /// A child running `table` from its initial state with `context`.
@@ -83,7 +91,7 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     inspector: Store<TransitionTable<State, Event, Context, Command<Event, Work>>>.Inspector? = nil
   ) where Context: Sendable, State: Sendable {
     typealias Definition = TransitionTable<State, Event, Context, Command<Event, Work>>
-    self.init(name: table.name) { launch in
+    self.init(name: table.name, replay: Self.replaying(table, context: context)) { launch in
       var isDone: (@Sendable (StoreStep<Definition>) -> Bool)?
       if let doneWhen { isDone = { step in doneWhen(step.to) } }
       return Self.running(
@@ -112,7 +120,7 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     inspector: Store<Chart<ID, Event, Context, Command<Event, Work>>>.Inspector? = nil
   ) where Context: Sendable {
     typealias Definition = Chart<ID, Event, Context, Command<Event, Work>>
-    self.init(name: chart.name) { launch in
+    self.init(name: chart.name, replay: Self.replaying(chart, context: context)) { launch in
       try Self.running(
         launch, engine: ChartEngine<Definition>.self, toParent: toParent, onDone: onDone, isDone: { $0.isHalted },
         inspector: inspector, doneAtStart: { $0.isHalted ? $0.context : nil }
@@ -156,6 +164,22 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     let store = try makeStore(watcher)
     run.begin(store, doneAtStart: doneAtStart(store))
     return run
+  }
+
+  /// What replays a table child in a system's log (not inlined: a replay is not a hot path).
+  @usableFromInline
+  static func replaying<State, Event, Context, Work>(
+    _ table: TransitionTable<State, Event, Context, Command<Event, Work>>, context: Context
+  ) -> @Sendable () -> any ChildReplaying where Context: Sendable, State: Sendable {
+    { TableChildReplay(table, context: context) }
+  }
+
+  /// What replays a chart child in a system's log.
+  @usableFromInline
+  static func replaying<ID, Event, Context, Work>(
+    _ chart: Chart<ID, Event, Context, Command<Event, Work>>, context: Context
+  ) -> @Sendable () -> any ChildReplaying where Context: Sendable {
+    { ChartChildReplay(chart, context: context) }
   }
 
   public var description: String { name }

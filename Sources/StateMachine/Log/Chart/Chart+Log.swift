@@ -147,7 +147,7 @@ extension Chart where ID: Codable, Event: Codable, Context: Codable & Equatable,
   @inlinable
   public func replay(_ log: EventLog<ChartLogState<ID>, Event, Context, Effect>, reportingAll all: Bool = false) -> ReplayReport {
     var replayer = ChartReplayer(self, state: log.header.state, context: log.header.context, reportingAll: all)
-    return replayer.replay(log.entries)
+    return replayer.replay(log.entries, childLines: log.childLines)
   }
 
   /// Replays the log a reader reads, entry by entry, in constant memory.
@@ -196,14 +196,18 @@ struct ChartReplayer<ID: Hashable & Sendable & Codable, Event: Sendable & Codabl
 
   @inlinable var isDone: Bool { !all && !divergences.isEmpty }
   @inlinable var report: ReplayReport { ReplayReport(replayed: replayed, divergences: divergences) }
+  @inlinable var reportsAll: Bool { all }
+  @usableFromInline var lastEffects: [Effect] = []
 
   @inlinable
   mutating func check(_ entry: LogEntry<ChartLogState<ID>, Event, Context, Effect>) {
     replayed += 1
+    lastEffects = []
     var differences: [Divergence.Difference] = []
     if var current = machine {
       do {
         let step = try current.send(entry.event)
+        lastEffects = step.effects
         differences = entry.differences(
           outcome: step.loggedOutcome, state: ChartLogState(current),
           context: current.context, effects: step.effects)
