@@ -80,7 +80,7 @@ public struct EventLog<State: Codable, Event: Codable, Context: Codable, Effect:
     while true {
       do throws(LogError) {
         let entry = try reader.next()
-        log.childLines += reader.takeChildLines()
+        if !reader.childLines.isEmpty { log.childLines += reader.takeChildLines() }
         guard let entry else { return ReadResult(log: log, error: nil) }
         log.entries.append(entry)
       } catch {

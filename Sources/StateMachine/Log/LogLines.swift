@@ -19,6 +19,9 @@ struct LogLine {
   @usableFromInline var length: Int
   /// No newline ended it: the writer stopped mid-line.
   @usableFromInline var torn: Bool
+  /// It is a child's step (a system's log: ``ChildLogLine``), not an entry: seen where the
+  /// bytes are read, before they become `Data`.
+  @usableFromInline var isChild = false
 
   /// The longest line the reader accepts, in bytes.
   @usableFromInline static var maxLength: Int { 1 << 20 }
@@ -72,14 +75,18 @@ struct MemoryLines {
     // memchr over the bytes: `Data`'s generic `firstIndex(of:)` checked exclusivity per call
     // and was most of the reader's time.
     let from = offset
+    var isChild = false
     let found: Data.Index? = data.withUnsafeBytes { raw in
       guard let base = raw.baseAddress else { return nil }
       let start = from - data.startIndex
+      isChild = ChildLogLine.starts(UnsafeRawBufferPointer(rebasing: raw[start...]))
       return memchr(base + start, 0x0A, raw.count - start).map { data.startIndex + (UnsafeRawPointer($0) - base) }
     }
     if let newline = found {
       defer { offset = newline + 1 }
-      return LogLine(number: number, bytes: data[offset..<newline], length: newline - offset, torn: false)
+      var line = LogLine(number: number, bytes: data[offset..<newline], length: newline - offset, torn: false)
+      line.isChild = isChild
+      return line
     }
     defer { offset = data.endIndex }
     return LogLine(number: number, bytes: data[offset...], length: data.endIndex - offset, torn: true)
@@ -125,7 +132,8 @@ final class FileLines {
     while true {
       if let newline = firstNewline(from: scanned) {
         number += 1
-        let line = LogLine(number: number, bytes: bytes(head, newline), length: newline - head, torn: false)
+        var line = LogLine(number: number, bytes: bytes(head, newline), length: newline - head, torn: false)
+        line.isChild = ChildLogLine.starts(UnsafeRawBufferPointer(rebasing: storage[head..<newline]))
         completeBytes += newline - head + 1
         head = newline + 1
         return line

@@ -69,33 +69,49 @@ public struct LogReader<State: Codable, Event: Codable, Context: Codable, Effect
   public mutating func next() throws(LogError) -> Entry? {
     guard !stopped else { return nil }
     do throws(LogError) {
-      while true {
-        guard let line = try lines.next() else {
+      guard var line = try lines.next() else {
+        stopped = true
+        return nil
+      }
+      if line.isChild {
+        guard let following = try keepChildLines(from: line) else {
           stopped = true
           return nil
         }
-        if let problem = line.problem { throw problem }
-        if ChildLogLine.isChildLine(line.bytes) {
-          // A child's step (a system's log): kept for a system's replay, passed by here.
-          childLines.append(try ChildLogLine.read(line.bytes, number: line.number, afterEntry: count))
-          continue
-        }
-        let entry = try scanner.entry(line.bytes, number: line.number)
-        guard entry.sequence == count + 1 else {
-          throw LogError.outOfSequence(line: line.number, found: entry.sequence, expected: count + 1)
-        }
-        count += 1
-        return entry
+        line = following
       }
+      if let problem = line.problem { throw problem }
+      let entry = try scanner.entry(line.bytes, number: line.number)
+      guard entry.sequence == count + 1 else {
+        throw LogError.outOfSequence(line: line.number, found: entry.sequence, expected: count + 1)
+      }
+      count += 1
+      return entry
     } catch {
       stopped = true
       throw error
     }
   }
 
+  /// Keeps `line`, a child's step (a system's log), and the children's lines after it, for a
+  /// system's replay; returns the first line that is not a child's (`nil` at the end).
+  @usableFromInline
+  mutating func keepChildLines(from line: LogLine) throws(LogError) -> LogLine? {
+    var line = line
+    while true {
+      if let problem = line.problem { throw problem }
+      childLines.append(try ChildLogLine.read(line.bytes, number: line.number, afterEntry: count))
+      guard let next = try lines.next() else { return nil }
+      guard next.isChild else { return next }
+      line = next
+    }
+  }
+
   /// The children's lines read since the last call (a system's log: each child's steps,
   /// between the entries they followed), handed over once.
+  @inlinable
   public mutating func takeChildLines() -> [ChildLogLine] {
+    guard !childLines.isEmpty else { return [] }
     defer { childLines.removeAll() }
     return childLines
   }

@@ -136,10 +136,13 @@ protocol LogReplaying {
   var isDone: Bool { get }
   /// Whether every divergence is reported (else the first).
   var reportsAll: Bool { get }
+  /// The divergences found so far.
+  var divergences: [Divergence] { get }
   var report: ReplayReport { get }
-  /// The effects the last step checked emitted (the children a system's root started).
-  var lastEffects: [Effect] { get }
-  mutating func check(_ entry: LogEntry<LoggedState, Event, Context, Effect>)
+  /// Checks one entry; returns the effects the replayed step emitted (the children a system's
+  /// root started are among them).
+  @discardableResult
+  mutating func check(_ entry: LogEntry<LoggedState, Event, Context, Effect>) -> [Effect]
 }
 
 extension LogReplaying {
@@ -180,10 +183,14 @@ extension LogReplaying {
   @inlinable
   mutating func step(_ entry: LogEntry<LoggedState, Event, Context, Effect>, in system: inout SystemReplay) {
     guard !isDone, !system.isDone else { return }
-    let before = report.divergences.count
-    check(entry)
-    system.rootChecked(entry.sequence, divergences: report.divergences[before...])
-    if system.effectsInvoke, !lastEffects.isEmpty { system.started(lastEffects.compactMap { ($0 as? any ChildInvoking)?.invocation }, below: nil) }
+    let before = divergences.count
+    let effects = check(entry)
+    if divergences.count != before { system.rootChecked(entry.sequence, divergences: divergences[before...]) }
+    if system.effectsInvoke, !effects.isEmpty {
+      for effect in effects {
+        if let invocation = (effect as? any ChildInvoking)?.invocation { system.started([invocation], below: nil) }
+      }
+    }
   }
 }
 
@@ -208,21 +215,21 @@ struct Replayer<State: Discriminated & Codable & Equatable, Event: Discriminated
 
   @inlinable var report: ReplayReport { ReplayReport(replayed: replayed, divergences: divergences) }
   @inlinable var reportsAll: Bool { all }
-  @usableFromInline var lastEffects: [Effect] = []
 
-  @inlinable
-  mutating func check(_ entry: LogEntry<State, Event, Context, Effect>) {
+  @inlinable @discardableResult
+  mutating func check(_ entry: LogEntry<State, Event, Context, Effect>) -> [Effect] {
     let step = table.step(state, context, entry.event)
     replayed += 1
-    lastEffects = Array(step.outcome.effects)
+    let effects = Array(step.outcome.effects)
     let differences = entry.differences(
-      outcome: LoggedOutcome(step.outcome), state: step.state, context: step.context, effects: lastEffects)
+      outcome: LoggedOutcome(step.outcome), state: step.state, context: step.context, effects: effects)
     if !differences.isEmpty {
       divergences.append(Divergence(sequence: entry.sequence, event: "\(entry.event)", differences: differences))
     }
     // Continue from what the log recorded, so one divergence does not cascade.
     state = entry.state
     context = entry.context
+    return effects
   }
 }
 

@@ -30,8 +30,12 @@ public struct ChildLogLine: Hashable, Sendable, CustomStringConvertible {
   static let prefix = Array(#"{"child":"#.utf8)
 
   /// Whether `bytes` is a child's line (it starts with the key), not an entry of the root.
-  @usableFromInline
-  static func isChildLine(_ bytes: Data) -> Bool { bytes.starts(with: prefix) }
+  /// Whether `bytes` (a line) is a child's line: it starts with the key.
+  @inlinable
+  static func starts(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    // An entry's line starts `{"context":`: the fourth byte tells them apart before the rest.
+    bytes.count > 9 && bytes[3] == UInt8(ascii: "h") && bytes.starts(with: #"{"child":"#.utf8)
+  }
 
   /// Reads a child line's path and sequence (the rest is the child's, read when it is replayed).
   @usableFromInline

@@ -197,20 +197,19 @@ struct ChartReplayer<ID: Hashable & Sendable & Codable, Event: Sendable & Codabl
   @inlinable var isDone: Bool { !all && !divergences.isEmpty }
   @inlinable var report: ReplayReport { ReplayReport(replayed: replayed, divergences: divergences) }
   @inlinable var reportsAll: Bool { all }
-  @usableFromInline var lastEffects: [Effect] = []
 
-  @inlinable
-  mutating func check(_ entry: LogEntry<ChartLogState<ID>, Event, Context, Effect>) {
+  @inlinable @discardableResult
+  mutating func check(_ entry: LogEntry<ChartLogState<ID>, Event, Context, Effect>) -> [Effect] {
     replayed += 1
-    lastEffects = []
+    var effects: [Effect] = []
     var differences: [Divergence.Difference] = []
     if var current = machine {
       do {
         let step = try current.send(entry.event)
-        lastEffects = step.effects
+        effects = step.effects
         differences = entry.differences(
           outcome: step.loggedOutcome, state: ChartLogState(current),
-          context: current.context, effects: step.effects)
+          context: current.context, effects: effects)
         machine = current
       } catch {
         differences.append(.init(field: "outcome", expected: "\(entry.outcome)", actual: "\(error)"))
@@ -223,6 +222,7 @@ struct ChartReplayer<ID: Hashable & Sendable & Codable, Event: Sendable & Codabl
       // Continue from what the log recorded, so one divergence does not cascade.
       machine = Self.machine(chart, at: entry.state, context: entry.context)
     }
+    return effects
   }
 }
 
