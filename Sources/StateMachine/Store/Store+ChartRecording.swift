@@ -8,6 +8,11 @@ extension Store where Definition: _ChartStoreDefinition, Definition.ID: Codable,
   /// store.start()
   /// ```
   ///
+  /// A store with child machines records its system: each child's step (and its children's)
+  /// is a line of this log too, led by the child's path (``ChildLogLine``), between the
+  /// store's own entries; the children started after this call are recorded. A child whose
+  /// types are not all `Codable` is told to `onError` (``LogError/unrecordable(machine:detail:)``).
+  ///
   /// Call it before `send(_:)` and ``start()`` (or at any moment no event is being handled).
   /// A step that cannot be written stops the recording and goes to `onError` (see
   /// ``LogRecorder/stoppedBy``), as with ``LogRecorder/storeInspector(forwardingTo:onError:)``.
