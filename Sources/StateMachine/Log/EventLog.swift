@@ -84,6 +84,8 @@ public struct EventLog<State: Codable, Event: Codable, Context: Codable, Effect:
         guard let entry else { return ReadResult(log: log, error: nil) }
         log.entries.append(entry)
       } catch {
+        // The children's lines before the bad one stay, as the entries before it do.
+        log.childLines += reader.takeChildLines()
         return ReadResult(log: log, error: error)
       }
     }

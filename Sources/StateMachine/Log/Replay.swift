@@ -139,6 +139,10 @@ protocol LogReplaying {
   /// The divergences found so far.
   var divergences: [Divergence] { get }
   var report: ReplayReport { get }
+  /// The effects the machine's start emits from where the log begins (a table's entry effects
+  /// of its first state; a chart's first macrostep's, when the log began before it started):
+  /// the children a system's root started before its first entry.
+  func startEffects() -> [Effect]
   /// Checks one entry; returns the effects the replayed step emitted (the children a system's
   /// root started are among them).
   @discardableResult
@@ -155,6 +159,7 @@ extension LogReplaying {
       return report
     }
     var system = SystemReplay(reportsAll: reportsAll, effects: Effect.self)
+    system.started(invocations(in: startEffects()), below: nil)
     var next = childLines.startIndex
     for entry in entries {
       let end = childLines[next...].firstIndex { $0.afterEntry >= entry.sequence } ?? childLines.endIndex
@@ -171,6 +176,7 @@ extension LogReplaying {
   @inlinable
   mutating func replay(_ reader: inout LogReader<LoggedState, Event, Context, Effect>) throws(LogError) -> ReplayReport {
     var system = SystemReplay(reportsAll: reportsAll, effects: Effect.self)
+    if system.effectsInvoke { system.started(invocations(in: startEffects()), below: nil) }
     while let entry = try reader.next() {
       system.check(reader.takeChildLines())
       step(entry, in: &system)
@@ -186,11 +192,13 @@ extension LogReplaying {
     let before = divergences.count
     let effects = check(entry)
     if divergences.count != before { system.rootChecked(entry.sequence, divergences: divergences[before...]) }
-    if system.effectsInvoke, !effects.isEmpty {
-      for effect in effects {
-        if let invocation = (effect as? any ChildInvoking)?.invocation { system.started([invocation], below: nil) }
-      }
-    }
+    if system.effectsInvoke, !effects.isEmpty { system.started(invocations(in: effects), below: nil) }
+  }
+
+  /// The children `effects` start.
+  @inlinable
+  func invocations(in effects: [Effect]) -> [ChildInvocation] {
+    effects.compactMap { ($0 as? any ChildInvoking)?.invocation }
   }
 }
 
@@ -208,7 +216,14 @@ struct Replayer<State: Discriminated & Codable & Equatable, Event: Discriminated
   @inlinable
   init(_ table: TransitionTable<State, Event, Context, Effect>, state: State, context: Context, reportingAll all: Bool) {
     (self.table, self.state, self.context, self.all) = (table, state, context, all)
+    first = state
   }
+
+  /// The state the log begins in.
+  @usableFromInline let first: State
+
+  @inlinable
+  func startEffects() -> [Effect] { table.entryEffects(of: first.discriminant) }
 
   /// Whether the replay has stopped (at the first divergence, unless all are reported).
   @inlinable var isDone: Bool { !all && !divergences.isEmpty }

@@ -14,20 +14,22 @@ protocol StoreClock: Sendable {
 }
 
 /// A ``StoreClock`` over any clock.
+@usableFromInline
 struct ClockSinceStart<C: Clock<Duration>>: StoreClock {
-  let clock: C
-  let start: C.Instant
+  @usableFromInline let clock: C
+  @usableFromInline let start: C.Instant
 
+  @inlinable
   init(_ clock: C) { (self.clock, start) = (clock, clock.now) }
 
-  var elapsed: Duration { start.duration(to: clock.now) }
+  @usableFromInline var elapsed: Duration { start.duration(to: clock.now) }
   /// Compares types before casting: a store asks for every effect it starts, and a dynamic cast
   /// of a clock that is not a manual one was a few percent of what an effect cost.
-  var manual: ManualClock? { C.self == ManualClock.self ? clock as? ManualClock : nil }
-  func sleep(for duration: Duration) async throws { try await clock.sleep(for: duration) }
-  var base: any Clock<Duration> { clock }
+  @usableFromInline var manual: ManualClock? { C.self == ManualClock.self ? clock as? ManualClock : nil }
+  @usableFromInline func sleep(for duration: Duration) async throws { try await clock.sleep(for: duration) }
+  @usableFromInline var base: any Clock<Duration> { clock }
 }
 
 /// The store clock of `clock` (opened from the existential the stores take).
-@usableFromInline
+@inlinable
 func storeClock<C: Clock<Duration>>(_ clock: C) -> any StoreClock { ClockSinceStart(clock) }

@@ -317,7 +317,7 @@ struct StoreCore<Engine: StoreEngine> {
   }
 
   /// Every waiter, when the store finishes.
-  @usableFromInline
+  @inlinable
   mutating func drainWaiters() -> [CheckedContinuation<Void, Never>] {
     defer { (idleWaiters, spaceWaiters) = ([], []) }
     return idleWaiters + spaceWaiters

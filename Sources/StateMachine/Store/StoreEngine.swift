@@ -98,7 +98,7 @@ struct TableEngine<Definition: _TableStoreDefinition>: StoreEngine where Definit
   @inlinable
   static func observed(_ stepper: UnsafePointer<TableEngine>) -> State { stepper.pointee.machine.state }
 
-  @usableFromInline
+  @inlinable
   static func commitStart(to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) {
     for command in core.engine.machine.start() { core.register(command, owner: core.engine.machine.position, into: &work) }
   }

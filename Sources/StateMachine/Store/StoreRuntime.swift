@@ -245,7 +245,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   }
 
   /// What is left of finishing once the core is marked finished with nothing running.
-  @usableFromInline
+  @inlinable
   func finishedNow(_ waiters: [CheckedContinuation<Void, Never>]) {
     finishing.store(true, ordering: .relaxed)
     for waiter in waiters { waiter.resume() }
@@ -254,6 +254,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
 
   /// The last of finishing: the manual clock stops waiting for this store, and the observation
   /// sequences end.
+  @usableFromInline
   func leaveClockAndObservers() {
     manualClock?.unregister(self)
     if let made = subscriptions.load() {

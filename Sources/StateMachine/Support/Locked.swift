@@ -59,7 +59,7 @@ struct LockedRegion<Value, Side>: @unchecked Sendable {
     (UnsafeMutableRawPointer(mutex) + Self.sideOffset).assumingMemoryBound(to: Side.self)
   }
 
-  @usableFromInline
+  @inlinable
   init(_ value: Value, side: Side) {
     let raw = UnsafeMutableRawPointer.allocate(
       byteCount: Self.sideOffset + max(MemoryLayout<Side>.size, 1),

@@ -153,7 +153,8 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
           ?? .rejected(.wrongType)
       },
       start: { store in store.runtime.with(Engine.self) { $0.start() } },
-      finishNow: { store in store.runtime.with(Engine.self) { $0.finishIfIdle() } })
+      finishNow: { store in unsafeDowncast(store, to: Store<Definition>.self).runtime.with(Engine.self) { $0.finishIfIdle() } },
+      finish: { store in await unsafeDowncast(store, to: Store<Definition>.self).finish() })
     var watcher: Store<Definition>.Inspector?
     if toParent != nil || isDone != nil || inspector != nil || run.watched {
       watcher = { [weak run] report in

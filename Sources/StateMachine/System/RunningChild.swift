@@ -88,7 +88,12 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   /// Starts the store, and finishes it at once when nothing runs in it (`false` otherwise):
   /// specialised, as `send`.
   @usableFromInline let start: @Sendable (Store<Definition>) -> Void
-  @usableFromInline let finishNow: @Sendable (Store<Definition>) -> Bool
+  /// Finishes the store (given as itself) at once when nothing runs in it; `false` otherwise.
+  /// Specialised, and over the store as an object: stopping a child (a generic class's method,
+  /// never specialised) then looks up no generic type.
+  @usableFromInline let finishNow: @Sendable (AnyObject) -> Bool
+  /// Finishes the store (given as itself), waiting for what runs in it.
+  @usableFromInline let finish: @Sendable (AnyObject) async -> Void
   /// The child's store, from its start. (Its inspector holds this run weakly.) Kept as an
   /// object: a message reaches it without this generic class looking up its type.
   @usableFromInline let started = OnceReference<AnyObject>()
@@ -107,11 +112,12 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
     _ launch: ChildLaunch<ParentEvent>, toParent: (@Sendable (Step) -> ParentEvent?)?,
     onDone: @escaping @Sendable (Definition.Context) -> ParentEvent?, isDone: (@Sendable (Step) -> Bool)?,
     send: @escaping @Sendable (AnyObject, any Sendable) -> SendResult,
-    start: @escaping @Sendable (Store<Definition>) -> Void, finishNow: @escaping @Sendable (Store<Definition>) -> Bool
+    start: @escaping @Sendable (Store<Definition>) -> Void, finishNow: @escaping @Sendable (AnyObject) -> Bool,
+    finish: @escaping @Sendable (AnyObject) async -> Void
   ) {
     (parent, token, label, watched) = (launch.parent, launch.token, launch.label, launch.parent.watchesChildren)
     (self.toParent, self.onDone, self.isDone, self.send) = (toParent, onDone, isDone, send)
-    (self.start, self.finishNow) = (start, finishNow)
+    (self.start, self.finishNow, self.finish) = (start, finishNow, finish)
   }
 
   /// Starts the child's `store`; a child that is done from its start (`doneAtStart`: its
@@ -178,16 +184,17 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   @usableFromInline
   func stop() {
     _ = raise(Self.ended)
-    guard raise(Self.stopRequested), let store else { return }
+    guard raise(Self.stopRequested), let store = started.load() else { return }
     // A child with nothing running (most, when their state is left) finishes here and now.
     if finishNow(store) {
       parent.childStopped(ObjectIdentifier(self))
       return
     }
+    let finish = self.finish
     _ = stopping.storeIfNil(
       StopTask(
         Task {
-          await store.finish()
+          await finish(store)
           self.parent.childStopped(ObjectIdentifier(self))
         }))
   }

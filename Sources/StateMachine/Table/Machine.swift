@@ -53,6 +53,7 @@ public struct Machine<State: Discriminated, Event: Discriminated, Context, Effec
   }
 
   /// The entry effects of the current state: what a runtime performs when the machine starts.
+  @inlinable
   public func start() -> [Effect] {
     table.entryEffects(of: state.discriminant)
   }

@@ -1,10 +1,11 @@
 /// Dense indices for the state cases of a table, with their entry and exit effects.
+@usableFromInline
 struct StateLayout<State: Discriminated, Effect: Sendable>: Sendable {
   /// Index → case.
   var cases: [State.Discriminant] = []
   /// Case → index.
-  var index: [State.Discriminant: Int] = [:]
-  var entry: [[Effect]] = []
+  @usableFromInline var index: [State.Discriminant: Int] = [:]
+  @usableFromInline var entry: [[Effect]] = []
   var exit: [[Effect]] = []
   var isFinal: [Bool] = []
   /// The states a row may name: the declared ones when the table declares any, otherwise all.

@@ -67,7 +67,7 @@ extension TransitionTable {
     let rows: [Row]
     @usableFromInline let policy: InvalidTransitionPolicy
     let problems: [TableProblem]
-    let layout: StateLayout<State, Effect>
+    @usableFromInline let layout: StateLayout<State, Effect>
     let eventCases: [Event.Discriminant]
     let eventsAreEnumerable: Bool
     /// Candidate rows of state `i` are `start[i]..<start[i + 1]`: its own rows, then wildcards.

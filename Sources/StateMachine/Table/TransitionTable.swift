@@ -132,6 +132,7 @@ extension TransitionTable {
   }
 
   /// The effects a machine emits when it starts in `state` (its entry effects).
+  @inlinable
   public func entryEffects(of state: State.Discriminant) -> [Effect] {
     storage.layout.index[state].map { storage.layout.entry[$0] } ?? []
   }

@@ -174,6 +174,8 @@ struct ChartReplayer<ID: Hashable & Sendable & Codable, Event: Sendable & Codabl
   @usableFromInline typealias Machine = ChartMachine<ID, Event, Context, Effect>
   @usableFromInline let chart: Chart<ID, Event, Context, Effect>
   @usableFromInline let all: Bool
+  /// Where the log begins.
+  @usableFromInline let first: (state: ChartLogState<ID>, context: Context)
   /// The machine at the log's last state; `nil` when that state does not fit the chart.
   @usableFromInline var machine: Machine?
   @usableFromInline var divergences: [Divergence] = []
@@ -181,7 +183,7 @@ struct ChartReplayer<ID: Hashable & Sendable & Codable, Event: Sendable & Codabl
 
   @inlinable
   init(_ chart: Chart<ID, Event, Context, Effect>, state: ChartLogState<ID>, context: Context, reportingAll all: Bool) {
-    (self.chart, self.all) = (chart, all)
+    (self.chart, self.all, first) = (chart, all, (state, context))
     machine = Self.machine(chart, at: state, context: context)
   }
 
@@ -197,6 +199,17 @@ struct ChartReplayer<ID: Hashable & Sendable & Codable, Event: Sendable & Codabl
   @inlinable var isDone: Bool { !all && !divergences.isEmpty }
   @inlinable var report: ReplayReport { ReplayReport(replayed: replayed, divergences: divergences) }
   @inlinable var reportsAll: Bool { all }
+
+  /// A log that begins where the chart begins (its initial configuration and context, as a
+  /// store is made in them before it starts): its start's effects, a new machine's first
+  /// macrostep's. A log that begins anywhere else: none.
+  @inlinable
+  func startEffects() -> [Effect] {
+    var fresh = Machine(chart, context: first.context)
+    guard let step = try? fresh.start() else { return [] }
+    let begins = first.state.configuration.isEmpty || (ChartLogState(fresh) == first.state && fresh.context == first.context)
+    return begins ? step.effects : []
+  }
 
   @inlinable @discardableResult
   mutating func check(_ entry: LogEntry<ChartLogState<ID>, Event, Context, Effect>) -> [Effect] {

@@ -177,7 +177,7 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   @inlinable
   static func isQuiet(_ outcome: Outcome) -> Bool { false }
 
-  @usableFromInline
+  @inlinable
   static func commitStart(to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) {
     guard let rare = core.engine.rare, let step = rare.start else { return }
     core.engine.rare = rare.history.isEmpty ? nil : Rare(history: rare.history, start: nil)
