@@ -58,6 +58,19 @@ extension Store where Definition: _TableStoreDefinition {
         handler: handler, failure: failure, inspector: inspector))
   }
 
+  /// A store that continues `table` from `snapshot` (a child restored in its system): the
+  /// state and context are taken as they are.
+  @inlinable
+  convenience init(
+    restoring table: Definition, _ snapshot: TableSnapshot<State, Context>, clock: any Clock<Duration>, mailbox: MailboxPolicy,
+    handler: @escaping Handler, failure: @escaping Failure, inspector: Inspector?
+  ) throws(TableValidationError) {
+    self.init(
+      runtime: StoreRuntime(
+        engine: TableEngine(machine: try Machine(table._table, restoring: snapshot)), clock: clock, mailbox: mailbox,
+        handler: handler, failure: failure, inspector: inspector))
+  }
+
   /// The current state. A state of at most eight plain bytes (an enum without payloads) is
   /// read without taking the store's lock.
   @inlinable

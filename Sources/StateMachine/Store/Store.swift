@@ -82,7 +82,8 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   public var steps: AsyncStream<StoreStep<Definition>> { runtime.stepReports }
 
   /// Performs what the start asked for (a table's initial entry effects, a chart's initial
-  /// configuration's content). Call it once, before or after the first events.
+  /// configuration's content), before or after the first events. Only the first call does:
+  /// calling it again does nothing.
   public func start() { runtime.startStore() }
 
   /// Queues `event` and, unless another caller is already handling events, handles the queue

@@ -90,6 +90,8 @@ struct StoreCore<Engine: StoreEngine> {
   @usableFromInline var finished = false
   /// The engine halted (a chart reached its top-level final state): events are refused.
   @usableFromInline var halted = false
+  /// ``Store/start()`` was called (it does its work once).
+  @usableFromInline var hasStarted = false
   @usableFromInline var steps = 0
   @usableFromInline var nextToken: UInt64 = 0
   @usableFromInline var running: [UInt64: Running] = [:]
@@ -186,10 +188,12 @@ struct StoreCore<Engine: StoreEngine> {
   /// The engine's start effects, registered like a step's; and, when the start queued events
   /// and nobody drains, the first of them for the caller to drain.
   @inlinable
-  mutating func started(stepper: UnsafeMutablePointer<Engine.Stepper>) -> (StepWork, drain: Event?)? {
-    guard !finished else { return nil }
+  mutating func started(stepper: UnsafeMutablePointer<Engine.Stepper>, committingStart: Bool = true) -> (StepWork, drain: Event?)? {
+    guard !finished, !hasStarted else { return nil }
+    hasStarted = true
     var work = StepWork(sequence: 0)
-    Engine.commitStart(to: &self, &work)
+    // (A store restored from a snapshot asks for no start effects: it is not entering a state.)
+    if committingStart { Engine.commitStart(to: &self, &work) }
     guard !draining, let first = mailbox.pop() else { return (work, nil) }
     draining = true
     engine.lease(stepper)

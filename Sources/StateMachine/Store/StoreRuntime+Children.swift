@@ -113,6 +113,45 @@ extension StoreRuntime {
   /// See ``StoreRuntimeBase/childStepTotal``.
   var descendantSteps: Int { runningChildren.reduce(0) { $0 + $1.child.stepTotal } }
 
+  /// See ``StoreRuntimeBase/childSnapshots()``: each running child's, by id.
+  func snapshotChildren() throws(SystemSnapshotError) -> [ChildSnapshot] {
+    let children = core.withLock { core in
+      core.running.values.compactMap { effect -> (id: String, scope: EffectScope, owner: Int, child: any RunningChild)? in
+        guard case .child(let child) = effect.handle, let id = effect.id else { return nil }
+        return (id.name, effect.scope, effect.owner, child)
+      }
+    }.sorted { $0.id < $1.id }
+    var snapshots: [ChildSnapshot] = []
+    for (id, scope, owner, child) in children { snapshots.append(try child.snapshot(id: id, scope: scope, owner: owner)) }
+    return snapshots
+  }
+
+  /// See ``StoreRuntimeBase/restoreChildren(_:resolve:)``: each child is registered as the
+  /// running effect that started it (reported started), in the state of this store it belongs
+  /// to, and its store made from its snapshot, with its own children.
+  func restore(_ snapshots: [ChildSnapshot], resolve: @escaping ChildResolver) throws(SystemSnapshotError) {
+    for snapshot in snapshots {
+      guard let child = resolve(snapshot) as? ChildMachine<Event> else {
+        throw SystemSnapshotError(
+          path: snapshot.id, reason: "no ChildMachine<\(Event.self)> for the machine '\(snapshot.machine)' (the resolver gave none, or one of another type)")
+      }
+      guard let make = child.launch else { throw SystemSnapshotError(path: snapshot.id, reason: ChildNotRunnable(name: child.name).description) }
+      let id = EffectID(snapshot.id)
+      let command = Effect.invoke(child, id: id, scope: snapshot.scope)
+      let token = core.withLock { $0.registerRestored(command, id: id, scope: snapshot.scope, owner: snapshot.owner) }
+      inspector?(.effectStarted(id: id, description: command.description))
+      let label = ChildLabel(machine: child.name, id: id, scope: snapshot.scope)
+      do {
+        let running = try make(ChildLaunch(clock: clock.base, parent: self, token: token, label: label, restoring: (snapshot, resolve)))
+        if !core.withLock({ $0.attach(child: running, to: token) }) { stopChild(running) }
+      } catch {
+        _ = core.withLock { $0.remove(token) }
+        inspector?(.effectFailed(description: command.description, error: "\(error)", event: nil))
+        throw (error as? SystemSnapshotError)?.below(snapshot.id) ?? SystemSnapshotError(path: snapshot.id, reason: "\(error)")
+      }
+    }
+  }
+
   /// Waits until this store and its children are idle: settling a child may queue events here
   /// (what it says to its parent), and the other way round, so it goes round until a round
   /// changes nothing (at most ``settleRounds``). Children being stopped have finished too.

@@ -128,6 +128,10 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   @usableFromInline override func route(_ message: any Sendable, to path: Substring) -> SendResult { routeToChild(message, to: path) }
   @usableFromInline override var childPaths: [String] { descendantPaths }
   @usableFromInline override var childStepTotal: Int { descendantSteps }
+  @usableFromInline override func childSnapshots() throws(SystemSnapshotError) -> [ChildSnapshot] { try snapshotChildren() }
+  @usableFromInline override func restoreChildren(_ snapshots: [ChildSnapshot], resolve: @escaping ChildResolver) throws(SystemSnapshotError) {
+    try restore(snapshots, resolve: resolve)
+  }
 
   /// (Inlinable: a store made where its types are known, a child's for one, is made
   /// specialised, without looking up the generic types it is built of.)
@@ -194,9 +198,9 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   var steps: AsyncStream<Engine.Step> { subscribing().steps.subscribe() }
 
   @inlinable
-  func start() {
+  func start(committingStart: Bool = true) {
     let side = core.side
-    guard let (work, queued) = core.withLock({ $0.started(stepper: side) }) else { return }
+    guard let (work, queued) = core.withLock({ $0.started(stepper: side, committingStart: committingStart) }) else { return }
     perform(work)
     if let first = queued { drain(first) }
   }

@@ -56,6 +56,13 @@ class StoreRuntimeBase<Event: Sendable, Work: Sendable, Context: Sendable, Confi
   @usableFromInline var childPaths: [String] { abstract() }
   /// The steps the running child machines and their descendants have taken.
   @usableFromInline var childStepTotal: Int { abstract() }
+  /// The running children's snapshots, by id (see ``SystemSnapshot``).
+  @usableFromInline func childSnapshots() throws(SystemSnapshotError) -> [ChildSnapshot] { abstract() }
+  /// Starts the children `snapshots` name again, where they were, each made by the
+  /// ``ChildMachine`` `resolve` finds for its machine.
+  @usableFromInline func restoreChildren(_ snapshots: [ChildSnapshot], resolve: @escaping ChildResolver) throws(SystemSnapshotError) {
+    abstract()
+  }
 
   private func abstract() -> Never { preconditionFailure("invalid state: StoreRuntimeBase is abstract; StoreRuntime overrides it") }
 }

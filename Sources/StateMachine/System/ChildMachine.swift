@@ -94,11 +94,23 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     self.init(name: table.name, replay: Self.replaying(table, context: context)) { launch in
       var isDone: (@Sendable (StoreStep<Definition>) -> Bool)?
       if let doneWhen { isDone = { step in doneWhen(step.to) } }
-      return Self.running(
+      return try Self.running(
         launch, engine: TableEngine<Definition>.self, toParent: toParent, onDone: onDone, isDone: isDone, inspector: inspector,
-        doneAtStart: { _ in doneWhen?(table.initial) == true ? context : nil }
+        snapshot: { $0.snapshot }, doneAtStart: { _ in doneWhen?(table.initial) == true ? context : nil }
       ) { watcher in
-        Store(table, context: context, clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher)
+        guard let restoring = launch.restoring else {
+          return Store(table, context: context, clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher)
+        }
+        let snapshot = try SystemSnapshotCoding.decode(TableSnapshot<State, Context>.self, restoring.snapshot.snapshot)
+        let store: Store<Definition>
+        do {
+          store = try Store(
+            restoring: table, snapshot, clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher)
+        } catch {
+          throw SystemSnapshotError(path: "", reason: "\(error)")
+        }
+        try store.runtime.restoreChildren(restoring.snapshot.children, resolve: restoring.resolve)
+        return store
       }
     }
   }
@@ -123,8 +135,20 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     self.init(name: chart.name, replay: Self.replaying(chart, context: context)) { launch in
       try Self.running(
         launch, engine: ChartEngine<Definition>.self, toParent: toParent, onDone: onDone, isDone: { $0.isHalted },
-        inspector: inspector, doneAtStart: { $0.isHalted ? $0.context : nil }
+        inspector: inspector, snapshot: { $0.snapshot }, doneAtStart: { $0.isHalted ? $0.context : nil }
       ) { watcher in
+        if let restoring = launch.restoring {
+          let snapshot = try SystemSnapshotCoding.decode(ChartSnapshot<ID, Context>.self, restoring.snapshot.snapshot)
+          let store: Store<Definition>
+          do {
+            store = try Store(
+              chart, restoring: snapshot, clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher)
+          } catch {
+            throw SystemSnapshotError(path: "", reason: "\(error)")
+          }
+          try store.runtime.restoreChildren(restoring.snapshot.children, resolve: restoring.resolve)
+          return store
+        }
         do {
           return try Store(
             chart, context: context, clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher)
@@ -142,19 +166,30 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
   static func running<Definition: StoreDefinition, Engine: StoreEngine>(
     _ launch: ChildLaunch<ParentEvent>, engine: Engine.Type, toParent: (@Sendable (StoreStep<Definition>) -> ParentEvent?)?,
     onDone: @escaping @Sendable (Definition.Context) -> ParentEvent?, isDone: (@Sendable (StoreStep<Definition>) -> Bool)?,
-    inspector: Store<Definition>.Inspector?, doneAtStart: (Store<Definition>) -> Definition.Context?,
+    inspector: Store<Definition>.Inspector?, snapshot: @escaping @Sendable (Store<Definition>) -> Any,
+    doneAtStart: (Store<Definition>) -> Definition.Context?,
     makeStore: (Store<Definition>.Inspector?) throws -> Store<Definition>
   ) rethrows -> any RunningChild
   where Engine.Event == Definition.Event, Definition.Context: Sendable, Definition.Configuration: Sendable {
+    // A child restored from a snapshot enters no state as it starts: it asks for no start effects.
+    let restored = launch.restoring != nil
     let run = ChildRun<Definition, ParentEvent>(
       launch, toParent: toParent, onDone: onDone, isDone: isDone,
       send: { store, message in
         (message as? Definition.Event).map { unsafeDowncast(store, to: Store<Definition>.self).runtime.enqueue($0, on: Engine.self) }
           ?? .rejected(.wrongType)
       },
-      start: { store in store.runtime.with(Engine.self) { $0.start() } },
+      start: { store in store.runtime.with(Engine.self) { $0.start(committingStart: !restored) } },
       finishNow: { store in unsafeDowncast(store, to: Store<Definition>.self).runtime.with(Engine.self) { $0.finishIfIdle() } },
-      finish: { store in await unsafeDowncast(store, to: Store<Definition>.self).finish() })
+      finish: { store in await unsafeDowncast(store, to: Store<Definition>.self).finish() },
+      snapshotOf: { object throws(SystemSnapshotError) in
+        let store = unsafeDowncast(object, to: Store<Definition>.self)
+        let value = snapshot(store)
+        guard let json = SystemSnapshotCoding.encode(value) else {
+          throw SystemSnapshotError(path: "", reason: "its snapshot (\(type(of: value))) is not Encodable")
+        }
+        return (json, try store.runtime.childSnapshots())
+      })
     var watcher: Store<Definition>.Inspector?
     if toParent != nil || isDone != nil || inspector != nil || run.watched {
       watcher = { [weak run] report in
@@ -163,7 +198,7 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
       }
     }
     let store = try makeStore(watcher)
-    run.begin(store, doneAtStart: doneAtStart(store))
+    run.begin(store, doneAtStart: restored ? nil : doneAtStart(store))
     return run
   }
 

@@ -67,6 +67,18 @@ extension StoreCore {
   @inlinable
   mutating func childEventArrived() { if let family, family.feeding { family.fed += 1 } }
 
+  /// A child restored from a snapshot, registered as the running effect `command` (an invoke)
+  /// belonging to state `owner`, its handle to be attached; returns its token.
+  @usableFromInline
+  mutating func registerRestored(_ command: Effect, id: EffectID, scope: EffectScope, owner: Int) -> UInt64 {
+    if let old = byID[id] { _ = remove(old) }
+    nextToken += 1
+    running[nextToken] = Running(token: nextToken, id: id, scope: scope, owner: owner, command: command, handle: .pending)
+    byID[id] = nextToken
+    if scope == .state { owned[owner, default: []].insert(nextToken) }
+    return nextToken
+  }
+
   /// A child whose store is finishing.
   @inlinable
   mutating func stopping(_ child: any RunningChild) { makeFamily().stopping[ObjectIdentifier(child)] = child }

@@ -20,6 +20,8 @@ protocol RunningChild: AnyObject, Sendable {
   func stop()
   /// Waits until the child's store has finished, once ``stop()`` was called.
   func stopped() async
+  /// The child's snapshot (its store's, and its children's), as its parent names it.
+  func snapshot(id: String, scope: EffectScope, owner: Int) throws(SystemSnapshotError) -> ChildSnapshot
 }
 
 /// What a parent's store gives the child it starts: its clock, itself, and its token and label
@@ -31,10 +33,16 @@ struct ChildLaunch<ParentEvent: Sendable>: Sendable {
   @usableFromInline let parent: ParentLink<ParentEvent>
   @usableFromInline let token: UInt64
   @usableFromInline let label: ChildLabel
+  /// The child is restored from this snapshot (its children made by `resolve`), not started
+  /// afresh.
+  @usableFromInline let restoring: (snapshot: ChildSnapshot, resolve: ChildResolver)?
 
   @usableFromInline
-  init(clock: any Clock<Duration>, parent: ParentLink<ParentEvent>, token: UInt64, label: ChildLabel) {
-    (self.clock, self.parent, self.token, self.label) = (clock, parent, token, label)
+  init(
+    clock: any Clock<Duration>, parent: ParentLink<ParentEvent>, token: UInt64, label: ChildLabel,
+    restoring: (snapshot: ChildSnapshot, resolve: ChildResolver)? = nil
+  ) {
+    (self.clock, self.parent, self.token, self.label, self.restoring) = (clock, parent, token, label, restoring)
   }
 }
 
@@ -94,6 +102,8 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   @usableFromInline let finishNow: @Sendable (AnyObject) -> Bool
   /// Finishes the store (given as itself), waiting for what runs in it.
   @usableFromInline let finish: @Sendable (AnyObject) async -> Void
+  /// The store's (given as itself) snapshot as JSON, and its children's.
+  @usableFromInline let snapshotOf: @Sendable (AnyObject) throws(SystemSnapshotError) -> (json: String, children: [ChildSnapshot])
   /// The child's store, from its start. (Its inspector holds this run weakly.) Kept as an
   /// object: a message reaches it without this generic class looking up its type.
   @usableFromInline let started = OnceReference<AnyObject>()
@@ -113,11 +123,12 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
     onDone: @escaping @Sendable (Definition.Context) -> ParentEvent?, isDone: (@Sendable (Step) -> Bool)?,
     send: @escaping @Sendable (AnyObject, any Sendable) -> SendResult,
     start: @escaping @Sendable (Store<Definition>) -> Void, finishNow: @escaping @Sendable (AnyObject) -> Bool,
-    finish: @escaping @Sendable (AnyObject) async -> Void
+    finish: @escaping @Sendable (AnyObject) async -> Void,
+    snapshotOf: @escaping @Sendable (AnyObject) throws(SystemSnapshotError) -> (json: String, children: [ChildSnapshot])
   ) {
     (parent, token, label, watched) = (launch.parent, launch.token, launch.label, launch.parent.watchesChildren)
     (self.toParent, self.onDone, self.isDone, self.send) = (toParent, onDone, isDone, send)
-    (self.start, self.finishNow, self.finish) = (start, finishNow, finish)
+    (self.start, self.finishNow, self.finish, self.snapshotOf) = (start, finishNow, finish, snapshotOf)
   }
 
   /// Starts the child's `store`; a child that is done from its start (`doneAtStart`: its
@@ -197,6 +208,17 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
           await finish(store)
           self.parent.childStopped(ObjectIdentifier(self))
         }))
+  }
+
+  @usableFromInline
+  func snapshot(id: String, scope: EffectScope, owner: Int) throws(SystemSnapshotError) -> ChildSnapshot {
+    guard let store = started.load() else { throw SystemSnapshotError(path: id, reason: "it has not started") }
+    do {
+      let (json, children) = try snapshotOf(store)
+      return ChildSnapshot(id: id, machine: label.machine, scope: scope, owner: owner, snapshot: json, children: children)
+    } catch {
+      throw error.below(id)
+    }
   }
 
   @usableFromInline
