@@ -1,5 +1,30 @@
 /// A system's snapshot and its restore: the root store's own snapshot, and its running
-/// children's, as a tree (``SystemSnapshot``).
+/// children's, as a tree (``SystemSnapshot``). Written once here; each kind of root (a chart,
+/// a table) says only how its own snapshot is taken and its store made from one.
+extension Store {
+  /// The system's snapshot, given the root store's own.
+  @usableFromInline
+  func systemSnapshot<Root>(root: Root) throws(SystemSnapshotError) -> SystemSnapshot<Root> {
+    SystemSnapshot(root: root, children: try runtime.childSnapshots())
+  }
+
+  /// The root store, made from its snapshot by `make`, has started (asking for nothing: it
+  /// enters no state), and its children are made again.
+  @usableFromInline
+  func restoreSystem<Engine: StoreEngine>(
+    _ children: [ChildSnapshot], resolve: @escaping ChildResolver, engine: Engine.Type
+  ) throws(SystemSnapshotError) where Engine.Event == Event {
+    runtime.with(Engine.self) { $0.start(committingStart: false) }
+    try runtime.restoreChildren(children, resolve: resolve)
+  }
+
+  /// `make`'s error, as the root's.
+  @usableFromInline
+  static func rootRestored<Made>(_ make: () throws -> Made) throws(SystemSnapshotError) -> Made {
+    do { return try make() } catch { throw SystemSnapshotError(path: "", reason: "\(error)") }
+  }
+}
+
 extension Store where Definition: _ChartStoreDefinition {
   /// The system's snapshot: this store's ``snapshot`` and each running child's (and its
   /// children's), by id. Take it while the system is settled (after ``settle()``).
@@ -7,7 +32,7 @@ extension Store where Definition: _ChartStoreDefinition {
   /// - Throws: ``SystemSnapshotError`` naming a child whose snapshot is not `Encodable` (its
   ///   state, configuration or context type).
   public func systemSnapshot() throws(SystemSnapshotError) -> SystemSnapshot<ChartSnapshot<ID, Context>> {
-    SystemSnapshot(root: snapshot, children: try runtime.childSnapshots())
+    try systemSnapshot(root: snapshot)
   }
 
   /// A store that continues `chart` and its children from `system`: the root as
@@ -23,48 +48,37 @@ extension Store where Definition: _ChartStoreDefinition {
   ///
   /// - Throws: ``SystemSnapshotError`` naming the machine: the root's snapshot is not a
   ///   configuration of `chart`; `children` has no `ChildMachine` of this store's events for a
-  ///   child's machine; or a child's snapshot is not one of its machine.
+  ///   child; or a child's snapshot is not one of its machine.
   public convenience init(
     _ chart: Definition, restoring system: SystemSnapshot<ChartSnapshot<ID, Context>>, children: @escaping ChildResolver,
     clock: any Clock<Duration> = ContinuousClock(), mailbox: MailboxPolicy = .unbounded, handler: @escaping Handler,
     failure: @escaping Failure = { _, _ in nil }, inspector: Inspector? = nil
   ) throws(SystemSnapshotError) {
-    do {
-      try self.init(chart, restoring: system.root, clock: clock, mailbox: mailbox, handler: handler, failure: failure, inspector: inspector)
-    } catch {
-      throw SystemSnapshotError(path: "", reason: "\(error)")
-    }
-    runtime.with(ChartEngine<Definition>.self) { $0.start(committingStart: false) }
-    try runtime.restoreChildren(system.children, resolve: children)
+    let engine = try Self.rootRestored { () throws(ChartRestoreError) in try ChartEngine<Definition>(chart._chart, restoring: system.root) }
+    self.init(
+      runtime: StoreRuntime(engine: engine, clock: clock, mailbox: mailbox, handler: handler, failure: failure, inspector: inspector))
+    if system.root.isHalted { runtime.with(ChartEngine<Definition>.self) { $0.core.withLock { $0.halted = true } } }
+    try restoreSystem(system.children, resolve: children, engine: ChartEngine<Definition>.self)
   }
 }
 
 extension Store where Definition: _TableStoreDefinition {
-  /// The system's snapshot: this store's ``snapshot`` and each running child's (and its
-  /// children's), by id. Take it while the system is settled (after ``settle()``).
-  ///
-  /// - Throws: ``SystemSnapshotError`` naming a child whose snapshot is not `Encodable`.
+  /// The system's snapshot: this store's ``snapshot`` and each running child's (see the chart's).
   public func systemSnapshot() throws(SystemSnapshotError) -> SystemSnapshot<TableSnapshot<State, Context>> {
-    SystemSnapshot(root: snapshot, children: try runtime.childSnapshots())
+    try systemSnapshot(root: snapshot)
   }
 
-  /// A store that continues `table` and its children from `system` (see the chart's
-  /// `init(_:restoring:children:clock:mailbox:handler:failure:inspector:)`): the root in its
-  /// state and context, started without asking for its state's entry effects (``start()`` does
-  /// nothing), and each child where it was.
-  ///
-  /// - Throws: ``SystemSnapshotError`` naming the machine, as a chart's restore does.
+  /// A store that continues `table` and its children from `system`, its state's entry effects
+  /// not asked for again (see the chart's `init(_:restoring:children:clock:…)`).
   public convenience init(
     _ table: Definition, restoring system: SystemSnapshot<TableSnapshot<State, Context>>, children: @escaping ChildResolver,
     clock: any Clock<Duration> = ContinuousClock(), mailbox: MailboxPolicy = .unbounded, handler: @escaping Handler,
     failure: @escaping Failure = { _, _ in nil }, inspector: Inspector? = nil
   ) throws(SystemSnapshotError) {
-    do {
-      try self.init(restoring: table, system.root, clock: clock, mailbox: mailbox, handler: handler, failure: failure, inspector: inspector)
-    } catch {
-      throw SystemSnapshotError(path: "", reason: "\(error)")
-    }
-    runtime.with(TableEngine<Definition>.self) { $0.start(committingStart: false) }
-    try runtime.restoreChildren(system.children, resolve: children)
+    let machine = try Self.rootRestored { () throws(TableValidationError) in try Machine(table._table, restoring: system.root) }
+    self.init(
+      runtime: StoreRuntime(
+        engine: TableEngine(machine: machine), clock: clock, mailbox: mailbox, handler: handler, failure: failure, inspector: inspector))
+    try restoreSystem(system.children, resolve: children, engine: TableEngine<Definition>.self)
   }
 }

@@ -81,25 +81,24 @@ enum StrictJSON {
       while !stack.isEmpty {
         skipSpace()
         guard let byte = current else { throw fail("unexpected end of the line inside \(stackName)") }
-        switch stack[stack.count - 1] {
-        case .array:
-          if byte == UInt8(ascii: "]") {
-            i += 1
-            stack.removeLast()
-            continue
-          }
-          guard byte == UInt8(ascii: ",") else { throw fail("expected ',' or ']' in an array, found '\(Self.show(byte))'") }
+        // After a value in a container: its closer ends it, a comma leads to the next value
+        // (an array's) or member (an object's).
+        let inArray: Bool
+        if case .array = stack[stack.count - 1] { inArray = true } else { inArray = false }
+        let closer = inArray ? UInt8(ascii: "]") : UInt8(ascii: "}")
+        if byte == closer {
           i += 1
+          stack.removeLast()
+          continue
+        }
+        guard byte == UInt8(ascii: ",") else {
+          throw fail("expected ',' or '\(Self.show(closer))' in \(stackName), found '\(Self.show(byte))'")
+        }
+        i += 1
+        if inArray {
           skipSpace()
           try scalarOrOpen()
-        case .object:
-          if byte == UInt8(ascii: "}") {
-            i += 1
-            stack.removeLast()
-            continue
-          }
-          guard byte == UInt8(ascii: ",") else { throw fail("expected ',' or '}' in an object, found '\(Self.show(byte))'") }
-          i += 1
+        } else {
           try member()
         }
       }
