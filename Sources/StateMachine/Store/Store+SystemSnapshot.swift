@@ -26,7 +26,7 @@ extension Store {
 }
 
 extension Store where Definition: _ChartStoreDefinition {
-  /// The system's snapshot: this store's ``snapshot`` and each running child's (and its
+  /// The system's snapshot: this store's `snapshot` and each running child's (and its
   /// children's), by id. Take it while the system is settled (after ``settle()``).
   ///
   /// - Throws: ``SystemSnapshotError`` naming a child whose snapshot is not `Encodable` (its
@@ -63,7 +63,7 @@ extension Store where Definition: _ChartStoreDefinition {
 }
 
 extension Store where Definition: _TableStoreDefinition {
-  /// The system's snapshot: this store's ``snapshot`` and each running child's (see the chart's).
+  /// The system's snapshot: this store's `snapshot` and each running child's (see the chart's).
   public func systemSnapshot() throws(SystemSnapshotError) -> SystemSnapshot<TableSnapshot<State, Context>> {
     try systemSnapshot(root: snapshot)
   }
