@@ -66,6 +66,24 @@ struct SystemSnapshotTests {
     await restored.finish()
   }
 
+  @Test("the README's snippet saves a system as JSON and makes it again")
+  func readmeSnippet() async throws {
+    let clock = ManualClock()
+    let services = UploadServices.fake(clock: clock)
+    let store = await Self.midSession(clock: clock)
+    // As the README has it:
+    let saved = try JSONEncoder().encode(try store.systemSnapshot())
+    let snapshot = try JSONDecoder().decode(SystemSnapshot<ChartSnapshot<UploadQueue.State, UploadQueue.Context>>.self, from: saved)
+    let restored = try UploadQueue.Runtime(
+      UploadQueue.chart(services: services), restoring: snapshot,
+      children: { child in child.machine == "upload" ? UploadQueue.upload(child.id, services: services) : nil },
+      clock: clock, handler: { _, _ in })
+    #expect(restored.children == store.children)
+    #expect(try restored.systemSnapshot() == snapshot)
+    await store.finish()
+    await restored.finish()
+  }
+
   @Test("a restore names the child it cannot make")
   func unknownMachine() async throws {
     let store = await Self.midSession(clock: ManualClock())

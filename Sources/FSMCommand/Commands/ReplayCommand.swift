@@ -9,6 +9,11 @@ enum ReplayCommand {
     compares every step with the log (outcome, state, context, effects). Effects are not
     performed: their results are events in the log.
 
+    A system's log (a machine that runs child machines) replays whole: each child's steps
+    (the lines led by {"child":"<path>",…}) against a machine of its own, made from the
+    child machine the replayed step started; a divergence names the child, its step and
+    the log's line.
+
     With a spec table (the Markdown a Swift machine's `markdown()` writes, or one written by
     hand), the log of the Swift machine is checked by names: each logged step must be one the
     spec's rows allow from the logged state before it (a guard may hold or not); contexts and
