@@ -76,13 +76,24 @@ struct SystemLogTests {
   }
 
   /// The recorded session's log, in memory.
-  static func recordedLog() async throws -> EventLog<ChartLogState<UploadQueue.State>, UploadQueue.Event, UploadQueue.Context, UploadQueue.Effect> {
+  static func recordedLog() async throws -> Log {
     let clock = ManualClock()
     let store = UploadQueue.store(services: .fake(clock: clock), clock: clock)
     let recorder = try store.record()
     await runSession(store, clock: clock)
     await store.finish()
     return recorder.log
+  }
+
+  typealias Log = EventLog<ChartLogState<UploadQueue.State>, UploadQueue.Event, UploadQueue.Context, UploadQueue.Effect>
+
+  /// `log` with its child line `index` changed by `change` (the rest of the line as it was).
+  static func editing(_ log: Log, line index: Int, _ change: (String) -> String) -> Log {
+    var edited = log
+    let line = log.childLines[index]
+    edited.childLines[index] = ChildLogLine(
+      path: line.path, sequence: line.sequence, afterEntry: line.afterEntry, line: line.line, text: change(line.text))
+    return edited
   }
 
   struct Tampering: CustomTestStringConvertible, Sendable {
@@ -104,13 +115,11 @@ struct SystemLogTests {
               change: { $0.replacingOccurrences(of: #""effects":[]"#, with: #""effects":[{"cancel":"backoff"}]"#) }, field: "effects"),
   ])
   func childDivergence(_ tampering: Tampering) async throws {
-    var log = try await Self.recordedLog()
-    let index = try #require(log.childLines.firstIndex { $0.path == tampering.path && $0.sequence == tampering.sequence })
-    let original = log.childLines[index]
-    let changed = tampering.change(original.text)
-    #expect(changed != original.text)
-    log.childLines[index] = ChildLogLine(
-      path: original.path, sequence: original.sequence, afterEntry: original.afterEntry, line: original.line, text: changed)
+    let recorded = try await Self.recordedLog()
+    let index = try #require(recorded.childLines.firstIndex { $0.path == tampering.path && $0.sequence == tampering.sequence })
+    let original = recorded.childLines[index]
+    let log = Self.editing(recorded, line: index, tampering.change)
+    #expect(log.childLines[index].text != original.text)
     let report = UploadQueue.chart.replay(log)
     let first = try #require(report.divergences.first)
     #expect(report.divergences.count == 1)
@@ -123,12 +132,9 @@ struct SystemLogTests {
 
   @Test("the README's snippet names the diverging child and its line")
   func readmeSnippet() async throws {
-    var log = try await Self.recordedLog()
-    let index = try #require(log.childLines.firstIndex { $0.path == "broken.gif" && $0.sequence == 3 })
-    let line = log.childLines[index]
-    log.childLines[index] = ChildLogLine(
-      path: line.path, sequence: line.sequence, afterEntry: line.afterEntry, line: line.line,
-      text: line.text.replacingOccurrences(of: #""failures":2"#, with: #""failures":5"#))
+    let recorded = try await Self.recordedLog()
+    let index = try #require(recorded.childLines.firstIndex { $0.path == "broken.gif" && $0.sequence == 3 })
+    let log = Self.editing(recorded, line: index) { $0.replacingOccurrences(of: #""failures":2"#, with: #""failures":5"#) }
     // As the README has it:
     let report = UploadQueue.chart.replay(log)   // a system's EventLog: entries and childLines
     if let first = report.divergences.first {
@@ -154,9 +160,7 @@ struct SystemLogTests {
   func allDivergences() async throws {
     var log = try await Self.recordedLog()
     for (index, line) in log.childLines.enumerated() where line.path == "broken.gif" {
-      log.childLines[index] = ChildLogLine(
-        path: line.path, sequence: line.sequence, afterEntry: line.afterEntry, line: line.line,
-        text: line.text.replacingOccurrences(of: #""outcome":"transitioned""#, with: #""outcome":"stayed""#))
+      log = Self.editing(log, line: index) { $0.replacingOccurrences(of: #""outcome":"transitioned""#, with: #""outcome":"stayed""#) }
     }
     let report = UploadQueue.chart.replay(log, reportingAll: true)
     let broken = log.childLines.filter { $0.path == "broken.gif" }.count

@@ -23,6 +23,13 @@ struct SystemSnapshotTests {
     { child in child.machine == "upload" ? UploadQueue.upload(child.id, services: services) : nil }
   }
 
+  /// The queue restored from `snapshot` on `clock`, its uploads on a fake service of that clock.
+  static func restore(_ snapshot: Snapshot, clock: ManualClock) throws -> UploadQueue.Runtime {
+    try UploadQueue.Runtime(
+      UploadQueue.chart(services: .fake(clock: clock)), restoring: snapshot, children: children(.fake(clock: clock)),
+      clock: clock, handler: { _, _ in })
+  }
+
   @Test("a snapshot holds the root and every running child, survives JSON, and restores to the same tree")
   func roundTrip() async throws {
     let clock = ManualClock()
@@ -36,10 +43,7 @@ struct SystemSnapshotTests {
 
     let decoded = try JSONDecoder().decode(Snapshot.self, from: try JSONEncoder().encode(snapshot))
     #expect(decoded == snapshot)
-    let later = ManualClock()
-    let restored = try UploadQueue.Runtime(
-      UploadQueue.chart(services: .fake(clock: later)), restoring: decoded, children: Self.children(.fake(clock: later)),
-      clock: later, handler: { _, _ in })
+    let restored = try Self.restore(decoded, clock: ManualClock())
     #expect(restored.children == ["broken.gif", "flaky.png"])
     #expect(restored.context == store.context)
     #expect(restored.configuration == store.configuration)
@@ -53,9 +57,7 @@ struct SystemSnapshotTests {
     let snapshot = try store.systemSnapshot()
     await store.finish()
     let later = ManualClock()
-    let restored = try UploadQueue.Runtime(
-      UploadQueue.chart(services: .fake(clock: later)), restoring: snapshot, children: Self.children(.fake(clock: later)),
-      clock: later, handler: { _, _ in })
+    let restored = try Self.restore(snapshot, clock: later)
     // Its backoff timer did not survive: a message retries it now. (The fake service of this
     // process fails its first try again; the retry after it sends it, 5 s on.)
     #expect(restored.send(Upload.Event.retryNow, to: "flaky.png") == .accepted)
