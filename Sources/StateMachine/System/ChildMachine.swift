@@ -91,12 +91,12 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     inspector: Store<TransitionTable<State, Event, Context, Command<Event, Work>>>.Inspector? = nil
   ) where Context: Sendable, State: Sendable {
     typealias Definition = TransitionTable<State, Event, Context, Command<Event, Work>>
+    var isDone: (@Sendable (StoreStep<Definition>) -> Bool)?
+    if let doneWhen { isDone = { step in doneWhen(step.to) } }
+    let kind = Self.kind(engine: TableEngine<Definition>.self, toParent: toParent, onDone: onDone, isDone: isDone) { $0.snapshot }
     self.init(name: table.name, replay: Self.replaying(table, context: context)) { launch in
-      var isDone: (@Sendable (StoreStep<Definition>) -> Bool)?
-      if let doneWhen { isDone = { step in doneWhen(step.to) } }
-      return try Self.running(
-        launch, engine: TableEngine<Definition>.self, toParent: toParent, onDone: onDone, isDone: isDone, inspector: inspector,
-        snapshot: { $0.snapshot }, doneAtStart: { _ in doneWhen?(table.initial) == true ? context : nil }
+      try Self.running(
+        launch, kind: kind, inspector: inspector, doneAtStart: { _ in doneWhen?(table.initial) == true ? context : nil }
       ) { watcher in
         guard let restoring = launch.restoring else {
           return Store(table, context: context, clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher)
@@ -132,11 +132,11 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     inspector: Store<Chart<ID, Event, Context, Command<Event, Work>>>.Inspector? = nil
   ) where Context: Sendable {
     typealias Definition = Chart<ID, Event, Context, Command<Event, Work>>
+    let kind = Self.kind(engine: ChartEngine<Definition>.self, toParent: toParent, onDone: onDone, isDone: { $0.isHalted }) {
+      $0.snapshot
+    }
     self.init(name: chart.name, replay: Self.replaying(chart, context: context)) { launch in
-      try Self.running(
-        launch, engine: ChartEngine<Definition>.self, toParent: toParent, onDone: onDone, isDone: { $0.isHalted },
-        inspector: inspector, snapshot: { $0.snapshot }, doneAtStart: { $0.isHalted ? $0.context : nil }
-      ) { watcher in
+      try Self.running(launch, kind: kind, inspector: inspector, doneAtStart: { $0.isHalted ? $0.context : nil }) { watcher in
         if let restoring = launch.restoring {
           let snapshot = try SystemSnapshotCoding.decode(ChartSnapshot<ID, Context>.self, restoring.snapshot.snapshot)
           let store: Store<Definition>
@@ -159,27 +159,23 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     }
   }
 
-  /// What a child of either kind runs as: its run, whose store `makeStore` makes with the
-  /// inspector the run needs (none when nobody watches), started. What runs per message and
-  /// per step is made here, specialised for the store's `engine`.
+  /// What every child of a machine shares, specialised for its store's `engine`: the rules
+  /// (`toParent`, `onDone`, `isDone`), and what runs per message, start, stop and snapshot.
   @inlinable
-  static func running<Definition: StoreDefinition, Engine: StoreEngine>(
-    _ launch: ChildLaunch<ParentEvent>, engine: Engine.Type, toParent: (@Sendable (StoreStep<Definition>) -> ParentEvent?)?,
+  static func kind<Definition: StoreDefinition, Engine: StoreEngine>(
+    engine: Engine.Type, toParent: (@Sendable (StoreStep<Definition>) -> ParentEvent?)?,
     onDone: @escaping @Sendable (Definition.Context) -> ParentEvent?, isDone: (@Sendable (StoreStep<Definition>) -> Bool)?,
-    inspector: Store<Definition>.Inspector?, snapshot: @escaping @Sendable (Store<Definition>) -> Any,
-    doneAtStart: (Store<Definition>) -> Definition.Context?,
-    makeStore: (Store<Definition>.Inspector?) throws -> Store<Definition>
-  ) rethrows -> any RunningChild
+    snapshot: @escaping @Sendable (Store<Definition>) -> Any
+  ) -> ChildKind<Definition, ParentEvent>
   where Engine.Event == Definition.Event, Definition.Context: Sendable, Definition.Configuration: Sendable {
-    // A child restored from a snapshot enters no state as it starts: it asks for no start effects.
-    let restored = launch.restoring != nil
-    let run = ChildRun<Definition, ParentEvent>(
-      launch, toParent: toParent, onDone: onDone, isDone: isDone,
+    ChildKind(
+      toParent: toParent, onDone: onDone, isDone: isDone,
       send: { store, message in
         (message as? Definition.Event).map { unsafeDowncast(store, to: Store<Definition>.self).runtime.enqueue($0, on: Engine.self) }
           ?? .rejected(.wrongType)
       },
-      start: { store in store.runtime.with(Engine.self) { $0.start(committingStart: !restored) } },
+      // A child restored from a snapshot enters no state as it starts: it asks for no start effects.
+      start: { store, restored in store.runtime.with(Engine.self) { $0.start(committingStart: !restored) } },
       finishNow: { store in unsafeDowncast(store, to: Store<Definition>.self).runtime.with(Engine.self) { $0.finishIfIdle() } },
       finish: { store in await unsafeDowncast(store, to: Store<Definition>.self).finish() },
       snapshotOf: { object throws(SystemSnapshotError) in
@@ -190,15 +186,27 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
         }
         return (json, try store.runtime.childSnapshots())
       })
+  }
+
+  /// What a child runs as: its run, whose store `makeStore` makes with the inspector the run
+  /// needs (none when nobody watches), started.
+  @inlinable
+  static func running<Definition: StoreDefinition>(
+    _ launch: ChildLaunch<ParentEvent>, kind: ChildKind<Definition, ParentEvent>, inspector: Store<Definition>.Inspector?,
+    doneAtStart: (Store<Definition>) -> Definition.Context?, makeStore: (Store<Definition>.Inspector?) throws -> Store<Definition>
+  ) rethrows -> any RunningChild
+  where Definition.Context: Sendable, Definition.Configuration: Sendable {
+    let run = ChildRun<Definition, ParentEvent>(launch, kind: kind)
     var watcher: Store<Definition>.Inspector?
-    if toParent != nil || isDone != nil || inspector != nil || run.watched {
+    if kind.toParent != nil || kind.isDone != nil || inspector != nil || run.watched {
       watcher = { [weak run] report in
         run?.saw(report)
         inspector?(report)
       }
     }
     let store = try makeStore(watcher)
-    run.begin(store, doneAtStart: restored ? nil : doneAtStart(store))
+    let restored = launch.restoring != nil
+    run.begin(store, restored: restored, doneAtStart: restored ? nil : doneAtStart(store))
     return run
   }
 

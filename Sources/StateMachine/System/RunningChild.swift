@@ -65,13 +65,49 @@ struct ChildNotRunnable: Error, CustomStringConvertible {
   @usableFromInline var description: String { "the child machine \(name) was read from a log and cannot run" }
 }
 
-/// A running child of one kind: its store, and the rules that tell its parent what it says and
-/// when it is done.
+/// What every running child of one ``ChildMachine`` shares: the rules that tell its parent
+/// what it says and when it is done, and what runs on its store, made where the machine was,
+/// specialised for its types. One object per machine, not five closures per child: an idle
+/// child's size is most of what it costs.
+@usableFromInline
+final class ChildKind<Definition: StoreDefinition, ParentEvent: Sendable>: Sendable
+where Definition.Context: Sendable, Definition.Configuration: Sendable {
+  @usableFromInline typealias Step = StoreStep<Definition>
+
+  @usableFromInline let toParent: (@Sendable (Step) -> ParentEvent?)?
+  @usableFromInline let onDone: @Sendable (Definition.Context) -> ParentEvent?
+  @usableFromInline let isDone: (@Sendable (Step) -> Bool)?
+  /// Sends a message to a store (given as itself), checking its type.
+  @usableFromInline let send: @Sendable (AnyObject, any Sendable) -> SendResult
+  /// Starts a store; `true`: one restored from a snapshot, which asks for no start effects.
+  @usableFromInline let start: @Sendable (Store<Definition>, Bool) -> Void
+  /// Finishes a store (given as itself) at once when nothing runs in it; `false` otherwise.
+  /// Over the store as an object: stopping a child (a generic class's method, never
+  /// specialised) then looks up no generic type.
+  @usableFromInline let finishNow: @Sendable (AnyObject) -> Bool
+  /// Finishes a store (given as itself), waiting for what runs in it.
+  @usableFromInline let finish: @Sendable (AnyObject) async -> Void
+  /// A store's (given as itself) snapshot as JSON, and its children's.
+  @usableFromInline let snapshotOf: @Sendable (AnyObject) throws(SystemSnapshotError) -> (json: String, children: [ChildSnapshot])
+
+  @inlinable
+  init(
+    toParent: (@Sendable (Step) -> ParentEvent?)?, onDone: @escaping @Sendable (Definition.Context) -> ParentEvent?,
+    isDone: (@Sendable (Step) -> Bool)?, send: @escaping @Sendable (AnyObject, any Sendable) -> SendResult,
+    start: @escaping @Sendable (Store<Definition>, Bool) -> Void, finishNow: @escaping @Sendable (AnyObject) -> Bool,
+    finish: @escaping @Sendable (AnyObject) async -> Void,
+    snapshotOf: @escaping @Sendable (AnyObject) throws(SystemSnapshotError) -> (json: String, children: [ChildSnapshot])
+  ) {
+    (self.toParent, self.onDone, self.isDone, self.send) = (toParent, onDone, isDone, send)
+    (self.start, self.finishNow, self.finish, self.snapshotOf) = (start, finishNow, finish, snapshotOf)
+  }
+}
+
+/// A running child: its store, its machine's ``ChildKind``, and its parent.
 ///
-/// What runs on every message and every step of the child (`send`, and `saw(_:)` in the
-/// store's inspector) is made where the ``ChildMachine`` was, specialised for its types: the
-/// parent reaches the child through ``RunningChild``, whose witnesses are this generic class's.
-/// Its store is set once, when it starts; its flags are atomic.
+/// The parent reaches the child through ``RunningChild``, whose witnesses are this generic
+/// class's; what runs on every message and step is its kind's, specialised. Its store is set
+/// once, when it starts; its flags are atomic.
 @usableFromInline
 final class ChildRun<Definition: StoreDefinition, ParentEvent: Sendable>: RunningChild, Sendable
 where Definition.Context: Sendable, Definition.Configuration: Sendable {
@@ -87,23 +123,7 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   @usableFromInline let label: ChildLabel
   /// Whether the parent's inspector sees this child's steps.
   @usableFromInline let watched: Bool
-  @usableFromInline let toParent: (@Sendable (Step) -> ParentEvent?)?
-  @usableFromInline let onDone: @Sendable (Definition.Context) -> ParentEvent?
-  @usableFromInline let isDone: (@Sendable (Step) -> Bool)?
-  /// Sends a message to the store (given as itself, `started`'s object), checking its type
-  /// (made specialised; captures nothing).
-  @usableFromInline let send: @Sendable (AnyObject, any Sendable) -> SendResult
-  /// Starts the store, and finishes it at once when nothing runs in it (`false` otherwise):
-  /// specialised, as `send`.
-  @usableFromInline let start: @Sendable (Store<Definition>) -> Void
-  /// Finishes the store (given as itself) at once when nothing runs in it; `false` otherwise.
-  /// Specialised, and over the store as an object: stopping a child (a generic class's method,
-  /// never specialised) then looks up no generic type.
-  @usableFromInline let finishNow: @Sendable (AnyObject) -> Bool
-  /// Finishes the store (given as itself), waiting for what runs in it.
-  @usableFromInline let finish: @Sendable (AnyObject) async -> Void
-  /// The store's (given as itself) snapshot as JSON, and its children's.
-  @usableFromInline let snapshotOf: @Sendable (AnyObject) throws(SystemSnapshotError) -> (json: String, children: [ChildSnapshot])
+  @usableFromInline let kind: ChildKind<Definition, ParentEvent>
   /// The child's store, from its start. (Its inspector holds this run weakly.) Kept as an
   /// object: a message reaches it without this generic class looking up its type.
   @usableFromInline let started = OnceReference<AnyObject>()
@@ -118,25 +138,16 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   }
 
   @inlinable
-  init(
-    _ launch: ChildLaunch<ParentEvent>, toParent: (@Sendable (Step) -> ParentEvent?)?,
-    onDone: @escaping @Sendable (Definition.Context) -> ParentEvent?, isDone: (@Sendable (Step) -> Bool)?,
-    send: @escaping @Sendable (AnyObject, any Sendable) -> SendResult,
-    start: @escaping @Sendable (Store<Definition>) -> Void, finishNow: @escaping @Sendable (AnyObject) -> Bool,
-    finish: @escaping @Sendable (AnyObject) async -> Void,
-    snapshotOf: @escaping @Sendable (AnyObject) throws(SystemSnapshotError) -> (json: String, children: [ChildSnapshot])
-  ) {
-    (parent, token, label, watched) = (launch.parent, launch.token, launch.label, launch.parent.watchesChildren)
-    (self.toParent, self.onDone, self.isDone, self.send) = (toParent, onDone, isDone, send)
-    (self.start, self.finishNow, self.finish, self.snapshotOf) = (start, finishNow, finish, snapshotOf)
+  init(_ launch: ChildLaunch<ParentEvent>, kind: ChildKind<Definition, ParentEvent>) {
+    (parent, token, label, watched, self.kind) = (launch.parent, launch.token, launch.label, launch.parent.watchesChildren, kind)
   }
 
-  /// Starts the child's `store`; a child that is done from its start (`doneAtStart`: its
-  /// context) ends at once.
+  /// Starts the child's `store` (`restored`: from a snapshot); a child that is done from its
+  /// start (`doneAtStart`: its context) ends at once.
   @inlinable
-  func begin(_ store: Store<Definition>, doneAtStart: Definition.Context?) {
+  func begin(_ store: Store<Definition>, restored: Bool, doneAtStart: Definition.Context?) {
     _ = started.storeIfNil(store)
-    start(store)
+    kind.start(store, restored)
     if let doneAtStart { done(doneAtStart) }
   }
 
@@ -147,8 +158,8 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
     switch report {
     case .step(let step):
       if watched { parent.childStepped(ChildStep(step, path: label.id.name)) }
-      if let event = toParent?(step) { parent.childSaid(event, token: token, label: label) }
-      if isDone?(step) == true { done(step.context) }
+      if let event = kind.toParent?(step) { parent.childSaid(event, token: token, label: label) }
+      if kind.isDone?(step) == true { done(step.context) }
     case .childStep(let step):
       if watched { parent.childStepped(step.below(label.id.name)) }
     default: break
@@ -165,13 +176,13 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
 
   @usableFromInline
   func done(_ context: Definition.Context) {
-    if raise(Self.ended) { parent.childFinished(token: token, event: onDone(context)) }
+    if raise(Self.ended) { parent.childFinished(token: token, event: kind.onDone(context)) }
   }
 
   @usableFromInline
   func deliver(_ message: any Sendable) -> SendResult {
     guard let store = started.load() else { return .rejected(.finished) }
-    return send(store, message)
+    return kind.send(store, message)
   }
 
   @usableFromInline
@@ -197,11 +208,11 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
     _ = raise(Self.ended)
     guard raise(Self.stopRequested), let store = started.load() else { return }
     // A child with nothing running (most, when their state is left) finishes here and now.
-    if finishNow(store) {
+    if kind.finishNow(store) {
       parent.childStopped(ObjectIdentifier(self))
       return
     }
-    let finish = self.finish
+    let finish = kind.finish
     _ = stopping.storeIfNil(
       StopTask(
         Task {
@@ -214,7 +225,7 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   func snapshot(id: String, scope: EffectScope, owner: Int) throws(SystemSnapshotError) -> ChildSnapshot {
     guard let store = started.load() else { throw SystemSnapshotError(path: id, reason: "it has not started") }
     do {
-      let (json, children) = try snapshotOf(store)
+      let (json, children) = try kind.snapshotOf(store)
       return ChildSnapshot(id: id, machine: label.machine, scope: scope, owner: owner, snapshot: json, children: children)
     } catch {
       throw error.below(id)
