@@ -119,11 +119,7 @@ public struct EventLog<State: Codable, Event: Codable, Context: Codable, Effect:
     return data
   }
 
-  static var encoder: JSONEncoder {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return encoder
-  }
+  static var encoder: JSONEncoder { AnyJSON.encoder }
 
   @usableFromInline
   static var decoder: JSONDecoder { JSONDecoder() }

@@ -45,8 +45,9 @@ struct SystemReplay {
   mutating func started(_ invocations: [ChildInvocation], below path: String?) {
     for invocation in invocations {
       let child = path.map { "\($0)/\(invocation.id)" } ?? invocation.id
-      // A new child of this id replaces the running one, and the old one's children with it.
-      children = children.filter { $0.key != child && !$0.key.hasPrefix(child + "/") }
+      // A new child of this id replaces the running one, and the old one's children with it
+      // (there are some only below a child that was there: most starts look at nothing else).
+      if children.removeValue(forKey: child) != nil { children = children.filter { !$0.key.hasPrefix(child + "/") } }
       let replay = invocation.replay?() ?? UnrunnableChildReplay(name: invocation.name)
       children[child] = replay
       started(replay.started, below: child)

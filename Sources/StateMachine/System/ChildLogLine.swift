@@ -5,8 +5,8 @@ import Foundation
 /// child's path, `{"child":"uploads/a.jpg","context":…}`.
 ///
 /// A system records one log: its root's entries, and between them its children's steps, each
-/// in the order it was taken. Readers of a single machine's log pass these lines by; a system's
-/// replay steps each child alongside its own (`Store` `replaySystem`).
+/// in the order it was taken. Readers of a single machine's log pass these lines by; a replay
+/// of the system's log steps each child alongside its own lines.
 public struct ChildLogLine: Hashable, Sendable, CustomStringConvertible {
   /// The child's path below the root (`"uploads/a.jpg"`).
   public let path: String
@@ -27,14 +27,13 @@ public struct ChildLogLine: Hashable, Sendable, CustomStringConvertible {
   public var description: String { text }
 
   /// The key that leads every child line (it sorts before every entry field).
-  static let prefix = Array(#"{"child":"#.utf8)
+  @usableFromInline static let prefix = Array(#"{"child":"#.utf8)
 
-  /// Whether `bytes` is a child's line (it starts with the key), not an entry of the root.
-  /// Whether `bytes` (a line) is a child's line: it starts with the key.
+  /// Whether `bytes` (a line) is a child's line, not an entry of the root: it starts with the key.
   @inlinable
   static func starts(_ bytes: UnsafeRawBufferPointer) -> Bool {
     // An entry's line starts `{"context":`: the fourth byte tells them apart before the rest.
-    bytes.count > 9 && bytes[3] == UInt8(ascii: "h") && bytes.starts(with: #"{"child":"#.utf8)
+    bytes.count > 9 && bytes[3] == UInt8(ascii: "h") && bytes.starts(with: prefix)
   }
 
   /// Reads a child line's path and sequence (the rest is the child's, read when it is replayed).
@@ -84,7 +83,7 @@ enum ChildLogBody: Sendable {
       context: Value(context as! any Encodable), effects: encodable.map(Value.init), event: Value(event as! any Encodable),
       outcome: outcome, sequence: sequence, state: Value(state as! any Encodable), time: time)
     do {
-      return .fields(Array(try EventLogCoding.encoder.encode(fields)))
+      return .fields(Array(try AnyJSON.encoder.encode(fields)))
     } catch {
       return .unrecordable("its step could not be encoded: \(error)")
     }
@@ -94,7 +93,7 @@ enum ChildLogBody: Sendable {
   @usableFromInline
   static func line(path: String, fields: [UInt8]) -> [UInt8] {
     var line = ChildLogLine.prefix
-    line += (try? EventLogCoding.encoder.encode(path)).map(Array.init) ?? Array("\"\"".utf8)
+    line += AnyJSON.encode(path).map(Array.init) ?? Array("\"\"".utf8)
     // The fields' object without its opening brace (an empty object cannot happen: it has a
     // sequence).
     line.append(UInt8(ascii: ","))
@@ -118,14 +117,5 @@ enum ChildLogBody: Sendable {
     let value: any Encodable
     init(_ value: any Encodable) { self.value = value }
     func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
-  }
-}
-
-/// The JSON coders a log uses for lines of any type.
-enum EventLogCoding {
-  static var encoder: JSONEncoder {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return encoder
   }
 }

@@ -161,13 +161,9 @@ enum ChildReplayCoding {
 
   /// `json` (a value of a parsed line) read as a `T`, when `T` is `Decodable` and it reads.
   static func decode<T>(_ type: T.Type, _ json: Any?) -> T? {
-    guard let json, let decodable = type as? any Decodable.Type,
-      let data = try? JSONSerialization.data(withJSONObject: json, options: [.fragmentsAllowed])
-    else { return nil }
-    return (try? decode(decodable, data)) as? T
+    guard let json, let data = try? JSONSerialization.data(withJSONObject: json, options: [.fragmentsAllowed]) else { return nil }
+    return (try? AnyJSON.decode(type, from: data)) ?? nil
   }
-
-  private static func decode<D: Decodable>(_ type: D.Type, _ data: Data) throws -> D { try JSONDecoder().decode(D.self, from: data) }
 
   /// A value of a parsed line as JSON text, keys sorted (how both sides are compared).
   static func text(_ value: Any?) -> String {

@@ -77,29 +77,24 @@ public struct SystemSnapshotError: Error, Hashable, Sendable, CustomStringConver
 /// context come from the snapshot), or `nil` when there is none.
 public typealias ChildResolver = @Sendable (_ child: ChildSnapshot) -> Any?
 
-/// Snapshots of children as JSON, whatever their types (checked when encoded and decoded).
+/// Snapshots of children as JSON, whatever their types (see ``AnyJSON``), with the errors a
+/// snapshot and a restore name.
 @usableFromInline
 enum SystemSnapshotCoding {
   /// `value` as JSON text; `nil` when it is not `Encodable`.
   @usableFromInline
-  static func encode(_ value: Any) -> String? {
-    guard let encodable = value as? any Encodable, let data = try? EventLogCoding.encoder.encode(encodable) else { return nil }
-    return String(decoding: data, as: UTF8.self)
-  }
+  static func encode(_ value: Any) -> String? { AnyJSON.encode(value).map { String(decoding: $0, as: UTF8.self) } }
 
   /// `json` read as a `T`.
   @usableFromInline
   static func decode<T>(_ type: T.Type, _ json: String) throws(SystemSnapshotError) -> T {
-    guard let decodable = type as? any Decodable.Type else { throw SystemSnapshotError(path: "", reason: "\(type) is not Decodable") }
+    let value: T?
     do {
-      guard let value = try decode(decodable, Data(json.utf8)) as? T else { throw SystemSnapshotError(path: "", reason: "not a \(type)") }
-      return value
-    } catch let error as SystemSnapshotError {
-      throw error
+      value = try AnyJSON.decode(type, from: Data(json.utf8))
     } catch {
       throw SystemSnapshotError(path: "", reason: "its snapshot is not a \(type): \(error)")
     }
+    guard let value else { throw SystemSnapshotError(path: "", reason: "\(type) is not Decodable") }
+    return value
   }
-
-  private static func decode<D: Decodable>(_ type: D.Type, _ data: Data) throws -> D { try JSONDecoder().decode(D.self, from: data) }
 }
