@@ -25,7 +25,10 @@ extension ChartMachine {
   /// the step itself.
   @inlinable
   mutating func _advance(_ event: Event, ordinal: Int) throws(ChartRunError) -> Bool {
-    if node >= 0, ordinal >= 0, !reporting, let moved = quickMove(ordinal: ordinal) { return moved }
+    if node >= 0, ordinal >= 0, !reporting {
+      if let moved = quickMove(ordinal: ordinal) { return moved }
+      if let moved = try directAdvance(event, ordinal: ordinal) { return moved }
+    }
     return try advance(event, ordinal: ordinal)
   }
 

@@ -25,7 +25,7 @@ extension ChartMachine {
     if compiles {
       let known = compiledStorage.steps.startMove
       if let m = known >= 0 ? known : moveIndex(currentNode(), [chart.defaultTransition[0]]) {
-        runMove(Int(m), event: .eventless, &run)
+        runMove(Int(m), value: nil, &run)
         return
       }
     }

@@ -209,7 +209,11 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   @inlinable
   mutating func send(_ event: Event, ordinal: Int) throws(ChartRunError) -> ChartStep<Event, Effect> {
     // The fast lane, specialised in the caller's module: a compiled move with nothing to run.
-    if node >= 0, ordinal >= 0, !reporting, let step = quickStep(ordinal: ordinal) { return step }
+    if node >= 0, ordinal >= 0, !reporting {
+      if let step = quickStep(ordinal: ordinal) { return step }
+      // The direct lane, for a move with content or a guard that one region takes.
+      if let step = try directStep(event, ordinal: ordinal) { return step }
+    }
     return try run(event, ordinal: ordinal)
   }
 

@@ -64,6 +64,9 @@ struct CaptchaRows {
   @Test(arguments: [
     ("13800138000", true), ("", false), ("1380013800", false), ("138001380000", false), ("23800138000", false),
     ("1380013800a", false), ("１３８００１３８０００", false),
+    // Eleven characters that are not eleven ASCII digits: a combining mark on the last digit,
+    // Arabic-Indic digits after a 1, a CRLF (one character).
+    ("13800138000\u{301}", false), ("1٣٨٠٠١٣٨٠٠٠", false), ("138001380\r\n", false),
   ])
   func phoneValidation(_ phone: String, _ valid: Bool) {
     #expect(Captcha.isValidPhone(phone) == valid, "\(phone)")

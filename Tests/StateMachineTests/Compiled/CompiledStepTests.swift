@@ -81,6 +81,12 @@ struct CompiledStepTests {
     let chart = try RandomChart.make(seed: UInt64(seed))
     Self.compare(chart, context: 0, alphabet: RandomChart.alphabet, seed: UInt64(seed), label: "random chart \(seed)", tracking: seed % 2 == 0)
   }
+
+  @Test("random charts with numbered events (the quick and direct lanes)", arguments: 0..<40)
+  func randomNumberedCharts(_ seed: Int) throws {
+    let chart = try RandomChart.make(seed: UInt64(seed), ordinals: true)
+    Self.compare(chart, context: 0, alphabet: RandomChart.alphabet, seed: UInt64(seed) &+ 77, label: "random numbered chart \(seed)", tracking: seed % 2 == 1)
+  }
 }
 
 /// Random charts over `String` ids and events with an `Int` context: nested compound and
@@ -96,20 +102,24 @@ enum RandomChart {
 
   /// The first valid chart of the attempts from `seed` (random transitions may break the
   /// chart's rules: an internal transition from an atomic state, a target in no state...).
-  static func make(seed: UInt64) throws -> C { try make(seed: seed) { $0 } }
+  static func make(seed: UInt64, ordinals: Bool = false) throws -> C { try make(seed: seed, ordinals: ordinals) { $0 } }
 
   /// The same chart, with its effects made by `effect` from their names (a store's charts emit
   /// ``Command`` values).
-  static func make<Effect: Sendable>(seed: UInt64, effect: @escaping @Sendable (String) -> Effect) throws -> Chart<String, String, Int, Effect> {
+  /// With `ordinals`, its events are numbered by their place in ``alphabet`` (as a
+  /// ``Discriminated`` event's cases are), so the machine takes its compiled lanes.
+  static func make<Effect: Sendable>(
+    seed: UInt64, ordinals: Bool = false, effect: @escaping @Sendable (String) -> Effect
+  ) throws -> Chart<String, String, Int, Effect> {
     var last: (any Error)?
     for n in 0..<200 {
-      do { return try attempt(seed: seed &* 1_000 &+ UInt64(n), effect: effect) } catch { last = error }
+      do { return try attempt(seed: seed &* 1_000 &+ UInt64(n), ordinals: ordinals, effect: effect) } catch { last = error }
     }
     throw last!
   }
 
   static func attempt<Effect: Sendable>(
-    seed: UInt64, effect: @escaping @Sendable (String) -> Effect
+    seed: UInt64, ordinals: Bool, effect: @escaping @Sendable (String) -> Effect
   ) throws -> Chart<String, String, Int, Effect> {
     typealias C = Chart<String, String, Int, Effect>
     typealias S = ChartState<String, String, Int, Effect>
@@ -185,6 +195,9 @@ enum RandomChart {
       state.children = state.children.map(attach)
       return state
     }
-    return try C(name: "random-\(seed)", states: states.map(attach))
+    guard ordinals else { return try C(name: "random-\(seed)", states: states.map(attach)) }
+    return try C(
+      name: "random-\(seed)", initial: nil, states: states.map(attach), initialActions: [], eventName: { $0 },
+      eventOrdinal: { alphabet.firstIndex(of: $0) })
   }
 }

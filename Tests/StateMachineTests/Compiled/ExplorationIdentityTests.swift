@@ -169,6 +169,9 @@ struct DiscardedOutputTests {
     try Self.compare(PhoneLogin.chart, context: PhoneLogin.model.context, alphabet: PhoneLogin.model.alphabet, seed: 2, label: "phone-login")
     for seed in 0..<20 {
       try Self.compare(try RandomChart.make(seed: UInt64(seed)), context: 0, alphabet: RandomChart.alphabet, seed: UInt64(seed), label: "random \(seed)")
+      try Self.compare(
+        try RandomChart.make(seed: UInt64(seed), ordinals: true), context: 0, alphabet: RandomChart.alphabet, seed: UInt64(seed),
+        label: "random numbered \(seed)")
     }
   }
 }

@@ -70,13 +70,13 @@ extension ChartMachine {
     }
     run.microsteps += 1
     run.trace?.took(enabled)
-    runMove(Int(m), event: event, &run)
+    runMove(Int(m), value: event.value, &run)
   }
 
-  /// Runs compiled move `move`'s program for `event` (its content sees the event's value), and
+  /// Runs compiled move `move`'s program for an event's `value` (what its content sees), and
   /// lands on the move's end.
   @inlinable @inline(__always)
-  mutating func runMove(_ move: Int, event: QueuedEvent, _ run: inout Run) {
+  mutating func runMove(_ move: Int, value: Event?, _ run: inout Run) {
     // Read field by field: the move is not copied (its end key holds two state sets).
     if compiledStorage.steps.moves[move].historyStart < compiledStorage.steps.moves[move].historyEnd { writeHistory(compiledStorage.steps.moves[move]) }
     var pc = Int(compiledStorage.steps.moves[move].programStart)
@@ -85,7 +85,7 @@ extension ChartMachine {
       let op = compiledStorage.steps.program[pc]
       pc += 1
       switch op.kind {
-      case .run: execute(ContentBlock(start: op.a, end: op.b), value: event.value, owner: Int(op.c), &run)
+      case .run: execute(ContentBlock(start: op.a, end: op.b), value: value, owner: Int(op.c), &run)
       case .exited: run.exited(Int(op.a))
       case .activate:
         if active.large == nil { active.small = compiledStorage.steps.moves[move].endSmall } else { active = compiledStorage.steps.moveEnds[move].active }

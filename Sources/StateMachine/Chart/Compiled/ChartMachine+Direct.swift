@@ -1,0 +1,77 @@
+/// The direct lane: an external event whose compiled selection here is one group of candidates
+/// (one region can take it; no conflicts are possible) is taken without queueing it, naming
+/// it, or gathering a selection: the guards run in document order, and the first that holds
+/// picks the compiled move, whose program runs as the macrostep's first microstep. What follows
+/// (eventless transitions, internal events) settles as in ``ChartMachine/run(_:ordinal:)``.
+extension ChartMachine {
+  /// The transition `value` (with `ordinal`, below 64) takes in the current node when the
+  /// node's compiled selection for it is one group of candidates: the first whose guard holds,
+  /// or -1 when none does. `nil` when the lane does not apply (the selection is not compiled
+  /// yet, or is several groups), before any guard ran.
+  @inlinable
+  func directTransition(_ value: Event?, ordinal: Int) -> Int? {
+    let s = Int(compiledStorage.steps.byOrdinal[Int(node) << 6 | ordinal])
+    guard s >= 0 else { return nil }
+    var i = Int(compiledStorage.steps.selectionStarts[s])
+    let end = Int(compiledStorage.steps.selectionStarts[s + 1])
+    guard i < end, i + 1 + Int(compiledStorage.steps.candidates[i]) == end else { return nil }
+    i += 1
+    while i < end {
+      let t = Int(compiledStorage.steps.candidates[i])
+      if holds(t, value) { return t }
+      i += 1
+    }
+    return -1
+  }
+
+  /// Takes transition `t` alone for `value` (with `ordinal`): its compiled move, compiled now
+  /// when it is not yet (then by way of the selection, as ``take(event:_:)`` does).
+  @inlinable
+  mutating func takeDirect(_ t: Int, value: Event?, ordinal: Int, _ run: inout Run) {
+    let base = compiledStorage.steps.singleBase[Int(node)]
+    let m = base >= 0 ? compiledStorage.steps.singles[Int(base) + t] : -1
+    guard m >= 0 else {
+      selected.clear()
+      selected.append(t)
+      let name = value.map { eventName(of: $0, ordinal: ordinal) } ?? ""
+      take(event: QueuedEvent(name: name, value: value, ordinal: ordinal), &run)
+      return
+    }
+    run.microsteps += 1
+    run.trace?.took(t)
+    runMove(Int(m), value: value, &run)
+  }
+
+  /// The macrostep of `event` through the direct lane; `nil` when the lane does not apply.
+  @inlinable
+  mutating func directStep(_ event: Event, ordinal: Int) throws(ChartRunError) -> ChartStep<Event, Effect>? {
+    let value: Event? = event
+    guard let t = directTransition(value, ordinal: ordinal) else { return nil }
+    guard t >= 0 else {
+      if tracksOwners { noteExits(ofMove: -1) }
+      return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0)
+    }
+    var run = makeRun()
+    takeDirect(t, value: value, ordinal: ordinal, &run)
+    try settle(&run)
+    return step(of: run)
+  }
+
+  /// ``directStep(_:ordinal:)`` for checkers: whether the macrostep took transitions; `nil`
+  /// when the lane does not apply.
+  @inlinable
+  mutating func directAdvance(_ event: Event, ordinal: Int) throws(ChartRunError) -> Bool? {
+    let value: Event? = event
+    guard let t = directTransition(value, ordinal: ordinal) else { return nil }
+    guard t >= 0 else {
+      if tracksOwners { noteExits(ofMove: -1) }
+      return false
+    }
+    let lean = discardsOutputs && !tracksOwners
+    var run = lean ? Run(outputs: [], owners: [], exits: [], tracking: false, reporting: reporting, coverage: coverage) : makeRun()
+    takeDirect(t, value: value, ordinal: ordinal, &run)
+    try settle(&run)
+    if !lean { keepBuffers(of: run) }
+    return true
+  }
+}
