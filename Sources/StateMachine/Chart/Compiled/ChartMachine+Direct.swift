@@ -1,20 +1,27 @@
 /// The direct lane: an external event whose compiled selection here is one group of candidates
-/// (one region can take it; no conflicts are possible) is taken without queueing it, naming
-/// it, or gathering a selection: the guards run in document order, and the first that holds
-/// picks the compiled move, whose program runs as the macrostep's first microstep. What follows
+/// (one region can take it, or every region the same ones; no conflicts are possible) is taken
+/// without queueing it, naming it, or gathering a selection: the guards run in document order,
+/// and the first that holds picks the compiled move, whose program runs as the macrostep's first microstep. What follows
 /// (eventless transitions, internal events) settles as in ``ChartMachine/run(_:ordinal:)``.
 extension ChartMachine {
   /// The transition `value` (with `ordinal`, below 64) takes in the current node when the
-  /// node's compiled selection for it is one group of candidates: the first whose guard holds,
-  /// or -1 when none does. `nil` when the lane does not apply (the selection is not compiled
-  /// yet, or is several groups), before any guard ran.
+  /// node's compiled selection for it is one group of candidates (or several alike): the first
+  /// whose guard holds, or -1 when none does. `nil` when the lane does not apply (the selection
+  /// is not compiled yet, or is groups that differ), before any guard ran.
   @inlinable
   func directTransition(_ value: Event?, ordinal: Int) -> Int? {
     let s = Int(compiledStorage.steps.byOrdinal[Int(node) << 6 | ordinal])
     guard s >= 0 else { return nil }
     var i = Int(compiledStorage.steps.selectionStarts[s])
-    let end = Int(compiledStorage.steps.selectionStarts[s + 1])
-    guard i < end, i + 1 + Int(compiledStorage.steps.candidates[i]) == end else { return nil }
+    var end = Int(compiledStorage.steps.selectionStarts[s + 1])
+    guard i < end else { return nil }
+    let groupEnd = i + 1 + Int(compiledStorage.steps.candidates[i])
+    // Groups that list the same candidates (regions of a parallel state meeting its own
+    // transitions) select the same one: the first group stands for them all.
+    if groupEnd < end {
+      guard sameGroups(from: i, to: groupEnd, end: end) else { return nil }
+      end = groupEnd
+    }
     i += 1
     while i < end {
       let t = Int(compiledStorage.steps.candidates[i])
@@ -22,6 +29,20 @@ extension ChartMachine {
       i += 1
     }
     return -1
+  }
+
+  /// Whether each group of candidates in `groupEnd ..< end` lists the same ones as the group
+  /// at `first ..< groupEnd`.
+  @inlinable
+  func sameGroups(from first: Int, to groupEnd: Int, end: Int) -> Bool {
+    let width = groupEnd - first
+    guard (end - first) % width == 0 else { return false }
+    var g = groupEnd
+    while g < end {
+      for k in 0..<width where compiledStorage.steps.candidates[g + k] != compiledStorage.steps.candidates[first + k] { return false }
+      g += width
+    }
+    return true
   }
 
   /// Takes transition `t` alone for `value` (with `ordinal`): its compiled move, compiled now
