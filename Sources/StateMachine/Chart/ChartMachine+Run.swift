@@ -119,18 +119,25 @@ extension ChartMachine {
   /// The step a run made; the run's buffers go back to the machine (a tracking machine's owners
   /// and exits stay there, in ``lastOwners`` and ``exitBuffer``, for its store to read).
   @inlinable
-  mutating func step(of run: Run) -> ChartStep<Event, Effect> {
-    keepBuffers(of: run)
-    guard let trace = run.trace, !trace.accumulates else { return ChartStep(outcome: .transitioned, outputs: run.outputs, microsteps: run.microsteps) }
+  mutating func step(of run: inout Run) -> ChartStep<Event, Effect> {
+    keepBuffers(of: &run)
+    // A step without outputs does not share the machine's buffer (most steps: nothing to
+    // retain, and nothing to make unique again before the next one).
+    let outputs = outputBuffer.isEmpty ? [] : outputBuffer
+    guard let trace = run.trace, !trace.accumulates else { return ChartStep(outcome: .transitioned, outputs: outputs, microsteps: run.microsteps) }
     return ChartStep(
-      outcome: .transitioned, outputs: run.outputs, microsteps: run.microsteps,
+      outcome: .transitioned, outputs: outputs, microsteps: run.microsteps,
       trace: ChartTrace(transitions: trace.taken, entered: trace.entered))
   }
 
-  /// The run's buffers go back to the machine, to be reused by the next macrostep.
+  /// The run's buffers go back to the machine (swapped in: nothing retained), to be reused by
+  /// the next macrostep.
   @inlinable
-  mutating func keepBuffers(of run: Run) {
-    outputBuffer = run.outputs
-    if run.tracking { (lastOwners, exitBuffer) = (run.owners, run.exits) }
+  mutating func keepBuffers(of run: inout Run) {
+    swap(&outputBuffer, &run.outputs)
+    if run.tracking {
+      swap(&lastOwners, &run.owners)
+      swap(&exitBuffer, &run.exits)
+    }
   }
 }

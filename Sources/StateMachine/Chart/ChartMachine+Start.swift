@@ -14,7 +14,7 @@ extension ChartMachine {
     node = -1
     enterInitial(&run)
     try settle(&run)
-    return step(of: run)
+    return step(of: &run)
   }
 
   /// Takes the chart's initial transition (its content, then the states it enters), as the

@@ -226,7 +226,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     var run = makeRun()
     take(event: queued, &run)
     try settle(&run)
-    return step(of: run)
+    return step(of: &run)
   }
 
   /// ``run(_:ordinal:)`` without the step: whether the macrostep took transitions. For
@@ -240,7 +240,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     var run = lean ? Run(outputs: [], owners: [], exits: [], tracking: false, reporting: reporting, coverage: coverage) : makeRun()
     take(event: queued, &run)
     try settle(&run)
-    if !lean { keepBuffers(of: run) }
+    if !lean { keepBuffers(of: &run) }
     return true
   }
 

@@ -75,7 +75,7 @@ extension ChartMachine {
     var run = makeRun()
     takeDirect(t, value: value, ordinal: ordinal, &run)
     try settle(&run)
-    return step(of: run)
+    return step(of: &run)
   }
 
   /// ``directStep(_:ordinal:)`` for checkers: whether the macrostep took transitions; `nil`
@@ -92,7 +92,7 @@ extension ChartMachine {
     var run = lean ? Run(outputs: [], owners: [], exits: [], tracking: false, reporting: reporting, coverage: coverage) : makeRun()
     takeDirect(t, value: value, ordinal: ordinal, &run)
     try settle(&run)
-    if !lean { keepBuffers(of: run) }
+    if !lean { keepBuffers(of: &run) }
     return true
   }
 }
