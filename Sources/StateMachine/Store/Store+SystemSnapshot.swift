@@ -8,12 +8,18 @@ extension Store {
     SystemSnapshot(root: root, children: try runtime.childSnapshots())
   }
 
-  /// The root store, made from its snapshot by `make`, has started (asking for nothing: it
-  /// enters no state), and its children are made again.
+  /// A store on `engine` (made from a system's root snapshot), marked by `prepare`, that has
+  /// started (asking for nothing: it enters no state) and whose `children` are made again.
   @usableFromInline
-  func restoreSystem<Engine: StoreEngine>(
-    _ children: [ChildSnapshot], resolve: @escaping ChildResolver, engine: Engine.Type
-  ) throws(SystemSnapshotError) where Engine.Event == Event {
+  convenience init<Engine: StoreEngine>(
+    restored engine: Engine, children: [ChildSnapshot], resolve: @escaping ChildResolver,
+    clock: any Clock<Duration>, mailbox: MailboxPolicy, handler: @escaping Handler, failure: @escaping Failure, inspector: Inspector?,
+    prepare: (Store) -> Void = { _ in }
+  ) throws(SystemSnapshotError)
+  where Engine.Event == Event, Engine.Work == Work, Engine.Context == Context, Engine.Observed == Definition.Configuration, Engine.Step == StoreStep<Definition> {
+    self.init(
+      runtime: StoreRuntime(engine: engine, clock: clock, mailbox: mailbox, handler: handler, failure: failure, inspector: inspector))
+    prepare(self)
     runtime.with(Engine.self) { $0.start(committingStart: false) }
     try runtime.restoreChildren(children, resolve: resolve)
   }
@@ -54,11 +60,12 @@ extension Store where Definition: _ChartStoreDefinition {
     clock: any Clock<Duration> = ContinuousClock(), mailbox: MailboxPolicy = .unbounded, handler: @escaping Handler,
     failure: @escaping Failure = { _, _ in nil }, inspector: Inspector? = nil
   ) throws(SystemSnapshotError) {
-    let engine = try Self.rootRestored { () throws(ChartRestoreError) in try ChartEngine<Definition>(chart._chart, restoring: system.root) }
-    self.init(
-      runtime: StoreRuntime(engine: engine, clock: clock, mailbox: mailbox, handler: handler, failure: failure, inspector: inspector))
-    if system.root.isHalted { runtime.with(ChartEngine<Definition>.self) { $0.core.withLock { $0.halted = true } } }
-    try restoreSystem(system.children, resolve: children, engine: ChartEngine<Definition>.self)
+    try self.init(
+      restored: try Self.rootRestored { () throws(ChartRestoreError) in try ChartEngine<Definition>(chart._chart, restoring: system.root) },
+      children: system.children, resolve: children, clock: clock, mailbox: mailbox, handler: handler, failure: failure, inspector: inspector
+    ) { store in
+      if system.root.isHalted { store.runtime.with(ChartEngine<Definition>.self) { $0.core.withLock { $0.halted = true } } }
+    }
   }
 }
 
@@ -76,9 +83,8 @@ extension Store where Definition: _TableStoreDefinition {
     failure: @escaping Failure = { _, _ in nil }, inspector: Inspector? = nil
   ) throws(SystemSnapshotError) {
     let machine = try Self.rootRestored { () throws(TableValidationError) in try Machine(table._table, restoring: system.root) }
-    self.init(
-      runtime: StoreRuntime(
-        engine: TableEngine(machine: machine), clock: clock, mailbox: mailbox, handler: handler, failure: failure, inspector: inspector))
-    try restoreSystem(system.children, resolve: children, engine: TableEngine<Definition>.self)
+    try self.init(
+      restored: TableEngine(machine: machine), children: system.children, resolve: children, clock: clock, mailbox: mailbox,
+      handler: handler, failure: failure, inspector: inspector)
   }
 }
