@@ -35,6 +35,8 @@ struct CLITests {
     .init(label: "show, default table", arguments: ["show", "cd-player"], code: 0, output: "| from | event | guard | to | effects |", error: ""),
     .init(label: "show mermaid", arguments: ["show", "cd-player", "--format", "mermaid"], code: 0, output: "stateDiagram-v2\n    [*] --> empty", error: ""),
     .init(label: "show dot, inline value", arguments: ["show", "cd-player", "--format=dot"], code: 0, output: "digraph \"cd-player\" {", error: ""),
+    .init(label: "show a system: its invoked child drawn in it", arguments: ["show", "upload-queue", "--format", "dot"], code: 0,
+          output: "    subgraph cluster_child1 {\n        label=\"upload (child machine)\";", error: ""),
     .init(label: "show with a bad format", arguments: ["show", "cd-player", "--format", "svg"], code: 2, output: "",
           error: "option '--format': 'svg'; expected table, mermaid, dot or scxml"),
     .init(label: "show without a machine", arguments: ["show"], code: 2, output: "", error: "missing argument <machine>"),

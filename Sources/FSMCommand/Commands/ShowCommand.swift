@@ -8,7 +8,9 @@ enum ShowCommand {
     its Mermaid stateDiagram-v2, or its Graphviz DOT graph. For a chart (.scxml, or a Markdown
     chart spec): its Markdown chart spec, a nested Mermaid diagram, DOT with clusters, or its
     SCXML document (guards, updates and makes named in the urn:swift-state-machine:scxml
-    namespace, so Chart(scxml:file:bindings:) reads it back with the Swift code).
+    namespace, so Chart(scxml:file:bindings:) reads it back with the Swift code). A machine
+    that invokes child machines (upload-queue) is drawn with them: a section per child in
+    Markdown, a composite state in Mermaid, a dotted cluster in DOT.
     """
 
   static func run(_ words: [String]) -> CommandResult {

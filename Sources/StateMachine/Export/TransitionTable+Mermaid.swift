@@ -5,22 +5,35 @@ extension TransitionTable {
   /// every state, internal (stay) rows as self-loops marked `(stay)`, and ignore rows are left
   /// out. Entry and exit effects are state descriptions; final states point to `[*]`.
   public func mermaid() -> String {
+    (["stateDiagram-v2"] + mermaidBody(prefix: "")).joined(separator: "\n") + "\n"
+  }
+
+  /// The diagram's lines, each state's id led by `prefix` (a state whose id is not its name is
+  /// declared with the name).
+  func mermaidBody(prefix: String) -> [String] {
     let states = renderedStates
-    var lines = ["stateDiagram-v2"]
-    let ids = DiagramIDs(states.map(\.name))
-    for state in states where ids[state.name] != state.name {
-      lines.append("    state \"\(mermaidText(state.name))\" as \(ids[state.name])")
+    var lines: [String] = []
+    let diagramIDs = DiagramIDs(states.map(\.name))
+    let ids = { (name: String) in prefix + diagramIDs[name] }
+    for state in states where ids(state.name) != state.name {
+      lines.append("    state \"\(mermaidText(state.name))\" as \(ids(state.name))")
     }
-    if let initial = states.first(where: \.isInitial) { lines.append("    [*] --> \(ids[initial.name])") }
+    if let initial = states.first(where: \.isInitial) { lines.append("    [*] --> \(ids(initial.name))") }
     for state in states {
-      if !state.entry.isEmpty { lines.append("    \(ids[state.name]) : \(mermaidText("entry / " + state.entry.joined(separator: ", ")))") }
-      if !state.exit.isEmpty { lines.append("    \(ids[state.name]) : \(mermaidText("exit / " + state.exit.joined(separator: ", ")))") }
+      if !state.entry.isEmpty { lines.append("    \(ids(state.name)) : \(mermaidText("entry / " + state.entry.joined(separator: ", ")))") }
+      if !state.exit.isEmpty { lines.append("    \(ids(state.name)) : \(mermaidText("exit / " + state.exit.joined(separator: ", ")))") }
     }
     for edge in diagramEdges(states) {
-      lines.append("    \(ids[edge.from]) --> \(ids[edge.to]) : \(mermaidText(edge.label))")
+      lines.append("    \(ids(edge.from)) --> \(ids(edge.to)) : \(mermaidText(edge.label))")
     }
-    for state in states where state.isFinal { lines.append("    \(ids[state.name]) --> [*]") }
-    return lines.joined(separator: "\n") + "\n"
+    for state in states where state.isFinal { lines.append("    \(ids(state.name)) --> [*]") }
+    return lines
+  }
+
+  /// The Mermaid id of `state` (by its rendered name), if the table has it.
+  func mermaidID(of state: String, prefix: String) -> String? {
+    let names = renderedStates.map(\.name)
+    return names.contains(state) ? prefix + DiagramIDs(names)[state] : nil
   }
 
   /// One arrow per (source, row), in row order, wildcards expanded, ignore rows left out.

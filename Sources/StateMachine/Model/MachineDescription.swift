@@ -22,7 +22,10 @@ public struct MachineDescription: Sendable {
   public let name: String
   /// One line saying what the machine is.
   public let summary: String
-  private let renderings: @Sendable (Format) -> String
+  /// The machine, to draw.
+  let drawing: any Drawable
+  /// The machines it invokes, drawn with it (see ``invoking(_:in:)``).
+  var invoked: [Invocation] = []
   private let findings: @Sendable () -> [Finding]
   private let overview: @Sendable () -> [String]
   private let replayer: (@Sendable (LogSource, Bool) -> ReplayOutcome)?
@@ -74,7 +77,7 @@ public struct MachineDescription: Sendable {
   ) {
     name = table.name
     self.summary = summary
-    renderings = Self.renderings(of: table)
+    drawing = table
     findings = { table.check() }
     overview = { table.overview() }
     self.replayer = replayer
@@ -87,7 +90,7 @@ public struct MachineDescription: Sendable {
   where ID: Codable, Event: Codable, Context: Codable & Equatable & Sendable, Effect: Codable & Equatable {
     name = chart.name
     self.summary = summary
-    renderings = Self.renderings(of: chart)
+    drawing = chart
     findings = { chart.check() }
     overview = { chart.overviewLines() }
     scxmlExport = { () throws(ExportError) in try chart.scxml() }
@@ -114,8 +117,14 @@ public struct MachineDescription: Sendable {
     replayer?(.file(path), all)
   }
 
-  /// The table in `format`.
-  public func render(_ format: Format) -> String { renderings(format) }
+  /// The machine in `format`, with the machines it invokes (see ``invoking(_:in:)``).
+  public func render(_ format: Format) -> String {
+    switch format {
+    case .table: markdownWithChildren()
+    case .mermaid: invoked.isEmpty ? drawing.mermaid() : (["stateDiagram-v2"] + mermaidLines(prefix: "")).joined(separator: "\n") + "\n"
+    case .dot: invoked.isEmpty ? drawing.dot() : dotWithChildren()
+    }
+  }
 
   /// The findings of ``TransitionTable/check()``.
   public func check() -> [Finding] { findings() }
@@ -141,11 +150,19 @@ extension TransitionTable {
   }
 }
 
-/// A machine drawn in every ``MachineDescription/Format``: a table and a chart alike.
+/// A machine drawn in every ``MachineDescription/Format``: a table and a chart alike. The
+/// bodies, with every id led by a prefix, draw it inside another machine's diagram (a child it
+/// invokes).
 protocol Drawable: Sendable {
   func markdown() -> String
   func mermaid() -> String
   func dot() -> String
+  func mermaidBody(prefix: String) -> [String]
+  func mermaidID(of state: String, prefix: String) -> String?
+  func dotBody(prefix: String) -> [String]
+  func dotID(of state: String, prefix: String) -> String?
+  /// The id of the point the machine's start is drawn from, if it has one.
+  func dotStartID(prefix: String) -> String?
 }
 
 extension TransitionTable: Drawable {}
@@ -168,17 +185,6 @@ extension MachineDescription {
         }
       } catch {
         return .unreadable(error, entries: 0)
-      }
-    }
-  }
-
-  /// How `machine` is rendered in each format.
-  static func renderings(of machine: some Drawable) -> @Sendable (Format) -> String {
-    { format in
-      switch format {
-      case .table: machine.markdown()
-      case .mermaid: machine.mermaid()
-      case .dot: machine.dot()
       }
     }
   }

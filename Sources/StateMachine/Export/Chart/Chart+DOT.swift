@@ -4,8 +4,14 @@ extension Chart {
   /// small circles `H` / `H*`, final states double circles. An edge to or from a compound
   /// state is drawn to its initial leaf and clipped at the cluster's border (`lhead`/`ltail`).
   public func dot() -> String {
-    var lines = ["digraph \(dotQuoted(name)) {", "    compound=true;", "    rankdir=LR;", "    node [shape=box, style=rounded];"]
-    let node = { (s: Int) in "n\(s)" }
+    (["digraph \(dotQuoted(name)) {", "    compound=true;", "    rankdir=LR;", "    node [shape=box, style=rounded];"] + dotBody(prefix: "") + ["}"])
+      .joined(separator: "\n") + "\n"
+  }
+
+  /// The graph's nodes, clusters and edges, each id led by `prefix`.
+  func dotBody(prefix: String) -> [String] {
+    var lines: [String] = []
+    let node = { (s: Int) in "\(prefix)n\(s)" }
     func emit(_ s: Int, indent: String) {
       for child in children[s] + histories[s] {
         if self.children[child].isEmpty {
@@ -18,7 +24,7 @@ extension Chart {
           }
           lines.append("\(indent)\(node(child)) [\(attributes.joined(separator: ", "))];")
         } else {
-          lines.append("\(indent)subgraph cluster_\(child) {")
+          lines.append("\(indent)subgraph cluster_\(prefix)\(child) {")
           lines.append("\(indent)    label=\(dotQuoted(label(child)));")
           if kinds[child] == .parallel { lines.append("\(indent)    style=dashed;") }
           emit(child, indent: indent + "    ")
@@ -28,20 +34,31 @@ extension Chart {
     }
     emit(0, indent: "    ")
     if let first = targets[defaultTransition[0]].first {
-      lines.append("    __start [shape=point];")
-      lines.append("    __start -> \(node(leaf(first)))\(clip(head: first));")
+      lines.append("    \(dotStart(prefix: prefix)) [shape=point];")
+      lines.append("    \(dotStart(prefix: prefix)) -> \(node(leaf(first)))\(clip(head: first, prefix: prefix));")
     }
     for t in sources.indices where defaultTransition[sources[t]] != t {
       let source = sources[t]
       for target in targets[t].isEmpty ? [source] : targets[t] {
         var attributes = ["label=\(dotQuoted(transitionLabel(t)))"]
-        if !self.children[source].isEmpty { attributes.append("ltail=cluster_\(source)") }
-        if !self.children[target].isEmpty, target != source { attributes.append("lhead=cluster_\(target)") }
+        if !self.children[source].isEmpty { attributes.append("ltail=cluster_\(prefix)\(source)") }
+        if !self.children[target].isEmpty, target != source { attributes.append("lhead=cluster_\(prefix)\(target)") }
         lines.append("    \(node(leaf(source))) -> \(node(leaf(target))) [\(attributes.joined(separator: ", "))];")
       }
     }
-    lines.append("}")
-    return lines.joined(separator: "\n") + "\n"
+    return lines
+  }
+
+  /// The start point's id, led by `prefix`.
+  func dotStart(prefix: String) -> String { prefix + "__start" }
+
+  /// The start point's id, when the chart has an initial state (it always has).
+  func dotStartID(prefix: String) -> String? { targets[defaultTransition[0]].isEmpty ? nil : dotStart(prefix: prefix) }
+
+  /// The DOT id of the node an edge from `state` (by its id's description) leaves, if the
+  /// chart has it: the state's own, or its first leaf's.
+  func dotID(of state: String, prefix: String) -> String? {
+    (1..<count).first { label($0) == state }.map { "\(prefix)n\(leaf($0))" }
   }
 
   /// The state an edge to `s` is drawn to: `s` itself, or, for a composite, its first leaf.
@@ -55,7 +72,7 @@ extension Chart {
     return v
   }
 
-  func clip(head s: Int) -> String { children[s].isEmpty ? "" : " [lhead=cluster_\(s)]" }
+  func clip(head s: Int, prefix: String) -> String { children[s].isEmpty ? "" : " [lhead=cluster_\(prefix)\(s)]" }
 }
 
 /// A DOT quoted string Graphviz shows as `text` (see ``TransitionTable/dot()``).

@@ -7,9 +7,20 @@ extension Chart {
   /// edge into the inside of another block: such an edge goes to (or from) that block's box,
   /// and its label names the real state (`→ target`).
   public func mermaid() -> String {
+    (["stateDiagram-v2"] + mermaidBody(prefix: "")).joined(separator: "\n") + "\n"
+  }
+
+  /// The Mermaid id of `state` (by its id's description), if the chart has it.
+  func mermaidID(of state: String, prefix: String) -> String? {
+    let labels = (1..<count).map { label($0) }
+    return labels.contains(state) ? prefix + DiagramIDs(labels)[state] : nil
+  }
+
+  /// The diagram's lines, each state's id led by `prefix`.
+  func mermaidBody(prefix: String) -> [String] {
     let diagramIDs = DiagramIDs((1..<count).map { label($0) })
-    let id = { (s: Int) in diagramIDs[self.label(s)] }
-    var lines = ["stateDiagram-v2"]
+    let id = { (s: Int) in prefix + diagramIDs[self.label(s)] }
+    var lines: [String] = []
     var edgesByBlock = [[String]](repeating: [], count: count)
     for t in sources.indices where defaultTransition[sources[t]] != t {
       let source = sources[t]
@@ -70,7 +81,7 @@ extension Chart {
       lines.append("\(indent)}")
     }
     emit(0, indent: "    ")
-    return lines.joined(separator: "\n") + "\n"
+    return lines
   }
 
   /// The innermost state whose block holds both `a` and `b` (0: the root).
