@@ -45,13 +45,13 @@ struct SCXMLTests {
       <state id="a">
         <onentry><assign location="x" expr="1"/><script>x++</script><send eventexpr="e"/></onentry>
         <transition cond="x > 1" target="a"/>
-        <invoke src="child.scxml"/>
+        <invoke srcexpr="'child.scxml'"/>
       </state>
       </scxml>
       """, kind: .needsDatamodel, problems: [
         "line 2: <data>: needs a datamodel", "line 4: <assign>: needs a datamodel", "line 4: <script>: needs a datamodel",
         "line 4: <send eventexpr>: needs a datamodel", "line 5: <transition cond>: needs a datamodel",
-        "line 6: <invoke>: needs a datamodel",
+        "line 6: <invoke srcexpr>: needs a datamodel",
       ]),
     Bad(label: "a bad delay", text: open + "<state id=\"a\"><onentry><send event=\"e\" delay=\"soon\"/></onentry></state></scxml>",
         kind: .invalid, problems: ["line 2: <send>: delay 'soon'; expected a time such as 500ms or 1.5s"]),

@@ -57,11 +57,19 @@ enum MachineSource {
     switch self {
     case .chart(let chart, _):
       switch format {
-      case .mermaid: chart.mermaid()
-      case .dot: chart.dot()
+      case .mermaid, .dot: Self.drawing(of: chart).render(format)
       case .table: chart.markdown()
       }
     default: description!.render(format)
+    }
+  }
+}
+
+extension MachineSource {
+  /// `chart` drawn with the charts it invokes (theirs too), each inside its invoker.
+  static func drawing(of chart: SCXMLDocument.DocumentChart) -> MachineDescription {
+    chart.declaredInvokes.reduce(MachineDescription(chart: chart, summary: chart.name)) { drawn, declared in
+      drawn.invoking(drawing(of: declared.invoke.chart), in: [declared.state])
     }
   }
 }

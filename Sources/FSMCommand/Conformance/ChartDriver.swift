@@ -4,23 +4,57 @@ import StateMachine
 /// external queue (sends without delay wait there until the current macrostep ends) and
 /// delayed sends due on the clock, cancellable by id. Used by `fsm conform` and `fsm run`.
 ///
+/// A chart's `<invoke>`s run here too (SCXML §6.4, see ``ChartInvoke``): each invoked chart is a
+/// session of its own, with its own queue and sends on the same clock, started at the end of
+/// the macrostep that entered its state (in document order) and cancelled when the state is
+/// exited; its `#_parent` messages join its parent's queue, its parent's `#_<id>` messages its
+/// own, `autoforward` copies every event the parent takes to it, and its halting queues
+/// `done.invoke.<id>` for its parent. Sessions take their queued events in turn, one each, the
+/// root first. A message to a session that is not running raises `error.communication` in its
+/// sender, as the next event it takes.
+///
 /// A chart that keeps sending itself events never hangs the driver: one input (the start, an
-/// event, or a stretch of time) handles at most ``maxEventsPerInput`` events, then stops with
-/// ``ChartDriverError/tooManyEvents(limit:input:states:)``.
+/// event, or a stretch of time) handles at most ``maxEventsPerInput`` events in all its
+/// sessions, then stops with ``ChartDriverError/tooManyEvents(limit:input:states:)``; and at
+/// most ``maxSessions`` charts run at once (``ChartDriverError/tooManyInvocations(limit:input:)``).
 struct ChartDriver {
   /// The most events one input may cause, by default: sends without delay handled after it,
   /// and, while time passes, delayed sends falling due.
   static let defaultMaxEventsPerInput = 10_000
+  /// The most charts (the document and those it invoked, and theirs) running at once.
+  static let maxSessions = 1_000
 
   typealias DocumentChart = SCXMLDocument.DocumentChart
+  typealias Machine = ChartMachine<String, String, NoContext, String>
 
-  private(set) var machine: ChartMachine<String, String, NoContext, String>
+  /// One running chart: the document (key 0) or one it invoked.
+  struct Session {
+    var machine: Machine
+    /// Events waiting for it, in order.
+    var external: [String] = []
+    /// The invoking session's key (`nil`: the document).
+    let parent: Int?
+    /// The invoking session's state (an index) whose invocation this is.
+    let owner: Int
+    let invokeID: String
+    let autoforward: Bool
+    /// Invoke ids from the document down, `/`-separated (`""`: the document).
+    let path: String
+    /// The sessions it invoked, by key, in the order they started.
+    var children: [Int] = []
+  }
+
+  private var sessions: [Int: Session] = [:]
+  /// Session keys in the order they started (the document first): the order of turns.
+  private var order: [Int] = [0]
+  private var nextKey = 1
+  /// The document's machine.
+  var machine: Machine { sessions[0]!.machine }
   /// Milliseconds of virtual time so far.
   private(set) var now: Duration = .zero
-  private var external: [String] = []
-  private var pending: [(due: Duration, sequence: Int, event: String, id: String?)] = []
+  private var pending: [(due: Duration, sequence: Int, session: Int, event: String, id: String?)] = []
   private var sequence = 0
-  /// Effects (logs) in the order they ran.
+  /// Effects (logs) in the order they ran; an invoked chart's led by its path in brackets.
   private(set) var effects: [String] = []
 
   /// The bound on events per input (see the type's summary).
@@ -31,52 +65,74 @@ struct ChartDriver {
   private var input = "(start)"
 
   init(_ chart: DocumentChart, maxEventsPerInput: Int = Self.defaultMaxEventsPerInput) {
-    machine = ChartMachine(chart, context: NoContext())
+    var machine = Machine(chart, context: NoContext())
+    machine.reportsTransitions = true
+    sessions[0] = Session(machine: machine, parent: nil, owner: 0, invokeID: "", autoforward: false, path: "")
     self.maxEventsPerInput = maxEventsPerInput
   }
 
-  /// The active atomic states, sorted by id.
+  /// The document's active atomic states, sorted by id.
   var configuration: [String] { machine.configuration.sorted() }
+
+  /// The paths of the invoked charts running now, in the order they started.
+  var invoked: [String] { order.dropFirst().compactMap { sessions[$0]?.path } }
 
   /// Starts the chart and runs its first macrostep; queued sends wait for ``drain()``.
   mutating func start() throws(ChartDriverError) {
     begin("(start)")
-    do { take(try machine.start()) } catch { throw .run(error) }
+    let step: ChartStep<String, String>
+    do { step = try sessions[0]!.machine.start() } catch { throw .run(error) }
+    try take(step, in: 0)
   }
 
-  /// One external event (an input) and its macrostep.
+  /// One external event (an input) for the document, and its macrostep.
   @discardableResult
   mutating func send(_ event: String) throws(ChartDriverError) -> ChartStep<String, String> {
     begin(event)
-    return try handle(event)
+    return try handle(event, in: 0)
   }
 
   private mutating func begin(_ input: String) {
     (handled, self.input) = (0, input)
   }
 
-  /// One event of the current input.
+  /// One event of the current input, taken by session `key`.
   @discardableResult
-  private mutating func handle(_ event: String) throws(ChartDriverError) -> ChartStep<String, String> {
+  private mutating func handle(_ event: String, in key: Int) throws(ChartDriverError) -> ChartStep<String, String> {
     handled += 1
     // The input's own event, then at most `maxEventsPerInput` that it causes.
     guard handled <= maxEventsPerInput + 1 else {
       throw .tooManyEvents(limit: maxEventsPerInput, input: input, states: machine.configuration)
     }
+    // Before the macrostep: a copy for each invoked chart that asked for every event.
+    for child in sessions[key]!.children where sessions[child]?.autoforward == true { sessions[child]!.external.append(event) }
     let step: ChartStep<String, String>
-    do { step = try machine.send(event) } catch { throw .run(error) }
-    take(step)
+    do { step = try sessions[key]!.machine.send(event) } catch { throw .run(error) }
+    try take(step, in: key)
     return step
   }
 
-  /// Handles the events waiting on the external queue, each with its macrostep.
+  /// Handles the events waiting in every session's queue, one per session in turn, each with
+  /// its macrostep, until none is left.
   mutating func drain() throws(ChartDriverError) {
-    while !external.isEmpty, !machine.isHalted { try handle(external.removeFirst()) }
-    external.removeAll()
+    var progressed = true
+    while progressed {
+      progressed = false
+      for key in order {
+        guard let session = sessions[key], !session.external.isEmpty else { continue }
+        if session.machine.isHalted {
+          sessions[key]!.external.removeAll()
+          continue
+        }
+        let event = sessions[key]!.external.removeFirst()
+        try handle(event, in: key)
+        progressed = true
+      }
+    }
   }
 
   /// Lets `duration` pass (an input): delayed sends fall due in order (due time, then the
-  /// order they were sent), each handled with the queue it leaves behind.
+  /// order they were sent), each handled with the queues it leaves behind.
   mutating func advance(by duration: Duration) throws(ChartDriverError) {
     begin("after \(duration)")
     let end = now + duration
@@ -86,27 +142,103 @@ struct ChartDriver {
     {
       let fired = pending.remove(at: next)
       now = fired.due
-      try handle(fired.event)
+      if let session = sessions[fired.session], !session.machine.isHalted { try handle(fired.event, in: fired.session) }
       try drain()
     }
     now = end
   }
 
-  private mutating func take(_ step: ChartStep<String, String>) {
+  /// What session `key`'s macrostep asked for, then its invocations, then its end if it halted.
+  private mutating func take(_ step: ChartStep<String, String>, in key: Int) throws(ChartDriverError) {
+    let path = sessions[key]!.path
     for output in step.outputs {
       switch output {
-      case .effect(let effect): effects.append(effect)
+      case .effect(let effect): effects.append(path.isEmpty ? effect : "[\(path)] \(effect)")
       case .send(let event, let delay, let id):
         if delay <= .zero {
-          external.append(event)
+          sessions[key]!.external.append(event)
         } else {
           sequence += 1
-          if let id { pending.removeAll { $0.id == id } }
-          pending.append((now + delay, sequence, event, id))
+          if let id { pending.removeAll { $0.session == key && $0.id == id } }
+          pending.append((now + delay, sequence, key, event, id))
         }
-      case .cancel(let id): pending.removeAll { $0.id == id }
+      case .cancel(let id): pending.removeAll { $0.session == key && $0.id == id }
+      case .message(let event, let target): deliver(event, to: target, from: key)
+      @unknown default: break
       }
     }
+    guard !sessions[key]!.machine.isHalted else {
+      // A halted chart cancels what it invoked; an invoked one that halted is done.
+      for child in sessions[key]!.children { end(child) }
+      if let parent = sessions[key]!.parent {
+        let id = sessions[key]!.invokeID
+        end(key)
+        sessions[parent]?.external.append("done.invoke.\(id)")
+      }
+      return
+    }
+    try invocations(after: step, in: key)
+  }
+
+  /// Cancels the invocations of the states session `key`'s macrostep exited, and starts those
+  /// of the states it entered (in document order, each state's in its order).
+  private mutating func invocations(after step: ChartStep<String, String>, in key: Int) throws(ChartDriverError) {
+    // `entered` counts states from the chart's first (index 1).
+    let entered = Set(step.entered.map { $0 + 1 })
+    let machine = sessions[key]!.machine
+    for child in sessions[key]!.children {
+      guard let owner = sessions[child]?.owner else { continue }
+      // Entered again (so exited first), or no longer active: exited.
+      if entered.contains(owner) || !machine.isActive(at: owner) { end(child) }
+    }
+    let chart = machine.steppedChart
+    for s in entered.sorted() where machine.isActive(at: s) {
+      for (n, invoke) in chart.invokes(of: s).enumerated() {
+        try start(invoke, id: invoke.id ?? "\(chart.stateLabel(s)).\(n + 1)", state: s, parent: key)
+      }
+    }
+  }
+
+  /// Starts `invoke` as a session invoked by session `parent` from its state `state`.
+  private mutating func start(_ invoke: ChartInvoke<String, String, NoContext, String>, id: String, state: Int, parent: Int) throws(ChartDriverError) {
+    guard sessions.count < Self.maxSessions else { throw .tooManyInvocations(limit: Self.maxSessions, input: input) }
+    var machine = Machine(invoke.chart, context: NoContext())
+    machine.reportsTransitions = true
+    let key = nextKey
+    nextKey += 1
+    let parentPath = sessions[parent]!.path
+    sessions[key] = Session(
+      machine: machine, parent: parent, owner: state, invokeID: id, autoforward: invoke.autoforward,
+      path: parentPath.isEmpty ? id : parentPath + "/" + id)
+    sessions[parent]!.children.append(key)
+    order.append(key)
+    let step: ChartStep<String, String>
+    do { step = try sessions[key]!.machine.start() } catch { throw .run(error) }
+    try take(step, in: key)
+  }
+
+  /// Delivers a message from session `key` to `target` (`#_parent` or `#_<invokeid>` of one it
+  /// invoked); `error.communication` for it when there is no such session.
+  private mutating func deliver(_ event: String, to target: String, from key: Int) {
+    if target == "#_parent", let parent = sessions[key]!.parent, sessions[parent] != nil {
+      sessions[parent]!.external.append(event)
+      return
+    }
+    if target.hasPrefix("#_"), let child = sessions[key]!.children.first(where: { sessions[$0]?.invokeID == String(target.dropFirst(2)) }) {
+      sessions[child]!.external.append(event)
+      return
+    }
+    sessions[key]!.external.insert("error.communication", at: 0)
+  }
+
+  /// Cancels session `key` and what it invoked: their queues and pending sends are dropped.
+  private mutating func end(_ key: Int) {
+    guard let session = sessions[key] else { return }
+    for child in session.children { end(child) }
+    sessions[key] = nil
+    order.removeAll { $0 == key }
+    pending.removeAll { $0.session == key }
+    if let parent = session.parent { sessions[parent]?.children.removeAll { $0 == key } }
   }
 }
 
@@ -116,12 +248,16 @@ enum ChartDriverError: Error, CustomStringConvertible {
   case run(ChartRunError)
   /// One input caused more than `limit` events: the chart keeps sending itself events.
   case tooManyEvents(limit: Int, input: String, states: [String])
+  /// More than `limit` charts would run at once: invocations keep invoking.
+  case tooManyInvocations(limit: Int, input: String)
 
   var description: String {
     switch self {
     case .run(let error): error.description
     case .tooManyEvents(let limit, let input, let states):
       "'\(input)' caused more than \(limit) events (the chart keeps sending itself events; the bound is \(limit) events per input); active: \(states.joined(separator: ", "))"
+    case .tooManyInvocations(let limit, let input):
+      "'\(input)' would run more than \(limit) charts at once (invoked charts keep invoking; the bound is \(limit))"
     }
   }
 }

@@ -161,6 +161,8 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
   let histories: [[Int]]
   @usableFromInline let onEntry: [[Action]]
   @usableFromInline let onExit: [[Action]]
+  /// Per state, the charts it invokes.
+  let invokes: [[ChartInvoke<ID, Event, Context, Effect>]]
   @usableFromInline let defaultTransition: [Int]
   let stateTransitions: [[Int]]
   @usableFromInline let index: [ID: Int]
@@ -207,7 +209,7 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
   func makesOutputsOnly(_ range: Range<Int>) -> Bool {
     range.allSatisfy { i in
       switch content[i] {
-      case .effect, .make, .send, .cancel: true
+      case .effect, .make, .send, .cancel, .message: true
       case .raise, .update, .error: false
       }
     }
@@ -222,6 +224,7 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
       (builder.ids, builder.kinds, builder.parents, builder.ends, builder.children, builder.histories)
     (onEntry, onExit, defaultTransition, stateTransitions, index) =
       (builder.onEntry, builder.onExit, builder.defaultTransition, builder.stateTransitions, builder.index)
+    invokes = builder.invokes
     (sources, descriptors, guards, targets, isInternal, actions) =
       (builder.sources, builder.descriptors, builder.guards, builder.resolvedTargets, builder.isInternal, builder.actions)
     let index = builder.index

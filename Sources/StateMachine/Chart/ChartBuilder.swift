@@ -13,6 +13,7 @@ struct ChartBuilder<ID: Hashable & Sendable, Event: Sendable, Context, Effect: S
   var histories: [[Int]] = []
   var onEntry: [[Action]] = []
   var onExit: [[Action]] = []
+  var invokes: [[ChartInvoke<ID, Event, Context, Effect>]] = []
   var defaultTransition: [Int] = []
   var stateTransitions: [[Int]] = []
   var index: [ID: Int] = [:]
@@ -48,6 +49,7 @@ struct ChartBuilder<ID: Hashable & Sendable, Event: Sendable, Context, Effect: S
     histories.append([])
     onEntry.append(entry)
     onExit.append(exit)
+    invokes.append([])
     defaultTransition.append(-1)
     stateTransitions.append([])
     lines.append(line)
@@ -68,6 +70,7 @@ struct ChartBuilder<ID: Hashable & Sendable, Event: Sendable, Context, Effect: S
     case .history(let deep, _): kind = deep ? .deepHistory : .shallowHistory
     }
     append(id: state.id, parent: parent, kind: kind, onEntry: state.onEntry, onExit: state.onExit, line: state.line)
+    invokes[i] = state.invokes
     if index[state.id] != nil {
       problems.append(.init(state: "\(state.id)", line: state.line, message: "declared more than once"))
     } else {

@@ -281,6 +281,7 @@ extension ChartMachine {
         internalQueue.append(QueuedEvent(name: eventName(of: raised, ordinal: ordinal), value: raised, ordinal: ordinal))
       case .send(let sent, let delay, let id): if !discardsOutputs { run.output(.send(sent, after: delay, id: id), owner: owner) }
       case .cancel(let id): if !discardsOutputs { run.output(.cancel(id), owner: owner) }
+      case .message(let sent, let target): if !discardsOutputs { run.output(.message(sent, to: target), owner: owner) }
       case .update(_, let update):
         update(&storedContext, value)
         contextWritten = true

@@ -50,6 +50,8 @@ public struct ChartState<ID: Hashable & Sendable, Event: Sendable, Context, Effe
   public var initialActions: [Action]
   /// Where it was declared (a line of a document), for messages.
   public var line: Int?
+  /// The charts it invokes while it is active (SCXML's `<invoke>`), in document order.
+  public var invokes: [ChartInvoke<ID, Event, Context, Effect>] = []
 
   /// A state of any kind; the static constructors (``atomic(_:transitions:onEntry:onExit:)`` and the others) read better.
   public init(
@@ -182,6 +184,10 @@ public enum ChartAction<Event: Sendable, Context, Effect: Sendable>: Sendable {
   case send(Event, after: Duration, id: String?)
   /// Cancel a pending send by its id.
   case cancel(String)
+  /// Send `event` to another machine: `#_parent` (the chart that invoked this one) or
+  /// `#_<id>` (a chart this one invoked), in SCXML's words; a store's child by its id or path.
+  /// The machine makes it an output (``ChartOutput/message(_:to:)``) for its runner to deliver.
+  case message(Event, to: String)
   /// Change the context; `name` (when given) is how tables and diagrams show it, else `(update)`.
   ///
   /// ```swift

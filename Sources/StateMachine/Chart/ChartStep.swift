@@ -70,6 +70,8 @@ public enum ChartOutput<Event: Sendable, Effect: Sendable>: Sendable {
   case send(Event, after: Duration, id: String?)
   /// Cancel the pending send named `id`.
   case cancel(String)
+  /// Deliver `event` to the machine at `target` (see ``ChartAction/message(_:to:)``).
+  case message(Event, to: String)
 }
 
 extension ChartOutput: Equatable where Event: Equatable, Effect: Equatable {}
@@ -91,6 +93,9 @@ public enum ChartRunError: Error, Hashable, Sendable, CustomStringConvertible {
   case didNotSettle(chart: String, microsteps: Int, states: [String])
   /// The internal queue held `events` events, more than ``ChartMachine/maxInternalEvents``.
   case queueOverflow(chart: String, events: Int, states: [String])
+  /// A ``Store`` was given a chart whose states invoke charts (``ChartInvoke``): a store runs
+  /// child machines through ``Command/invoke(_:id:scope:)`` instead.
+  case declaresInvokes(chart: String)
 
   public var description: String {
     switch self {
@@ -98,6 +103,8 @@ public enum ChartRunError: Error, Hashable, Sendable, CustomStringConvertible {
       "chart '\(chart)': the macrostep did not settle after \(microsteps) microsteps (eventless transitions or raised events loop); active: \(states.joined(separator: ", "))"
     case .queueOverflow(let chart, let events, let states):
       "chart '\(chart)': \(events) internal events waiting, more than the \(ChartMachine<String, String, NoContext, String>.maxInternalEvents) a macrostep may queue (raised events flood it); active: \(states.joined(separator: ", "))"
+    case .declaresInvokes(let chart):
+      "chart '\(chart)' declares <invoke>s, which a store does not run; expected child machines started with Command.invoke(_:id:scope:)"
     }
   }
 }

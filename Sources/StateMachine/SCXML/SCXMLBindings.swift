@@ -105,7 +105,7 @@ extension Chart {
       for (position, action) in list.enumerated() {
         switch action {
         case .effect(let effect): if effects["\(effect)"] == nil { effects["\(effect)"] = effect }
-        case .raise(let event), .send(let event, _, _): if events[eventName(event)] == nil { events[eventName(event)] = event }
+        case .raise(let event), .send(let event, _, _), .message(let event, _): if events[eventName(event)] == nil { events[eventName(event)] = event }
         case .update(let name?, _), .make(let name, _): if named[name] == nil { named[name] = action }
         case .update(nil, _): named[unnamedUpdateName(place, position)] = action
         default: break

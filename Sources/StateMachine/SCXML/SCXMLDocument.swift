@@ -13,9 +13,12 @@ import Foundation
 /// `<state>`, `<parallel>`, `<final>`, `<history>`, `<initial>`, `<transition>` (`event`,
 /// `target`, `type`, `cond` only as `In('id')` or `!In('id')`), `<onentry>`, `<onexit>`, `<raise>`, `<send>`
 /// (`event`, `delay`, `id`, `target` `#_internal`, `type` SCXML), `<cancel sendid>`, `<log>`
-/// (`label` and a string-literal `expr`: the effect `label: text`). A `<send>` to a target this
-/// runtime cannot reach raises `error.execution` (or `error.communication` for `#_scxml_…` and
-/// `#_parent`) when it runs, as the recommendation says.
+/// (`label` and a string-literal `expr`: the effect `label: text`), `<invoke>` (an SCXML
+/// document inline in `<content>` or by `src`, relative to this one; `id`, `autoforward`: see
+/// ``ChartInvoke``) and `<send target>` to `#_parent` or `#_<invokeid>` (without `delay` or
+/// `id`: ``ChartAction/message(_:to:)``). A `<send>` to a target this runtime cannot reach
+/// raises `error.execution` (or `error.communication` for `#_scxml_…`) when it runs, as the
+/// recommendation says.
 public enum SCXMLDocument {
   /// A chart read from SCXML: `String` ids, events and effects (`<log>` labels).
   public typealias DocumentChart = Chart<String, String, NoContext, String>
@@ -47,13 +50,32 @@ public enum SCXMLDocument {
 
   /// Reads an SCXML document held in memory; `file` names it in errors.
   public static func parse(_ data: Data, file: String) throws(SCXMLError) -> DocumentChart {
-    let tree = try read(data, file: file, bindings: .document)
-    return try build(file: file) { () throws(ChartError) in try DocumentChart(name: tree.name, initial: tree.initial, states: tree.states) }
+    try read(data, file: file, bindings: .document, depth: 0, make: makeDocumentChart)
+  }
+
+  /// A document chart of the states read.
+  static func makeDocumentChart(_ tree: (name: String, initial: [String]?, states: [DocumentChart.State])) throws(ChartError) -> DocumentChart {
+    try DocumentChart(name: tree.name, initial: tree.initial, states: tree.states)
+  }
+
+  /// How many documents deep invocations may nest (an `<invoke src>` of a document that
+  /// invokes itself would otherwise never end).
+  static let maxInvokeDepth = 16
+
+  /// The chart of a document read with `bindings`, at `depth` invocations below the document
+  /// being read, made by `make`.
+  static func read<ID, Event, Context, Effect>(
+    _ data: Data, file: String, bindings: SCXMLBindings<ID, Event, Context, Effect>, depth: Int,
+    make: @escaping ChartMaker<ID, Event, Context, Effect>
+  ) throws(SCXMLError) -> Chart<ID, Event, Context, Effect> {
+    let tree = try readTree(data, file: file, bindings: bindings, depth: depth, make: make)
+    return try build(file: file) { () throws(ChartError) in try make(tree) }
   }
 
   /// The document's states, read with `bindings`.
-  static func read<ID, Event, Context, Effect>(
-    _ data: Data, file: String, bindings: SCXMLBindings<ID, Event, Context, Effect>
+  static func readTree<ID, Event, Context, Effect>(
+    _ data: Data, file: String, bindings: SCXMLBindings<ID, Event, Context, Effect>, depth: Int,
+    make: @escaping ChartMaker<ID, Event, Context, Effect>
   ) throws(SCXMLError) -> (name: String, initial: [ID]?, states: [ChartState<ID, Event, Context, Effect>]) {
     if let range = data.range(of: Data("<!DOCTYPE".utf8)) ?? data.range(of: Data("<!ENTITY".utf8)) {
       let line = lineNumber(at: data.distance(from: data.startIndex, to: range.lowerBound), in: data)
@@ -73,7 +95,7 @@ public enum SCXMLDocument {
     case .failure(let error):
       throw SCXMLError(file: file, kind: .malformedXML, problems: [.init(line: error.line, column: error.column, element: nil, message: error.message)])
     }
-    var reader = SCXMLReader(file: file, bindings: bindings)
+    var reader = SCXMLReader(file: file, bindings: bindings, depth: depth, make: make)
     let chart = reader.chart(root)
     if !reader.datamodelPlaces.isEmpty {
       throw SCXMLError(file: file, kind: .needsDatamodel, problems: reader.datamodelPlaces)
@@ -95,3 +117,7 @@ public enum SCXMLDocument {
     }
   }
 }
+
+/// Makes a chart of the states a document's reader read (an invoked document's too).
+typealias ChartMaker<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Sendable> =
+  (_ tree: (name: String, initial: [ID]?, states: [ChartState<ID, Event, Context, Effect>])) throws(ChartError) -> Chart<ID, Event, Context, Effect>

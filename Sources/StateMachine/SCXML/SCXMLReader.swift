@@ -15,7 +15,14 @@ struct SCXMLReader<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Se
   var unbound: [SCXMLError.Problem] = []
   var generated = 0
 
-  init(file: String, bindings: SCXMLBindings<ID, Event, Context, Effect>) { (self.file, self.bindings) = (file, bindings) }
+  /// How many invocations below the document being read this one is.
+  let depth: Int
+  /// Makes an invoked document's chart.
+  let make: ChartMaker<ID, Event, Context, Effect>
+
+  init(file: String, bindings: SCXMLBindings<ID, Event, Context, Effect>, depth: Int, make: @escaping ChartMaker<ID, Event, Context, Effect>) {
+    (self.file, self.bindings, self.depth, self.make) = (file, bindings, depth, make)
+  }
 
   mutating func unbound(_ node: XMLElementNode, attribute: String? = nil, _ message: String) {
     let element = "<\(node.name)" + (attribute.map { " \($0)" } ?? "") + ">"
@@ -88,6 +95,7 @@ struct SCXMLReader<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Se
     var onExit: [Action] = []
     var initialTargets: [ID]? = node.attributes["initial"].map { stateIDs($0, node, attribute: "initial") }
     var initialActions: [Action] = []
+    var invokes: [ChartInvoke<ID, Event, Context, Effect>] = []
     for child in node.children where ours(child) {
       switch (node.name, child.name) {
       case (_, "onentry"): onEntry += content(child.children)
@@ -106,7 +114,8 @@ struct SCXMLReader<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Se
         initialTargets = parsed.targets
         initialActions = parsed.actions
       case (_, "datamodel"): datamodel(child)
-      case (_, "invoke"): needsDatamodel(child)
+      case ("final", "invoke"): invalid(child, "unexpected in <final>")
+      case (_, "invoke"): if let invoke = invoke(child) { invokes.append(invoke) }
       default: invalid(child, "unexpected in <\(node.name)>")
       }
     }
@@ -120,9 +129,11 @@ struct SCXMLReader<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Se
       if !hasStates, initialTargets != nil { invalid(node, "has an initial but no child states") }
     }
     guard let id else { return nil }
-    return State(
+    var state = State(
       id: id, kind: kind, children: children, transitions: transitions, onEntry: onEntry, onExit: onExit,
       initialActions: initialActions, line: node.line)
+    state.invokes = invokes
+    return state
   }
 
   mutating func generatedID(_ node: XMLElementNode) -> String {
@@ -275,7 +286,14 @@ struct SCXMLReader<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Se
     switch node.attributes["target"] {
     case nil: return event(name, node).map { .send($0, after: delay, id: node.attributes["id"]) }
     case "#_internal"?: return delay == .zero ? event(name, node).map { .raise($0) } : .error("error.execution")
-    case let target? where target.hasPrefix("#_scxml_") || target == "#_parent": return .error("error.communication")
+    case let target? where target.hasPrefix("#_scxml_"): return .error("error.communication")
+    case let target? where target.hasPrefix("#_") && target.count > 2:
+      // Another chart of the same system: its invoker, or one it invoked.
+      guard delay == .zero, node.attributes["id"] == nil else {
+        invalid(node, "a send to \(target) with a delay or an id; expected neither (messages between charts are delivered at once)")
+        return nil
+      }
+      return event(name, node).map { .message($0, to: target) }
     case _?: return .error("error.execution")
     }
   }

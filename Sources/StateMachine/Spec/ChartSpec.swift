@@ -54,6 +54,10 @@ public enum ChartSpec {
         place = .prose
         if let value = SpecParser.value(of: "- chart:", in: line) { name = value }
         if let value = SpecParser.value(of: "- initial:", in: line) { initial = Rendering.splitList(value).map { Rendering.readName($0).name } }
+        if line.hasPrefix("- invokes") {
+          throw SpecError(
+            file: file, line: number, message: "the chart invokes charts, which a spec cannot hold; expected the chart's SCXML document")
+        }
         if let value = SpecParser.value(of: "- initial actions:", in: line) {
           initialActions = try actions(value, file: file, line: number, field: "initial actions")
         }
@@ -173,7 +177,8 @@ public enum ChartSpec {
     return ChartGuard(name) { _, _ in false }
   }
 
-  /// A cell of actions: `name`, `raise e`, `send e [after 500ms] [as id]`, `cancel id`, `error name`.
+  /// A cell of actions: `name`, `raise e`, `send e [after 500ms] [as id]`, `send e to target`,
+  /// `cancel id`, `error name`.
   static func actions(_ cell: String, file: String, line: Int, field: String) throws(SpecError) -> [Action] {
     var result: [Action] = []
     for item in Rendering.splitList(cell) where !item.isEmpty {
@@ -190,6 +195,10 @@ public enum ChartSpec {
       case "send" where words.count >= 2:
         let event = Rendering.readName(words[1]).name
         words.removeFirst(2)
+        if words.count == 2, words[0] == "to" {
+          result.append(.message(event, to: Rendering.readName(words[1]).name))
+          continue
+        }
         var delay = Duration.zero
         var id: String?
         while !words.isEmpty {
@@ -198,7 +207,8 @@ public enum ChartSpec {
           } else if words[0] == "as", words.count >= 2 {
             id = Rendering.readName(words[1]).name
           } else {
-            throw SpecError(file: file, line: line, field: field, message: "'\(item)'; expected send <event> [after <time>] [as <id>]")
+            throw SpecError(
+              file: file, line: line, field: field, message: "'\(item)'; expected send <event> [after <time>] [as <id>], or send <event> to <target>")
           }
           words.removeFirst(2)
         }

@@ -7,7 +7,9 @@ extension Chart {
   /// empty `event`; several descriptors are separated by spaces, as in SCXML.
   ///
   /// Actions are effects by name, `raise e`, `send e`, `send e after 500ms`, `send e after 1 s as id`,
-  /// `cancel id`, `error error.execution`. ``ChartSpec/parse(_:file:)`` reads it back.
+  /// `send e to #_parent`, `cancel id`, `error error.execution`. ``ChartSpec/parse(_:file:)``
+  /// reads it back. A chart that invokes charts (``ChartInvoke``) names them in an
+  /// `- invokes (SCXML only):` line, which the spec reader refuses: keep such a chart in SCXML.
   ///
   /// ```text
   /// - chart: `player`
@@ -26,6 +28,9 @@ extension Chart {
       "- initial: `\(targets[defaultTransition[0]].map { Rendering.cellName(label($0)) }.joined(separator: ", "))`",
     ]
     if !actions[defaultTransition[0]].isEmpty { lines.append("- initial actions: `\(actionList(actions[defaultTransition[0]]))`") }
+    // A spec has no form for invoked charts: they are named, and reading the spec refuses them.
+    let invoked = declaredInvokes.map { "`\($0.invoke.chart.name)` in `\(Rendering.cellName($0.state))`" }
+    if !invoked.isEmpty { lines.append("- invokes (SCXML only): " + invoked.joined(separator: ", ")) }
     lines += ["", "| state | parent | kind | initial | entry | exit |", "| --- | --- | --- | --- | --- | --- |"]
     for s in 1..<count {
       let kind: String =
@@ -91,6 +96,7 @@ extension Chart {
       if let id { text += " as " + Rendering.wordName(id) }
       return text
     case .cancel(let id): return "cancel " + Rendering.wordName(id)
+    case .message(let event, let target): return "send " + Rendering.wordName(eventName(event)) + " to " + Rendering.wordName(target)
     case .update(let name?, _): return labelCell(name)
     case .update(nil, _): return "(update)"
     case .error(let name): return "error " + Rendering.wordName(name)

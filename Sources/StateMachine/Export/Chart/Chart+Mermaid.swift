@@ -116,6 +116,7 @@ extension Chart {
     case .raise(let event): "raise \(eventName(event))"
     case .send(let event, let delay, _): delay == .zero ? "send \(eventName(event))" : "send \(eventName(event)) after \(Command<String, String>.format(delay))"
     case .cancel(let id): "cancel \(id)"
+    case .message(let event, let target): "send \(eventName(event)) to \(target)"
     case .update(let name, _): name ?? "update"
     case .error(let name): name
     }

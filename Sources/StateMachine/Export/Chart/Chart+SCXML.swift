@@ -14,7 +14,9 @@ extension Chart {
   /// An unnamed update is written under a name made from where it is
   /// (`(update 2 on entry to 'a')`), which ``scxmlBindings`` binds
   /// too, so the read-back chart changes the context as this one does.
-  /// Platform errors are written as sends that raise them (`#_invalid`, `#_parent`).
+  /// Platform errors are written as sends that raise them: to a session that does not exist
+  /// (`#_scxml_unreachable`: `error.communication`) and to a target that is not one
+  /// (`unreachable`: `error.execution`). Invocations are written inline, or by their `src`.
   ///
   /// - Throws: ``ExportError`` naming the first state, event or action that SCXML cannot
   ///   carry so that it reads back the same: an id that is empty or holds whitespace (targets
@@ -29,10 +31,15 @@ extension Chart {
 
   /// The document, for a chart ``scxmlRefusal()`` accepts.
   func scxmlText() -> String {
+    (["<?xml version=\"1.0\" encoding=\"UTF-8\"?>"] + scxmlElement(indent: "")).joined(separator: "\n") + "\n"
+  }
+
+  /// The `<scxml>` element, its lines led by `indent` (an invoked chart's sits in its
+  /// invoker's `<content>`).
+  func scxmlElement(indent base: String) -> [String] {
     let swift = namesSwiftCode ? " xmlns:fsm=\(attribute(SCXMLBindings<ID, Event, Context, Effect>.namespace))" : ""
     var lines = [
-      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
-      "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"\(swift) version=\"1.0\" name=\(attribute(name)) initial=\(attribute(targets[defaultTransition[0]].map(label).joined(separator: " ")))>",
+      "\(base)<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"\(swift) version=\"1.0\" name=\(attribute(name)) initial=\(attribute(targets[defaultTransition[0]].map(label).joined(separator: " ")))>"
     ]
     func emit(_ s: Int, indent: String) {
       let inner = indent + "  "
@@ -62,6 +69,7 @@ extension Chart {
       content("onentry", onEntry[s], place: .entry(s), indent: inner)
       content("onexit", onExit[s], place: .exit(s), indent: inner)
       for t in stateTransitions[s] { transition(t, indent: inner) }
+      for invoke in tables.invokes[s] { self.invoke(invoke, into: &lines, indent: inner) }
       for child in (children[s] + histories[s]).sorted() { emit(child, indent: inner) }
       lines.append("\(indent)</\(element)>")
     }
@@ -114,20 +122,39 @@ extension Chart {
           if let id { send += " id=\(attribute(id))" }
           lines.append(send + "/>")
         case .cancel(let id): lines.append("\(indent)<cancel sendid=\(attribute(id))/>")
+        case .message(let event, let target): lines.append("\(indent)<send event=\(attribute(eventName(event))) target=\(attribute(target))/>")
         case .update(let name?, _): lines.append("\(indent)<fsm:update name=\(attribute(name))/>")
         case .update(nil, _):
           lines.append("\(indent)<fsm:update name=\(attribute(unnamedUpdateName(place, position)))/>")
         case .error(let name) where name == "error.communication":
-          lines.append("\(indent)<send event=\"unreachable\" target=\"#_parent\"/>")
+          // A session that does not exist.
+          lines.append("\(indent)<send event=\"unreachable\" target=\"#_scxml_unreachable\"/>")
         case .error(let name) where name == "error.execution":
-          lines.append("\(indent)<send event=\"unreachable\" target=\"#_invalid\"/>")
+          // A target that is not one.
+          lines.append("\(indent)<send event=\"unreachable\" target=\"unreachable\"/>")
         case .error(let name): lines.append("\(indent)<!-- raises \(comment(name)): left out -->")
         }
       }
     }
-    for child in (children[0] + histories[0]).sorted() { emit(child, indent: "  ") }
-    lines.append("</scxml>")
-    return lines.joined(separator: "\n") + "\n"
+    for child in (children[0] + histories[0]).sorted() { emit(child, indent: base + "  ") }
+    lines.append("\(base)</scxml>")
+    return lines
+  }
+
+  /// Writes `invoke`: its document by `src` when it was read from one, else inline.
+  func invoke(_ invoke: ChartInvoke<ID, Event, Context, Effect>, into lines: inout [String], indent: String) {
+    var open = "\(indent)<invoke type=\"http://www.w3.org/TR/scxml/\""
+    if let id = invoke.id { open += " id=\(attribute(id))" }
+    if invoke.autoforward { open += " autoforward=\"true\"" }
+    if let source = invoke.source {
+      lines.append(open + " src=\(attribute(source))/>")
+      return
+    }
+    lines.append(open + ">")
+    lines.append("\(indent)  <content>")
+    lines += invoke.chart.scxmlElement(indent: indent + "    ")
+    lines.append("\(indent)  </content>")
+    lines.append("\(indent)</invoke>")
   }
 
   /// Whether the export names Swift code (and so declares the `fsm` namespace).

@@ -19,6 +19,12 @@ extension Chart {
       if id.contains(where: \.isWhitespace) { return refuse(subject, spaced) }
       if controlled(id) { return refuse(subject, "XML cannot hold control characters") }
       if seen.updateValue(s, forKey: id) != nil { return refuse(subject, "two states are written with this id") }
+      for invoke in tables.invokes[s] {
+        for text in [invoke.id, invoke.source].compactMap({ $0 }) where controlled(text) || text.isEmpty {
+          return refuse("an invocation in \(subject)", "expected a non-empty id and src without control characters")
+        }
+        if invoke.source == nil, let refusal = invoke.chart.scxmlRefusal() { return refusal }
+      }
     }
     for t in sources.indices {
       for descriptor in descriptors[t] where descriptor.isEmpty || descriptor.contains(where: \.isWhitespace) || controlled(descriptor) {
@@ -47,6 +53,13 @@ extension Chart {
             return refuse("the event \(Rendering.quoted(text)) sent on \(place)", "expected a name without spaces or control characters")
           }
           if case .send(_, _, let id?) = action, controlled(id) { return refuse("the send id \(Rendering.quoted(id)) on \(place)", "XML cannot hold control characters") }
+        case .message(let event, let target):
+          let text = eventName(event)
+          if text.isEmpty || text.contains(where: \.isWhitespace) || controlled(text) || target.isEmpty || target.contains(where: \.isWhitespace)
+            || controlled(target)
+          {
+            return refuse("the message \(Rendering.quoted(text)) to \(Rendering.quoted(target)) on \(place)", "expected names without spaces or control characters")
+          }
         case .cancel(let id):
           if controlled(id) { return refuse("the send id \(Rendering.quoted(id)) on \(place)", "XML cannot hold control characters") }
         case .update(let name?, _), .make(let name, _):

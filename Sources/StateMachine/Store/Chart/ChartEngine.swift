@@ -62,6 +62,7 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   /// Enters the chart's initial configuration (its content runs; its effects wait for `start`).
   @usableFromInline
   init(_ chart: Chart<ID, Event, Context, Effect>, context: Context) throws(ChartRunError) {
+    guard !chart.declaresInvokes else { throw .declaresInvokes(chart: chart.name) }
     let pool = chart.stepperPool()
     self.pool = pool
     let machine = pool.take(context: context)
@@ -77,6 +78,9 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
 
   /// A chart restored from `snapshot`: nothing is entered, so there is nothing to start.
   init(_ chart: Chart<ID, Event, Context, Effect>, restoring snapshot: ChartSnapshot<ID, Context>) throws(ChartRestoreError) {
+    guard !chart.declaresInvokes else {
+      throw ChartRestoreError(message: ChartRunError.declaresInvokes(chart: chart.name).description)
+    }
     guard !snapshot.configuration.isEmpty else {
       throw ChartRestoreError(
         message: "the snapshot has no configuration (a chart not started); a store starts such a chart with init(_:context:)")
@@ -229,6 +233,9 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
         }
       case .cancel(let id):
         core.register(.cancel(EffectID(id)), owner: owner, into: &work)
+      case .message(let event, let target):
+        guard !halted else { continue }
+        core.register(.message(MachineMessage(event, to: target)), owner: owner, into: &work)
       }
     }
   }

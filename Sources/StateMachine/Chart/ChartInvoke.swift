@@ -1,0 +1,58 @@
+/// A child chart a state invokes (SCXML's `<invoke type="http://www.w3.org/TR/scxml/">`): it
+/// starts at the end of the macrostep that entered the state, runs beside its parent, and is
+/// cancelled when the state is exited. When it halts in a final state of its root, its parent
+/// gets `done.invoke.<id>`; it speaks to its parent with ``ChartAction/message(_:to:)`` to
+/// `#_parent`, and its parent to it with `#_<id>`.
+///
+/// A ``ChartMachine`` steps one chart: whoever runs it starts and stops the charts it invokes.
+/// The SCXML runtime of `fsm run` and `fsm conform` does; a ``Store`` runs child machines
+/// through ``Command/invoke(_:id:scope:)`` instead, and refuses a chart that declares these.
+///
+/// ```swift
+/// var waiting = ChartState<String, String, NoContext, String>.atomic("waiting", transitions: [.on("done.invoke.timer", to: "done")])
+/// waiting.invokes = [ChartInvoke(id: "timer", chart: timerChart)]
+/// ```
+public struct ChartInvoke<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Sendable>: Sendable {
+  /// The invocation's id (its `invokeid`); `nil`: one is made from the state's id
+  /// (`<state>.<n>`, `n` counting the state's invocations from 1), as SCXML makes one.
+  public var id: String?
+  /// The chart it runs.
+  public var chart: Chart<ID, Event, Context, Effect>
+  /// The document the chart was read from (SCXML's `src`, as written), or `nil` when it was
+  /// given inline: an export writes it back the same way.
+  public var source: String?
+  /// Whether every external event the parent takes is also sent to the child (SCXML's
+  /// `autoforward`).
+  public var autoforward: Bool
+
+  /// An invocation of `chart`.
+  public init(id: String? = nil, chart: Chart<ID, Event, Context, Effect>, source: String? = nil, autoforward: Bool = false) {
+    (self.id, self.chart, self.source, self.autoforward) = (id, chart, source, autoforward)
+  }
+}
+
+extension Chart {
+  /// The invocations of the state at `s` (an index in document order), in document order.
+  package func invokes(of s: Int) -> [ChartInvoke<ID, Event, Context, Effect>] { tables.invokes[s] }
+
+  /// Whether any state invokes a chart.
+  public var declaresInvokes: Bool { tables.invokes.contains { !$0.isEmpty } }
+
+  /// Every invocation, with the id of the state that declares it (as diagrams show it), in
+  /// document order.
+  package var declaredInvokes: [(state: String, invoke: ChartInvoke<ID, Event, Context, Effect>)] {
+    (1..<count).flatMap { s in tables.invokes[s].map { (label(s), $0) } }
+  }
+
+  /// The id of the state at `s`, as diagrams show it.
+  package func stateLabel(_ s: Int) -> String { label(s) }
+}
+
+extension ChartMachine {
+  /// The chart the machine steps.
+  package var steppedChart: Chart<ID, Event, Context, Effect> { chart }
+
+  /// Whether the state at `s` (an index in document order, as ``Chart/invokes(of:)`` takes)
+  /// is active.
+  package func isActive(at s: Int) -> Bool { s > 0 && s < chart.count && active[s] }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// `<invoke>` (SCXML §6.4), without a datamodel: an SCXML document given inline in `<content>`
+/// or by `src` (relative to the invoking document), with its `id` and `autoforward`.
+extension SCXMLReader {
+  /// The invocation `node` declares, or `nil` (with what is wrong recorded).
+  mutating func invoke(_ node: XMLElementNode) -> ChartInvoke<ID, Event, Context, Effect>? {
+    for attribute in ["typeexpr", "srcexpr", "idlocation", "namelist"] where node.attributes[attribute] != nil {
+      needsDatamodel(node, attribute: attribute)
+    }
+    if let type = node.attributes["type"], type != "http://www.w3.org/TR/scxml/", type != "scxml" {
+      invalid(node, "type '\(type)'; expected http://www.w3.org/TR/scxml/ (an SCXML document)")
+      return nil
+    }
+    var autoforward = false
+    switch node.attributes["autoforward"] {
+    case nil, "false"?: break
+    case "true"?: autoforward = true
+    case let text?:
+      invalid(node, "autoforward '\(text)'; expected true or false")
+      return nil
+    }
+    var contents: [XMLElementNode] = []
+    for child in node.children where ours(child) {
+      switch child.name {
+      case "param": needsDatamodel(child)
+      case "finalize": if child.children.contains(where: ours) { needsDatamodel(child) }
+      case "content": contents.append(child)
+      default: invalid(child, "unexpected in <invoke>")
+      }
+    }
+    guard depth < SCXMLDocument.maxInvokeDepth else {
+      invalid(node, "invocations nested more than \(SCXMLDocument.maxInvokeDepth) documents deep (does a document invoke itself?)")
+      return nil
+    }
+    let id = node.attributes["id"]
+    switch (node.attributes["src"], contents.count) {
+    case (let src?, 0):
+      guard let chart = document(at: src, node) else { return nil }
+      return ChartInvoke(id: id, chart: chart, source: src, autoforward: autoforward)
+    case (nil, 1):
+      let content = contents[0]
+      if content.attributes["expr"] != nil {
+        needsDatamodel(content, attribute: "expr")
+        return nil
+      }
+      let documents = content.children.filter(ours)
+      guard documents.count == 1, documents[0].name == "scxml" else {
+        invalid(content, "expected one <scxml> document")
+        return nil
+      }
+      return inline(documents[0], name: id ?? "invoked")
+        .map { ChartInvoke(id: id, chart: $0, source: nil, autoforward: autoforward) }
+    default:
+      if node.attributes["srcexpr"] == nil { invalid(node, "expected either a src attribute or one <content>") }
+      return nil
+    }
+  }
+
+  /// The chart of a document given inline, named `name` unless it names itself; its problems
+  /// are this document's.
+  mutating func inline(_ root: XMLElementNode, name: String) -> Chart<ID, Event, Context, Effect>? {
+    var reader = SCXMLReader(file: file, bindings: bindings, depth: depth + 1, make: make)
+    let tree = reader.chart(root).map { (root.attributes["name"] ?? name, $0.initial, $0.states) }
+    (problems, datamodelPlaces, unbound) = (problems + reader.problems, datamodelPlaces + reader.datamodelPlaces, unbound + reader.unbound)
+    generated = max(generated, reader.generated)
+    guard let tree, reader.problems.isEmpty, reader.datamodelPlaces.isEmpty, reader.unbound.isEmpty else { return nil }
+    do {
+      return try make(tree)
+    } catch {
+      problems += error.problems.map { .init(line: $0.line ?? root.line, column: nil, element: $0.state.map { "state '\($0)'" }, message: $0.message) }
+      return nil
+    }
+  }
+
+  /// The chart of the document at `src`, relative to this one's folder; what is wrong with it
+  /// is a problem of `node`, naming it.
+  mutating func document(at src: String, _ node: XMLElementNode) -> Chart<ID, Event, Context, Effect>? {
+    let written = src.hasPrefix("file:") ? String(src.dropFirst("file:".count)) : src
+    let path = written.hasPrefix("/") ? written : URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(written).path
+    do throws(SCXMLError) {
+      return try SCXMLDocument.read(Data(SCXMLDocument.contents(of: path)), file: path, bindings: bindings, depth: depth + 1, make: make)
+    } catch {
+      invalid(node, "src '\(src)': \(error.description)")
+      return nil
+    }
+  }
+}

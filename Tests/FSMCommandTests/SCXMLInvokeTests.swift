@@ -1,0 +1,214 @@
+import FSMCommand
+import FSMTool
+import Foundation
+import StateMachine
+import Testing
+
+/// `<invoke>` in the null datamodel, as `fsm run` runs it: inline and `src` documents, messages
+/// to `#_parent` and `#_<id>`, `done.invoke.<id>`, cancellation on exit, `autoforward`, and the
+/// typed errors of what it cannot read.
+@Suite("SCXML <invoke>: charts that run charts")
+struct SCXMLInvokeTests {
+  /// A child that tells its parent it started, finishes on `finish`, and says `tock` to its
+  /// parent one second after it started, unless cancelled before.
+  static let worker = """
+    <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="working" name="worker">
+      <state id="working">
+        <onentry><send target="#_parent" event="started"/><send event="tick" delay="1s"/></onentry>
+        <transition event="tick"><send target="#_parent" event="tock"/></transition>
+        <transition event="finish" target="done"><log label="worker" expr="'finishing'"/></transition>
+        <transition event="ping"><send target="#_parent" event="pong"/></transition>
+      </state>
+      <final id="done"/>
+    </scxml>
+    """
+
+  /// A parent invoking `invoke` (an `<invoke …>` element) in `session`, whose `running` also
+  /// has the transitions `running`.
+  static func parent(_ invoke: String, running extra: String = "") -> String {
+    """
+    <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="session" name="parent">
+      <state id="session" initial="busy">
+        \(invoke)
+        <state id="busy"><transition event="started" target="running"/></state>
+        <state id="running">
+          <transition event="go"><send target="#_w" event="finish"/></transition>
+          <transition event="nobody"><send target="#_nobody" event="finish"/></transition>
+          <transition event="done.invoke.w" target="finished"/>
+          <transition event="tock" target="ticked"/>
+          <transition event="pong" target="ponged"/>
+          <transition event="error.communication" target="unreachable"/>
+          \(extra)
+        </state>
+        <transition event="leave" target="idle"/>
+      </state>
+      <state id="idle"><transition event="tock" target="ticked"/></state>
+      <final id="finished"/><state id="ticked"/><state id="ponged"/><state id="unreachable"/>
+    </scxml>
+    """
+  }
+
+  struct Case: Sendable, CustomTestStringConvertible {
+    let label: String
+    /// The parent document; the worker is beside it as `worker.scxml`.
+    let document: String
+    let events: [String]
+    /// The output's lines, in order (each must be there).
+    let lines: [String]
+    var testDescription: String { label }
+  }
+
+  static let inline = "<invoke id=\"w\" type=\"http://www.w3.org/TR/scxml/\"><content>\(worker)</content></invoke>"
+  static let cases: [Case] = [
+    Case(label: "an inline child's #_parent message moves its parent; #_<id> finishes it: done.invoke.<id>", document: parent(inline),
+         events: ["go"], lines: ["start -> [running]", "go -> [finished] (halted)", "  effect: [w] worker: finishing"]),
+    Case(label: "a child read from src, relative to the document", document: parent("<invoke id=\"w\" src=\"worker.scxml\"/>"),
+         events: ["go"], lines: ["start -> [running]", "go -> [finished] (halted)"]),
+    Case(label: "a child's delayed send fires while its state is active", document: parent(inline), events: ["after 1s"],
+         lines: ["start -> [running]", "after 1s -> [ticked]"]),
+    Case(label: "leaving the state cancels the child: its delayed send never fires", document: parent(inline), events: ["leave", "after 2s"],
+         lines: ["leave -> [idle]", "after 2s -> [idle]"]),
+    Case(label: "a message to a child that is not running raises error.communication", document: parent(inline), events: ["nobody"],
+         lines: ["nobody -> [unreachable]"]),
+    Case(label: "autoforward copies the parent's events to the child",
+         document: parent("<invoke id=\"w\" autoforward=\"true\" src=\"worker.scxml\"/>"), events: ["ping"], lines: ["ping -> [ponged]"]),
+    Case(label: "without autoforward the child does not hear its parent's events", document: parent(inline), events: ["ping"],
+         lines: ["ping -> [running]"]),
+    Case(label: "an invocation without an id is named after its state: #_session.1, done.invoke.session.1",
+         document: parent(
+           "<invoke src=\"worker.scxml\"/>",
+           running: "<transition event=\"go2\"><send target=\"#_session.1\" event=\"finish\"/></transition><transition event=\"done.invoke.session.1\" target=\"finished\"/>"),
+         events: ["go2"], lines: ["start -> [running]", "go2 -> [finished] (halted)"]),
+  ]
+
+  /// Writes the documents into a new folder; returns the parent's path.
+  static func write(_ document: String) throws -> String {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fsm-invoke-\(UInt64.random(in: 0...UInt64.max))")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try Data(worker.utf8).write(to: folder.appendingPathComponent("worker.scxml"))
+    let path = folder.appendingPathComponent("parent.scxml")
+    try Data(document.utf8).write(to: path)
+    return path.path
+  }
+
+  @Test(arguments: cases)
+  func runs(_ c: Case) throws {
+    let path = try Self.write(c.document)
+    let result = PackageFSM.run(["run", path, "--events", c.events.joined(separator: ",")])
+    #expect(result.code == 0, "\(result.errorOutput)")
+    let lines = result.output.split(separator: "\n").map(String.init)
+    var at = 0
+    for line in c.lines {
+      guard let found = lines[at...].firstIndex(of: line) else {
+        Issue.record("missing \(line) in\n\(result.output)")
+        return
+      }
+      at = found + 1
+    }
+  }
+
+  @Test("a child's halting at its start is done at once; done.invoke.<id> reaches the parent")
+  func doneAtStart() throws {
+    let finalChild = "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\" initial=\"end\"><final id=\"end\"/></scxml>"
+    let document = """
+      <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="waiting">
+        <state id="waiting">
+          <invoke id="w"><content>\(finalChild)</content></invoke>
+          <transition event="done.invoke.w" target="done"/>
+        </state>
+        <state id="done"/>
+      </scxml>
+      """
+    let result = PackageFSM.run(["run", try Self.write(document), "--events", ""])
+    #expect(result.output.hasPrefix("start -> [done]"), "\(result.output)\(result.errorOutput)")
+  }
+
+  @Test("the export writes the invocations back: the document read again runs the same")
+  func exportRoundTrip() throws {
+    let path = try Self.write(Self.parent(Self.inline))
+    let exported = PackageFSM.run(["show", path, "--format", "scxml"])
+    #expect(exported.code == 0, "\(exported.errorOutput)")
+    #expect(exported.output.contains("<invoke type=\"http://www.w3.org/TR/scxml/\" id=\"w\">"))
+    #expect(exported.output.contains("<send event=\"started\" target=\"#_parent\"/>"))
+    let again = path + ".again.scxml"
+    try Data(exported.output.utf8).write(to: URL(fileURLWithPath: again))
+    for events in [["go"], ["leave", "after 2s"], ["after 1s"]] {
+      let a = PackageFSM.run(["run", path, "--events", events.joined(separator: ",")])
+      let b = PackageFSM.run(["run", again, "--events", events.joined(separator: ",")])
+      #expect(a.output == b.output && a.code == 0, "\(a.output)\n---\n\(b.output)")
+    }
+    // An invocation read from src is written back by its src.
+    let bySource = try Self.write(Self.parent("<invoke id=\"w\" src=\"worker.scxml\"/>"))
+    #expect(PackageFSM.run(["show", bySource, "--format", "scxml"]).output.contains("<invoke type=\"http://www.w3.org/TR/scxml/\" id=\"w\" src=\"worker.scxml\"/>"))
+  }
+
+  @Test("fsm show names the invocations in the Markdown spec, whose reader refuses them, and draws the children")
+  func shows() throws {
+    let path = try Self.write(Self.parent(Self.inline))
+    let markdown = PackageFSM.run(["show", path])
+    #expect(markdown.output.contains("- invokes (SCXML only): `worker` in `session`"), "\(markdown.output)")
+    let spec = path + ".md"
+    try Data(markdown.output.utf8).write(to: URL(fileURLWithPath: spec))
+    let read = PackageFSM.run(["show", spec])
+    #expect(read.code == 2)
+    #expect(read.errorOutput.contains(":3: the chart invokes charts, which a spec cannot hold"), "\(read.errorOutput)")
+    #expect(PackageFSM.run(["show", path, "--format", "dot"]).output.contains("    subgraph cluster_child1 {\n        label=\"worker (child machine)\";"))
+    #expect(PackageFSM.run(["show", path, "--format", "mermaid"]).output.contains("    note right of session : invokes worker"))
+  }
+
+  @Test("a child's messages survive its Markdown spec and its SCXML export")
+  func messagesRoundTrip() throws {
+    let chart = try SCXMLDocument.parse(Data(Self.worker.utf8), file: "worker.scxml")
+    #expect(chart.markdown().contains("| working |  | atomic |  | send started to #_parent, send tick after 1000ms |  |"), "\(chart.markdown())")
+    let again = try ChartSpec.parse(chart.markdown(), file: "worker.md")
+    #expect(try again.scxml() == chart.scxml())
+    var machine = ChartMachine(again, context: NoContext())
+    #expect(try machine.start().outputs.contains { if case .message("started", to: "#_parent") = $0 { true } else { false } })
+  }
+
+  struct Bad: Sendable, CustomTestStringConvertible {
+    let label: String
+    let invoke: String
+    /// What the error must say.
+    let message: String
+    var testDescription: String { label }
+  }
+
+  static let bad: [Bad] = [
+    Bad(label: "another type of process", invoke: "<invoke type=\"http://example.com/ccxml\" src=\"worker.scxml\"/>",
+        message: "type 'http://example.com/ccxml'; expected http://www.w3.org/TR/scxml/"),
+    Bad(label: "a src that is not there", invoke: "<invoke src=\"missing.scxml\"/>", message: "src 'missing.scxml'"),
+    Bad(label: "neither src nor content", invoke: "<invoke id=\"w\"/>", message: "expected either a src attribute or one <content>"),
+    Bad(label: "a parameter", invoke: "<invoke src=\"worker.scxml\"><param name=\"x\" expr=\"1\"/></invoke>", message: "<param>: needs a datamodel"),
+    Bad(label: "autoforward not a boolean", invoke: "<invoke autoforward=\"yes\" src=\"worker.scxml\"/>", message: "autoforward 'yes'; expected true or false"),
+    Bad(label: "a document that invokes itself", invoke: "<invoke src=\"parent.scxml\"/>", message: "invocations nested more than 16 documents deep"),
+  ]
+
+  @Test("what cannot be invoked is a typed error naming the line", arguments: bad)
+  func refuses(_ c: Bad) throws {
+    let path = try Self.write(Self.parent(c.invoke))
+    let result = PackageFSM.run(["run", path, "--events", ""])
+    #expect(result.code == 2, "\(result.output)")
+    #expect(result.errorOutput.contains(c.message), "\(result.errorOutput)")
+    #expect(result.errorOutput.contains("line "), "\(result.errorOutput)")
+  }
+
+  @Test("a store refuses a chart that declares invocations: it runs children through Command.invoke")
+  func storeRefuses() throws {
+    typealias C = Chart<String, String, NoContext, Command<String, String>>
+    var waiting = ChartState<String, String, NoContext, Command<String, String>>.atomic("waiting")
+    waiting.invokes = [ChartInvoke(id: "child", chart: try C(name: "child", states: [.atomic("a")]))]
+    let chart = try C(name: "parent", states: [waiting])
+    #expect(chart.declaresInvokes)
+    #expect(throws: ChartRunError.declaresInvokes(chart: "parent")) { try Store(chart, context: NoContext(), handler: { _, _ in }) }
+  }
+
+  @Test("the W3C invoke tests that need no datamodel pass", .enabled(if: SCION.present, "../shared is missing"))
+  func w3c() throws {
+    let folder = SCION.folder.replacingOccurrences(of: "/scion", with: "/scion-ecmascript") + "/w3c-ecma"
+    for test in ["test192", "test220", "test229", "test232", "test235", "test242", "test247", "test347"] {
+      let result = PackageFSM.run(["conform", "\(folder)/\(test).txml.scxml"])
+      #expect(result.output.contains("1 passed"), "\(test): \(result.output)")
+    }
+  }
+}
