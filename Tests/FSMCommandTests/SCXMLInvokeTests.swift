@@ -166,6 +166,24 @@ struct SCXMLInvokeTests {
     #expect(try machine.start().outputs.contains { if case .message("started", to: "#_parent") = $0 { true } else { false } })
   }
 
+  @Test("a parent and child messaging each other forever end with the bound on events per input, not a hang")
+  func pingPongIsBounded() throws {
+    let document = """
+      <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="talking">
+        <state id="talking">
+          <invoke id="echo"><content>
+            <scxml initial="e" version="1.0"><state id="e"><transition event="ping"><send target="#_parent" event="pong"/></transition></state></scxml>
+          </content></invoke>
+          <transition event="go"><send target="#_echo" event="ping"/></transition>
+          <transition event="pong"><send target="#_echo" event="ping"/></transition>
+        </state>
+      </scxml>
+      """
+    let result = PackageFSM.run(["run", try Self.write(document), "--events", "go", "--max-events", "50"])
+    #expect(result.code == 2, "\(result.output)\(result.errorOutput)")
+    #expect(result.errorOutput.contains("'go' caused more than 50 events"), "\(result.errorOutput)")
+  }
+
   struct Bad: Sendable, CustomTestStringConvertible {
     let label: String
     let invoke: String
