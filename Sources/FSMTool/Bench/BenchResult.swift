@@ -30,6 +30,18 @@ struct BenchVariant {
   var run: () -> Int
 }
 
+extension BenchVariant {
+  /// A log's replay, a table's or a chart's alike: `replay` reads the log and replays it,
+  /// giving its entries and whether the replay was identical (`nil`: it did not read whole);
+  /// the checksum is the entry count, or -1.
+  static func replay(_ name: String, _ replay: @escaping () -> (entries: Int, identical: Bool)?) -> BenchVariant {
+    BenchVariant(name: name) {
+      guard let replayed = replay(), replayed.identical else { return -1 }
+      return replayed.entries
+    }
+  }
+}
+
 /// A workload: variants that must agree on their checksum, measured interleaved.
 struct BenchWorkload {
   var name: String

@@ -160,10 +160,9 @@ enum ChartBench {
           ((try? loggedLog.encoded())?.count ?? 0) > 0 ? count : -1
         },
         BenchVariant(name: "chart log record (in-memory recorder: step + keep the entry)") { recordInMemory(storeChart, inputs) },
-        BenchVariant(name: "chart replay (decode + step + compare)") {
+        .replay("chart replay (decode + step + compare)") {
           let read = ChartLog.read(logged, for: storeChart)
-          guard let log = read.log, read.error == nil else { return -1 }
-          return storeChart.replay(log).isIdentical ? log.entries.count : -1
+          return read.error == nil ? read.log.map { ($0.entries.count, storeChart.replay($0).isIdentical) } : nil
         },
       ],
       notes: [

@@ -29,10 +29,9 @@ enum ReplayBench {
         BenchVariant(name: "replay write (encode JSON Lines)") {
           ((try? recorded.encoded())?.count ?? 0) > 0 ? count : 0
         },
-        BenchVariant(name: "replay (decode + step + compare)") {
+        .replay("replay (decode + step + compare)") {
           let read = Log.read(data, for: table)
-          guard let log = read.log, read.error == nil else { return -1 }
-          return table.replay(log).isIdentical ? log.entries.count : -1
+          return read.error == nil ? read.log.map { ($0.entries.count, table.replay($0).isIdentical) } : nil
         },
       ],
       notes: [
