@@ -246,7 +246,8 @@ struct ChartDriver {
 enum ChartDriverError: Error, CustomStringConvertible {
   /// A macrostep did not settle.
   case run(ChartRunError)
-  /// One input caused more than `limit` events: the chart keeps sending itself events.
+  /// One input caused more than `limit` events: the chart (or a chart it invoked) keeps
+  /// sending events.
   case tooManyEvents(limit: Int, input: String, states: [String])
   /// More than `limit` charts would run at once: invocations keep invoking.
   case tooManyInvocations(limit: Int, input: String)
@@ -255,7 +256,7 @@ enum ChartDriverError: Error, CustomStringConvertible {
     switch self {
     case .run(let error): error.description
     case .tooManyEvents(let limit, let input, let states):
-      "'\(input)' caused more than \(limit) events (the chart keeps sending itself events; the bound is \(limit) events per input); active: \(states.joined(separator: ", "))"
+      "'\(input)' caused more than \(limit) events (the chart, or a chart it invoked, keeps sending events; the bound is \(limit) events per input); active: \(states.joined(separator: ", "))"
     case .tooManyInvocations(let limit, let input):
       "'\(input)' would run more than \(limit) charts at once (invoked charts keep invoking; the bound is \(limit))"
     }
