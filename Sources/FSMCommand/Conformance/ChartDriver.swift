@@ -224,7 +224,8 @@ struct ChartDriver {
       sessions[parent]!.external.append(event)
       return
     }
-    if target.hasPrefix("#_"), let child = sessions[key]!.children.first(where: { sessions[$0]?.invokeID == String(target.dropFirst(2)) }) {
+    let invokeID = target.dropFirst(2)
+    if target.hasPrefix("#_"), let child = sessions[key]!.children.first(where: { sessions[$0]?.invokeID[...] == invokeID }) {
       sessions[child]!.external.append(event)
       return
     }

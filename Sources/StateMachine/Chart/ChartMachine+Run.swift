@@ -116,6 +116,18 @@ extension ChartMachine {
     return Run(outputs: outputs, owners: owners, exits: exits, tracking: true, reporting: reporting, coverage: coverage)
   }
 
+  /// A machine that makes no outputs and tracks no owners needs none of the reused buffers:
+  /// its checkers' runs start empty and hand nothing back.
+  @inlinable
+  var isLean: Bool { discardsOutputs && !tracksOwners }
+
+  /// A run for the next macrostep: an empty one when `lean` (see ``isLean``), else one over the
+  /// machine's buffers (``makeRun()``).
+  @inlinable
+  mutating func makeRun(lean: Bool) -> Run {
+    lean ? Run(outputs: [], owners: [], exits: [], tracking: false, reporting: reporting, coverage: coverage) : makeRun()
+  }
+
   /// The step a run made; the run's buffers go back to the machine (a tracking machine's owners
   /// and exits stay there, in ``lastOwners`` and ``exitBuffer``, for its store to read).
   @inlinable

@@ -234,13 +234,10 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   @inlinable
   mutating func advance(_ event: Event, ordinal: Int) throws(ChartRunError) -> Bool {
     guard let queued = try selectExternal(event, ordinal: ordinal) else { return false }
-    // A machine that makes no outputs and tracks no owners needs none of the reused buffers:
-    // its run starts empty and nothing is handed back.
-    let lean = discardsOutputs && !tracksOwners
-    var run = lean ? Run(outputs: [], owners: [], exits: [], tracking: false, reporting: reporting, coverage: coverage) : makeRun()
+    var run = makeRun(lean: isLean)
     take(event: queued, &run)
     try settle(&run)
-    if !lean { keepBuffers(of: &run) }
+    if !isLean { keepBuffers(of: &run) }
     return true
   }
 

@@ -158,8 +158,7 @@ extension LogReplaying {
       for entry in entries where !isDone { check(entry) }
       return report
     }
-    var system = SystemReplay(reportsAll: reportsAll, effects: Effect.self)
-    system.started(invocations(in: startEffects()), below: nil)
+    var system = startSystem()
     var next = childLines.startIndex
     for entry in entries {
       let end = childLines[next...].firstIndex { $0.afterEntry >= entry.sequence } ?? childLines.endIndex
@@ -175,14 +174,22 @@ extension LogReplaying {
   /// that cannot be read to its end is reported as such). A system's log replays whole.
   @inlinable
   mutating func replay(_ reader: inout LogReader<LoggedState, Event, Context, Effect>) throws(LogError) -> ReplayReport {
-    var system = SystemReplay(reportsAll: reportsAll, effects: Effect.self)
-    if system.effectsInvoke { system.started(invocations(in: startEffects()), below: nil) }
+    var system = startSystem()
     while let entry = try reader.next() {
       system.check(reader.takeChildLines())
       step(entry, in: &system)
     }
     system.check(reader.takeChildLines())
     return system.report(root: report)
+  }
+
+  /// The system's replay, with the children the root's start started (when its effects can
+  /// start children at all).
+  @inlinable
+  func startSystem() -> SystemReplay {
+    var system = SystemReplay(reportsAll: reportsAll, effects: Effect.self)
+    if system.effectsInvoke { system.started(invocations(in: startEffects()), below: nil) }
+    return system
   }
 
   /// Checks one entry of the root, and starts the children its step started.

@@ -121,7 +121,7 @@ public struct MachineDescription: Sendable {
   public func render(_ format: Format) -> String {
     switch format {
     case .table: markdownWithChildren()
-    case .mermaid: invoked.isEmpty ? drawing.mermaid() : (["stateDiagram-v2"] + mermaidLines(prefix: "")).joined(separator: "\n") + "\n"
+    case .mermaid: (["stateDiagram-v2"] + mermaidLines(prefix: "")).joined(separator: "\n") + "\n"
     case .dot: invoked.isEmpty ? drawing.dot() : dotWithChildren()
     }
   }

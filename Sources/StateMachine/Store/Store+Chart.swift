@@ -44,9 +44,8 @@ extension Store where Definition: _ChartStoreDefinition {
     failure: @escaping Failure = { _, _ in nil }, inspector: Inspector? = nil
   ) throws(ChartRunError) {
     self.init(
-      runtime: StoreRuntime(
-        engine: try ChartEngine(chart._chart, context: context), clock: clock, mailbox: mailbox, handler: handler,
-        failure: failure, inspector: inspector))
+      engine: try ChartEngine(chart._chart, context: context), clock: clock, mailbox: mailbox, handler: handler,
+      failure: failure, inspector: inspector)
   }
 
   /// A store that continues `chart` from `snapshot` (a store's or a machine's
@@ -64,11 +63,9 @@ extension Store where Definition: _ChartStoreDefinition {
     clock: any Clock<Duration> = ContinuousClock(), mailbox: MailboxPolicy = .unbounded, handler: @escaping Handler,
     failure: @escaping Failure = { _, _ in nil }, inspector: Inspector? = nil
   ) throws(ChartRestoreError) {
-    let runtime = StoreRuntime(
+    self.init(
       engine: try ChartEngine(chart._chart, restoring: snapshot), clock: clock, mailbox: mailbox, handler: handler,
       failure: failure, inspector: inspector)
-    if snapshot.isHalted { runtime.core.withLock { $0.halted = true } }
-    self.init(runtime: runtime)
   }
 
   /// The active atomic states, in document order (read specialised for your types where you

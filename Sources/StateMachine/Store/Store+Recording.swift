@@ -62,9 +62,8 @@ extension Store where Definition: _TableStoreDefinition, Definition.Configuratio
   ) throws(TableValidationError) {
     let (state, context) = recorder.lastSnapshot
     self.init(
-      runtime: StoreRuntime(
-        engine: TableEngine(machine: try Machine(table._table, state: state, context: context)), clock: clock, mailbox: mailbox,
-        handler: handler, failure: failure, inspector: inspector))
+      engine: TableEngine(machine: try Machine(table._table, state: state, context: context)), clock: clock, mailbox: mailbox, handler: handler,
+      failure: failure, inspector: inspector)
     runtime.with(TableEngine<Definition>.self) { $0.attachRecorderBeforeUse(.init(Self.recording(to: recorder, onError: onError), children: Self.recordingChildren(to: recorder, onError: onError))) }
   }
 }

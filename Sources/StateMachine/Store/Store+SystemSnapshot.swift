@@ -8,18 +8,15 @@ extension Store {
     SystemSnapshot(root: root, children: try runtime.childSnapshots())
   }
 
-  /// A store on `engine` (made from a system's root snapshot), marked by `prepare`, that has
-  /// started (asking for nothing: it enters no state) and whose `children` are made again.
+  /// A store on `engine` (made from a system's root snapshot) that has started (asking for
+  /// nothing: it enters no state) and whose `children` are made again.
   @usableFromInline
   convenience init<Engine: StoreEngine>(
     restored engine: Engine, children: [ChildSnapshot], resolve: @escaping ChildResolver,
-    clock: any Clock<Duration>, mailbox: MailboxPolicy, handler: @escaping Handler, failure: @escaping Failure, inspector: Inspector?,
-    prepare: (Store) -> Void = { _ in }
+    clock: any Clock<Duration>, mailbox: MailboxPolicy, handler: @escaping Handler, failure: @escaping Failure, inspector: Inspector?
   ) throws(SystemSnapshotError)
   where Engine.Event == Event, Engine.Work == Work, Engine.Context == Context, Engine.Observed == Definition.Configuration, Engine.Step == StoreStep<Definition> {
-    self.init(
-      runtime: StoreRuntime(engine: engine, clock: clock, mailbox: mailbox, handler: handler, failure: failure, inspector: inspector))
-    prepare(self)
+    self.init(engine: engine, clock: clock, mailbox: mailbox, handler: handler, failure: failure, inspector: inspector)
     runtime.with(Engine.self) { $0.start(committingStart: false) }
     try runtime.restoreChildren(children, resolve: resolve)
   }
@@ -62,10 +59,7 @@ extension Store where Definition: _ChartStoreDefinition {
   ) throws(SystemSnapshotError) {
     try self.init(
       restored: try Self.rootRestored { () throws(ChartRestoreError) in try ChartEngine<Definition>(chart._chart, restoring: system.root) },
-      children: system.children, resolve: children, clock: clock, mailbox: mailbox, handler: handler, failure: failure, inspector: inspector
-    ) { store in
-      if system.root.isHalted { store.runtime.with(ChartEngine<Definition>.self) { $0.core.withLock { $0.halted = true } } }
-    }
+      children: system.children, resolve: children, clock: clock, mailbox: mailbox, handler: handler, failure: failure, inspector: inspector)
   }
 }
 

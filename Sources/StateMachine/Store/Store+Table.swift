@@ -53,9 +53,8 @@ extension Store where Definition: _TableStoreDefinition {
     failure: @escaping Failure = { _, _ in nil }, inspector: Inspector? = nil
   ) {
     self.init(
-      runtime: StoreRuntime(
-        engine: TableEngine(machine: Machine(table._table, context: context)), clock: clock, mailbox: mailbox,
-        handler: handler, failure: failure, inspector: inspector))
+      engine: TableEngine(machine: Machine(table._table, context: context)), clock: clock, mailbox: mailbox, handler: handler,
+      failure: failure, inspector: inspector)
   }
 
   /// A store that continues `table` from `snapshot` (a child restored in its system): the
@@ -66,9 +65,8 @@ extension Store where Definition: _TableStoreDefinition {
     handler: @escaping Handler, failure: @escaping Failure, inspector: Inspector?
   ) throws(TableValidationError) {
     self.init(
-      runtime: StoreRuntime(
-        engine: TableEngine(machine: try Machine(table._table, restoring: snapshot)), clock: clock, mailbox: mailbox,
-        handler: handler, failure: failure, inspector: inspector))
+      engine: TableEngine(machine: try Machine(table._table, restoring: snapshot)), clock: clock, mailbox: mailbox, handler: handler,
+      failure: failure, inspector: inspector)
   }
 
   /// The current state. A state of at most eight plain bytes (an enum without payloads) is

@@ -64,6 +64,16 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   @usableFromInline
   init(runtime: StoreRuntimeBase<Event, Work, Context, Definition.Configuration, StoreStep<Definition>>) { self.runtime = runtime }
 
+  /// A store stepping `engine`, with the options every public initializer takes.
+  @inlinable
+  convenience init<Engine: StoreEngine>(
+    engine: Engine, clock: any Clock<Duration>, mailbox: MailboxPolicy, handler: @escaping Handler, failure: @escaping Failure,
+    inspector: Inspector?
+  )
+  where Engine.Event == Event, Engine.Work == Work, Engine.Context == Context, Engine.Observed == Definition.Configuration, Engine.Step == StoreStep<Definition> {
+    self.init(runtime: StoreRuntime(engine: engine, clock: clock, mailbox: mailbox, handler: handler, failure: failure, inspector: inspector))
+  }
+
   /// Where the machine is: a table's state, or a chart's active atomic states in document order.
   public var configuration: Definition.Configuration { runtime.currentConfiguration }
   /// The current context.

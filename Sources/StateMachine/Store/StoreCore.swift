@@ -115,6 +115,7 @@ struct StoreCore<Engine: StoreEngine> {
   init(engine: Engine, capacity: Int) {
     self.engine = engine
     self.capacity = capacity
+    halted = engine.haltedBeforeStart
   }
 
   @inlinable var isIdle: Bool { !draining && mailbox.isEmpty && activeTasks == sleeping }

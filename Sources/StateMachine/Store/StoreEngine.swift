@@ -33,6 +33,9 @@ protocol StoreEngine: Sendable {
   var publishedWord: UInt64? { get }
   /// The stepper of a new store.
   var stepper: Stepper { get }
+  /// Whether the engine is halted before its store starts (a halted chart restored from a
+  /// snapshot): the store refuses events from the moment it is made.
+  var haltedBeforeStart: Bool { get }
   /// Under the store's lock, when a caller becomes the drainer: `stepper` is made ready to step
   /// from where this engine is.
   func lease(_ stepper: UnsafeMutablePointer<Stepper>)
@@ -78,6 +81,9 @@ struct TableEngine<Definition: _TableStoreDefinition>: StoreEngine where Definit
 
   @usableFromInline
   init(machine: Machine<State, Event, Context, Effect>) { self.machine = machine }
+
+  /// A table does not halt.
+  @inlinable var haltedBeforeStart: Bool { false }
 
   @inlinable var observed: State { machine.state }
 

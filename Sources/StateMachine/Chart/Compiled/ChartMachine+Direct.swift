@@ -1,8 +1,9 @@
 /// The direct lane: an external event whose compiled selection here is one group of candidates
 /// (one region can take it, or every region the same ones; no conflicts are possible) is taken
 /// without queueing it, naming it, or gathering a selection: the guards run in document order,
-/// and the first that holds picks the compiled move, whose program runs as the macrostep's first microstep. What follows
-/// (eventless transitions, internal events) settles as in ``ChartMachine/run(_:ordinal:)``.
+/// and the first that holds picks the compiled move, whose program runs as the macrostep's
+/// first microstep. What follows (eventless transitions, internal events) settles as in
+/// ``ChartMachine/run(_:ordinal:)``.
 extension ChartMachine {
   /// The transition `value` (with `ordinal`, below 64) takes in the current node when the
   /// node's compiled selection for it is one group of candidates (or several alike): the first
@@ -63,36 +64,52 @@ extension ChartMachine {
     runMove(Int(m), value: value, &run)
   }
 
+  /// What the direct lane did with an event.
+  @usableFromInline
+  enum DirectOutcome {
+    /// The lane does not apply: nothing ran (the caller runs the macrostep).
+    case notTaken
+    /// No candidate's guard held: nothing changed.
+    case unhandled
+    /// The macrostep ran, into this run.
+    case took(Run)
+  }
+
+  /// The macrostep of `event` through the direct lane, into a run made by ``makeRun(lean:)``.
+  @inlinable
+  mutating func direct(_ event: Event, ordinal: Int, lean: Bool) throws(ChartRunError) -> DirectOutcome {
+    let value: Event? = event
+    guard let t = directTransition(value, ordinal: ordinal) else { return .notTaken }
+    guard t >= 0 else {
+      if tracksOwners { noteExits(ofMove: -1) }
+      return .unhandled
+    }
+    var run = makeRun(lean: lean)
+    takeDirect(t, value: value, ordinal: ordinal, &run)
+    try settle(&run)
+    return .took(run)
+  }
+
   /// The macrostep of `event` through the direct lane; `nil` when the lane does not apply.
   @inlinable
   mutating func directStep(_ event: Event, ordinal: Int) throws(ChartRunError) -> ChartStep<Event, Effect>? {
-    let value: Event? = event
-    guard let t = directTransition(value, ordinal: ordinal) else { return nil }
-    guard t >= 0 else {
-      if tracksOwners { noteExits(ofMove: -1) }
-      return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0)
+    switch try direct(event, ordinal: ordinal, lean: false) {
+    case .notTaken: return nil
+    case .unhandled: return ChartStep(outcome: .unhandled, outputs: [], microsteps: 0)
+    case .took(var run): return step(of: &run)
     }
-    var run = makeRun()
-    takeDirect(t, value: value, ordinal: ordinal, &run)
-    try settle(&run)
-    return step(of: &run)
   }
 
   /// ``directStep(_:ordinal:)`` for checkers: whether the macrostep took transitions; `nil`
   /// when the lane does not apply.
   @inlinable
   mutating func directAdvance(_ event: Event, ordinal: Int) throws(ChartRunError) -> Bool? {
-    let value: Event? = event
-    guard let t = directTransition(value, ordinal: ordinal) else { return nil }
-    guard t >= 0 else {
-      if tracksOwners { noteExits(ofMove: -1) }
-      return false
+    switch try direct(event, ordinal: ordinal, lean: isLean) {
+    case .notTaken: return nil
+    case .unhandled: return false
+    case .took(var run):
+      if !isLean { keepBuffers(of: &run) }
+      return true
     }
-    let lean = discardsOutputs && !tracksOwners
-    var run = lean ? Run(outputs: [], owners: [], exits: [], tracking: false, reporting: reporting, coverage: coverage) : makeRun()
-    takeDirect(t, value: value, ordinal: ordinal, &run)
-    try settle(&run)
-    if !lean { keepBuffers(of: &run) }
-    return true
   }
 }

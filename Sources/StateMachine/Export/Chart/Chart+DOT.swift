@@ -52,8 +52,8 @@ extension Chart {
   /// The start point's id, led by `prefix`.
   func dotStart(prefix: String) -> String { prefix + "__start" }
 
-  /// The start point's id, when the chart has an initial state (it always has).
-  func dotStartID(prefix: String) -> String? { targets[defaultTransition[0]].isEmpty ? nil : dotStart(prefix: prefix) }
+  /// The start point's id (a chart always has an initial state).
+  func dotStartID(prefix: String) -> String? { dotStart(prefix: prefix) }
 
   /// The DOT id of the node an edge from `state` (by its id's description) leaves, if the
   /// chart has it: the state's own, or its first leaf's.

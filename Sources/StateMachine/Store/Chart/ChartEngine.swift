@@ -113,6 +113,10 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
 
   @inlinable var stepper: Stepper { Stepper() }
 
+  /// Halted with no start step waiting: restored halted (a chart that halts in its first
+  /// macrostep halts when its store starts).
+  @inlinable var haltedBeforeStart: Bool { halted && rare?.start == nil }
+
   /// Leases a machine from the chart's pool and puts it where this engine is; its compiled
   /// node is kept when it is there already (the common case: the store that stepped it last
   /// leased it again).
