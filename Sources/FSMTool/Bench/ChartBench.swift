@@ -125,6 +125,11 @@ enum ChartBench {
     let loggedLog = entries(of: storeChart, inputs)
     let logged = (try? loggedLog.encoded()) ?? Data()
     let expected = flattened(events, parallel: parallel)
+    // The table store's send, beside the chart store's in the same run (sent alike: every
+    // event from this thread, the state read once at the end).
+    let tableEvents = LoaderBench.events(count: count, seed: 0x5EED)
+    let tableStore = StoreBench.table(effects: false)
+    let tableExpected = tableEvents.reduce(LoaderBench.State.idle, LoaderBench.next)
     return BenchWorkload(
       name: parallel ? "chart-parallel" : "chart", events: count,
       variants: [
@@ -155,6 +160,13 @@ enum ChartBench {
           let configuration = store.configuration
           StoreBench.finishSynchronously(store)
           return configuration == expected ? count : -1
+        },
+        BenchVariant(name: "table store.send, no effects (the loader table: chartStore.send's baseline)") {
+          let store = Store(tableStore, context: NoContext()) { _, _ in }
+          for event in tableEvents { store.send(event) }
+          let reached = store.state
+          StoreBench.finishSynchronously(store)
+          return reached == tableExpected ? count : -1
         },
         BenchVariant(name: "chart log write (encode JSON Lines)") {
           ((try? loggedLog.encoded())?.count ?? 0) > 0 ? count : -1
