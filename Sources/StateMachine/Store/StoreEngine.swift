@@ -12,6 +12,8 @@
 /// says which state-scoped effects end and which commands start.
 @usableFromInline
 protocol StoreEngine: Sendable {
+  /// The machine definition it runs.
+  associatedtype Definition: StoreDefinition
   associatedtype Event: Sendable
   associatedtype Work: Sendable
   associatedtype Context: Sendable
@@ -47,6 +49,8 @@ protocol StoreEngine: Sendable {
   static func commitStart(to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork)
   /// Handles one event on the drainer's stepper.
   static func apply(_ event: Event, on stepper: UnsafeMutablePointer<Stepper>) -> Outcome
+  /// Why the step of `outcome` was stopped (a chart's macrostep that did not settle), if it was.
+  static func failure(of outcome: Outcome) -> (any Error)?
   /// Takes what a step changed from `stepped` (the drainer's stepper): only the parts a step
   /// changes (no reference counts on what it shares, such as the table or the chart).
   mutating func adopt(_ stepped: UnsafePointer<Stepper>)
@@ -119,6 +123,10 @@ struct TableEngine<Definition: _TableStoreDefinition>: StoreEngine where Definit
   static func changesObserved(_ outcome: Outcome) -> Bool {
     if case .transitioned = outcome.kind { true } else { false }
   }
+
+  /// A table's step always ends.
+  @inlinable
+  static func failure(of outcome: Outcome) -> (any Error)? { nil }
 
   /// A step changes the state, its position and the context; the table is the same object.
   @inlinable

@@ -34,13 +34,16 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     @usableFromInline let launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> any RunningChild)?
     /// Makes the child's machine in its initial state for a system's replay.
     @usableFromInline let replay: (@Sendable () -> any ChildReplaying)?
+    /// Makes the child's machine, not started, for a system run on the caller's thread (see
+    /// ``SystemMachine``); throws a ``ChildLaunchError`` when it cannot start.
+    @usableFromInline let node: (@Sendable () throws -> any ChildNode<ParentEvent>)?
 
     @usableFromInline
     init(
       name: String, launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> any RunningChild)?,
-      replay: (@Sendable () -> any ChildReplaying)?
+      replay: (@Sendable () -> any ChildReplaying)?, node: (@Sendable () throws -> any ChildNode<ParentEvent>)?
     ) {
-      (self.name, self.launch, self.replay) = (name, launch, replay)
+      (self.name, self.launch, self.replay, self.node) = (name, launch, replay, node)
     }
   }
 
@@ -53,10 +56,10 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
 
   @usableFromInline
   init(
-    name: String, replay: (@Sendable () -> any ChildReplaying)? = nil,
+    name: String, replay: (@Sendable () -> any ChildReplaying)? = nil, node: (@Sendable () throws -> any ChildNode<ParentEvent>)? = nil,
     launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> any RunningChild)?
   ) {
-    parts = Parts(name: name, launch: launch, replay: replay)
+    parts = Parts(name: name, launch: launch, replay: replay, node: node)
   }
 
   /// A child running `table` from its initial state with `context`.
@@ -94,7 +97,11 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     var isDone: (@Sendable (StoreStep<Definition>) -> Bool)?
     if let doneWhen { isDone = { step in doneWhen(step.to) } }
     let kind = Self.kind(engine: TableEngine<Definition>.self, toParent: toParent, onDone: onDone, isDone: isDone) { $0.snapshot }
-    self.init(name: table.name, replay: Self.replaying(table, context: context)) { launch in
+    let node: @Sendable () -> any ChildNode<ParentEvent> = {
+      MachineNode<TableEngine<Definition>, ParentEvent>(
+        engine: TableEngine(machine: Machine(table, context: context)), kind: kind, doneAtStart: doneWhen?(table.initial) == true)
+    }
+    self.init(name: table.name, replay: Self.replaying(table, context: context), node: node) { launch in
       try Self.running(
         launch, kind: kind, inspector: inspector, doneAtStart: { _ in doneWhen?(table.initial) == true ? context : nil }
       ) { watcher in
@@ -135,7 +142,15 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     let kind = Self.kind(engine: ChartEngine<Definition>.self, toParent: toParent, onDone: onDone, isDone: { $0.isHalted }) {
       $0.snapshot
     }
-    self.init(name: chart.name, replay: Self.replaying(chart, context: context)) { launch in
+    let node: @Sendable () throws -> any ChildNode<ParentEvent> = {
+      do {
+        let engine = try ChartEngine<Definition>(chart, context: context)
+        return MachineNode<ChartEngine<Definition>, ParentEvent>(engine: engine, kind: kind, doneAtStart: engine.halted)
+      } catch {
+        throw ChildLaunchError(error: error, event: onError(error))
+      }
+    }
+    self.init(name: chart.name, replay: Self.replaying(chart, context: context), node: node) { launch in
       try Self.running(launch, kind: kind, inspector: inspector, doneAtStart: { $0.isHalted ? $0.context : nil }) { watcher in
         if let restoring = launch.restoring {
           let snapshot = try SystemSnapshotCoding.decode(ChartSnapshot<ID, Context>.self, restoring.snapshot.snapshot)

@@ -78,8 +78,15 @@ public enum UploadQueue {
   static let hasRoom = Guard("room and a file waiting") { context, _ in context.active.count < limit && !context.pending.isEmpty }
   static let allDone = Guard("every file done") { context, _ in context.pending.isEmpty && context.active.isEmpty }
 
+  /// A file already waiting or uploading is not queued twice (its one child would be started
+  /// again under the same id); one sent or failed before is queued again, as a new upload.
   static let enqueue = Action.update("queue files") { context, event in
-    if case .add(let files)? = event { context.pending += files }
+    guard case .add(let files)? = event else { return }
+    for file in files where !context.pending.contains(file) && !context.active.contains(file) {
+      context.uploaded.removeAll { $0 == file }
+      context.failed.removeAll { $0 == file }
+      context.pending.append(file)
+    }
   }
   static let take = Action.update("take the next file") { context, _ in context.active.append(context.pending.removeFirst()) }
   static let settle = Action.update("count the file") { context, event in

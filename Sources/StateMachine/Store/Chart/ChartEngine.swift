@@ -180,6 +180,9 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   @inlinable
   static func changesObserved(_ outcome: Outcome) -> Bool { outcome.changed }
 
+  @inlinable
+  static func failure(of outcome: Outcome) -> (any Error)? { outcome.error }
+
   /// A chart's step is always committed on its own (a macrostep may halt the chart, and its
   /// effects are owned by the states it entered).
   @inlinable

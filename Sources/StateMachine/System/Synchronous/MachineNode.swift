@@ -1,0 +1,307 @@
+/// One machine of a system run on the caller's thread (``SystemMachine``): the rules its store
+/// follows, as a value (``StoreCore``: effects registered, replaced and cancelled by id, scoped
+/// to the states that asked for them, a halted chart's ended), with its running children and
+/// what it says to its parent. The store's runtime and this share those rules; what differs is
+/// only what performs the work: here no work runs and no time passes, child machines step in
+/// place, and everything a step causes happens before the input returns.
+///
+/// A value: copying a node copies its children (each an existential whose storage is copied
+/// when a copy is stepped), so a checker can keep a system and step a copy of it.
+@usableFromInline
+struct MachineNode<Engine: StoreEngine, ParentEvent: Sendable>
+where
+  Engine.Step == StoreStep<Engine.Definition>, Engine.Context == Engine.Definition.Context, Engine.Event == Engine.Definition.Event,
+  Engine.Definition.Context: Sendable, Engine.Definition.Configuration: Sendable
+{
+  @usableFromInline typealias Event = Engine.Event
+
+  @usableFromInline var core: StoreCore<Engine>
+  /// The running children, by id.
+  @usableFromInline var children: [String: any ChildNode<Event>] = [:]
+  /// What a child says to its parent and when it is done (`nil`: the root's).
+  @usableFromInline let kind: ChildKind<Engine.Definition, ParentEvent>?
+  /// A child done from its start (a table in a state its `doneWhen` names, a chart halted in
+  /// its first macrostep).
+  @usableFromInline let doneAtStart: Bool
+  /// Set when the child is done: it takes nothing more.
+  @usableFromInline var done = false
+
+  @usableFromInline
+  init(engine: Engine, kind: ChildKind<Engine.Definition, ParentEvent>?, doneAtStart: Bool = false) {
+    core = StoreCore(engine: engine, capacity: .max)
+    (self.kind, self.doneAtStart) = (kind, doneAtStart)
+  }
+
+  /// The stepper a drain steps on, made from where the engine is (as a new store's is).
+  @usableFromInline
+  func makeStepper() -> UnsafeMutablePointer<Engine.Stepper> {
+    let stepper = UnsafeMutablePointer<Engine.Stepper>.allocate(capacity: 1)
+    stepper.initialize(to: core.engine.stepper)
+    return stepper
+  }
+
+  @usableFromInline
+  static func free(_ stepper: UnsafeMutablePointer<Engine.Stepper>) {
+    stepper.deinitialize(count: 1)
+    stepper.deallocate()
+  }
+
+  /// Starts the machine as its store's `start()` does: the start's commands are registered and
+  /// performed, and what they queued is handled. Returns what it says to its parent.
+  @usableFromInline
+  mutating func begin(_ budget: inout SystemBudget) throws(SystemRunError) -> ChildSaid<ParentEvent> {
+    var said = ChildSaid<ParentEvent>()
+    let stepper = makeStepper()
+    defer { Self.free(stepper) }
+    guard let (work, first) = core.started(stepper: stepper) else { return said }
+    try perform(work, stepper: stepper, &budget, &said)
+    if let first { _ = try drain(first, stepper: stepper, &budget, &said) }
+    if doneAtStart, !done, let kind {
+      done = true
+      said.done = true
+      if let event = kind.onDone(core.engine.context) { said.events.append(event) }
+    }
+    return said
+  }
+
+  /// `event` from outside (or from a child): handled with everything it causes, unless the
+  /// machine refuses it. Returns the response to `event` (`nil` when it was refused).
+  @usableFromInline
+  mutating func receive(_ event: Event, force: Bool = false, _ budget: inout SystemBudget, _ said: inout ChildSaid<ParentEvent>)
+    throws(SystemRunError) -> Received
+  {
+    let stepper = makeStepper()
+    defer { Self.free(stepper) }
+    switch core.eventArrived(event, force: force, stepper: stepper) {
+    case .drain(let first): return .handled(try drain(first, stepper: stepper, &budget, &said))
+    case .queued: return .handled(.ignored)
+    case .rejected(let reason): return .refused(reason)
+    }
+  }
+
+  /// What became of an event a machine received.
+  @usableFromInline
+  enum Received {
+    /// Handled, with the response to it.
+    case handled(MachineResponse)
+    case refused(SendRejection)
+  }
+
+  /// Handles `first`, then the mailbox until it is empty, each step committed and its work
+  /// performed before the next (the store's drain, on this thread); the response to `first`.
+  @usableFromInline
+  mutating func drain(
+    _ first: Event, stepper: UnsafeMutablePointer<Engine.Stepper>, _ budget: inout SystemBudget, _ said: inout ChildSaid<ParentEvent>
+  ) throws(SystemRunError) -> MachineResponse {
+    var event = first
+    var response: MachineResponse?
+    do throws(SystemRunError) {
+      while true {
+        try budget.spend()
+        let outcome = Engine.apply(event, on: stepper)
+        if let error = Engine.failure(of: outcome) { throw SystemRunError.step(event: "\(event)", error: "\(error)") }
+        let work = core.stepped(engine: stepper, outcome: outcome)
+        if response == nil || kind != nil {
+          let step = Engine.report(outcome, of: stepper, event: event, sequence: work.sequence, time: .zero)
+          if response == nil { response = step.response }
+          if let kind, !done {
+            if let message = kind.toParent?(step) { said.events.append(message) }
+            if kind.isDone?(step) == true {
+              done = true
+              said.done = true
+              if let message = kind.onDone(step.context) { said.events.append(message) }
+            }
+          }
+        }
+        try perform(work, stepper: stepper, &budget, &said)
+        // A child that is done takes nothing more: what it still had queued is dropped.
+        if done { core.mailbox = Mailbox() }
+        guard let next = core.takeNext(stepper: stepper) else { break }
+        event = next
+      }
+    } catch {
+      // The stepper is handed back; the system is not stepped again (its instance failed).
+      core.draining = false
+      core.engine.release(stepper)
+      throw error
+    }
+    return response ?? .ignored
+  }
+
+  /// Ends the children a step cancelled, starts those it invoked and delivers its messages;
+  /// queues what the children say.
+  @usableFromInline
+  mutating func perform(
+    _ work: StoreCore<Engine>.StepWork, stepper: UnsafeMutablePointer<Engine.Stepper>, _ budget: inout SystemBudget,
+    _ said: inout ChildSaid<ParentEvent>
+  ) throws(SystemRunError) {
+    for effect in work.cancelled {
+      if case .invoke = effect.command, let id = effect.id { children[id.name] = nil }
+    }
+    for start in work.starts {
+      switch start.command {
+      case .invoke(let child, let id, _):
+        try launch(child, id: id, token: start.token, stepper: stepper, &budget, &said)
+      case .message(let message):
+        // A message to no running child, or of another type, is refused and goes no further
+        // (the store reports it to its inspector as a failed effect).
+        guard let payload = message.payload else { continue }
+        let heard = try routeDown(payload, to: Substring(message.target), &budget).said
+        try queue(heard, stepper: stepper, &budget, &said)
+      default:
+        // Work is not performed and timers do not fire: what they would send comes as input.
+        continue
+      }
+    }
+  }
+
+  /// Starts `child` as the effect `token` (``Command/invoke(_:id:scope:)``).
+  @usableFromInline
+  mutating func launch(
+    _ child: ChildMachine<Event>, id: EffectID, token: UInt64, stepper: UnsafeMutablePointer<Engine.Stepper>,
+    _ budget: inout SystemBudget, _ said: inout ChildSaid<ParentEvent>
+  ) throws(SystemRunError) {
+    var heard = ChildSaid<Event>()
+    do {
+      guard let make = child.parts.node else { throw ChildLaunchError<Event>(error: ChildNotRunnable(name: child.name), event: nil) }
+      var node = try make()
+      heard = try node.start(&budget)
+      if !heard.done, core.isActive(token) { children[id.name] = node }
+    } catch let error as SystemRunError {
+      throw error
+    } catch let failure as ChildLaunchError<Event> {
+      heard.done = true
+      if let event = failure.event { heard.events.append(event) }
+    } catch {
+      heard.done = true
+    }
+    // Done (or failed) at its start: its effect ends, and what it said is queued.
+    if heard.done, core.isActive(token) { _ = core.remove(token) }
+    try queue(heard, stepper: stepper, &budget, &said)
+  }
+
+  /// Sends `message` to the descendant at `path` (ids separated by `/`): the result, and what
+  /// the child on the way said to this machine. A child that is done is forgotten.
+  @usableFromInline
+  mutating func routeDown(_ message: any Sendable, to path: Substring, _ budget: inout SystemBudget) throws(SystemRunError)
+    -> (result: SendResult, said: ChildSaid<Event>)
+  {
+    let slash = path.firstIndex(of: "/")
+    let id = String(slash.map { path[..<$0] } ?? path)
+    guard children[id] != nil else { return (.rejected(.unknownTarget), ChildSaid()) }
+    let (result, heard) =
+      if let slash {
+        try children[id]!.route(message, to: path[path.index(after: slash)...], &budget)
+      } else {
+        try children[id]!.deliver(message, &budget)
+      }
+    if heard.done {
+      children[id] = nil
+      if let token = core.byID[EffectID(id)], core.isActive(token) { _ = core.remove(token) }
+    }
+    return (result, heard)
+  }
+
+  /// Queues what a child said (handled now when nothing is draining).
+  @usableFromInline
+  mutating func queue(
+    _ heard: ChildSaid<Event>, stepper: UnsafeMutablePointer<Engine.Stepper>, _ budget: inout SystemBudget,
+    _ said: inout ChildSaid<ParentEvent>
+  ) throws(SystemRunError) {
+    for event in heard.events {
+      switch core.eventArrived(event, force: true, stepper: stepper) {
+      case .drain(let first): _ = try drain(first, stepper: stepper, &budget, &said)
+      case .queued, .rejected: continue
+      }
+    }
+  }
+
+  /// The running children's places (their configurations as they read), by path below
+  /// `prefix`, and their children's.
+  @usableFromInline
+  func describeChildren(below prefix: String, into places: inout [String: String]) {
+    for (id, child) in children { child.describe(at: prefix.isEmpty ? id : "\(prefix)/\(id)", into: &places) }
+  }
+}
+
+/// A child machine of a system run on the caller's thread (a ``MachineNode`` whose parent
+/// takes `ParentEvent`s), without its types.
+@usableFromInline
+protocol ChildNode<ParentEvent> {
+  associatedtype ParentEvent
+  /// Starts the child (see ``MachineNode/begin(_:)``).
+  mutating func start(_ budget: inout SystemBudget) throws(SystemRunError) -> ChildSaid<ParentEvent>
+  /// Sends `message` to the child's machine (refused as ``SendRejection/wrongType`` when it is
+  /// not one of its events).
+  mutating func deliver(_ message: any Sendable, _ budget: inout SystemBudget) throws(SystemRunError)
+    -> (result: SendResult, said: ChildSaid<ParentEvent>)
+  /// Sends `message` to the child's descendant at `path`.
+  mutating func route(_ message: any Sendable, to path: Substring, _ budget: inout SystemBudget) throws(SystemRunError)
+    -> (result: SendResult, said: ChildSaid<ParentEvent>)
+  /// Adds the child's place at `path`, and its descendants'.
+  func describe(at path: String, into places: inout [String: String])
+}
+
+/// What a child said to its parent while it stepped: events for the parent, in order, and
+/// whether it is done (its done event, if any, is the last of them).
+@usableFromInline
+struct ChildSaid<ParentEvent> {
+  @usableFromInline var events: [ParentEvent] = []
+  @usableFromInline var done = false
+
+  @inlinable
+  init() {}
+}
+
+extension MachineNode: ChildNode {
+  @usableFromInline
+  mutating func start(_ budget: inout SystemBudget) throws(SystemRunError) -> ChildSaid<ParentEvent> { try begin(&budget) }
+
+  @usableFromInline
+  mutating func deliver(_ message: any Sendable, _ budget: inout SystemBudget) throws(SystemRunError)
+    -> (result: SendResult, said: ChildSaid<ParentEvent>)
+  {
+    guard let event = message as? Event else { return (.rejected(.wrongType), ChildSaid()) }
+    var said = ChildSaid<ParentEvent>()
+    switch try receive(event, &budget, &said) {
+    case .handled: return (.accepted, said)
+    case .refused(let reason): return (.rejected(reason), said)
+    }
+  }
+
+  @usableFromInline
+  mutating func route(_ message: any Sendable, to path: Substring, _ budget: inout SystemBudget) throws(SystemRunError)
+    -> (result: SendResult, said: ChildSaid<ParentEvent>)
+  {
+    var said = ChildSaid<ParentEvent>()
+    let (result, heard) = try routeDown(message, to: path, &budget)
+    let stepper = makeStepper()
+    defer { Self.free(stepper) }
+    try queue(heard, stepper: stepper, &budget, &said)
+    return (result, said)
+  }
+
+  @usableFromInline
+  func describe(at path: String, into places: inout [String: String]) {
+    places[path] = ChildStep.shown(core.engine.observed)
+    describeChildren(below: path, into: &places)
+  }
+}
+
+/// How much one input to a system may cause: every step of every machine counts, and past
+/// `limit` after the input's own the input fails with ``SystemRunError/tooManyEvents(limit:input:)``.
+@usableFromInline
+struct SystemBudget {
+  @usableFromInline let limit: Int
+  @usableFromInline let input: String
+  @usableFromInline var spent = 0
+
+  @inlinable
+  init(limit: Int, input: String) { (self.limit, self.input) = (limit, input) }
+
+  @inlinable
+  mutating func spend() throws(SystemRunError) {
+    spent += 1
+    guard spent <= limit + 1 else { throw SystemRunError.tooManyEvents(limit: limit, input: input) }
+  }
+}

@@ -1,0 +1,275 @@
+/// A system of machines (a root table or chart and the children its effects start with
+/// ``Command/invoke(_:id:scope:)``) as a third kind of ``MachineDefinition``, beside a table
+/// and a chart: the checking tools (`PropertyCheck`, `Explorer`) run it as they run the others.
+///
+/// ```swift
+/// let system = MachineSystem(chart: UploadQueue.chart(services: services))
+/// try PropertyCheck(system, context: UploadQueue.Context(), alphabet: [
+///     .root(.add("a.jpg")), .root(.add("b.jpg")),
+///     .message(Upload.Event.progress(100), to: "a.jpg"), .message(Upload.Event.failed, to: "b.jpg"),
+/// ])
+/// .invariant("at most 2 uploads") { system, _ in system.children.count <= 2 }
+/// .run(seed: 1)
+/// ```
+///
+/// It runs as a ``Store`` would run it, by the same rules (the store's own), on the caller's
+/// thread and as a value: a child starts when its effect starts and ends when its scope ends
+/// or it is done; its `toParent` and done events, and messages between machines, are handled
+/// before an input returns. Two things differ, as in every check: no work is performed and no
+/// time passes (timers never fire), so what they would send comes as input; and each input
+/// is bounded (``MachineSystem/maxStepsPerInput``), so machines messaging each other forever
+/// end with ``SystemRunError/tooManyEvents(limit:input:)``.
+public struct MachineSystem<Root: StoreDefinition>: MachineDefinition where Root.Context: Sendable {
+  /// An event for the root, or a message for a child (``SystemEvent``).
+  public typealias Event = SystemEvent<Root.Event>
+  /// The root's context.
+  public typealias Context = Root.Context
+  public typealias Effect = Root.Effect
+  /// The root's configuration and each running child's (``SystemConfiguration``).
+  public typealias Configuration = SystemConfiguration<Root.Configuration>
+  public typealias Instance = SystemMachine<Root>
+
+  /// The root machine.
+  public let root: Root
+  /// The most steps one input may cause in all the system's machines after its own (10,000
+  /// unless set).
+  public var maxStepsPerInput = 10_000
+  /// Makes the root, not started.
+  @usableFromInline let makeRoot: @Sendable (Root.Context) throws(SystemRunError) -> any SystemRoot<Root>
+
+  @usableFromInline
+  init(root: Root, makeRoot: @escaping @Sendable (Root.Context) throws(SystemRunError) -> any SystemRoot<Root>) {
+    (self.root, self.makeRoot) = (root, makeRoot)
+  }
+
+  /// The system of `table` and the children its effects start.
+  public init<State, E, C, Work>(table: TransitionTable<State, E, C, Command<E, Work>>)
+  where Root == TransitionTable<State, E, C, Command<E, Work>>, C: Sendable, State: Sendable {
+    self.init(root: table) { context in
+      MachineNode<TableEngine<Root>, Never>(engine: TableEngine(machine: Machine(table, context: context)), kind: nil)
+    }
+  }
+
+  /// The system of `chart` and the children its effects start.
+  public init<ID, E, C, Work>(chart: Chart<ID, E, C, Command<E, Work>>) where Root == Chart<ID, E, C, Command<E, Work>>, C: Sendable {
+    self.init(root: chart) { context throws(SystemRunError) in
+      do {
+        return MachineNode<ChartEngine<Root>, Never>(engine: try ChartEngine(chart, context: context), kind: nil)
+      } catch {
+        throw .start(error: "\(error)")
+      }
+    }
+  }
+
+  /// The root's name.
+  public var name: String { root.name }
+
+  /// The root's dead ends (its children aside).
+  public func deadEndTest() -> @Sendable (Configuration) -> Bool {
+    let root = root.deadEndTest()
+    return { root($0.root) }
+  }
+}
+
+/// A running ``MachineSystem``: its root machine and running children, stepped on the
+/// caller's thread. A value: a copy steps on its own.
+public struct SystemMachine<Root: StoreDefinition>: MachineInstance where Root.Context: Sendable {
+  public typealias Definition = MachineSystem<Root>
+  /// Why an input was stopped.
+  public typealias Failure = SystemRunError
+
+  @usableFromInline var root: (any SystemRoot<Root>)?
+  @usableFromInline var failedStart: SystemRunError?
+  @usableFromInline let limit: Int
+  @usableFromInline var begun = false
+
+  /// A system of `definition` at its start, its root with `context`; call ``begin()``.
+  public init(_ definition: MachineSystem<Root>, context: Root.Context) {
+    limit = definition.maxStepsPerInput
+    do {
+      root = try definition.makeRoot(context)
+    } catch {
+      failedStart = error
+    }
+  }
+
+  /// Starts the root: its start's effects, the children they start, and what those say.
+  ///
+  /// - Throws: ``SystemRunError`` when the root (a chart) cannot start, or the start causes
+  ///   more steps than the bound.
+  public mutating func begin() throws(SystemRunError) {
+    if let failedStart { throw failedStart }
+    guard !begun else { return }
+    begun = true
+    var budget = SystemBudget(limit: limit, input: "(start)")
+    try root!.start(&budget)
+  }
+
+  /// Handles `event`: the root's event with everything it causes in the system, or a message
+  /// delivered to the child at its path. A message to no running child (or of a type the child
+  /// does not take) is rejected.
+  ///
+  /// - Throws: ``SystemRunError`` when a chart's macrostep does not settle, or the input
+  ///   causes more steps than ``MachineSystem/maxStepsPerInput``.
+  public mutating func step(_ event: SystemEvent<Root.Event>) throws(SystemRunError) -> MachineResponse {
+    guard root != nil else { preconditionFailure("invalid state: a system whose start failed is stepped") }
+    var budget = SystemBudget(limit: limit, input: event.description)
+    switch event.kind {
+    case .root(let event): return try root!.send(event, &budget)
+    case .message(let message): return try root!.send(message, &budget)
+    }
+  }
+
+  /// The root's configuration and each running child's.
+  public var configuration: SystemConfiguration<Root.Configuration> {
+    guard let root else { preconditionFailure("invalid state: a system whose start failed has no configuration") }
+    return SystemConfiguration(root: root.configuration, children: root.childPlaces)
+  }
+
+  /// The root's context.
+  public var context: Root.Context {
+    guard let root else { preconditionFailure("invalid state: a system whose start failed has no context") }
+    return root.context
+  }
+
+  /// A system is kept and restored as itself (a value).
+  public typealias Snapshot = SystemMachine
+  public typealias RestoreFailure = Never
+  public var snapshot: SystemMachine { self }
+  public init(_ definition: MachineSystem<Root>, restoring snapshot: SystemMachine) { self = snapshot }
+}
+
+/// An input to a ``MachineSystem``: an event for the root, or a message for a child at a path
+/// (`"a.jpg"`, `"queue/a.jpg"`), one of that child's events.
+public struct SystemEvent<RootEvent: Sendable>: Sendable, CustomStringConvertible {
+  @usableFromInline
+  enum Kind: Sendable {
+    case root(RootEvent)
+    case message(MachineMessage)
+  }
+
+  @usableFromInline let kind: Kind
+
+  @inlinable
+  init(_ kind: Kind) { self.kind = kind }
+
+  /// `event`, for the root machine.
+  @inlinable
+  public static func root(_ event: RootEvent) -> SystemEvent { SystemEvent(.root(event)) }
+
+  /// `message` (one of its events) for the child at `path`.
+  @inlinable
+  public static func message<Message: Sendable>(_ message: Message, to path: String) -> SystemEvent {
+    SystemEvent(.message(MachineMessage(message, to: path)))
+  }
+
+  /// The root's event as it reads, or `message to path`.
+  public var description: String {
+    switch kind {
+    case .root(let event): "\(event)"
+    case .message(let message): message.description
+    }
+  }
+}
+
+/// Where a ``MachineSystem`` is: the root's configuration and each running child's, as it
+/// reads (a table's state; a chart's active states, joined by `, `), by path.
+public struct SystemConfiguration<Root>: CustomStringConvertible {
+  /// The root's configuration.
+  public let root: Root
+  /// The running children's configurations, by path (a child's children below it: `a/b`).
+  public let children: [String: String]
+
+  @inlinable
+  init(root: Root, children: [String: String]) { (self.root, self.children) = (root, children) }
+
+  /// `root`, then each child as `path: configuration` in path order.
+  public var description: String {
+    let root = ChildStep.shown(self.root)
+    guard !children.isEmpty else { return root }
+    return root + " [" + children.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; ") + "]"
+  }
+}
+
+extension SystemConfiguration: Equatable where Root: Equatable {}
+extension SystemConfiguration: Hashable where Root: Hashable {}
+extension SystemConfiguration: Sendable where Root: Sendable {}
+
+/// Why a ``SystemMachine`` input was stopped. A struct with static members: a later release may
+/// add reasons without breaking a `switch`.
+public struct SystemRunError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What went wrong, as it reads.
+  public let description: String
+
+  @usableFromInline
+  init(_ description: String) { self.description = description }
+
+  /// One input caused more than `limit` steps in the system's machines after its own (machines
+  /// that keep messaging each other, or a child that keeps saying something its parent answers).
+  public static func tooManyEvents(limit: Int, input: String) -> SystemRunError {
+    SystemRunError("the input '\(input)' caused more than \(limit) steps in the system's machines (a loop between machines?)")
+  }
+
+  /// A chart's macrostep did not settle (see ``ChartRunError``).
+  public static func step(event: String, error: String) -> SystemRunError { SystemRunError("the step of '\(event)' did not settle: \(error)") }
+
+  /// The root chart could not start.
+  public static func start(error: String) -> SystemRunError { SystemRunError("the root could not start: \(error)") }
+}
+
+/// The root of a system run on the caller's thread, without its engine's type.
+@usableFromInline
+protocol SystemRoot<Definition> {
+  associatedtype Definition: StoreDefinition
+  var configuration: Definition.Configuration { get }
+  var context: Definition.Context { get }
+  /// The running descendants' places by path.
+  var childPlaces: [String: String] { get }
+  mutating func start(_ budget: inout SystemBudget) throws(SystemRunError)
+  mutating func send(_ event: Definition.Event, _ budget: inout SystemBudget) throws(SystemRunError) -> MachineResponse
+  mutating func send(_ message: MachineMessage, _ budget: inout SystemBudget) throws(SystemRunError) -> MachineResponse
+}
+
+extension MachineNode: SystemRoot
+where ParentEvent == Never, Engine.Observed == Engine.Definition.Configuration {
+  @usableFromInline typealias Definition = Engine.Definition
+
+  @usableFromInline var configuration: Engine.Definition.Configuration { core.engine.observed }
+  @usableFromInline var context: Engine.Definition.Context { core.engine.context }
+
+  @usableFromInline
+  var childPlaces: [String: String] {
+    var places: [String: String] = [:]
+    describeChildren(below: "", into: &places)
+    return places
+  }
+
+  @usableFromInline
+  mutating func start(_ budget: inout SystemBudget) throws(SystemRunError) { _ = try begin(&budget) }
+
+  @usableFromInline
+  mutating func send(_ event: Engine.Event, _ budget: inout SystemBudget) throws(SystemRunError) -> MachineResponse {
+    var said = ChildSaid<Never>()
+    switch try receive(event, &budget, &said) {
+    case .handled(let response): return response
+    // A halted chart ignores every event, as its machine does.
+    case .refused(.halted): return .ignored
+    case .refused(let reason): return .rejected(reason.description)
+    }
+  }
+
+  @usableFromInline
+  mutating func send(_ message: MachineMessage, _ budget: inout SystemBudget) throws(SystemRunError) -> MachineResponse {
+    guard let payload = message.payload else { return .rejected(SendRejection.wrongType.description) }
+    try budget.spend()
+    var said = ChildSaid<Never>()
+    let (result, heard) = try routeDown(payload, to: Substring(message.target), &budget)
+    let stepper = makeStepper()
+    defer { Self.free(stepper) }
+    try queue(heard, stepper: stepper, &budget, &said)
+    switch result {
+    case .accepted: return .handled
+    case .rejected(let reason): return .rejected(reason.description)
+    }
+  }
+}

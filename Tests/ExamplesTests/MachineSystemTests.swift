@@ -1,0 +1,136 @@
+import StateMachine
+import StateMachineChecking
+import StateMachineExamples
+import Synchronization
+import Testing
+
+/// A system of machines as a third kind under the checking tools (`MachineSystem`): the upload
+/// queue and its per-file children, run on the caller's thread by the store's own rules.
+@Suite("Systems of machines under the checking tools")
+struct MachineSystemTests {
+  typealias QueueSystem = MachineSystem<Chart<UploadQueue.State, UploadQueue.Event, UploadQueue.Context, UploadQueue.Effect>>
+
+  static let system = MachineSystem(chart: UploadQueue.chart)
+  static let files = ["a", "b", "c"]
+  /// Files added, and each file's upload told how its attempt went, or its backoff ended.
+  static let alphabet: [QueueSystem.Event] =
+    files.map { .root(.add([$0])) }
+    + files.flatMap { file in [Upload.Event.succeeded, .attemptFailed, .retryNow].map { QueueSystem.Event.message($0, to: file) } }
+
+  @Test("adding three files starts two uploads; a file sent starts the third; the last one done finishes the queue")
+  func scripted() throws {
+    var machine = SystemMachine(Self.system, context: UploadQueue.Context())
+    try machine.begin()
+    #expect(try machine.step(.root(.add(["a", "b", "c"]))) == .handled)
+    #expect(machine.configuration.root == [.uploading])
+    #expect(machine.configuration.children == ["a": "sending", "b": "sending"])
+    #expect(try machine.step(.message(Upload.Event.succeeded, to: "a")) == .handled)
+    #expect(machine.configuration.children == ["b": "sending", "c": "sending"])
+    #expect(machine.context.uploaded == ["a"])
+    #expect(try machine.step(.message(Upload.Event.attemptFailed, to: "b")) == .handled)
+    #expect(machine.configuration.children == ["b": "waiting", "c": "sending"])
+    // A message to no running child, or of another machine's type, is refused.
+    #expect(try machine.step(.message(Upload.Event.succeeded, to: "a")).isRejected)
+    #expect(try machine.step(.message("sent", to: "b")).isRejected)
+    for _ in 0...Upload.retries {
+      _ = try machine.step(.message(Upload.Event.retryNow, to: "b"))
+      _ = try machine.step(.message(Upload.Event.attemptFailed, to: "b"))
+    }
+    _ = try machine.step(.message(Upload.Event.succeeded, to: "c"))
+    #expect(machine.configuration.root == [.finished])
+    #expect(machine.configuration.children.isEmpty)
+    #expect(machine.context.failed == ["b"])
+    #expect(machine.context.uploaded == ["a", "c"])
+    #expect("\(machine.configuration)" == "finished")
+  }
+
+  @Test("a copy of a running system steps on its own: the original keeps its children where they were")
+  func copies() throws {
+    var original = SystemMachine(Self.system, context: UploadQueue.Context())
+    try original.begin()
+    _ = try original.step(.root(.add(["a", "b"])))
+    var copy = original
+    _ = try copy.step(.message(Upload.Event.attemptFailed, to: "a"))
+    _ = try copy.step(.message(Upload.Event.succeeded, to: "b"))
+    #expect(copy.configuration.children == ["a": "waiting"])
+    #expect(original.configuration.children == ["a": "sending", "b": "sending"])
+    #expect(original.context.uploaded.isEmpty)
+  }
+
+  @Test("property checks walk a system: the queue never runs more uploads than its limit, one per active file")
+  func propertyCheck() throws {
+    let report = try PropertyCheck(Self.system, context: UploadQueue.Context(), alphabet: Self.alphabet)
+      .invariant("at most \(UploadQueue.limit) uploads") { system, _ in system.children.count <= UploadQueue.limit }
+      .invariant("one upload per active file") { system, queue in Set(system.children.keys) == Set(queue.active) }
+      .invariant("every file counted once") { _, queue in
+        let all = queue.pending + queue.active + queue.uploaded + queue.failed
+        return Set(all).count == all.count
+      }
+      .run(walks: 200, length: 40, seed: 7)
+    #expect(report.steps > 0)
+  }
+
+  @Test("a broken invariant over the children is found and shrunk to the shortest walk that breaks it")
+  func shrinks() {
+    #expect(throws: PropertyFailure<QueueSystem.Event>.self) {
+      try PropertyCheck(Self.system, context: UploadQueue.Context(), alphabet: Self.alphabet)
+        .invariant("never two uploads") { system, _ in system.children.count < 2 }
+        .run(walks: 100, length: 30, seed: 3)
+    }
+    do {
+      try PropertyCheck(Self.system, context: UploadQueue.Context(), alphabet: Self.alphabet)
+        .invariant("never two uploads") { system, _ in system.children.count < 2 }
+        .run(walks: 100, length: 30, seed: 3)
+    } catch {
+      #expect(error.events.count == 2, "two files added start two uploads: \(error.events)")
+    }
+  }
+}
+
+/// The same inputs through a running ``Store`` and through the system's checking kind: after
+/// every input the root's configuration and context, the running children and where each
+/// child is are the same (the store's work never ends and its clock never moves, as in a check).
+@Suite("A checked system steps as its store does")
+struct MachineSystemIdentityTests {
+  /// Where each child last stepped to, as the store's inspector saw it.
+  final class Places: Sendable {
+    let places = Mutex<[String: String]>([:])
+    func record(_ report: StoreReport<UploadQueue.Event, StoreStep<Chart<UploadQueue.State, UploadQueue.Event, UploadQueue.Context, UploadQueue.Effect>>>) {
+      if case .childStep(let step) = report { places.withLock { $0[step.path] = step.to } }
+    }
+  }
+
+  /// Each input as the system takes it, and sent to the store.
+  static let inputs: [(MachineSystemTests.QueueSystem.Event, @Sendable (UploadQueue.Runtime) -> SendResult)] =
+    MachineSystemTests.files.map { file in (.root(.add([file])), { @Sendable store in store.send(.add([file])) }) }
+    + MachineSystemTests.files.flatMap { file in
+      Upload.Event.allCases.map { event in (.message(event, to: file), { @Sendable store in store.send(event, to: file) }) }
+    }
+
+  @Test("random inputs, store against system", arguments: 1...40)
+  func identity(seed: UInt64) async throws {
+    let clock = ManualClock()
+    let places = Places()
+    let services = UploadServices { _ in try await clock.sleep(for: .seconds(1_000_000)) }
+    let store = UploadQueue.store(services: services, clock: clock, inspector: { places.record($0) })
+    store.start()
+    var machine = SystemMachine(MachineSystem(chart: UploadQueue.chart(services: services)), context: UploadQueue.Context())
+    try machine.begin()
+    var state = seed &* 0x9E37_79B9_7F4A_7C15
+    for _ in 0..<30 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      let (input, sendToStore) = Self.inputs[Int(state >> 33) % Self.inputs.count]
+      let response = try machine.step(input)
+      let sent = sendToStore(store)
+      #expect((sent == .accepted) == !response.isRejected, "\(input): store \(sent), system \(response)")
+      #expect(store.configuration == machine.configuration.root, "after \(input)")
+      #expect(store.context == machine.context, "after \(input)")
+      #expect(store.children.sorted() == machine.configuration.children.keys.sorted(), "after \(input)")
+      let stored = places.places.withLock { seen in Dictionary(uniqueKeysWithValues: store.children.map { ($0, seen[$0] ?? "sending") }) }
+      #expect(stored == machine.configuration.children, "after \(input)")
+      // A child that ended and starts again under the same name starts where a new one does.
+      places.places.withLock { seen in seen = seen.filter { store.children.contains($0.key) } }
+    }
+    await store.finish()
+  }
+}
