@@ -134,3 +134,77 @@ struct MachineSystemIdentityTests {
     await store.finish()
   }
 }
+
+/// A table that runs a child while in `b` (state-scoped), messages it, and answers what it says.
+@Suite("A checked system: scopes, messages and its bound")
+struct MachineSystemRulesTests {
+  enum State: UInt8, Hashable, Sendable, Discriminated { case a, b }
+  enum Event: Hashable, Sendable, Discriminated {
+    case go, poke, heard
+    var discriminant: Self { self }
+  }
+  enum ChildEvent: UInt8, Hashable, Sendable, Discriminated { case tick }
+  typealias Host = TransitionTable<State, Event, Int, Command<Event, Never>>
+  typealias Child = TransitionTable<State, ChildEvent, Int, Command<ChildEvent, Never>>
+
+  /// Counts its ticks; says `heard` to its parent after each when `echo` is set.
+  static func child(echo: Bool) -> ChildMachine<Event> {
+    typealias R = Row<State, ChildEvent, Int, Command<ChildEvent, Never>>
+    let moved: R = .transition(from: .a, on: .tick, to: .a)
+    let tick = moved.update { (count: inout Int, _: ChildEvent) in count += 1 }
+    let table = try! Child(name: "ticker", initial: .a, rows: [tick])
+    var says: (@Sendable (StoreStep<Child>) -> Event?)?
+    if echo { says = { _ in Event.heard } }
+    return ChildMachine(table, context: 0, toParent: says)
+  }
+
+  /// `go` moves a ⇄ b; `b` runs the child `c`; `poke` messages it a tick; `heard` counts and,
+  /// when `answer` is set, pokes it again.
+  static func host(echo: Bool, answer: Bool) -> Host {
+    typealias R = Row<State, Event, Int, Command<Event, Never>>
+    let tick = Command<Event, Never>.message(MachineMessage(ChildEvent.tick, to: "c"))
+    let rows: [R] = [
+      .transition(from: .a, on: .go, to: .b), .transition(from: .b, on: .go, to: .a),
+      R.stayInAny(on: .poke, effects: tick),
+      R.stayInAny(on: .heard).update { count, _ in count += 1 }.emit("answer") { _, _ in answer ? tick : nil },
+    ]
+    let invoke = Command<Event, Never>.invoke(child(echo: echo), id: "c")
+    return try! Host(name: "host", initial: .a, states: [.state(.a), .state(.b, entry: [invoke])], rows: rows)
+  }
+
+  @Test("a state-scoped child starts when its state is entered and ends when it is left; what it says reaches its parent")
+  func scope() throws {
+    var machine = SystemMachine(MachineSystem(table: Self.host(echo: true, answer: false)), context: 0)
+    try machine.begin()
+    #expect(machine.configuration.children.isEmpty)
+    _ = try machine.step(.root(.go))
+    #expect(machine.configuration.children == ["c": "a"])
+    _ = try machine.step(.root(.poke))
+    _ = try machine.step(.message(ChildEvent.tick, to: "c"))
+    #expect(machine.context == 2, "the child said `heard` after each of its two ticks")
+    _ = try machine.step(.root(.go))
+    #expect(machine.configuration.root == .a)
+    #expect(machine.configuration.children.isEmpty)
+    #expect(try machine.step(.root(.poke)) == .handled, "the host handles poke; its message finds no child")
+    #expect(machine.context == 2)
+  }
+
+  @Test("machines that answer each other forever end with a typed error past the bound, never a hang")
+  func bound() throws {
+    var system = MachineSystem(table: Self.host(echo: true, answer: true))
+    system.maxStepsPerInput = 500
+    var machine = SystemMachine(system, context: 0)
+    try machine.begin()
+    _ = try machine.step(.root(.go))
+    #expect(throws: SystemRunError.tooManyEvents(limit: 500, input: "poke")) { try machine.step(.root(.poke)) }
+    // A walk that meets the loop fails `settles`, shrunk to the two inputs that start it.
+    do {
+      try PropertyCheck(MachineSystem(table: Self.host(echo: true, answer: true)), context: 0, alphabet: [.root(.go), .root(.poke)])
+        .run(walks: 20, length: 10, seed: 1)
+      Issue.record("the loop was not found")
+    } catch {
+      #expect(error.property == "settles")
+      #expect(error.events.map(\.description) == ["go", "poke"])
+    }
+  }
+}
