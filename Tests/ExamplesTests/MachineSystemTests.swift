@@ -208,3 +208,40 @@ struct MachineSystemRulesTests {
     }
   }
 }
+
+@Suite("Exploring a system of machines")
+struct MachineSystemExplorationTests {
+  typealias QueueSystem = MachineSystemTests.QueueSystem
+
+  static func alphabet(_ files: [String]) -> [QueueSystem.Event] {
+    files.map { .root(.add([$0])) }
+      + files.flatMap { file in Upload.Event.allCases.map { QueueSystem.Event.message($0, to: file) } }
+  }
+
+  @Test("one file: the queue and its upload have 8 configurations, counted by hand")
+  func oneFile() {
+    // idle; uploading with the upload sending after 0, 1 and 2 failures, and waiting after 1
+    // and 2; finished with the file uploaded, and with it failed. (Adding the file again from
+    // either end is the first upload again.)
+    let result = Explorer(MachineSystemTests.system, context: UploadQueue.Context(), alphabet: Self.alphabet(["a"])).explore(depth: 20)
+    #expect(result.configurations == 8)
+    #expect(!result.truncated)
+    #expect("\(result.coverage)" == "transitions (not counted in a system) 0/0, states 3/3")
+    #expect(result.shortestPath(to: .finished)?.map(\.description) == ["add(a)", "succeeded to a"])
+  }
+
+  @Test("two files: every configuration keeps the queue's invariants, and a broken one is found with a shortest path")
+  func twoFiles() {
+    let explorer = Explorer(MachineSystemTests.system, context: UploadQueue.Context(), alphabet: Self.alphabet(["a", "b"]))
+    let result = explorer
+      .invariant("at most \(UploadQueue.limit) uploads") { system, _ in system.children.count <= UploadQueue.limit }
+      .invariant("one upload per active file") { system, queue in Set(system.children.keys) == Set(queue.active) }
+      .explore(depth: 30)
+    #expect(result.violations.isEmpty)
+    #expect(result.configurations > 8)
+    let broken = explorer.invariant("b never fails") { _, queue in !queue.failed.contains("b") }.explore(depth: 30)
+    #expect(broken.violations.map(\.property) == ["b never fails"])
+    // b's three failed attempts and two backoffs, after it was added.
+    #expect(broken.violations.first?.path.count == 6)
+  }
+}

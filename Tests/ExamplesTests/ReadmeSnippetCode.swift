@@ -29,6 +29,19 @@ enum ReadmePayloadCoding {
 
 @Suite("README snippets, run")
 struct ReadmeSnippetCodeTests {
+  @Test("a system of machines is checked and explored whole, as the README says")
+  func checkedSystem() throws {
+    let system = MachineSystem(chart: UploadQueue.chart)
+    let alphabet: [SystemEvent<UploadQueue.Event>] = [.root(.add(["a"])), .root(.add(["b"]))]
+      + ["a", "b"].flatMap { file in Upload.Event.allCases.map { SystemEvent.message($0, to: file) } }
+    try PropertyCheck(system, context: UploadQueue.Context(), alphabet: alphabet)
+      .invariant("one upload per active file") { system, queue in Set(system.children.keys) == Set(queue.active) }
+      .run(seed: 7)
+    let result = Explorer(system, context: UploadQueue.Context(), alphabet: alphabet).explore(depth: 30)
+    print(result.configurations)   // 91
+    #expect(result.configurations == 91)
+  }
+
   @Test("one check over the machine model covers a table and a chart as the README says")
   func oneModel() {
     func coverage<Machine: ExplorableDefinition>(_ machine: Machine, _ context: Machine.Context, _ alphabet: [Machine.Event]) -> String

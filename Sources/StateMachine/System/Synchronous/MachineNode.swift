@@ -222,6 +222,12 @@ where
   func describeChildren(below prefix: String, into places: inout [String: String]) {
     for (id, child) in children { child.describe(at: prefix.isEmpty ? id : "\(prefix)/\(id)", into: &places) }
   }
+
+  /// The running children's contexts as they read, by path below `prefix`.
+  @usableFromInline
+  func describeChildContexts(below prefix: String, into contexts: inout [String: String]) {
+    for (id, child) in children { child.describeContexts(at: prefix.isEmpty ? id : "\(prefix)/\(id)", into: &contexts) }
+  }
 }
 
 /// A child machine of a system run on the caller's thread (a ``MachineNode`` whose parent
@@ -240,6 +246,8 @@ protocol ChildNode<ParentEvent> {
     -> (result: SendResult, said: ChildSaid<ParentEvent>)
   /// Adds the child's place at `path`, and its descendants'.
   func describe(at path: String, into places: inout [String: String])
+  /// Adds the child's context at `path` as it reads, and its descendants'.
+  func describeContexts(at path: String, into contexts: inout [String: String])
 }
 
 /// What a child said to its parent while it stepped: events for the parent, in order, and
@@ -285,6 +293,12 @@ extension MachineNode: ChildNode {
   func describe(at path: String, into places: inout [String: String]) {
     places[path] = ChildStep.shown(core.engine.observed)
     describeChildren(below: path, into: &places)
+  }
+
+  @usableFromInline
+  func describeContexts(at path: String, into contexts: inout [String: String]) {
+    contexts[path] = "\(core.engine.context)"
+    describeChildContexts(below: path, into: &contexts)
   }
 }
 

@@ -24,9 +24,11 @@ public struct MachineSystem<Root: StoreDefinition>: MachineDefinition where Root
   public typealias Event = SystemEvent<Root.Event>
   /// The root's context.
   public typealias Context = Root.Context
+  /// The root's effects.
   public typealias Effect = Root.Effect
   /// The root's configuration and each running child's (``SystemConfiguration``).
   public typealias Configuration = SystemConfiguration<Root.Configuration>
+  /// A running system.
   public typealias Instance = SystemMachine<Root>
 
   /// The root machine.
@@ -74,6 +76,7 @@ public struct MachineSystem<Root: StoreDefinition>: MachineDefinition where Root
 /// A running ``MachineSystem``: its root machine and running children, stepped on the
 /// caller's thread. A value: a copy steps on its own.
 public struct SystemMachine<Root: StoreDefinition>: MachineInstance where Root.Context: Sendable {
+  /// The system it runs.
   public typealias Definition = MachineSystem<Root>
   /// Why an input was stopped.
   public typealias Failure = SystemRunError
@@ -134,8 +137,11 @@ public struct SystemMachine<Root: StoreDefinition>: MachineInstance where Root.C
 
   /// A system is kept and restored as itself (a value).
   public typealias Snapshot = SystemMachine
+  /// A system kept as a value always restores.
   public typealias RestoreFailure = Never
+  /// The system itself, as a value to keep.
   public var snapshot: SystemMachine { self }
+  /// The system `snapshot` kept.
   public init(_ definition: MachineSystem<Root>, restoring snapshot: SystemMachine) { self = snapshot }
 }
 
@@ -225,6 +231,8 @@ protocol SystemRoot<Definition> {
   var context: Definition.Context { get }
   /// The running descendants' places by path.
   var childPlaces: [String: String] { get }
+  /// The running descendants' contexts as they read, by path.
+  var childContexts: [String: String] { get }
   mutating func start(_ budget: inout SystemBudget) throws(SystemRunError)
   mutating func send(_ event: Definition.Event, _ budget: inout SystemBudget) throws(SystemRunError) -> MachineResponse
   mutating func send(_ message: MachineMessage, _ budget: inout SystemBudget) throws(SystemRunError) -> MachineResponse
@@ -242,6 +250,13 @@ where ParentEvent == Never, Engine.Observed == Engine.Definition.Configuration {
     var places: [String: String] = [:]
     describeChildren(below: "", into: &places)
     return places
+  }
+
+  @usableFromInline
+  var childContexts: [String: String] {
+    var contexts: [String: String] = [:]
+    describeChildContexts(below: "", into: &contexts)
+    return contexts
   }
 
   @usableFromInline
