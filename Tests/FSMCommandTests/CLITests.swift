@@ -154,7 +154,9 @@ struct CLITests {
       .filter { !$0.contains("switch") && !$0.contains("dictionary") }
     #expect(entries.filter { $0["workload"] as? String == "system" }.count == 4)
     #expect(frameworkVariants.contains("machine.send"))
-    #expect(frameworkVariants.filter { $0.contains("store") }.count == 5, "store variants beside the bare step, and a store recording to a file (each entry written at once, and batched)")
+    #expect(
+      frameworkVariants.filter { $0.contains("store") }.count == 7,
+      "store variants beside the bare step, a store recording to a file (each entry written at once, and batched), and the table store beside each chart store")
   }
 
   @Test("Specs/ files are what fsm show prints for the shipped machines")
