@@ -48,7 +48,16 @@ package struct Arguments {
           throw .unknownOption(name)
         }
       } else if word.hasPrefix("-"), word.count > 1, word != "-" {
-        if word == "-h" { flags.insert("--help") } else { throw .unknownOption(word) }
+        if valued.contains(word) {
+          // A short option with its value (`-o page.html`).
+          guard i + 1 < words.count else { throw .missingValue(word) }
+          options[word] = words[i + 1]
+          i += 1
+        } else if word == "-h" {
+          flags.insert("--help")
+        } else {
+          throw .unknownOption(word)
+        }
       } else {
         positionals.append(word)
       }

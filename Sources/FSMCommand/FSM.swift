@@ -13,6 +13,7 @@ public enum FSM {
       show <machine|spec.md>   print a machine as a table, Mermaid or Graphviz DOT
       check <machine|spec.md>  validate and analyse a machine; exit 1 when there are findings
       replay <machine> <log>   replay an event log against the machine; exit 1 at a divergence
+      view <machine> <log>     write a log as a page to scrub through (one HTML file)
       explore <machine>        exhaustive exploration: coverage, shortest paths, violations
       demo <machine>           a scripted run (or given events, or a random walk), step by step
       run <chart.scxml>        walk through an SCXML chart: events from stdin or --events
@@ -60,6 +61,7 @@ public enum FSM {
     case "show": return ShowCommand.run(rest)
     case "check": return CheckCommand.run(rest)
     case "replay": return ReplayCommand.run(rest)
+    case "view": return ViewCommand.run(rest)
     case "explore": return ExploreCommand.run(rest)
     case "conform": return ConformCommand.run(rest)
     case "run": return RunCommand.run(rest)
@@ -81,6 +83,7 @@ public enum FSM {
     case "show": ShowCommand.help
     case "check": CheckCommand.help
     case "replay": ReplayCommand.help
+    case "view": ViewCommand.help
     case "explore": ExploreCommand.help
     case "conform": ConformCommand.help
     case "run": RunCommand.help

@@ -29,6 +29,8 @@ public struct MachineDescription: Sendable {
   private let findings: @Sendable () -> [Finding]
   private let overview: @Sendable () -> [String]
   private let replayer: (@Sendable (LogSource, Bool) -> ReplayOutcome)?
+  /// Reads a log as the session a page shows (`fsm view`), checked against the machine.
+  private var sessionReader: (@Sendable (String) -> SessionRead)?
   private let scxmlExport: (@Sendable () throws(ExportError) -> String)?
 
   /// The chart as SCXML (``Chart/scxml()``), which ``Chart/init(scxml:file:bindings:)`` reads
@@ -69,6 +71,12 @@ public struct MachineDescription: Sendable {
       }
     } replay: { reader, all throws(LogError) in try table.replay(&reader, reportingAll: all) }
     self.init(table, summary: summary, replayer: replayer)
+    sessionReader = { path in
+      let read = EventLog<State, Event, Context, Effect>.read(contentsOf: path, for: table)
+      guard let log = read.log, read.error == nil else { return .unreadable(read.error ?? .io(path: path, detail: "unreadable"), entries: read.log?.entries.count ?? 0) }
+      let divergence = table.replay(log).divergences.first
+      return .read(SessionSteps(log, states: table.sessionStates, divergence: divergence, show: { "\($0)" }, names: { ["\($0.discriminant)"] }))
+    }
   }
 
   private init<State, Event, Context, Effect>(
@@ -100,10 +108,29 @@ public struct MachineDescription: Sendable {
       case .file(let path): try LogReader(contentsOf: path, for: chart)
       }
     } replay: { reader, all throws(LogError) in try chart.replay(&reader, reportingAll: all) }
+    sessionReader = { path in Self.session(of: chart, logAt: path) }
   }
 
   /// Whether logs of this machine can be replayed (its types are `Codable` and `Equatable`).
   public var canReplay: Bool { replayer != nil }
+
+  /// The session the log at `path` recorded, as `fsm view` shows it; `nil` when the machine
+  /// cannot read logs (its types are not `Codable` and `Equatable`).
+  package func session(logAt path: String) -> SessionRead? { sessionReader?(path) }
+
+  /// The session a chart's log at `path` recorded.
+  package static func session<ID, Event, Context, Effect>(of chart: Chart<ID, Event, Context, Effect>, logAt path: String) -> SessionRead
+  where ID: Codable, Event: Codable, Context: Codable & Equatable & Sendable, Effect: Codable & Equatable {
+    let read = EventLog<ChartLogState<ID>, Event, Context, Effect>.read(contentsOf: path, for: chart)
+    guard let log = read.log, read.error == nil else {
+      return .unreadable(read.error ?? .io(path: path, detail: "unreadable"), entries: read.log?.entries.count ?? 0)
+    }
+    let divergence = chart.replay(log).divergences.first
+    return .read(
+      SessionSteps(
+        log, states: chart.sessionStates, divergence: divergence, show: { $0.configuration.map { "\($0)" }.joined(separator: ", ") },
+        names: { $0.configuration.map { "\($0)" } }))
+  }
 
   /// Reads a log of this machine and replays it; `nil` when the machine cannot replay logs.
   public func replay(_ data: Data, reportingAll all: Bool = false) -> ReplayOutcome? {

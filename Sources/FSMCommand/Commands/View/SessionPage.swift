@@ -1,0 +1,98 @@
+import Foundation
+import StateMachine
+
+/// The page `fsm view` writes: one self-contained HTML file (its script, style, data and
+/// drawing inline; nothing fetched), which works from `file://`.
+///
+/// The session's steps are kept as arrays in one JSON block, not as elements: the page shows
+/// the selected step and a window of the timeline around it, so a long log opens and jumps as
+/// fast as a short one. `#step=N` selects step N (0 is where the log starts); the elements
+/// `#configuration` and `#event` hold the selected step's active states and event.
+enum SessionPage {
+  /// The page for `session`, drawn by `svg` (Graphviz's drawing of the machine) when given,
+  /// else by the page itself as nested boxes.
+  static func html(_ session: SessionSteps, svg: String?) -> String {
+    """
+    <!DOCTYPE html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>\(escaped(session.machine)) session</title>
+    <style>
+    \(style)
+    </style>
+    </head>
+    <body>
+    <header>
+      <h1>\(escaped(session.machine))</h1>
+      <span id="summary"></span>
+    </header>
+    <main>
+      <section id="diagram">\(svg.map(stripped) ?? "")</section>
+      <section id="inspector">
+        <div class="controls">
+          <button id="first" title="Home">|◀</button><button id="previous" title="←">◀</button>
+          <input id="slider" type="range" min="0" value="0" aria-label="step">
+          <button id="next" title="→">▶</button><button id="last" title="End">▶|</button>
+          <span id="position"></span>
+        </div>
+        <dl>
+          <dt>event</dt><dd id="event"></dd>
+          <dt>active states</dt><dd id="configuration"></dd>
+          <dt>outcome</dt><dd id="outcome"></dd>
+          <dt>effects</dt><dd id="effects"></dd>
+          <dt>time</dt><dd id="time"></dd>
+        </dl>
+        <div id="divergence" hidden></div>
+        <h2>context</h2>
+        <pre id="context"></pre>
+        <h2>timeline</h2>
+        <table id="timeline"><thead><tr><th>#</th><th>time</th><th>event</th><th>from → to</th><th>effects</th></tr></thead><tbody></tbody></table>
+      </section>
+    </main>
+    <script type="application/json" id="session">\(scriptSafe(json(session)))</script>
+    <script>
+    \(script)
+    </script>
+    </body>
+    </html>
+
+    """
+  }
+
+  /// The session's data as the page's script reads it.
+  static func json(_ session: SessionSteps) -> String {
+    func state(_ node: SessionState) -> [String: Any] {
+      ["name": node.name, "kind": node.kind, "children": node.children.map(state)]
+    }
+    var object: [String: Any] = [
+      "machine": session.machine, "events": session.events, "configurations": session.configurations, "active": session.active,
+      "outcomes": session.outcomes, "effects": session.effects, "times": session.times.map { $0 ?? -1 }, "contexts": session.contexts,
+      "states": session.states.map(state),
+    ]
+    if let divergence = session.divergence {
+      object["divergence"] = [
+        "step": divergence.sequence, "event": divergence.event,
+        "differences": divergence.differences.map { ["field": $0.field, "expected": $0.expected, "actual": $0.actual] },
+      ]
+    }
+    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// Text for HTML.
+  static func escaped(_ text: String) -> String {
+    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+      .replacingOccurrences(of: "\"", with: "&quot;")
+  }
+
+  /// JSON inside a `<script>` element: no `</` closes it early.
+  static func scriptSafe(_ json: String) -> String { json.replacingOccurrences(of: "</", with: "<\\/") }
+
+  /// Graphviz's SVG without its XML prologue and doctype (the page is HTML).
+  static func stripped(_ svg: String) -> String {
+    guard let start = svg.range(of: "<svg") else { return "" }
+    return String(svg[start.lowerBound...])
+  }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import StateMachine
+
+enum ViewCommand {
+  static let help = """
+    usage: fsm view <machine|chart.scxml|chart.md> <log.jsonl> [-o page.html]
+
+    Writes a recorded log as one self-contained HTML page (nothing fetched: it works from
+    file://) to scrub through: the machine drawn (by Graphviz when `dot` is installed, else
+    as nested boxes) with the active states lit, the steps on a slider (←/→, Home/End), each
+    step's event, effects, time and context, and, when the machine no longer steps as the log
+    says, the step of the first divergence with both outcomes side by side. `#step=N` in the
+    page's URL opens it at step N (0 is where the log starts).
+
+    The log is read as `fsm replay` reads it, with the same errors. The page is written whole
+    or not at all; an existing file is replaced only when `-o` names it or `fsm view` wrote it.
+
+    options:
+      -o <page.html>  where to write the page (default: the log's path with .html)
+
+    exit codes: 0 page written, 2 bad usage, an unreadable log, or a page that cannot be written
+    """
+
+  /// What marks a page as written by `fsm view` (so writing it again may replace it).
+  static let generator = #"<meta name="generator" content="fsm view">"#
+
+  static func run(_ words: [String]) -> CommandResult {
+    let arguments: Arguments
+    do { arguments = try Arguments(words, options: ["-o"], flags: ["--help"]) } catch { return .usage(error.description, help: help) }
+    if arguments.flags.contains("--help") { return .success(help + "\n") }
+    guard arguments.positionals.count >= 1 else { return .usage("missing argument <machine>", help: help) }
+    guard arguments.positionals.count >= 2 else { return .usage("missing argument <log.jsonl>", help: help) }
+    if arguments.positionals.count > 2 { return .usage("unexpected argument '\(arguments.positionals[2])'", help: help) }
+    let (name, path) = (arguments.positionals[0], arguments.positionals[1])
+    let named = arguments.options["-o"]
+    let output = named ?? (path.hasSuffix(".jsonl") ? String(path.dropLast(6)) : path) + ".html"
+
+    let read: SessionRead
+    let dot: String
+    switch MachineSource.resolve(name) {
+    case .success(.shipped(let machine)):
+      guard let session = machine.session(logAt: path) else {
+        return .failure("machine '\(name)' cannot replay logs (its types are not Codable and Equatable)")
+      }
+      (read, dot) = (session, machine.render(.dot))
+    case .success(.chart(let chart, let file)):
+      (read, dot) = (MachineDescription.session(of: chart, logAt: path), MachineSource.chart(chart, file: file).render(.dot))
+    case .success(.spec):
+      return .usage("a spec table's log is checked by names (fsm replay); view the Swift machine's log by the machine's name", help: help)
+    case .failure(let error):
+      return .failure(error.message)
+    }
+    let session: SessionSteps
+    switch read {
+    case .read(let steps): session = steps
+    case .unreadable(.io(_, let detail), _): return .failure("\(path): \(detail)")
+    case .unreadable(let error, let entries):
+      return .failure("\(path): \(error.description)\n(\(entries) valid entr\(entries == 1 ? "y" : "ies") before it)")
+    }
+    if named == nil, FileManager.default.fileExists(atPath: output), !isOurs(output) {
+      return .failure("\(output) exists and was not written by fsm view; name it with -o to replace it")
+    }
+    let page = SessionPage.html(session, svg: Graphviz.svg(dot)).replacingOccurrences(
+      of: "<meta charset=\"utf-8\">", with: "<meta charset=\"utf-8\">\n" + generator)
+    do {
+      // Written to a file beside it and renamed over it: a reader sees the old page or the new.
+      try Data(page.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+    } catch {
+      return .failure("\(output): cannot write the page: \(error.localizedDescription)")
+    }
+    let steps = session.events.count - 1
+    let verdict = session.divergence.map { "diverges at step \($0.sequence)" } ?? "replays identically"
+    return .success("\(output): \(steps) step\(steps == 1 ? "" : "s") of \(session.machine), \(verdict)\n")
+  }
+
+  /// Whether the file at `path` is a page `fsm view` wrote (its head carries the mark).
+  static func isOurs(_ path: String) -> Bool {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+    defer { try? handle.close() }
+    let head = (try? handle.read(upToCount: 1024)) ?? nil
+    return head.map { String(decoding: $0, as: UTF8.self).contains(generator) } ?? false
+  }
+}
+
+/// Graphviz's `dot`, when installed: a machine's DOT drawn as SVG.
+enum Graphviz {
+  /// `dot` rendered as SVG, or `nil` when Graphviz is not installed or fails.
+  static func svg(_ dot: String) -> String? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["dot", "-Tsvg"]
+    let (input, output) = (Pipe(), Pipe())
+    (process.standardInput, process.standardOutput, process.standardError) = (input, output, FileHandle.nullDevice)
+    do { try process.run() } catch { return nil }
+    // Written on another thread: a drawing larger than the pipe's buffer would block both sides.
+    let writer = Thread {
+      input.fileHandleForWriting.write(Data(dot.utf8))
+      try? input.fileHandleForWriting.close()
+    }
+    writer.start()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return nil }
+    let svg = String(decoding: data, as: UTF8.self)
+    return svg.contains("<svg") ? svg : nil
+  }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// A recorded session as a page shows it (`fsm view`): each step's event, configuration,
+/// effects, time and context as they read, in arrays by step (step 0 is where the log starts),
+/// the machine's states, and where the log first diverges from the machine.
+package struct SessionSteps: Sendable {
+  /// The machine's name.
+  package var machine: String
+  /// Per step: its event as it reads (`""` for step 0).
+  package var events: [String] = []
+  /// Per step: where the machine was after it, as it reads (a table's state; a chart's active
+  /// states joined by `, `).
+  package var configurations: [String] = []
+  /// Per step: the active states' names (a table's one state; a chart's active atomic states).
+  package var active: [[String]] = []
+  /// Per step: its outcome (`transitioned`, `stayed`, `ignored`, `rejected`; `""` for step 0).
+  package var outcomes: [String] = []
+  /// Per step: its effects as they read.
+  package var effects: [[String]] = []
+  /// Per step: seconds on the store's clock, when logged.
+  package var times: [Double?] = []
+  /// Per step: the context after it, as JSON.
+  package var contexts: [String] = []
+  /// The machine's states, outermost first, each with its children.
+  package var states: [SessionState] = []
+  /// The first divergence of the log from the machine, if any (its `sequence` is its step).
+  package var divergence: Divergence?
+
+  package init(machine: String) { self.machine = machine }
+
+  /// The steps of `log`, each state shown by `show` and named by `names`.
+  package init<State, Event, Context, Effect>(
+    _ log: EventLog<State, Event, Context, Effect>, states: [SessionState], divergence: Divergence?,
+    show: (State) -> String, names: (State) -> [String]
+  ) {
+    machine = log.header.machine
+    self.states = states
+    self.divergence = divergence
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+    func json(_ context: Context) -> String {
+      (try? encoder.encode(context)).map { String(decoding: $0, as: UTF8.self) } ?? "\(context)"
+    }
+    let count = log.entries.count + 1
+    events.reserveCapacity(count)
+    configurations.reserveCapacity(count)
+    (events, configurations, active) = ([""], [show(log.header.state)], [names(log.header.state)])
+    (outcomes, effects, times, contexts) = ([""], [[]], [nil], [json(log.header.context)])
+    for entry in log.entries {
+      events.append("\(entry.event)")
+      configurations.append(show(entry.state))
+      active.append(names(entry.state))
+      outcomes.append(entry.outcome.description)
+      effects.append(entry.effects.map { "\($0)" })
+      times.append(entry.time)
+      contexts.append(json(entry.context))
+    }
+  }
+}
+
+/// A state of a machine, as a page draws it: its name, kind and children.
+package struct SessionState: Sendable, Hashable {
+  package var name: String
+  /// `atomic`, `compound`, `parallel`, `final` or `history`.
+  package var kind: String
+  package var children: [SessionState]
+
+  package init(name: String, kind: String, children: [SessionState] = []) { (self.name, self.kind, self.children) = (name, kind, children) }
+}
+
+/// What reading a session from a log came to.
+package enum SessionRead: Sendable {
+  case read(SessionSteps)
+  /// The log could not be read: the error, and how many entries were read before it.
+  case unreadable(LogError, entries: Int)
+}
+
+extension TransitionTable {
+  /// The table's states, flat.
+  package var sessionStates: [SessionState] {
+    let finals = Set(analyze().finalStates)
+    return stateCases.map { SessionState(name: "\($0)", kind: finals.contains($0) ? "final" : "atomic") }
+  }
+}
+
+extension Chart {
+  /// The chart's states as a tree.
+  package var sessionStates: [SessionState] {
+    func node(_ s: Int) -> SessionState {
+      let kind: String
+      switch kinds[s] {
+      case .atomic: kind = "atomic"
+      case .compound: kind = "compound"
+      case .parallel: kind = "parallel"
+      case .final: kind = "final"
+      case .shallowHistory, .deepHistory: kind = "history"
+      }
+      let children = (1..<count).filter { parents[$0] == s && !isHistory($0) }.map(node)
+      return SessionState(name: ids[s].map { "\($0)" } ?? "", kind: kind, children: children)
+    }
+    return (1..<count).filter { parents[$0] == 0 && !isHistory($0) }.map(node)
+  }
+}
