@@ -8,10 +8,10 @@ import StateMachine
 /// the selected step and a window of the timeline around it, so a long log opens and jumps as
 /// fast as a short one. `#step=N` selects step N (0 is where the log starts); the elements
 /// `#configuration` and `#event` hold the selected step's active states and event.
-enum SessionPage {
+package enum SessionPage {
   /// The page for `session`, drawn by `svg` (Graphviz's drawing of the machine) when given,
   /// else by the page itself as nested boxes.
-  static func html(_ session: SessionSteps, svg: String?) -> String {
+  package static func html(_ session: SessionSteps, svg: String?) -> String {
     """
     <!DOCTYPE html>
     <html lang="en">
@@ -61,16 +61,29 @@ enum SessionPage {
     """
   }
 
-  /// The session's data as the page's script reads it.
+  /// The session's data as the page's script reads it: each step's texts as numbers into one
+  /// table of the distinct texts (a long session repeats its events, states and effects), so
+  /// the page reads a few arrays of numbers, not a hundred thousand objects.
   static func json(_ session: SessionSteps) -> String {
+    var strings: [String] = []
+    var numbers: [String: Int] = [:]
+    func number(_ text: String) -> Int {
+      if let known = numbers[text] { return known }
+      numbers[text] = strings.count
+      strings.append(text)
+      return strings.count - 1
+    }
     func state(_ node: SessionState) -> [String: Any] {
       ["name": node.name, "kind": node.kind, "children": node.children.map(state)]
     }
     var object: [String: Any] = [
-      "machine": session.machine, "events": session.events, "configurations": session.configurations, "active": session.active,
-      "outcomes": session.outcomes, "effects": session.effects, "times": session.times.map { $0 ?? -1 }, "contexts": session.contexts,
-      "states": session.states.map(state),
+      "machine": session.machine,
+      "event": session.events.map(number), "configuration": session.configurations.map(number),
+      "active": session.active.map { number($0.joined(separator: "\n")) }, "outcome": session.outcomes.map(number),
+      "effects": session.effects.map { number($0.joined(separator: ", ")) }, "time": session.times.map { $0 ?? -1 },
+      "context": session.contexts.map(number), "states": session.states.map(state),
     ]
+    object["strings"] = strings
     if let divergence = session.divergence {
       object["divergence"] = [
         "step": divergence.sequence, "event": divergence.event,

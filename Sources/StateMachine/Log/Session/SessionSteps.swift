@@ -19,7 +19,7 @@ package struct SessionSteps: Sendable {
   package var effects: [[String]] = []
   /// Per step: seconds on the store's clock, when logged.
   package var times: [Double?] = []
-  /// Per step: the context after it, as JSON.
+  /// Per step: the context after it, as compact JSON.
   package var contexts: [String] = []
   /// The machine's states, outermost first, each with its children.
   package var states: [SessionState] = []
@@ -37,7 +37,8 @@ package struct SessionSteps: Sendable {
     self.states = states
     self.divergence = divergence
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+    // Compact: the page lays a context out when it shows it.
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     func json(_ context: Context) -> String {
       (try? encoder.encode(context)).map { String(decoding: $0, as: UTF8.self) } ?? "\(context)"
     }

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Headless Chromium, for the tests that open `fsm view`'s pages in a real browser (CI installs
+/// it; a machine without it skips them, unless `CI` is set, where they fail).
+enum HeadlessChromium {
+  /// The browser's path, if one is installed.
+  static let path: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/snap/bin/chromium"]
+    .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+  /// Whether the browser tests run: a browser is installed, or this is CI (which must have one).
+  static var runs: Bool { path != nil || ProcessInfo.processInfo.environment["CI"] == "true" }
+
+  struct Missing: Error, CustomStringConvertible {
+    var description: String { "headless Chromium is not installed (apt-get install chromium)" }
+  }
+
+  /// The DOM of the page at `url` once its scripts ran (`--dump-dom`).
+  static func dom(_ url: String) throws -> String {
+    guard let path else { throw Missing() }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--dump-dom", url]
+    let output = Pipe()
+    (process.standardOutput, process.standardError) = (output, FileHandle.nullDevice)
+    try process.run()
+    // A browser that hangs is ended: the test then fails on an empty DOM, never waits forever.
+    let watchdog = DispatchWorkItem { process.terminate() }
+    DispatchQueue.global().asyncAfter(deadline: .now() + 90, execute: watchdog)
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    watchdog.cancel()
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// The text of the element with `id` in `dom` (its tags dropped, entities read).
+  static func text(of id: String, in dom: String) -> String? {
+    guard let open = dom.range(of: "id=\"\(id)\""), let start = dom[open.upperBound...].firstIndex(of: ">") else { return nil }
+    let rest = dom[dom.index(after: start)...]
+    guard let close = rest.range(of: "</") else { return nil }
+    var text = String(rest[..<close.lowerBound])
+    for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&")] {
+      text = text.replacingOccurrences(of: entity, with: character)
+    }
+    return text
+  }
+}

@@ -1,0 +1,154 @@
+import FSMCommand
+import FSMTool
+import Foundation
+import StateMachine
+import StateMachineExamples
+import Testing
+
+/// `fsm view`: a recorded log as a page, opened in headless Chromium and compared with the log
+/// the machine replays.
+@Suite("fsm view: a session as a page", .serialized)
+struct ViewCommandTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  static let phoneLoginLog = root.appendingPathComponent("Specs/phone-login.session.jsonl").path
+
+  /// A folder of its own for each test's pages.
+  static func folder() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("fsm-view-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  /// The phone login's logged steps as a page should show them: step 0 the header's.
+  static func loggedSteps() throws -> [(event: String, configuration: String)] {
+    let read = EventLog<ChartLogState<PhoneLogin.State>, PhoneLogin.Event, PhoneLogin.Context, PhoneLogin.Effect>.read(
+      contentsOf: phoneLoginLog, for: PhoneLogin.chart)
+    let log = try #require(read.log)
+    let shown = { (state: ChartLogState<PhoneLogin.State>) in state.configuration.map { "\($0)" }.joined(separator: ", ") }
+    return [("", shown(log.header.state))] + log.entries.map { ("\($0.event)", shown($0.state)) }
+  }
+
+  struct Opened: Sendable, CustomTestStringConvertible {
+    let label: String
+    let step: Int
+    var testDescription: String { label }
+  }
+
+  static let opened: [Opened] = [
+    .init(label: "the start", step: 0), .init(label: "the first step", step: 1), .init(label: "the code sent", step: 3),
+    .init(label: "mid-session", step: 17), .init(label: "later", step: 40), .init(label: "the last step", step: 72),
+  ]
+
+  @Test("the page opened at #step=N shows the log's step N: its active states and event", .enabled(if: HeadlessChromium.runs), arguments: opened)
+  func opensAtStep(_ opened: Opened) throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let page = folder.appendingPathComponent("phone-login.html").path
+    let result = PackageFSM.run(["view", "phone-login", Self.phoneLoginLog, "-o", page])
+    #expect(result.code == 0, "\(result.errorOutput)")
+    let steps = try Self.loggedSteps()
+    let dom = try HeadlessChromium.dom("file://\(page)#step=\(opened.step)")
+    #expect(HeadlessChromium.text(of: "configuration", in: dom) == steps[opened.step].configuration)
+    #expect(HeadlessChromium.text(of: "event", in: dom) == steps[opened.step].event)
+    #expect(HeadlessChromium.text(of: "position", in: dom) == "step \(opened.step) of \(steps.count - 1)")
+  }
+
+  @Test("a log that diverges from the machine: the page marks the first divergence with both sides", .enabled(if: HeadlessChromium.runs))
+  func divergence() throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // The fifth entry says the chart went somewhere it does not go.
+    var lines = try String(contentsOfFile: Self.phoneLoginLog, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let logged = try #require(lines[5].range(of: #""configuration":\[[^\]]*\]"#, options: .regularExpression))
+    lines[5].replaceSubrange(logged, with: #""configuration":["failed","counting"]"#)
+    let log = folder.appendingPathComponent("diverged.jsonl").path
+    try lines.joined(separator: "\n").write(toFile: log, atomically: true, encoding: .utf8)
+    let page = folder.appendingPathComponent("diverged.html").path
+    let result = PackageFSM.run(["view", "phone-login", log, "-o", page])
+    #expect(result.output.contains("diverges at step 5"), "\(result.output)\(result.errorOutput)")
+    let dom = try HeadlessChromium.dom("file://\(page)#step=5")
+    #expect(HeadlessChromium.text(of: "summary", in: dom) == "72 steps, diverges at step 5")
+    let box = try #require(dom.range(of: "id=\"divergence\"").map { String(dom[$0.lowerBound...].prefix(2000)) })
+    #expect(!box.hasPrefix("id=\"divergence\" hidden"))
+    #expect(box.contains("failed, counting") || box.contains("failed"), "the log's side")
+    #expect(box.contains("editing"), "the machine's side")
+    // Elsewhere the divergence is not shown.
+    let before = try HeadlessChromium.dom("file://\(page)#step=4")
+    #expect(before.contains("id=\"divergence\" hidden"))
+  }
+
+  @Test("without Graphviz's drawing the page draws nested boxes and lights the active ones", .enabled(if: HeadlessChromium.runs))
+  func boxes() throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    guard case .read(let session)? = MachineCatalog.all.first(where: { $0.name == "phone-login" })?.session(logAt: Self.phoneLoginLog) else {
+      Issue.record("the session did not read")
+      return
+    }
+    let page = folder.appendingPathComponent("boxes.html")
+    try Data(SessionPage.html(session, svg: nil).utf8).write(to: page)
+    let dom = try HeadlessChromium.dom(page.absoluteString + "#step=3")
+    let lit = dom.components(separatedBy: "class=\"box ").dropFirst().filter { $0.hasPrefix("atomic active\"") || $0.hasPrefix("final active\"") }
+      .compactMap { $0.split(separator: "\"").dropFirst(2).first.map(String.init) }
+    #expect(Set(lit) == ["editing", "counting"])
+  }
+
+  @Test("a 100,000-step log: the page opens at any step in under 100 ms", .enabled(if: HeadlessChromium.runs))
+  func largeLog() throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var machine = Machine(Counter.table, context: Counter.Context())
+    var log = EventLog<Counter.State, Counter.Event, Counter.Context, Counter.Effect>(
+      header: .init(machine: Counter.table.name, fingerprint: Counter.table.fingerprint, state: machine.state, context: machine.context))
+    for sequence in 1...100_000 {
+      let outcome = machine.send(.tick)
+      log.entries.append(.init(sequence: sequence, time: Double(sequence), event: .tick, outcome: LoggedOutcome(outcome), state: machine.state, context: machine.context, effects: []))
+    }
+    let path = folder.appendingPathComponent("counter.jsonl").path
+    try log.encoded().write(to: URL(fileURLWithPath: path))
+    let page = folder.appendingPathComponent("counter.html").path
+    let result = PackageFSM.run(["view", "counter", path, "-o", page])
+    #expect(result.output.hasSuffix("100000 steps of counter, replays identically\n"), "\(result.errorOutput)")
+    for step in [99_999, 50_000, 7] {
+      let dom = try HeadlessChromium.dom("file://\(page)#step=\(step)")
+      #expect(HeadlessChromium.text(of: "context", in: dom)?.contains("\"count\": \(step)") == true)
+      let shown = dom.range(of: "data-shown-ms=\"").flatMap { Double(dom[$0.upperBound...].prefix { $0 != "\"" }) }
+      let ms = try #require(shown, "the page says how long it took")
+      print("fsm view: the 100,000-step page opened at step \(step) in \(ms) ms")
+      #expect(ms < 100, "opened at step \(step) in \(ms) ms")
+    }
+  }
+
+  @Test("bad input: the errors fsm replay gives, and no page written")
+  func badInput() throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let notALog = folder.appendingPathComponent("notes.jsonl").path
+    try "just some notes\n".write(toFile: notALog, atomically: true, encoding: .utf8)
+    let page = folder.appendingPathComponent("page.html").path
+    for (machine, log) in [("phone-login", notALog), ("login", Self.phoneLoginLog), ("phone-login", folder.appendingPathComponent("missing.jsonl").path)] {
+      let viewed = PackageFSM.run(["view", machine, log, "-o", page])
+      let replayed = PackageFSM.run(["replay", machine, log])
+      #expect(viewed.code == 2)
+      #expect(viewed.errorOutput == replayed.errorOutput, "\(machine) \(log)")
+      #expect(!FileManager.default.fileExists(atPath: page))
+    }
+    // A file the command did not write is not replaced unless named with -o.
+    let log = folder.appendingPathComponent("session.jsonl").path
+    try FileManager.default.copyItem(atPath: Self.phoneLoginLog, toPath: log)
+    let foreign = folder.appendingPathComponent("session.html").path
+    try "mine".write(toFile: foreign, atomically: true, encoding: .utf8)
+    let refused = PackageFSM.run(["view", "phone-login", log])
+    #expect(refused.code == 2)
+    #expect(refused.errorOutput.contains("was not written by fsm view"))
+    #expect(try String(contentsOfFile: foreign, encoding: .utf8) == "mine")
+    try FileManager.default.removeItem(atPath: foreign)
+    #expect(PackageFSM.run(["view", "phone-login", log]).code == 0)
+    #expect(PackageFSM.run(["view", "phone-login", log]).code == 0, "its own page is replaced")
+    // A folder that does not exist: nothing is written, and the error names the page.
+    let nowhere = folder.appendingPathComponent("no/such/folder/page.html").path
+    let unwritable = PackageFSM.run(["view", "phone-login", log, "-o", nowhere])
+    #expect(unwritable.code == 2)
+    #expect(unwritable.errorOutput.contains("\(nowhere): cannot write the page"))
+  }
+}
