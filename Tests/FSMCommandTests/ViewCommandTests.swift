@@ -110,12 +110,49 @@ struct ViewCommandTests {
     let result = PackageFSM.run(["view", "counter", path, "-o", page])
     #expect(result.output.hasSuffix("100000 steps of counter, replays identically\n"), "\(result.errorOutput)")
     for step in [99_999, 50_000, 7] {
+      // The median of three openings: a headless browser shares two cores with its own start.
+      var times: [Double] = []
+      for _ in 0..<3 {
+        let dom = try HeadlessChromium.dom("file://\(page)#step=\(step)")
+        #expect(HeadlessChromium.text(of: "context", in: dom)?.contains("\"count\": \(step)") == true)
+        let shown = dom.range(of: "data-shown-ms=\"").flatMap { Double(dom[$0.upperBound...].prefix { $0 != "\"" }) }
+        times.append(try #require(shown, "the page says how long it took"))
+      }
+      let median = times.sorted()[1]
+      print("fsm view: the 100,000-step page opened at step \(step) in \(median) ms (median of \(times))")
+      #expect(median < 100, "opened at step \(step) in \(times) ms")
+    }
+  }
+
+  @Test("a system's log: one lane per child machine, each where its last line before the step left it", .enabled(if: HeadlessChromium.runs))
+  func systemLanes() throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let log = Self.root.appendingPathComponent("Specs/upload-queue.session.jsonl").path
+    let page = folder.appendingPathComponent("upload-queue.html").path
+    #expect(PackageFSM.run(["view", "upload-queue", log, "-o", page]).code == 0)
+    // Each child's last logged state before each root entry, from the log's own lines.
+    let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").dropFirst()
+    var entries = 0
+    var expected: [[String: String]] = [[:]]
+    for line in lines {
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      if let path = object["child"] as? String {
+        expected[entries][path] = object["state"] as? String
+      } else {
+        entries += 1
+        expected.append(expected[entries - 1])
+      }
+    }
+    for step in [1, 2, entries] {
       let dom = try HeadlessChromium.dom("file://\(page)#step=\(step)")
-      #expect(HeadlessChromium.text(of: "context", in: dom)?.contains("\"count\": \(step)") == true)
-      let shown = dom.range(of: "data-shown-ms=\"").flatMap { Double(dom[$0.upperBound...].prefix { $0 != "\"" }) }
-      let ms = try #require(shown, "the page says how long it took")
-      print("fsm view: the 100,000-step page opened at step \(step) in \(ms) ms")
-      #expect(ms < 100, "opened at step \(step) in \(ms) ms")
+      var shown: [String: String] = [:]
+      for row in dom.components(separatedBy: "<tr data-path=\"").dropFirst() {
+        let path = String(row.prefix { $0 != "\"" })
+        let cells = row.components(separatedBy: "<td>").dropFirst().map { String($0.prefix { $0 != "<" }) }
+        if cells.count > 1, cells[1] != "(not stepped)" { shown[path] = cells[1] }
+      }
+      #expect(shown == expected[step - 1], "step \(step)")
     }
   }
 

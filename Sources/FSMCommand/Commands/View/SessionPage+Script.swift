@@ -39,9 +39,22 @@ extension SessionPage {
       "use strict";
       const started = performance.now();
       const data = JSON.parse(document.getElementById("session").textContent);
-      const S = data.strings;
+      // Each column unpacked into an array of numbers (see SessionPage.packed).
+      const unpack = (packed) => {
+        if (packed[0] === 0) return packed.slice(1);
+        let total = 0;
+        for (let k = 3; k < packed.length; k += 3) total += packed[k];
+        const values = new Float64Array(total);
+        let at = 0;
+        for (let k = 1; k < packed.length; k += 3) {
+          for (let n = 0; n < packed[k + 2]; n++) values[at++] = packed[k] + n * packed[k + 1];
+        }
+        return values;
+      };
+      for (const name of ["event", "configuration", "active", "outcome", "effects", "context", "time", "offsets"]) data[name] = unpack(data[name]);
+      const S = { at: (k) => data.text.substring(data.offsets[k], data.offsets[k + 1]) };
       const count = data.event.length;
-      const text = (field, i) => S[data[field][i]];
+      const text = (field, i) => S.at(data[field][i]);
       const $ = (id) => document.getElementById(id);
       const parentOf = new Map();
       (function walk(nodes, parent) {
@@ -135,6 +148,30 @@ extension SessionPage {
         }
         box.appendChild(table);
       }
+      // A system's children, one lane each: where each was at the selected step (its lines
+      // logged before the step's entry), and the steps it took since the step before.
+      function lanes(i) {
+        if (data.lanes.length === 0) return;
+        $("machines").hidden = false;
+        const body = document.querySelector("#lanes tbody");
+        body.replaceChildren();
+        for (const lane of data.lanes) {
+          let low = 0, high = lane.after.length;
+          while (low < high) { const middle = (low + high) >> 1; if (lane.after[middle] < i) low = middle + 1; else high = middle; }
+          const last = low - 1;
+          const now = [];
+          for (let k = last; k >= 0 && lane.after[k] === i - 1; k--) now.unshift(S.at(lane.event[k]));
+          const tr = document.createElement("tr");
+          tr.dataset.path = lane.path;
+          if (now.length > 0) tr.className = "selected";
+          for (const cell of [lane.path, last >= 0 ? S.at(lane.state[last]) : "(not stepped)", now.join(", ")]) {
+            const td = document.createElement("td");
+            td.textContent = cell;
+            tr.appendChild(td);
+          }
+          body.appendChild(tr);
+        }
+      }
       function show(step) {
         const i = Math.max(0, Math.min(count - 1, Number.isFinite(step) ? step : 0));
         current = i;
@@ -149,6 +186,7 @@ extension SessionPage {
         const active = text("active", i);
         light(active === "" ? [] : active.split("\\n"));
         divergence(i);
+        lanes(i);
         timeline();
         const hash = "#step=" + i;
         if (location.hash !== hash) history.replaceState(null, "", hash);

@@ -45,6 +45,7 @@ package enum SessionPage {
           <dt>time</dt><dd id="time"></dd>
         </dl>
         <div id="divergence" hidden></div>
+        <div id="machines" hidden><h2>child machines</h2><table id="lanes"><tbody></tbody></table></div>
         <h2>context</h2>
         <pre id="context"></pre>
         <h2>timeline</h2>
@@ -76,14 +77,24 @@ package enum SessionPage {
     func state(_ node: SessionState) -> [String: Any] {
       ["name": node.name, "kind": node.kind, "children": node.children.map(state)]
     }
-    var object: [String: Any] = [
-      "machine": session.machine,
+    let columns: [String: [Double]] = [
       "event": session.events.map(number), "configuration": session.configurations.map(number),
       "active": session.active.map { number($0.joined(separator: "\n")) }, "outcome": session.outcomes.map(number),
-      "effects": session.effects.map { number($0.joined(separator: ", ")) }, "time": session.times.map { $0 ?? -1 },
-      "context": session.contexts.map(number), "states": session.states.map(state),
-    ]
-    object["strings"] = strings
+      "effects": session.effects.map { number($0.joined(separator: ", ")) }, "context": session.contexts.map(number),
+    ].mapValues { $0.map(Double.init) }
+    var object: [String: Any] = ["machine": session.machine, "states": session.states.map(state)]
+    for (name, column) in columns { object[name] = packed(column) }
+    object["time"] = packed(session.times.map { $0 ?? -1 })
+    object["lanes"] = session.lanes.map { lane -> [String: Any] in
+      ["path": lane.path, "after": lane.after, "event": lane.events.map(number), "state": lane.states.map(number)]
+    }
+    // The texts as one string and where each starts (in UTF-16 units, as the script indexes
+    // strings): read as one value, however many there are.
+    var offsets: [Double] = [0]
+    offsets.reserveCapacity(strings.count + 1)
+    for text in strings { offsets.append(offsets[offsets.count - 1] + Double(text.utf16.count)) }
+    object["text"] = strings.joined()
+    object["offsets"] = packed(offsets)
     if let divergence = session.divergence {
       object["divergence"] = [
         "step": divergence.sequence, "event": divergence.event,
@@ -92,6 +103,22 @@ package enum SessionPage {
     }
     let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
     return String(decoding: data, as: UTF8.self)
+  }
+
+  /// A column of numbers as the page unpacks it: `[0, values…]`, or, when shorter, runs that
+  /// step by the same amount, `[1, first, step, count, …]` (a column of one event, or a clock
+  /// that ticks by a second, is one run).
+  static func packed(_ values: [Double]) -> [Double] {
+    var runs: [Double] = [1]
+    var i = 0
+    while i < values.count && runs.count < values.count + 1 {
+      let step = i + 1 < values.count ? values[i + 1] - values[i] : 0
+      var end = i + 1
+      while end < values.count, values[end] - values[end - 1] == step { end += 1 }
+      runs += [values[i], step, Double(end - i)]
+      i = end
+    }
+    return i == values.count && runs.count < values.count + 1 ? runs : [0] + values
   }
 
   /// Text for HTML.

@@ -25,6 +25,8 @@ package struct SessionSteps: Sendable {
   package var states: [SessionState] = []
   /// The first divergence of the log from the machine, if any (its `sequence` is its step).
   package var divergence: Divergence?
+  /// A system's log: each child machine's steps, by path, in the order they were taken.
+  package var lanes: [SessionLane] = []
 
   package init(machine: String) { self.machine = machine }
 
@@ -55,6 +57,53 @@ package struct SessionSteps: Sendable {
       effects.append(entry.effects.map { "\($0)" })
       times.append(entry.time)
       contexts.append(json(entry.context))
+    }
+    lanes = SessionLane.lanes(of: log.childLines)
+  }
+}
+
+/// One child machine's steps in a system's log (see ``ChildLogLine``), as a page shows them.
+package struct SessionLane: Sendable, Hashable {
+  /// The child's path (`upload/file-3`).
+  package var path: String
+  /// Per child step: the root's step it came after (its entry's sequence; 0: the start).
+  package var after: [Int] = []
+  /// Per child step: its event and where it left the child, as they read.
+  package var events: [String] = []
+  package var states: [String] = []
+
+  package init(path: String) { self.path = path }
+
+  /// The lanes of `lines`, one per path, in the order each path first appears.
+  package static func lanes(of lines: [ChildLogLine]) -> [SessionLane] {
+    var lanes: [SessionLane] = []
+    var index: [String: Int] = [:]
+    for line in lines {
+      guard let object = try? JSONSerialization.jsonObject(with: Data(line.text.utf8)) as? [String: Any] else { continue }
+      let number = index[line.path] ?? lanes.count
+      if number == lanes.count {
+        index[line.path] = number
+        lanes.append(SessionLane(path: line.path))
+      }
+      lanes[number].after.append(line.afterEntry)
+      lanes[number].events.append(shown(object["event"]))
+      lanes[number].states.append(shown(object["state"]))
+    }
+    return lanes
+  }
+
+  /// A logged value as it reads: a string as itself, a chart's state as its configuration,
+  /// anything else as compact JSON.
+  static func shown(_ value: Any?) -> String {
+    switch value {
+    case let text as String: return text
+    case let object as [String: Any]:
+      if let configuration = object["configuration"] as? [Any] { return configuration.map { "\($0)" }.joined(separator: ", ") }
+      if object.count == 1, let (name, payload) = object.first, (payload as? [String: Any])?.isEmpty == true { return name }
+      fallthrough
+    default:
+      guard let value, let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed]) else { return "" }
+      return String(decoding: data, as: UTF8.self)
     }
   }
 }
