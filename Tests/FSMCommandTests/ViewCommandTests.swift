@@ -156,6 +156,26 @@ struct ViewCommandTests {
     }
   }
 
+  @Test("a system's log whose child diverges: the page marks the root's step it came before, naming the child", .enabled(if: HeadlessChromium.runs))
+  func childDivergence() throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var lines = try String(contentsOfFile: Self.root.appendingPathComponent("Specs/upload-queue.session.jsonl").path, encoding: .utf8)
+      .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    // The first child line (a.jpg's upload, logged after entry 1) says it failed instead.
+    let first = try #require(lines.firstIndex { $0.hasPrefix(#"{"child":"a.jpg""#) })
+    lines[first] = lines[first].replacingOccurrences(of: #""state":"sent""#, with: #""state":"failed""#)
+    let log = folder.appendingPathComponent("upload-queue.jsonl").path
+    try lines.joined(separator: "\n").write(toFile: log, atomically: true, encoding: .utf8)
+    let page = folder.appendingPathComponent("upload-queue.html").path
+    let result = PackageFSM.run(["view", "upload-queue", log, "-o", page])
+    #expect(result.output.hasSuffix("diverges at step 2 (child a.jpg)\n"), "\(result.output)\(result.errorOutput)")
+    let dom = try HeadlessChromium.dom("file://\(page)#step=2")
+    let box = try #require(dom.range(of: "id=\"divergence\"").map { String(dom[$0.lowerBound...].prefix(2000)) })
+    #expect(box.contains("child a.jpg, step 1"))
+    #expect(!box.hasPrefix("id=\"divergence\" hidden"))
+  }
+
   @Test("bad input: the errors fsm replay gives, and no page written")
   func badInput() throws {
     let folder = try Self.folder()

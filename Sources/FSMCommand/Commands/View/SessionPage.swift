@@ -95,9 +95,9 @@ package enum SessionPage {
     for text in strings { offsets.append(offsets[offsets.count - 1] + Double(text.utf16.count)) }
     object["text"] = strings.joined()
     object["offsets"] = packed(offsets)
-    if let divergence = session.divergence {
+    if let divergence = session.divergence, let step = session.divergenceStep {
       object["divergence"] = [
-        "step": divergence.sequence, "event": divergence.event,
+        "step": step, "event": divergence.machine.map { "child \($0), step \(divergence.sequence): \(divergence.event)" } ?? divergence.event,
         "differences": divergence.differences.map { ["field": $0.field, "expected": $0.expected, "actual": $0.actual] },
       ]
     }

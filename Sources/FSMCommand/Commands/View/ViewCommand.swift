@@ -69,7 +69,9 @@ enum ViewCommand {
       return .failure("\(output): cannot write the page: \(error.localizedDescription)")
     }
     let steps = session.events.count - 1
-    let verdict = session.divergence.map { "diverges at step \($0.sequence)" } ?? "replays identically"
+    let verdict = session.divergenceStep.map { step in
+      "diverges at step \(step)" + (session.divergence?.machine.map { " (child \($0))" } ?? "")
+    } ?? "replays identically"
     return .success("\(output): \(steps) step\(steps == 1 ? "" : "s") of \(session.machine), \(verdict)\n")
   }
 

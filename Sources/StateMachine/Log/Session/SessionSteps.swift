@@ -23,8 +23,11 @@ package struct SessionSteps: Sendable {
   package var contexts: [String] = []
   /// The machine's states, outermost first, each with its children.
   package var states: [SessionState] = []
-  /// The first divergence of the log from the machine, if any (its `sequence` is its step).
+  /// The first divergence of the log from the machine, if any.
   package var divergence: Divergence?
+  /// The step the first divergence shows at: its entry's, or, for a child's step, the root's
+  /// step it came before (a child's line logged after entry `k` shows at step `k + 1`).
+  package var divergenceStep: Int?
   /// A system's log: each child machine's steps, by path, in the order they were taken.
   package var lanes: [SessionLane] = []
 
@@ -59,6 +62,14 @@ package struct SessionSteps: Sendable {
       contexts.append(json(entry.context))
     }
     lanes = SessionLane.lanes(of: log.childLines)
+    if let divergence {
+      if let path = divergence.machine {
+        let line = log.childLines.first { $0.path == path && $0.sequence == divergence.sequence }
+        divergenceStep = min(count - 1, (line?.afterEntry ?? 0) + 1)
+      } else {
+        divergenceStep = divergence.sequence
+      }
+    }
   }
 }
 
