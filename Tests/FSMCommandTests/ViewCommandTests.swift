@@ -28,6 +28,14 @@ struct ViewCommandTests {
     return [("", shown(log.header.state))] + log.entries.map { ("\($0.event)", shown($0.state)) }
   }
 
+  /// A copy of the log at `path`, its lines changed by `edit`, written to `copy`; returns `copy`.
+  static func edited(_ path: String, into copy: String, _ edit: (inout [String]) throws -> Void) throws -> String {
+    var lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    try edit(&lines)
+    try lines.joined(separator: "\n").write(toFile: copy, atomically: true, encoding: .utf8)
+    return copy
+  }
+
   struct Opened: Sendable, CustomTestStringConvertible {
     let label: String
     let step: Int
@@ -58,11 +66,10 @@ struct ViewCommandTests {
     let folder = try Self.folder()
     defer { try? FileManager.default.removeItem(at: folder) }
     // The fifth entry says the chart went somewhere it does not go.
-    var lines = try String(contentsOfFile: Self.phoneLoginLog, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    let logged = try #require(lines[5].range(of: #""configuration":\[[^\]]*\]"#, options: .regularExpression))
-    lines[5].replaceSubrange(logged, with: #""configuration":["failed","counting"]"#)
-    let log = folder.appendingPathComponent("diverged.jsonl").path
-    try lines.joined(separator: "\n").write(toFile: log, atomically: true, encoding: .utf8)
+    let log = try Self.edited(Self.phoneLoginLog, into: folder.appendingPathComponent("diverged.jsonl").path) { lines in
+      let logged = try #require(lines[5].range(of: #""configuration":\[[^\]]*\]"#, options: .regularExpression))
+      lines[5].replaceSubrange(logged, with: #""configuration":["failed","counting"]"#)
+    }
     let page = folder.appendingPathComponent("diverged.html").path
     let result = PackageFSM.run(["view", "phone-login", log, "-o", page])
     #expect(result.output.contains("diverges at step 5"), "\(result.output)\(result.errorOutput)")
@@ -160,13 +167,12 @@ struct ViewCommandTests {
   func childDivergence() throws {
     let folder = try Self.folder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    var lines = try String(contentsOfFile: Self.root.appendingPathComponent("Specs/upload-queue.session.jsonl").path, encoding: .utf8)
-      .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     // The first child line (a.jpg's upload, logged after entry 1) says it failed instead.
-    let first = try #require(lines.firstIndex { $0.hasPrefix(#"{"child":"a.jpg""#) })
-    lines[first] = lines[first].replacingOccurrences(of: #""state":"sent""#, with: #""state":"failed""#)
-    let log = folder.appendingPathComponent("upload-queue.jsonl").path
-    try lines.joined(separator: "\n").write(toFile: log, atomically: true, encoding: .utf8)
+    let original = Self.root.appendingPathComponent("Specs/upload-queue.session.jsonl").path
+    let log = try Self.edited(original, into: folder.appendingPathComponent("upload-queue.jsonl").path) { lines in
+      let first = try #require(lines.firstIndex { $0.hasPrefix(#"{"child":"a.jpg""#) })
+      lines[first] = lines[first].replacingOccurrences(of: #""state":"sent""#, with: #""state":"failed""#)
+    }
     let page = folder.appendingPathComponent("upload-queue.html").path
     let result = PackageFSM.run(["view", "upload-queue", log, "-o", page])
     #expect(result.output.hasSuffix("diverges at step 2 (child a.jpg)\n"), "\(result.output)\(result.errorOutput)")

@@ -72,10 +72,9 @@ public struct MachineDescription: Sendable {
     } replay: { reader, all throws(LogError) in try table.replay(&reader, reportingAll: all) }
     self.init(table, summary: summary, replayer: replayer)
     sessionReader = { path in
-      let read = EventLog<State, Event, Context, Effect>.read(contentsOf: path, for: table)
-      guard let log = read.log, read.error == nil else { return .unreadable(read.error ?? .io(path: path, detail: "unreadable"), entries: read.log?.entries.count ?? 0) }
-      let divergence = table.replay(log).divergences.first
-      return .read(SessionSteps(log, states: table.sessionStates, divergence: divergence, show: { "\($0)" }, names: { ["\($0.discriminant)"] }))
+      .of(
+        EventLog.read(contentsOf: path, for: table), states: table.sessionStates, replay: { table.replay($0) }, show: { "\($0)" },
+        names: { ["\($0.discriminant)"] })
     }
   }
 
@@ -121,15 +120,9 @@ public struct MachineDescription: Sendable {
   /// The session a chart's log at `path` recorded.
   package static func session<ID, Event, Context, Effect>(of chart: Chart<ID, Event, Context, Effect>, logAt path: String) -> SessionRead
   where ID: Codable, Event: Codable, Context: Codable & Equatable & Sendable, Effect: Codable & Equatable {
-    let read = EventLog<ChartLogState<ID>, Event, Context, Effect>.read(contentsOf: path, for: chart)
-    guard let log = read.log, read.error == nil else {
-      return .unreadable(read.error ?? .io(path: path, detail: "unreadable"), entries: read.log?.entries.count ?? 0)
-    }
-    let divergence = chart.replay(log).divergences.first
-    return .read(
-      SessionSteps(
-        log, states: chart.sessionStates, divergence: divergence, show: { $0.configuration.map { "\($0)" }.joined(separator: ", ") },
-        names: { $0.configuration.map { "\($0)" } }))
+    .of(
+      EventLog.read(contentsOf: path, for: chart), states: chart.sessionStates, replay: { chart.replay($0) },
+      show: { ChildStep.shown($0.configuration) }, names: { $0.configuration.map { "\($0)" } })
   }
 
   /// Reads a log of this machine and replays it; `nil` when the machine cannot replay logs.

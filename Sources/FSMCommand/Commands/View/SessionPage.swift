@@ -9,6 +9,9 @@ import StateMachine
 /// fast as a short one. `#step=N` selects step N (0 is where the log starts); the elements
 /// `#configuration` and `#event` hold the selected step's active states and event.
 package enum SessionPage {
+  /// What marks a page as `fsm view`'s (so writing it again may replace it).
+  static let generator = #"<meta name="generator" content="fsm view">"#
+
   /// The page for `session`, drawn by `svg` (Graphviz's drawing of the machine) when given,
   /// else by the page itself as nested boxes.
   package static func html(_ session: SessionSteps, svg: String?) -> String {
@@ -17,6 +20,7 @@ package enum SessionPage {
     <html lang="en">
     <head>
     <meta charset="utf-8">
+    \(generator)
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>\(escaped(session.machine)) session</title>
     <style>

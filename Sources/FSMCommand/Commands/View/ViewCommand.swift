@@ -21,9 +21,6 @@ enum ViewCommand {
     exit codes: 0 page written, 2 bad usage, an unreadable log, or a page that cannot be written
     """
 
-  /// What marks a page as written by `fsm view` (so writing it again may replace it).
-  static let generator = #"<meta name="generator" content="fsm view">"#
-
   static func run(_ words: [String]) -> CommandResult {
     let arguments: Arguments
     do { arguments = try Arguments(words, options: ["-o"], flags: ["--help"]) } catch { return .usage(error.description, help: help) }
@@ -60,8 +57,7 @@ enum ViewCommand {
     if named == nil, FileManager.default.fileExists(atPath: output), !isOurs(output) {
       return .failure("\(output) exists and was not written by fsm view; name it with -o to replace it")
     }
-    let page = SessionPage.html(session, svg: Graphviz.svg(dot)).replacingOccurrences(
-      of: "<meta charset=\"utf-8\">", with: "<meta charset=\"utf-8\">\n" + generator)
+    let page = SessionPage.html(session, svg: Graphviz.svg(dot))
     do {
       // Written to a file beside it and renamed over it: a reader sees the old page or the new.
       try Data(page.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
@@ -80,7 +76,7 @@ enum ViewCommand {
     guard let handle = FileHandle(forReadingAtPath: path) else { return false }
     defer { try? handle.close() }
     let head = (try? handle.read(upToCount: 1024)) ?? nil
-    return head.map { String(decoding: $0, as: UTF8.self).contains(generator) } ?? false
+    return head.map { String(decoding: $0, as: UTF8.self).contains(SessionPage.generator) } ?? false
   }
 }
 

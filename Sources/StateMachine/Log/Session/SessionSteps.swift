@@ -31,8 +31,6 @@ package struct SessionSteps: Sendable {
   /// A system's log: each child machine's steps, by path, in the order they were taken.
   package var lanes: [SessionLane] = []
 
-  package init(machine: String) { self.machine = machine }
-
   /// The steps of `log`, each state shown by `show` and named by `names`.
   package init<State, Event, Context, Effect>(
     _ log: EventLog<State, Event, Context, Effect>, states: [SessionState], divergence: Divergence?,
@@ -134,6 +132,18 @@ package enum SessionRead: Sendable {
   case read(SessionSteps)
   /// The log could not be read: the error, and how many entries were read before it.
   case unreadable(LogError, entries: Int)
+
+  /// The session of a log `read` (as a kind's `EventLog.read` reads it), checked against its
+  /// machine by `replay`; an unreadable log as `fsm replay` reports it.
+  package static func of<State, Event, Context, Effect>(
+    _ read: EventLog<State, Event, Context, Effect>.ReadResult, states: [SessionState],
+    replay: (EventLog<State, Event, Context, Effect>) -> ReplayReport, show: (State) -> String, names: (State) -> [String]
+  ) -> SessionRead {
+    guard let log = read.log, read.error == nil else {
+      return .unreadable(read.error ?? .io(path: "", detail: "unreadable"), entries: read.log?.entries.count ?? 0)
+    }
+    return .read(SessionSteps(log, states: states, divergence: replay(log).divergences.first, show: show, names: names))
+  }
 }
 
 extension TransitionTable {

@@ -216,18 +216,22 @@ where
     }
   }
 
-  /// The running children's places (their configurations as they read), by path below
-  /// `prefix`, and their children's.
+  /// The running children's places by path below `prefix`, and their children's.
   @usableFromInline
-  func describeChildren(below prefix: String, into places: inout [String: String]) {
+  func describeChildren(below prefix: String, into places: inout [String: ChildPlace]) {
     for (id, child) in children { child.describe(at: prefix.isEmpty ? id : "\(prefix)/\(id)", into: &places) }
   }
+}
 
-  /// The running children's contexts as they read, by path below `prefix`.
-  @usableFromInline
-  func describeChildContexts(below prefix: String, into contexts: inout [String: String]) {
-    for (id, child) in children { child.describeContexts(at: prefix.isEmpty ? id : "\(prefix)/\(id)", into: &contexts) }
-  }
+/// Where a running child is, as it reads: its configuration (a table's state; a chart's active
+/// states, joined by `, `) and its context.
+@usableFromInline
+struct ChildPlace: Hashable {
+  @usableFromInline let configuration: String
+  @usableFromInline let context: String
+
+  @inlinable
+  init(configuration: String, context: String) { (self.configuration, self.context) = (configuration, context) }
 }
 
 /// A child machine of a system run on the caller's thread (a ``MachineNode`` whose parent
@@ -245,9 +249,7 @@ protocol ChildNode<ParentEvent> {
   mutating func route(_ message: any Sendable, to path: Substring, _ budget: inout SystemBudget) throws(SystemRunError)
     -> (result: SendResult, said: ChildSaid<ParentEvent>)
   /// Adds the child's place at `path`, and its descendants'.
-  func describe(at path: String, into places: inout [String: String])
-  /// Adds the child's context at `path` as it reads, and its descendants'.
-  func describeContexts(at path: String, into contexts: inout [String: String])
+  func describe(at path: String, into places: inout [String: ChildPlace])
 }
 
 /// What a child said to its parent while it stepped: events for the parent, in order, and
@@ -290,15 +292,9 @@ extension MachineNode: ChildNode {
   }
 
   @usableFromInline
-  func describe(at path: String, into places: inout [String: String]) {
-    places[path] = ChildStep.shown(core.engine.observed)
+  func describe(at path: String, into places: inout [String: ChildPlace]) {
+    places[path] = ChildPlace(configuration: ChildStep.shown(core.engine.observed), context: "\(core.engine.context)")
     describeChildren(below: path, into: &places)
-  }
-
-  @usableFromInline
-  func describeContexts(at path: String, into contexts: inout [String: String]) {
-    contexts[path] = "\(core.engine.context)"
-    describeChildContexts(below: path, into: &contexts)
   }
 }
 

@@ -28,15 +28,14 @@ public struct _SystemPlace<Root: StoreDefinition>: Hashable where Root.Context: 
 
     @inlinable
     init(_ machine: SystemMachine<Root>) {
-      let configuration = machine.configuration
-      let contexts = machine.root?.childContexts ?? [:]
-      root = configuration.root
-      children = configuration.children.keys.sorted().flatMap { [$0, configuration.children[$0]!, contexts[$0] ?? ""] }
+      let places = machine.root?.childPlaces ?? [:]
+      root = machine.configuration.root
+      children = places.keys.sorted().flatMap { [$0, places[$0]!.configuration, places[$0]!.context] }
     }
   }
 
   @inlinable
-  init(_ machine: SystemMachine<Root>) { (key, self.machine) = (Key(machine), machine) }
+  init(_ machine: SystemMachine<Root>, key: Key) { (self.key, self.machine) = (key, machine) }
 
   public static func == (a: Self, b: Self) -> Bool { a.key == b.key }
   public func hash(into hasher: inout Hasher) { hasher.combine(key) }
@@ -49,6 +48,9 @@ where Root.Context: Sendable, Root.Configuration: Hashable {
   public typealias Definition = MachineSystem<Root>
 
   @usableFromInline var machine: SystemMachine<Root>
+  /// Where `machine` is, worked out once per step (the search hashes it, compares it and files
+  /// it).
+  @usableFromInline var key: _SystemPlace<Root>.Key?
   @usableFromInline let definition: MachineSystem<Root>
   /// The root's states entered so far, by ``ExplorableDefinition/_coverageStates`` number, and
   /// those entered since coverage was last kept.
@@ -63,6 +65,7 @@ where Root.Context: Sendable, Root.Configuration: Hashable {
 
   public mutating func start() throws(SystemRunError) {
     try machine.begin()
+    key = _SystemPlace.Key(machine)
     noteStates()
   }
 
@@ -77,7 +80,10 @@ where Root.Context: Sendable, Root.Configuration: Hashable {
     }
   }
 
-  public var place: _SystemPlace<Root> { _SystemPlace(machine) }
+  public var place: _SystemPlace<Root> { _SystemPlace(machine, key: currentKey) }
+
+  /// The key of where the machine is.
+  @usableFromInline var currentKey: _SystemPlace<Root>.Key { key ?? _SystemPlace.Key(machine) }
   public var context: Root.Context { machine.context }
   public var configuration: SystemConfiguration<Root.Configuration> { machine.configuration }
   /// A halted root chart ignores every event: explored as any other place.
@@ -85,22 +91,24 @@ where Root.Context: Sendable, Root.Configuration: Hashable {
   public func ordinal(of event: SystemEvent<Root.Event>) -> Int { -1 }
   public func isUnhandled(ordinal: Int, at place: _SystemPlace<Root>) -> Bool { false }
 
-  public mutating func `return`(to place: _SystemPlace<Root>, context: Root.Context) { machine = place.machine }
+  public mutating func `return`(to place: _SystemPlace<Root>, context: Root.Context) { (machine, key) = (place.machine, place.key) }
 
   public mutating func advance(_ event: SystemEvent<Root.Event>, ordinal: Int) throws(SystemRunError) -> MachineResponse {
+    key = nil
     let response = try machine.step(event)
+    key = _SystemPlace.Key(machine)
     if response.isHandled { noteStates() }
     return response
   }
 
   public func placeHash(contextHash: Int) -> Int {
     var hasher = Hasher()
-    hasher.combine(_SystemPlace<Root>.Key(machine))
+    hasher.combine(currentKey)
     hasher.combine(contextHash)
     return hasher.finalize()
   }
 
-  public func isAt(_ place: _SystemPlace<Root>) -> Bool { _SystemPlace<Root>.Key(machine) == place.key }
+  public func isAt(_ place: _SystemPlace<Root>) -> Bool { currentKey == place.key }
 
   public var coverageGrew: Bool { !fresh.isEmpty }
 

@@ -126,7 +126,7 @@ public struct SystemMachine<Root: StoreDefinition>: MachineInstance where Root.C
   /// The root's configuration and each running child's.
   public var configuration: SystemConfiguration<Root.Configuration> {
     guard let root else { preconditionFailure("invalid state: a system whose start failed has no configuration") }
-    return SystemConfiguration(root: root.configuration, children: root.childPlaces)
+    return SystemConfiguration(root: root.configuration, children: root.childPlaces.mapValues(\.configuration))
   }
 
   /// The root's context.
@@ -230,9 +230,7 @@ protocol SystemRoot<Definition> {
   var configuration: Definition.Configuration { get }
   var context: Definition.Context { get }
   /// The running descendants' places by path.
-  var childPlaces: [String: String] { get }
-  /// The running descendants' contexts as they read, by path.
-  var childContexts: [String: String] { get }
+  var childPlaces: [String: ChildPlace] { get }
   mutating func start(_ budget: inout SystemBudget) throws(SystemRunError)
   mutating func send(_ event: Definition.Event, _ budget: inout SystemBudget) throws(SystemRunError) -> MachineResponse
   mutating func send(_ message: MachineMessage, _ budget: inout SystemBudget) throws(SystemRunError) -> MachineResponse
@@ -246,17 +244,10 @@ where ParentEvent == Never, Engine.Observed == Engine.Definition.Configuration {
   @usableFromInline var context: Engine.Definition.Context { core.engine.context }
 
   @usableFromInline
-  var childPlaces: [String: String] {
-    var places: [String: String] = [:]
+  var childPlaces: [String: ChildPlace] {
+    var places: [String: ChildPlace] = [:]
     describeChildren(below: "", into: &places)
     return places
-  }
-
-  @usableFromInline
-  var childContexts: [String: String] {
-    var contexts: [String: String] = [:]
-    describeChildContexts(below: "", into: &contexts)
-    return contexts
   }
 
   @usableFromInline
@@ -277,12 +268,8 @@ where ParentEvent == Never, Engine.Observed == Engine.Definition.Configuration {
   mutating func send(_ message: MachineMessage, _ budget: inout SystemBudget) throws(SystemRunError) -> MachineResponse {
     guard let payload = message.payload else { return .rejected(SendRejection.wrongType.description) }
     try budget.spend()
-    var said = ChildSaid<Never>()
-    let (result, heard) = try routeDown(payload, to: Substring(message.target), &budget)
-    let stepper = makeStepper()
-    defer { Self.free(stepper) }
-    try queue(heard, stepper: stepper, &budget, &said)
-    switch result {
+    // Routed as a child routes a message to its own children (what they say is handled here).
+    switch try route(payload, to: Substring(message.target), &budget).result {
     case .accepted: return .handled
     case .rejected(let reason): return .rejected(reason.description)
     }
