@@ -40,6 +40,29 @@ struct LogLineWriterTests {
     }
   }
 
+  @Test("a chart's states through the specialised cache are byte for byte what JSONEncoder writes, repeated or not")
+  func chartStatesSpecialised() throws {
+    typealias State = ChartLogState<String>
+    let states: [State] = [
+      State(configuration: ["a", "b/\"x\""]), State(configuration: ["a", "b/\"x\""]),
+      State(configuration: ["c"], history: ["h": ["a", "b"]]), State(configuration: ["c"], history: ["h": ["a", "b"]], isHalted: true),
+      State(configuration: ["a", "b/\"x\""]), State(configuration: []),
+    ]
+    var log = EventLog<State, Light, NoContext, Big>(header: .init(machine: "m", fingerprint: "f", state: states[0], context: NoContext()))
+    var writer = LogLineWriter<State, Light, NoContext, Big>(states: .hashing())
+    for (i, state) in states.enumerated() {
+      let entry = LogEntry<State, Light, NoContext, Big>(
+        sequence: i + 1, time: nil, event: .red, outcome: .transitioned, state: state, context: NoContext(), effects: [])
+      var bytes: [UInt8] = []
+      try writer.append(entry, to: &bytes)
+      #expect(bytes == Array(try EventLog<State, Light, NoContext, Big>.line(entry)), "entry \(i + 1)")
+      log.entries.append(entry)
+    }
+    var expected = Array(try EventLog<State, Light, NoContext, Big>.line(log.header))
+    for entry in log.entries { expected += Array(try EventLog<State, Light, NoContext, Big>.line(entry)) }
+    #expect(Array(try log.encoded()) == expected)
+  }
+
   @Test("a log written with the writer reads back the same entries")
   func roundTrip() throws {
     var log = EventLog<Light, Input, NoContext, Big>(header: .init(machine: "m", fingerprint: "f", state: .red, context: NoContext()))

@@ -94,8 +94,14 @@ public struct EventLog<State: Codable, Event: Codable, Context: Codable, Effect:
   /// The log as JSON Lines: the header, then one line per entry, each ending with a newline.
   @inlinable
   public func encoded() throws -> Data {
+    try encoded(with: LogLineWriter())
+  }
+
+  /// The log's lines written by `writer`.
+  @inlinable
+  func encoded(with writer: LogLineWriter<State, Event, Context, Effect>) throws -> Data {
+    var writer = writer
     var bytes = Array(try Self.line(header))
-    var writer = LogLineWriter<State, Event, Context, Effect>()
     var children = childLines.makeIterator()
     var child = children.next()
     for (index, entry) in entries.enumerated() {
@@ -124,6 +130,16 @@ public struct EventLog<State: Codable, Event: Codable, Context: Codable, Effect:
   @usableFromInline
   static var decoder: JSONDecoder { JSONDecoder() }
 
+}
+
+extension EventLog where State: Hashable {
+  /// The log as JSON Lines: the header, then one line per entry, each ending with a newline.
+  /// (States known to be `Hashable` here, a chart's for one, are remembered by a cache
+  /// specialised for them.)
+  @inlinable
+  public func encoded() throws -> Data {
+    try encoded(with: LogLineWriter(states: .hashing()))
+  }
 }
 
 extension LogError {

@@ -32,7 +32,8 @@ public struct ChartLogState<ID: Hashable & Sendable>: Hashable, Sendable, Discri
   /// compares them specialised where it runs).
   @inlinable
   public static func == (a: Self, b: Self) -> Bool {
-    a.configuration == b.configuration && a.isHalted == b.isHalted && a.history == b.history
+    a.isHalted == b.isHalted && a.configuration == b.configuration
+      && (a.history.isEmpty ? b.history.isEmpty : a.history == b.history)
   }
 
   /// Hashes what `==` compares (written out, as `==` is, so that a recorder's cache of encoded
