@@ -63,17 +63,12 @@ enum SpecReplay {
     do throws(LogError) {
       while let entry = try reader.next() {
         replayed += 1
-        let moves = graph.moves(state, entry.event.name)
-        let logged = entry.state.name
-        let handled = entry.outcome == .transitioned || entry.outcome == .stayed
-        let allowed = handled ? moves.contains { $0.to == logged } : moves.allSatisfy { spec.transitions[$0.row].to == "(ignore)" } || moves.contains { $0.assuming != nil }
-        if !allowed, all || divergences.isEmpty {
-          let options = moves.isEmpty ? "no row" : moves.map { $0.to + ($0.assuming.map { " [\($0)]" } ?? "") }.joined(separator: " or ")
-          divergences.append(Divergence(
-            sequence: entry.sequence, event: entry.event.name,
-            differences: [.init(field: "step from \(state)", expected: "\(entry.outcome) to \(logged) (as logged)", actual: options + " in the spec")]))
+        if let divergence = graph.divergence(from: state, entry.event.name, entry.outcome, to: entry.state.name, sequence: entry.sequence),
+          all || divergences.isEmpty
+        {
+          divergences.append(divergence)
         }
-        state = logged
+        state = entry.state.name
         if !all, !divergences.isEmpty { break }
       }
     } catch {
@@ -85,5 +80,24 @@ enum SpecReplay {
       text += "note: the log's fingerprint differs from the spec's (compared by state and event names, guards taken as holding or not)\n"
     }
     return report.isIdentical ? .success(text) : .findings(text)
+  }
+}
+
+extension SpecGraph {
+  /// How a logged step from `state` on `event` differs from what the spec's rows allow: a
+  /// handled step must go where a row goes; an unhandled one must have no row, or only rows
+  /// that ignore, or a guard that may not have held. `nil` when the spec allows it.
+  func divergence(from state: String, _ event: String, _ outcome: LoggedOutcome, to logged: String, sequence: Int) -> Divergence? {
+    let moves = moves(state, event)
+    let handled = outcome == .transitioned || outcome == .stayed
+    let allowed =
+      handled
+      ? moves.contains { $0.to == logged }
+      : moves.allSatisfy { spec.transitions[$0.row].to == "(ignore)" } || moves.contains { $0.assuming != nil }
+    guard !allowed else { return nil }
+    let options = moves.isEmpty ? "no row" : moves.map { $0.to + ($0.assuming.map { " [\($0)]" } ?? "") }.joined(separator: " or ")
+    return Divergence(
+      sequence: sequence, event: event,
+      differences: [.init(field: "step from \(state)", expected: "\(outcome) to \(logged) (as logged)", actual: options + " in the spec")])
   }
 }

@@ -3,7 +3,7 @@ import StateMachine
 
 enum ViewCommand {
   static let help = """
-    usage: fsm view <machine|chart.scxml|chart.md> <log.jsonl> [-o page.html]
+    usage: fsm view <machine|spec.md|chart.scxml> <log.jsonl> [-o page.html]
 
     Writes a recorded log as one self-contained HTML page (nothing fetched: it works from
     file://) to scrub through: the machine drawn (by Graphviz when `dot` is installed, else
@@ -12,7 +12,8 @@ enum ViewCommand {
     says, the step of the first divergence with both outcomes side by side. `#step=N` in the
     page's URL opens it at step N (0 is where the log starts).
 
-    The log is read as `fsm replay` reads it, with the same errors. The page is written whole
+    The log is read as `fsm replay` reads it, with the same errors; against a spec file, by
+    state and event names, each step checked against the spec's rows. The page is written whole
     or not at all; an existing file is replaced only when `-o` names it or `fsm view` wrote it.
 
     options:
@@ -42,8 +43,12 @@ enum ViewCommand {
       (read, dot) = (session, machine.render(.dot))
     case .success(.chart(let chart, let file)):
       (read, dot) = (MachineDescription.session(of: chart, logAt: path), MachineSource.chart(chart, file: file).render(.dot))
-    case .success(.spec):
-      return .usage("a spec table's log is checked by names (fsm replay); view the Swift machine's log by the machine's name", help: help)
+    case .success(.spec(let spec)):
+      // Read by names against the spec's rows, as `fsm replay` checks it.
+      switch SpecSession.read(spec, logAt: path) {
+      case .success(let steps): (read, dot) = (.read(steps), MachineSource.spec(spec).render(.dot))
+      case .failure(let failure): return .failure(failure.message)
+      }
     case .failure(let error):
       return .failure(error.message)
     }
