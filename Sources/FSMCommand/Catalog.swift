@@ -25,20 +25,42 @@ public struct Catalog: Sendable {
   public var demos: [MachineDemo]
   /// How `explore` checks each machine, by name.
   var explorers: [String: ExploreCommand.Run]
+  /// How `view` simulates each machine, by name: its configurations over its model's
+  /// alphabet, at most so many (a machine whose types are `Codable`).
+  var simulators: [String: @Sendable (Int) -> Result<Simulation, ViewFailure>]
 
   /// How `fsm explore` checks one machine: its model's alphabet and invariants.
   public struct Model: Sendable {
     let name: String
     let run: ExploreCommand.Run
+    var simulate: (@Sendable (Int) -> Result<Simulation, ViewFailure>)?
 
     /// A table's model.
     public static func table<S, E, C, Effect>(_ model: MachineModel<TransitionTable<S, E, C, Effect>>) -> Model {
       Model(name: model.definition.name, run: ExploreCommand.run(model))
     }
 
+    /// A table's model, whose types are `Codable`: `fsm view <machine>` also simulates it
+    /// over the model's alphabet, and writes the path clicked as a log.
+    public static func table<S, E, C, Effect>(_ model: MachineModel<TransitionTable<S, E, C, Effect>>) -> Model
+    where S: Codable, E: Codable, C: Codable, Effect: Codable {
+      Model(name: model.definition.name, run: ExploreCommand.run(model)) { limit in
+        .success(.of(table: model.definition, context: model.context, alphabet: model.alphabet, limit: limit))
+      }
+    }
+
     /// A chart's model.
     public static func chart<ID, E, C, Effect>(_ model: MachineModel<Chart<ID, E, C, Effect>>) -> Model {
       Model(name: model.definition.name, run: ExploreCommand.run(model))
+    }
+
+    /// A chart's model, whose types are `Codable`: `fsm view <machine>` also simulates it
+    /// over the model's alphabet, and writes the path clicked as a log.
+    public static func chart<ID, E, C, Effect>(_ model: MachineModel<Chart<ID, E, C, Effect>>) -> Model
+    where ID: Codable, E: Codable, C: Codable, Effect: Codable {
+      Model(name: model.definition.name, run: ExploreCommand.run(model)) { limit in
+        Simulation.of(chart: model.definition, context: model.context, alphabet: model.alphabet, limit: limit).mapError { ViewFailure(message: "\(model.definition.name) cannot start: \($0)") }
+      }
     }
   }
 
@@ -47,6 +69,7 @@ public struct Catalog: Sendable {
     self.machines = machines
     self.demos = demos
     explorers = Dictionary(models.map { ($0.name, $0.run) }, uniquingKeysWith: { first, _ in first })
+    simulators = Dictionary(models.compactMap { model in model.simulate.map { (model.name, $0) } }, uniquingKeysWith: { first, _ in first })
   }
 
 

@@ -32,34 +32,17 @@ extension SessionPage {
     .label { font-weight: 600; }
     """
 
-  /// The page's script: reads the session, draws the boxes when no drawing came with it, and
-  /// shows the step the URL names, the slider or the keys choose.
-  static let script = """
-    (function () {
+  /// Draws the machine (Graphviz's drawing when the page has one, else nested boxes) and
+  /// returns how to light the active states (each with its ancestors): shared by the session
+  /// and the simulator pages.
+  static let diagramScript = """
+    function fsmDiagram(states) {
       "use strict";
-      const started = performance.now();
-      const data = JSON.parse(document.getElementById("session").textContent);
-      // Each column unpacked into an array of numbers (see SessionPage.packed).
-      const unpack = (packed) => {
-        if (packed[0] === 0) return packed.slice(1);
-        let total = 0;
-        for (let k = 3; k < packed.length; k += 3) total += packed[k];
-        const values = new Float64Array(total);
-        let at = 0;
-        for (let k = 1; k < packed.length; k += 3) {
-          for (let n = 0; n < packed[k + 2]; n++) values[at++] = packed[k] + n * packed[k + 1];
-        }
-        return values;
-      };
-      for (const name of ["event", "configuration", "active", "outcome", "effects", "context", "time", "offsets"]) data[name] = unpack(data[name]);
-      const S = { at: (k) => data.text.substring(data.offsets[k], data.offsets[k + 1]) };
-      const count = data.event.length;
-      const text = (field, i) => S.at(data[field][i]);
-      const $ = (id) => document.getElementById(id);
+      let lit = [];
       const parentOf = new Map();
       (function walk(nodes, parent) {
         for (const node of nodes) { parentOf.set(node.name, parent); walk(node.children, node.name); }
-      })(data.states, null);
+      })(states, null);
       // What draws each state: Graphviz's nodes and clusters by their label, or the boxes.
       const drawn = new Map();
       const svg = document.querySelector("#diagram svg");
@@ -88,16 +71,10 @@ extension SessionPage {
         root.className = "box parallel";
         const top = document.createElement("div");
         top.className = "children";
-        for (const node of data.states) top.appendChild(box(node));
+        for (const node of states) top.appendChild(box(node));
         root.appendChild(top);
-        $("diagram").appendChild(root);
+        document.getElementById("diagram").appendChild(root);
       }
-      const slider = $("slider");
-      slider.max = String(count - 1);
-      const diverged = data.divergence ? data.divergence.step : -1;
-      $("summary").textContent = (count - 1) + " steps" + (diverged >= 0 ? ", diverges at step " + diverged : ", replays identically");
-      let current = -1;
-      let lit = [];
       function light(names) {
         for (const element of lit) element.classList.remove("active");
         lit = [];
@@ -105,6 +82,40 @@ extension SessionPage {
         for (let name of names) { while (name !== null && name !== undefined && !all.has(name)) { all.add(name); name = parentOf.get(name); } }
         for (const name of all) { const element = drawn.get(name); if (element) { element.classList.add("active"); lit.push(element); } }
       }
+      return light;
+    }
+    """
+
+  /// The page's script: reads the session, draws the boxes when no drawing came with it, and
+  /// shows the step the URL names, the slider or the keys choose.
+  static let script = """
+    (function () {
+      "use strict";
+      const started = performance.now();
+      const data = JSON.parse(document.getElementById("session").textContent);
+      // Each column unpacked into an array of numbers (see SessionPage.packed).
+      const unpack = (packed) => {
+        if (packed[0] === 0) return packed.slice(1);
+        let total = 0;
+        for (let k = 3; k < packed.length; k += 3) total += packed[k];
+        const values = new Float64Array(total);
+        let at = 0;
+        for (let k = 1; k < packed.length; k += 3) {
+          for (let n = 0; n < packed[k + 2]; n++) values[at++] = packed[k] + n * packed[k + 1];
+        }
+        return values;
+      };
+      for (const name of ["event", "configuration", "active", "outcome", "effects", "context", "time", "offsets"]) data[name] = unpack(data[name]);
+      const S = { at: (k) => data.text.substring(data.offsets[k], data.offsets[k + 1]) };
+      const count = data.event.length;
+      const text = (field, i) => S.at(data[field][i]);
+      const $ = (id) => document.getElementById(id);
+      const light = fsmDiagram(data.states);
+      const slider = $("slider");
+      slider.max = String(count - 1);
+      const diverged = data.divergence ? data.divergence.step : -1;
+      $("summary").textContent = (count - 1) + " steps" + (diverged >= 0 ? ", diverges at step " + diverged : ", replays identically");
+      let current = -1;
       function time(i) { const t = data.time[i]; return t < 0 ? "" : t.toFixed(1) + " s"; }
       // A context as JSON, laid out when shown.
       function context(i) { const raw = text("context", i); try { return JSON.stringify(JSON.parse(raw), null, 2); } catch (e) { return raw; } }

@@ -58,6 +58,7 @@ package enum SessionPage {
     </main>
     <script type="application/json" id="session">\(scriptSafe(json(session)))</script>
     <script>
+    \(diagramScript)
     \(script)
     </script>
     </body>

@@ -7,16 +7,16 @@ import StateMachine
 /// not allow is the divergence.
 enum SpecSession {
   /// The session of the log at `path`, or the message `fsm replay` prints for it.
-  static func read(_ spec: SpecDocument, logAt path: String) -> Result<SessionSteps, Failure> {
+  static func read(_ spec: SpecDocument, logAt path: String) -> Result<SessionSteps, ViewFailure> {
     var reader: LogReader<Logged, Logged, Logged, Logged>
     do throws(LogError) {
       reader = try LogReader(contentsOf: path)
     } catch {
-      if case .io(_, let detail) = error { return .failure(Failure(message: "\(path): \(detail)")) }
-      return .failure(Failure(message: "\(path): \(error.description)"))
+      if case .io(_, let detail) = error { return .failure(ViewFailure(message: "\(path): \(detail)")) }
+      return .failure(ViewFailure(message: "\(path): \(error.description)"))
     }
     guard reader.header.machine == spec.name else {
-      return .failure(Failure(message: "\(path): recorded by machine '\(reader.header.machine)', not '\(spec.name)' (the spec \(spec.file))"))
+      return .failure(ViewFailure(message: "\(path): recorded by machine '\(reader.header.machine)', not '\(spec.name)' (the spec \(spec.file))"))
     }
     let graph = SpecGraph(spec: spec)
     var log = EventLog<Logged, Logged, Logged, Logged>(header: reader.header)
@@ -32,16 +32,11 @@ enum SpecSession {
       }
     } catch {
       let read = reader.entriesRead
-      return .failure(Failure(message: "\(path): \(error.description)\n(\(read) valid entr\(read == 1 ? "y" : "ies") before it)"))
+      return .failure(ViewFailure(message: "\(path): \(error.description)\n(\(read) valid entr\(read == 1 ? "y" : "ies") before it)"))
     }
     let finals = Set(spec.states.filter(\.isFinal).map(\.name))
     let states = spec.states.map { SessionState(name: $0.name, kind: finals.contains($0.name) ? "final" : "atomic") }
     return .success(SessionSteps(log, states: states, divergence: divergence, show: \.name, names: { [$0.name] }))
-  }
-
-  /// Why a spec's session could not be read: what `fsm replay` prints.
-  struct Failure: Error {
-    let message: String
   }
 
   /// Any JSON value of a log line, kept to be shown: a state or an event by its case's name, a

@@ -4,6 +4,7 @@ import StateMachine
 enum ViewCommand {
   static let help = """
     usage: fsm view <machine|spec.md|chart.scxml> <log.jsonl> [-o page.html]
+           fsm view <machine|spec.md|chart.scxml> [-o page.html] [--limit N]
 
     Writes a recorded log as one self-contained HTML page (nothing fetched: it works from
     file://) to scrub through: the machine drawn (by Graphviz when `dot` is installed, else
@@ -13,24 +14,39 @@ enum ViewCommand {
     page's URL opens it at step N (0 is where the log starts).
 
     The log is read as `fsm replay` reads it, with the same errors; against a spec file, by
-    state and event names, each step checked against the spec's rows. The page is written whole
-    or not at all; an existing file is replaced only when `-o` names it or `fsm view` wrote it.
+    state and event names, each step checked against the spec's rows.
+
+    Without a log, writes a simulator: the machine's configurations explored from the start
+    over its model's alphabet (a chart file's: the event names it mentions; a spec's: the
+    events it names, each guarded row a way to go), the events handled where the path clicked
+    so far ends as buttons, and the path as a log that `fsm replay` reads. `#path=2.0` in the
+    URL follows the third event offered, then the first.
+
+    The page is written whole or not at all; an existing file is replaced only when `-o`
+    names it or `fsm view` wrote it.
 
     options:
-      -o <page.html>  where to write the page (default: the log's path with .html)
+      -o <page.html>  where to write the page (default: the log's path with .html; for a
+                      simulator, <machine>.simulator.html)
+      --limit N       a simulator's configurations at most (default 2000)
 
     exit codes: 0 page written, 2 bad usage, an unreadable log, or a page that cannot be written
     """
 
   static func run(_ words: [String]) -> CommandResult {
     let arguments: Arguments
-    do { arguments = try Arguments(words, options: ["-o"], flags: ["--help"]) } catch { return .usage(error.description, help: help) }
+    do { arguments = try Arguments(words, options: ["-o", "--limit"], flags: ["--help"]) } catch { return .usage(error.description, help: help) }
     if arguments.flags.contains("--help") { return .success(help + "\n") }
     guard arguments.positionals.count >= 1 else { return .usage("missing argument <machine>", help: help) }
-    guard arguments.positionals.count >= 2 else { return .usage("missing argument <log.jsonl>", help: help) }
     if arguments.positionals.count > 2 { return .usage("unexpected argument '\(arguments.positionals[2])'", help: help) }
-    let (name, path) = (arguments.positionals[0], arguments.positionals[1])
     let named = arguments.options["-o"]
+    guard arguments.positionals.count == 2 else {
+      let limit = arguments.options["--limit"].map { Int($0) } ?? 2000
+      guard let limit, limit > 0 else { return .usage("--limit expects a positive number, got '\(arguments.options["--limit"] ?? "")'", help: help) }
+      return simulate(arguments.positionals[0], named: named, limit: limit)
+    }
+    if arguments.options["--limit"] != nil { return .usage("--limit is for a simulator (no log given)", help: help) }
+    let (name, path) = (arguments.positionals[0], arguments.positionals[1])
     let output = named ?? (path.hasSuffix(".jsonl") ? String(path.dropLast(6)) : path) + ".html"
 
     let read: SessionRead
@@ -59,21 +75,57 @@ enum ViewCommand {
     case .unreadable(let error, let entries):
       return .failure("\(path): \(error.description)\n(\(entries) valid entr\(entries == 1 ? "y" : "ies") before it)")
     }
-    if named == nil, FileManager.default.fileExists(atPath: output), !isOurs(output) {
+    if let failure = write(SessionPage.html(session, svg: Graphviz.svg(dot)), to: output, named: named != nil) { return failure }
+    let steps = session.events.count - 1
+    let verdict = session.divergenceStep.map { step in
+      "diverges at step \(step)" + (session.divergence?.machine.map { " (child \($0))" } ?? "")
+    } ?? "replays identically"
+    return .success("\(output): \(steps) step\(steps == 1 ? "" : "s") of \(session.machine), \(verdict)\n")
+  }
+
+  /// Writes the simulator page of the machine `name`.
+  static func simulate(_ name: String, named: String?, limit: Int) -> CommandResult {
+    let simulation: Result<Simulation, ViewFailure>
+    let dot: String
+    switch MachineSource.resolve(name) {
+    case .success(.shipped(let machine)):
+      guard let simulate = FSM.catalog.simulators[machine.name] else {
+        return .failure("machine '\(name)' has no model to simulate (a catalog Model whose types are Codable gives the alphabet)")
+      }
+      (simulation, dot) = (simulate(limit), machine.render(.dot))
+    case .success(.chart(let chart, let file)):
+      let result = Simulation.of(chart: chart, context: NoContext(), alphabet: chart.eventNames, limit: limit)
+      (simulation, dot) = (result.mapError { ViewFailure(message: "\(file): the chart cannot start: \($0)") }, MachineSource.chart(chart, file: file).render(.dot))
+    case .success(.spec(let spec)):
+      (simulation, dot) = (.success(.of(spec: spec, limit: limit)), MachineSource.spec(spec).render(.dot))
+    case .failure(let error):
+      return .failure(error.message)
+    }
+    let simulated: Simulation
+    switch simulation {
+    case .success(let value): simulated = value
+    case .failure(let failure): return .failure(failure.message)
+    }
+    let output = named ?? simulated.machine + ".simulator.html"
+    if let failure = write(SimulatorPage.html(simulated, svg: Graphviz.svg(dot)), to: output, named: named != nil) { return failure }
+    let count = simulated.nodes.count
+    return .success(
+      "\(output): simulator of \(simulated.machine), \(count) configuration\(count == 1 ? "" : "s")\(simulated.truncated ? " (limit reached)" : "")\n")
+  }
+
+  /// Writes `page` to `output` whole or not at all; a failure when it cannot, or when the file
+  /// there is not one `fsm view` wrote and `-o` did not name it.
+  static func write(_ page: String, to output: String, named: Bool) -> CommandResult? {
+    if !named, FileManager.default.fileExists(atPath: output), !isOurs(output) {
       return .failure("\(output) exists and was not written by fsm view; name it with -o to replace it")
     }
-    let page = SessionPage.html(session, svg: Graphviz.svg(dot))
     do {
       // Written to a file beside it and renamed over it: a reader sees the old page or the new.
       try Data(page.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
     } catch {
       return .failure("\(output): cannot write the page: \(error.localizedDescription)")
     }
-    let steps = session.events.count - 1
-    let verdict = session.divergenceStep.map { step in
-      "diverges at step \(step)" + (session.divergence?.machine.map { " (child \($0))" } ?? "")
-    } ?? "replays identically"
-    return .success("\(output): \(steps) step\(steps == 1 ? "" : "s") of \(session.machine), \(verdict)\n")
+    return nil
   }
 
   /// Whether the file at `path` is a page `fsm view` wrote (its head carries the mark).
@@ -83,6 +135,11 @@ enum ViewCommand {
     let head = (try? handle.read(upToCount: 1024)) ?? nil
     return head.map { String(decoding: $0, as: UTF8.self).contains(SessionPage.generator) } ?? false
   }
+}
+
+/// Why `fsm view` cannot write a page: the message it prints.
+struct ViewFailure: Error {
+  let message: String
 }
 
 /// Graphviz's `dot`, when installed: a machine's DOT drawn as SVG.

@@ -243,5 +243,5 @@ extension ChartStep {
   /// What a log keeps of the step: `transitioned`, or `ignored` for an event the chart did not
   /// handle or got after it halted.
   @inlinable
-  var loggedOutcome: LoggedOutcome { outcome == .transitioned ? .transitioned : .ignored }
+  package var loggedOutcome: LoggedOutcome { outcome == .transitioned ? .transitioned : .ignored }
 }

@@ -1,0 +1,82 @@
+import Foundation
+import StateMachine
+
+/// The simulations of each kind of machine: a table, a chart, and a spec file (by names).
+extension Simulation {
+  /// `table` from `context` over `alphabet`: each step is the machine's, logged as a
+  /// ``LogRecorder`` logs it.
+  static func of<State, Event, Context, Effect>(
+    table: TransitionTable<State, Event, Context, Effect>, context: Context, alphabet: [Event], limit: Int
+  ) -> Simulation where State: Codable, Event: Codable, Context: Codable, Effect: Codable {
+    let start = Machine(table, context: context)
+    let header = LogHeader(machine: table.name, fingerprint: table.fingerprint, state: start.state, context: start.context)
+    return explore(
+      machine: table.name, states: table.sessionStates, header: json(header), start: start, alphabet: alphabet, limit: limit,
+      node: { machine in
+        Node(
+          configuration: "\(machine.state)", active: ["\(machine.state.discriminant)"], state: json(machine.state),
+          context: json(machine.context))
+      },
+      steps: { here, event in
+        var machine = here
+        let outcome = machine.send(event)
+        guard outcome.isHandled else { return [] }
+        let effects = Array(outcome.effects)
+        let edge = Edge(
+          event: "\(event)", eventJSON: json(event), outcome: json(LoggedOutcome(outcome)), effects: json(effects),
+          effectsShown: effects.map { "\($0)" }.joined(separator: ", "), to: -1)
+        return [(edge, machine)]
+      })
+  }
+
+  /// `chart` from `context` over `alphabet`: each macrostep is the machine's, logged as a
+  /// chart's ``LogRecorder`` logs it. An error when the chart cannot start.
+  static func of<ID, Event, Context, Effect>(
+    chart: Chart<ID, Event, Context, Effect>, context: Context, alphabet: [Event], limit: Int
+  ) -> Result<Simulation, ChartRunError> where ID: Codable, Event: Codable, Context: Codable, Effect: Codable {
+    var start = ChartMachine(chart, context: context)
+    do throws(ChartRunError) { _ = try start.start() } catch { return .failure(error) }
+    let header = LogHeader(machine: chart.name, fingerprint: chart.fingerprint, state: ChartLogState(start), context: start.context)
+    return .success(
+      explore(
+        machine: chart.name, states: chart.sessionStates, header: json(header), start: start, alphabet: alphabet, limit: limit,
+        node: { machine in
+          Node(
+            configuration: ChildStep.shown(machine.configuration), active: machine.configuration.map { "\($0)" },
+            state: json(ChartLogState(machine)), context: json(machine.context))
+        },
+        steps: { here, event in
+          var machine = here
+          // A macrostep that does not settle is not a way to go.
+          guard let step = try? machine.send(event), step.loggedOutcome == .transitioned else { return [] }
+          let edge = Edge(
+            event: "\(event)", eventJSON: json(event), outcome: json(step.loggedOutcome), effects: json(step.effects),
+            effectsShown: step.effects.map { "\($0)" }.joined(separator: ", "), to: -1)
+          return [(edge, machine)]
+        }))
+  }
+
+  /// A spec file's states over the events it names, by names as `fsm replay` checks a log
+  /// against it: each row an event may take is a way to go (a guarded one labelled with its
+  /// guard, taken as holding); a row that ignores the event is not.
+  static func of(spec: SpecDocument, limit: Int) -> Simulation {
+    let graph = SpecGraph(spec: spec)
+    let finals = Set(spec.states.filter(\.isFinal).map(\.name))
+    let states = spec.states.map { SessionState(name: $0.name, kind: finals.contains($0.name) ? "final" : "atomic") }
+    let header = LogHeader(machine: spec.name, fingerprint: spec.table.fingerprint, state: graph.initial, context: NoContext())
+    return explore(
+      machine: spec.name, states: states, header: json(header), start: graph.initial, alphabet: graph.alphabet, limit: limit,
+      node: { state in Node(configuration: state, active: [state], state: json(state), context: json(NoContext())) },
+      steps: { state, event in
+        graph.moves(state, event).compactMap { move in
+          let row = spec.transitions[move.row]
+          guard row.to != "(ignore)" else { return nil }
+          let edge = Edge(
+            event: event + (move.assuming.map { " [\($0)]" } ?? ""), eventJSON: json(event),
+            outcome: json(row.to == "(stay)" ? LoggedOutcome.stayed : .transitioned), effects: json(row.effects),
+            effectsShown: row.effects.joined(separator: ", "), to: -1)
+          return (edge, move.to)
+        }
+      })
+  }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import StateMachine
+
+/// What a simulator page (`fsm view <machine>` without a log) walks: the configurations
+/// reached from the start over the machine's alphabet, breadth-first up to a limit, and from
+/// each one the events it handles, each with the log entry taking it records. The page keeps
+/// the path clicked and writes it as a log (`fsm replay` reads it) from these pieces.
+struct Simulation: Sendable {
+  /// A configuration reached: what the page shows, and the JSON a log entry ending there has.
+  struct Node: Sendable, Hashable {
+    /// The configuration as it reads (a table's state; a chart's active states).
+    var configuration: String
+    /// The active states' names, to light in the drawing.
+    var active: [String]
+    /// The logged state and context, as JSON (a log entry's `state` and `context`).
+    var state: String
+    var context: String
+  }
+
+  /// An event the configuration handles, and where it goes.
+  struct Edge: Sendable, Hashable {
+    /// The event as it reads, and as a log entry's `event` (JSON).
+    var event: String
+    var eventJSON: String
+    /// The entry's `outcome` and `effects`, as JSON.
+    var outcome: String
+    var effects: String
+    /// The effects as they read.
+    var effectsShown: String
+    /// The configuration it reaches (an index into ``Simulation/nodes``); -1 past the limit.
+    var to: Int
+  }
+
+  /// The machine's name, its states (to draw) and its log's first line (JSON).
+  var machine: String
+  var states: [SessionState]
+  var header: String
+  /// The configurations reached, the start first, and each one's handled events in the
+  /// alphabet's order.
+  var nodes: [Node] = []
+  var edges: [[Edge]] = []
+  /// The limit stopped the search: some configurations were not reached.
+  var truncated = false
+
+  /// The configurations a machine reaches from `start` over `alphabet`, at most `limit` of
+  /// them: `node` describes a position, `steps` takes an event from one and says what a log
+  /// entry of each way it may go has (none: not handled, or the machine cannot take it; a
+  /// spec's guarded rows: several). Positions are the same when their logged state and
+  /// context are.
+  static func explore<Position, Event>(
+    machine: String, states: [SessionState], header: String, start: Position, alphabet: [Event], limit: Int,
+    node: (Position) -> Node, steps: (Position, Event) -> [(edge: Edge, next: Position)]
+  ) -> Simulation {
+    var simulation = Simulation(machine: machine, states: states, header: header)
+    var positions = [start]
+    var numbers: [String: Int] = [:]
+    func file(_ described: Node) -> Int {
+      let key = described.state + "\n" + described.context
+      if let known = numbers[key] { return known }
+      numbers[key] = simulation.nodes.count
+      simulation.nodes.append(described)
+      simulation.edges.append([])
+      return simulation.nodes.count - 1
+    }
+    _ = file(node(start))
+    var head = 0
+    while head < positions.count {
+      let here = positions[head]
+      for event in alphabet {
+        for (taken, next) in steps(here, event) {
+        var edge = taken
+        let described = node(next)
+        let key = described.state + "\n" + described.context
+        if let known = numbers[key] {
+          edge.to = known
+        } else if simulation.nodes.count < limit {
+          edge.to = file(described)
+          positions.append(next)
+        } else {
+          simulation.truncated = true
+          edge.to = -1
+        }
+        simulation.edges[head].append(edge)
+        }
+      }
+      head += 1
+    }
+    return simulation
+  }
+
+  /// A value as JSON, as a log writes it (sorted keys, slashes not escaped).
+  static func json(_ value: some Encodable) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+  }
+}

@@ -1,0 +1,179 @@
+import Foundation
+
+/// The page `fsm view <machine>` writes without a log: a simulator. It draws the machine as a
+/// session page does, shows the configuration reached by the path clicked so far, the events
+/// it handles as buttons, and the path as a log `fsm replay` reads (to copy or download).
+///
+/// `#path=2.0.1` takes, from the start, the third event offered, then the first, then the
+/// second (the page keeps the fragment up to date, so a path can be shared). The elements
+/// `#configuration`, `#event` and `#log` hold where the path ends, its last event and its log.
+enum SimulatorPage {
+  /// The page for `simulation`, drawn by `svg` (Graphviz's drawing) when given, else by boxes.
+  static func html(_ simulation: Simulation, svg: String?) -> String {
+    let name = SessionPage.escaped(simulation.machine)
+    return """
+      <!DOCTYPE html>
+      <html lang="en">
+      <head>
+      <meta charset="utf-8">
+      \(SessionPage.generator)
+      <meta name="viewport" content="width=device-width, initial-scale=1">
+      <title>\(name) simulator</title>
+      <style>
+      \(SessionPage.style)
+      #events button { margin: 2px; font-family: ui-monospace, monospace; }
+      #log { width: 100%; font-family: ui-monospace, monospace; font-size: 12px; }
+      </style>
+      </head>
+      <body>
+      <header>
+        <h1>\(name)</h1>
+        <span id="summary"></span>
+      </header>
+      <main>
+        <section id="diagram">\(svg.map(SessionPage.stripped) ?? "")</section>
+        <section id="inspector">
+          <div class="controls">
+            <button id="back" title="← or Backspace">◀ back</button><button id="restart" title="Home">restart</button>
+            <span id="position"></span>
+          </div>
+          <dl>
+            <dt>event</dt><dd id="event"></dd>
+            <dt>active states</dt><dd id="configuration"></dd>
+            <dt>outcome</dt><dd id="outcome"></dd>
+            <dt>effects</dt><dd id="effects"></dd>
+          </dl>
+          <h2>events handled here</h2>
+          <div id="events"></div>
+          <h2>context</h2>
+          <pre id="context"></pre>
+          <h2>path</h2>
+          <ol id="path"></ol>
+          <h2>the path as a log (<a id="download" download="\(name).session.jsonl" href="#">download</a>; <code>fsm replay</code> reads it)</h2>
+          <textarea id="log" rows="8" readonly></textarea>
+        </section>
+      </main>
+      <script type="application/json" id="simulation">\(SessionPage.scriptSafe(json(simulation)))</script>
+      <script>
+      \(SessionPage.diagramScript)
+      \(script)
+      </script>
+      </body>
+      </html>
+
+      """
+  }
+
+  /// The simulation as the page's script reads it.
+  static func json(_ simulation: Simulation) -> String {
+    let object: [String: Any] = [
+      "machine": simulation.machine, "header": simulation.header, "truncated": simulation.truncated,
+      "states": simulation.states.map(state),
+      "nodes": simulation.nodes.map { ["configuration": $0.configuration, "active": $0.active, "state": $0.state, "context": $0.context] },
+      "edges": simulation.edges.map { edges in
+        edges.map {
+          [
+            "event": $0.event, "eventJSON": $0.eventJSON, "outcome": $0.outcome, "effects": $0.effects, "effectsShown": $0.effectsShown,
+            "to": $0.to,
+          ] as [String: Any]
+        }
+      },
+    ]
+    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  static func state(_ node: SessionState) -> [String: Any] {
+    ["name": node.name, "kind": node.kind, "children": node.children.map(state)]
+  }
+
+  /// The page's script: follows the path the URL names, offers the events handled where it
+  /// ends, and writes the path as a log.
+  static let script = """
+    (function () {
+      "use strict";
+      const data = JSON.parse(document.getElementById("simulation").textContent);
+      const light = fsmDiagram(data.states);
+      const $ = (id) => document.getElementById(id);
+      $("summary").textContent = "simulator: " + data.nodes.length + " configuration" + (data.nodes.length === 1 ? "" : "s") +
+        " explored" + (data.truncated ? " (limit reached: greyed events go past it)" : "");
+      let path = [];
+      // The indices that can be followed from the start (a path cut where it stops making sense).
+      function followed(indices) {
+        const taken = [];
+        let at = 0;
+        for (const k of indices) {
+          const edge = data.edges[at][k];
+          if (!edge || edge.to < 0) break;
+          taken.push(k);
+          at = edge.to;
+        }
+        return taken;
+      }
+      function log() {
+        const lines = [data.header];
+        let at = 0;
+        path.forEach((k, i) => {
+          const edge = data.edges[at][k], to = data.nodes[edge.to];
+          lines.push('{"context":' + to.context + ',"effects":' + edge.effects + ',"event":' + edge.eventJSON + ',"outcome":' + edge.outcome +
+            ',"sequence":' + (i + 1) + ',"state":' + to.state + "}");
+          at = edge.to;
+        });
+        return lines.join("\\n") + "\\n";
+      }
+      function show() {
+        let at = 0, last = null;
+        const list = $("path");
+        list.replaceChildren();
+        for (const k of path) {
+          last = data.edges[at][k];
+          const item = document.createElement("li");
+          item.textContent = last.event + " → " + data.nodes[last.to].configuration;
+          list.appendChild(item);
+          at = last.to;
+        }
+        const here = data.nodes[at];
+        $("event").textContent = last ? last.event : "";
+        $("configuration").textContent = here.configuration;
+        $("outcome").textContent = last ? JSON.parse(last.outcome) : "";
+        $("effects").textContent = last ? last.effectsShown : "";
+        let context = here.context;
+        try { context = JSON.stringify(JSON.parse(here.context), null, 2); } catch (e) {}
+        $("context").textContent = context;
+        $("position").textContent = "step " + path.length;
+        light(here.active);
+        const buttons = $("events");
+        buttons.replaceChildren();
+        data.edges[at].forEach((edge, k) => {
+          const button = document.createElement("button");
+          button.textContent = edge.event;
+          button.dataset.edge = String(k);
+          button.title = edge.to < 0 ? "past the explored limit" : "→ " + data.nodes[edge.to].configuration;
+          button.disabled = edge.to < 0;
+          button.addEventListener("click", () => { path.push(k); show(); });
+          buttons.appendChild(button);
+        });
+        if (data.edges[at].length === 0) buttons.textContent = "(no event of the alphabet is handled here)";
+        const text = log();
+        $("log").value = text;
+        $("log").textContent = text;
+        $("download").href = "data:application/x-ndjson;charset=utf-8," + encodeURIComponent(text);
+        const hash = "#path=" + path.join(".");
+        if (location.hash !== hash) history.replaceState(null, "", hash);
+      }
+      function fromHash() {
+        const match = /path=([0-9.]*)/.exec(location.hash);
+        return match && match[1] !== "" ? followed(match[1].split(".").map(Number)) : [];
+      }
+      $("back").addEventListener("click", () => { path.pop(); show(); });
+      $("restart").addEventListener("click", () => { path = []; show(); });
+      window.addEventListener("hashchange", () => { const wanted = fromHash(); if (wanted.join(".") !== path.join(".")) { path = wanted; show(); } });
+      document.addEventListener("keydown", (event) => {
+        if (event.key === "ArrowLeft" || event.key === "Backspace") { event.preventDefault(); path.pop(); show(); }
+        if (event.key === "Home") { event.preventDefault(); path = []; show(); }
+      });
+      path = fromHash();
+      show();
+    })();
+    """
+}

@@ -1,0 +1,131 @@
+import FSMTool
+import Foundation
+import Testing
+
+/// `fsm view <machine>` without a log: a simulator page. Its space is the explorer's, its
+/// buttons are the events handled where the path ends, and the path it exports is a log that
+/// `fsm replay` replays identically.
+@Suite("fsm view: a machine's simulator", .serialized)
+struct ViewSimulatorTests {
+  struct Case: Sendable, CustomTestStringConvertible {
+    let label: String
+    /// A shipped machine's name, or a file under the repository's root.
+    let machine: String
+    /// How many events the test clicks.
+    let clicks: Int
+    var testDescription: String { label }
+
+    var argument: String { machine.contains(".") ? ViewCommandTests.root.appendingPathComponent(machine).path : machine }
+  }
+
+  static let cases: [Case] = [
+    .init(label: "a table (login)", machine: "login", clicks: 5),
+    .init(label: "a table with payloads and a countdown (captcha)", machine: "captcha", clicks: 6),
+    .init(label: "a chart with parallel regions (phone-login)", machine: "phone-login", clicks: 6),
+    .init(label: "a chart with history (radio)", machine: "radio", clicks: 5),
+    .init(label: "a spec file, by names (login.md)", machine: "Specs/login.md", clicks: 4),
+    .init(label: "an SCXML chart (player.scxml)", machine: "Specs/player.scxml", clicks: 5),
+  ]
+
+  /// The buttons of a page's `#events`: each one's index, label, and whether it can be clicked.
+  static func buttons(in dom: String) -> [(edge: Int, label: String, enabled: Bool)] {
+    dom.components(separatedBy: "<button data-edge=\"").dropFirst().compactMap { rest in
+      guard let edge = Int(rest.prefix { $0 != "\"" }), let open = rest.firstIndex(of: ">"),
+        let close = rest.range(of: "</button>")
+      else { return nil }
+      let tag = rest[..<open]
+      let label = String(rest[rest.index(after: open)..<close.lowerBound]).replacingOccurrences(of: "&gt;", with: ">")
+        .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&amp;", with: "&")
+      return (edge, label, !tag.contains("disabled"))
+    }
+  }
+
+  /// The configurations `fsm explore` counts for `machine`, however deep (a spec's: the
+  /// states it reaches).
+  static func explored(_ machine: String) throws -> Int {
+    let report = PackageFSM.run(["explore", machine, "--depth", "10000"]).output
+    if let line = report.split(separator: "\n").first(where: { $0.hasPrefix("configurations: ") }) {
+      return try #require(Int(line.dropFirst("configurations: ".count).prefix { $0.isNumber }))
+    }
+    let coverage = try #require(report.range(of: ", states "))
+    return try #require(Int(report[coverage.upperBound...].prefix { $0.isNumber }))
+  }
+
+  @Test("clicking through the simulator gives a log fsm replay replays identically, ending where the page says", .enabled(if: HeadlessChromium.runs), arguments: cases)
+  func clickedPathReplays(_ example: Case) throws {
+    let folder = try ViewCommandTests.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let page = folder.appendingPathComponent("simulator.html").path
+    let made = PackageFSM.run(["view", example.argument, "-o", page])
+    #expect(made.code == 0, "\(made.errorOutput)")
+    // The page's space is the explorer's.
+    let count = try Self.explored(example.argument)
+    #expect(made.output.hasSuffix(", \(count) configuration\(count == 1 ? "" : "s")\n"), "\(made.output)")
+    var path: [Int] = []
+    var labels: [String] = []
+    var dom = try HeadlessChromium.dom("file://\(page)#path=")
+    for click in 0..<example.clicks {
+      let offered = Self.buttons(in: dom).filter(\.enabled)
+      guard !offered.isEmpty else { break }
+      // A spread of choices, the same on every run.
+      let chosen = offered[(click * 5 + 3) % offered.count]
+      path.append(chosen.edge)
+      labels.append(chosen.label)
+      dom = try HeadlessChromium.dom("file://\(page)#path=" + path.map(String.init).joined(separator: "."))
+      #expect(HeadlessChromium.text(of: "position", in: dom) == "step \(path.count)")
+      #expect(HeadlessChromium.text(of: "event", in: dom) == chosen.label)
+    }
+    #expect(path.count == example.clicks, "the machine offered events at every step")
+    // The exported log replays identically, step for step.
+    let text = try #require(HeadlessChromium.text(of: "log", in: dom))
+    #expect(text.split(separator: "\n").count == path.count + 1)
+    let log = folder.appendingPathComponent("clicked.jsonl").path
+    try text.write(toFile: log, atomically: true, encoding: .utf8)
+    let replayed = PackageFSM.run(["replay", example.argument, log])
+    #expect(replayed.code == 0, "\(replayed.output)\(replayed.errorOutput)")
+    #expect(replayed.output.hasSuffix("replayed \(path.count) entries: identical\n"), "\(replayed.output)")
+    // Viewed as a session, the log's last step is where the simulator's path ended.
+    let session = folder.appendingPathComponent("session.html").path
+    #expect(PackageFSM.run(["view", example.argument, log, "-o", session]).code == 0)
+    let viewed = try HeadlessChromium.dom("file://\(session)#step=\(path.count)")
+    #expect(HeadlessChromium.text(of: "configuration", in: viewed) == HeadlessChromium.text(of: "configuration", in: dom))
+    // (A spec's button names the guard it takes as holding; the log has the event's name.)
+    let last = try #require(labels.last)
+    #expect(HeadlessChromium.text(of: "event", in: viewed) == (example.machine.hasSuffix(".md") ? String(last.prefix { $0 != " " }) : last))
+  }
+
+  @Test("a limit cuts the space, and the events that go past it cannot be clicked", .enabled(if: HeadlessChromium.runs))
+  func limit() throws {
+    let folder = try ViewCommandTests.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let page = folder.appendingPathComponent("captcha.html").path
+    let made = PackageFSM.run(["view", "captcha", "-o", page, "--limit", "3"])
+    #expect(made.output.hasSuffix("simulator of captcha, 3 configurations (limit reached)\n"), "\(made.output)\(made.errorOutput)")
+    var seen = Set<Bool>()
+    for path in ["", "0", "0.0"] {
+      let dom = try HeadlessChromium.dom("file://\(page)#path=\(path)")
+      seen.formUnion(Self.buttons(in: dom).map(\.enabled))
+    }
+    #expect(seen == [true, false], "some events go to the 3 configurations, some past them")
+  }
+
+  @Test("bad input: no model, a bad limit, a page not ours; nothing written")
+  func badInput() throws {
+    let folder = try ViewCommandTests.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let page = folder.appendingPathComponent("page.html").path
+    let noModel = PackageFSM.run(["view", "counter", "-o", page])
+    #expect(noModel.code == 2)
+    #expect(noModel.errorOutput.contains("has no model to simulate"))
+    for limit in ["0", "-3", "many"] {
+      let bad = PackageFSM.run(["view", "login", "-o", page, "--limit", limit])
+      #expect(bad.code == 2)
+      #expect(bad.errorOutput.contains("--limit expects a positive number"))
+    }
+    #expect(PackageFSM.run(["view", "login", ViewCommandTests.phoneLoginLog, "--limit", "5"]).code == 2)
+    #expect(!FileManager.default.fileExists(atPath: page))
+    let unknown = PackageFSM.run(["view", "no-such-machine"])
+    #expect(unknown.code == 2)
+    #expect(unknown.errorOutput.contains("unknown machine 'no-such-machine'"))
+  }
+}
