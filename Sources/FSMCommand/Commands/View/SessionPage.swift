@@ -41,13 +41,7 @@ package enum SessionPage {
           <button id="next" title="→">▶</button><button id="last" title="End">▶|</button>
           <span id="position"></span>
         </div>
-        <dl>
-          <dt>event</dt><dd id="event"></dd>
-          <dt>active states</dt><dd id="configuration"></dd>
-          <dt>outcome</dt><dd id="outcome"></dd>
-          <dt>effects</dt><dd id="effects"></dd>
-          <dt>time</dt><dd id="time"></dd>
-        </dl>
+        \(fields(time: true))
         <div id="divergence" hidden></div>
         <div id="machines" hidden><h2>child machines</h2><table id="lanes"><tbody></tbody></table></div>
         <h2>context</h2>
@@ -65,6 +59,12 @@ package enum SessionPage {
     </html>
 
     """
+  }
+
+  /// The selected step's fields (both pages show them; a simulator's steps have no time).
+  static func fields(time: Bool) -> String {
+    let names = [("event", "event"), ("active states", "configuration"), ("outcome", "outcome"), ("effects", "effects")] + (time ? [("time", "time")] : [])
+    return "<dl>" + names.map { "<dt>\($0.0)</dt><dd id=\"\($0.1)\"></dd>" }.joined() + "</dl>"
   }
 
   /// The session's data as the page's script reads it: each step's texts as numbers into one

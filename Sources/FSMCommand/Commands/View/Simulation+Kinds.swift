@@ -23,8 +23,9 @@ extension Simulation {
         guard outcome.isHandled else { return [] }
         let effects = Array(outcome.effects)
         let edge = Edge(
-          event: "\(event)", eventJSON: json(event), outcome: json(LoggedOutcome(outcome)), effects: json(effects),
-          effectsShown: effects.map { "\($0)" }.joined(separator: ", "), to: -1)
+          event: Shown(text: "\(event)", json: json(event)),
+          effects: Shown(text: effects.map { "\($0)" }.joined(separator: ", "), json: json(effects)), outcome: json(LoggedOutcome(outcome)),
+          to: -1)
         return [(edge, machine)]
       })
   }
@@ -50,8 +51,9 @@ extension Simulation {
           // A macrostep that does not settle is not a way to go.
           guard let step = try? machine.send(event), step.loggedOutcome == .transitioned else { return [] }
           let edge = Edge(
-            event: "\(event)", eventJSON: json(event), outcome: json(step.loggedOutcome), effects: json(step.effects),
-            effectsShown: step.effects.map { "\($0)" }.joined(separator: ", "), to: -1)
+            event: Shown(text: "\(event)", json: json(event)),
+            effects: Shown(text: step.effects.map { "\($0)" }.joined(separator: ", "), json: json(step.effects)),
+            outcome: json(step.loggedOutcome), to: -1)
           return [(edge, machine)]
         }))
   }
@@ -72,9 +74,9 @@ extension Simulation {
           let row = spec.transitions[move.row]
           guard row.to != "(ignore)" else { return nil }
           let edge = Edge(
-            event: event + (move.assuming.map { " [\($0)]" } ?? ""), eventJSON: json(event),
-            outcome: json(row.to == "(stay)" ? LoggedOutcome.stayed : .transitioned), effects: json(row.effects),
-            effectsShown: row.effects.joined(separator: ", "), to: -1)
+            event: Shown(text: event + (move.assuming.map { " [\($0)]" } ?? ""), json: json(event)),
+            effects: Shown(text: row.effects.joined(separator: ", "), json: json(row.effects)),
+            outcome: json(row.to == "(stay)" ? LoggedOutcome.stayed : .transitioned), to: -1)
           return (edge, move.to)
         }
       })

@@ -17,18 +17,16 @@ struct Simulation: Sendable {
     var context: String
   }
 
-  /// An event the configuration handles, and where it goes.
+  /// An event the configuration handles, and where it goes: the event and the effects as
+  /// they read and as a log entry has them (JSON), the entry's `outcome` (JSON), and the
+  /// configuration it reaches (an index into ``Simulation/nodes``; -1 past the limit).
   struct Edge: Sendable, Hashable {
-    /// The event as it reads, and as a log entry's `event` (JSON).
-    var event: String
-    var eventJSON: String
-    /// The entry's `outcome` and `effects`, as JSON.
-    var outcome: String
-    var effects: String
-    /// The effects as they read.
-    var effectsShown: String
-    /// The configuration it reaches (an index into ``Simulation/nodes``); -1 past the limit.
-    var to: Int
+    var event: Shown, effects: Shown, outcome: String, to: Int
+  }
+
+  /// A value as it reads, and as JSON.
+  struct Shown: Sendable, Hashable {
+    var text: String, json: String
   }
 
   /// The machine's name, its states (to draw) and its log's first line (JSON).

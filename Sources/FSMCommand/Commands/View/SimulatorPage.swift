@@ -37,12 +37,7 @@ enum SimulatorPage {
             <button id="back" title="← or Backspace">◀ back</button><button id="restart" title="Home">restart</button>
             <span id="position"></span>
           </div>
-          <dl>
-            <dt>event</dt><dd id="event"></dd>
-            <dt>active states</dt><dd id="configuration"></dd>
-            <dt>outcome</dt><dd id="outcome"></dd>
-            <dt>effects</dt><dd id="effects"></dd>
-          </dl>
+          \(SessionPage.fields(time: false))
           <h2>events handled here</h2>
           <div id="events"></div>
           <h2>context</h2>
@@ -73,8 +68,8 @@ enum SimulatorPage {
       "edges": simulation.edges.map { edges in
         edges.map {
           [
-            "event": $0.event, "eventJSON": $0.eventJSON, "outcome": $0.outcome, "effects": $0.effects, "effectsShown": $0.effectsShown,
-            "to": $0.to,
+            "event": $0.event.text, "eventJSON": $0.event.json, "outcome": $0.outcome, "effects": $0.effects.json,
+            "effectsShown": $0.effects.text, "to": $0.to,
           ] as [String: Any]
         }
       },
