@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -19,6 +19,14 @@ let package = Package(
     // The `fsm` commands as a library, to build an `fsm` over your own machines (see `Catalog`).
     .library(name: "FSMCommand", targets: ["FSMCommand"]),
     .executable(name: "fsm", targets: ["fsm"]),
+    // The ECMAScript datamodel for SCXML charts, on the system's JavaScriptCore: enable the
+    // `ECMAScript` trait to build it (without it the product is empty and links nothing).
+    .library(name: "StateMachineECMAScript", targets: ["StateMachineECMAScript"]),
+  ],
+  traits: [
+    .trait(
+      name: "ECMAScript",
+      description: "The ECMAScript datamodel (StateMachineECMAScript) on JavaScriptCore: libjavascriptcoregtk-4.1-dev on Linux, the framework on Apple platforms."),
   ],
   dependencies: [],
   targets: [
@@ -41,6 +49,19 @@ let package = Package(
       name: "FSMTool", dependencies: ["FSMCommand", "StateMachine", "StateMachineExamples", "StateMachineChecking"],
       swiftSettings: strict),
     .executableTarget(name: "fsm", dependencies: ["FSMTool"], swiftSettings: strict),
+    // JavaScriptCore's C API, only with the `ECMAScript` trait.
+    .systemLibrary(
+      name: "CJavaScriptCore", path: "Sources/CJavaScriptCore", pkgConfig: "javascriptcoregtk-4.1",
+      providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]),
+    .target(
+      name: "StateMachineECMAScript",
+      dependencies: ["StateMachine", .target(name: "CJavaScriptCore", condition: .when(traits: ["ECMAScript"]))],
+      swiftSettings: strict,
+      linkerSettings: [
+        .linkedLibrary("javascriptcoregtk-4.1", .when(platforms: [.linux], traits: ["ECMAScript"])),
+        .linkedFramework("JavaScriptCore", .when(platforms: [.macOS, .iOS, .tvOS, .visionOS], traits: ["ECMAScript"])),
+      ]),
+    .testTarget(name: "ECMAScriptTests", dependencies: ["StateMachineECMAScript", "StateMachine"], swiftSettings: strict),
     .testTarget(
       name: "StateMachineTests", dependencies: ["StateMachine", "StateMachineExamples", "StateMachineChecking"], exclude: ["Hostile"],
       swiftSettings: strict),
