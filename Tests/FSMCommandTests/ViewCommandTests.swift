@@ -117,15 +117,15 @@ struct ViewCommandTests {
     let result = PackageFSM.run(["view", "counter", path, "-o", page])
     #expect(result.output.hasSuffix("100000 steps of counter, replays identically\n"), "\(result.errorOutput)")
     for step in [99_999, 50_000, 7] {
-      // The median of three openings: a headless browser shares two cores with its own start.
+      // The median of five openings: a headless browser shares two cores with its own start.
       var times: [Double] = []
-      for _ in 0..<3 {
+      for _ in 0..<5 {
         let dom = try HeadlessChromium.dom("file://\(page)#step=\(step)")
         #expect(HeadlessChromium.text(of: "context", in: dom)?.contains("\"count\": \(step)") == true)
         let shown = dom.range(of: "data-shown-ms=\"").flatMap { Double(dom[$0.upperBound...].prefix { $0 != "\"" }) }
         times.append(try #require(shown, "the page says how long it took"))
       }
-      let median = times.sorted()[1]
+      let median = times.sorted()[2]
       print("fsm view: the 100,000-step page opened at step \(step) in \(median) ms (median of \(times))")
       #expect(median < 100, "opened at step \(step) in \(times) ms")
     }
