@@ -40,10 +40,10 @@ struct ViewSimulatorTests {
     }
   }
 
-  /// The configurations `fsm explore` counts for `machine`, however deep (a spec's: the
-  /// states it reaches).
-  static func explored(_ machine: String) throws -> Int {
-    let report = PackageFSM.run(["explore", machine, "--depth", "10000"]).output
+  /// The configurations `fsm explore` counts for `machine` up to `depth` events deep (a
+  /// spec's: the states it reaches).
+  static func explored(_ machine: String, depth: Int = 10000) throws -> Int {
+    let report = PackageFSM.run(["explore", machine, "--depth", String(depth)]).output
     if let line = report.split(separator: "\n").first(where: { $0.hasPrefix("configurations: ") }) {
       return try #require(Int(line.dropFirst("configurations: ".count).prefix { $0.isNumber }))
     }
@@ -92,6 +92,43 @@ struct ViewSimulatorTests {
     // (A spec's button names the guard it takes as holding; the log has the event's name.)
     let last = try #require(labels.last)
     #expect(HeadlessChromium.text(of: "event", in: viewed) == (example.machine.hasSuffix(".md") ? String(last.prefix { $0 != " " }) : last))
+  }
+
+  @Test("the explored graph: each configuration is drawn and listed, and #node=K goes there by a shortest path", .enabled(if: HeadlessChromium.runs))
+  func exploredGraph() throws {
+    let folder = try ViewCommandTests.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let page = folder.appendingPathComponent("login.html").path
+    #expect(PackageFSM.run(["view", "login", "-o", page]).code == 0)
+    let count = try Self.explored("login")
+    let dom = try HeadlessChromium.dom("file://\(page)")
+    // Drawn: one Graphviz node per configuration; listed: one item each.
+    #expect(dom.components(separatedBy: "<g id=\"node").count - 1 == count + Self.drawnStates(in: dom), "\(count) configurations drawn")
+    let listed = dom.components(separatedBy: "<li data-node=\"").dropFirst().map { String($0.prefix { $0 != "<" }) }
+    #expect(listed.count == count)
+    // Going to the last configuration found: the path is as short as the search found it, and
+    // its log replays to it.
+    let last = count - 1
+    let there = try HeadlessChromium.dom("file://\(page)#node=\(last)")
+    let shown = try #require(listed.last?.split(separator: ">", maxSplits: 1).last.map(String.init))
+    #expect(HeadlessChromium.text(of: "configuration", in: there) == shown)
+    let text = try #require(HeadlessChromium.text(of: "log", in: there))
+    let steps = text.split(separator: "\n").count - 1
+    #expect(steps > 0)
+    #expect(HeadlessChromium.text(of: "position", in: there) == "step \(steps)")
+    let item = try #require(there.range(of: "<li data-node=\"\(last)\"").map { there[$0.lowerBound...].prefix { $0 != ">" } })
+    #expect(item.contains("class=\"selected\""), "the list marks where the path ends")
+    let log = folder.appendingPathComponent("there.jsonl").path
+    try text.write(toFile: log, atomically: true, encoding: .utf8)
+    #expect(PackageFSM.run(["replay", "login", log]).output.hasSuffix("replayed \(steps) entries: identical\n"))
+    // No shorter path reaches it: a search one event less deep does not find every configuration.
+    #expect(try Self.explored("login", depth: steps - 1) < count)
+  }
+
+  /// The nodes of the machine's own drawing on a page (the explored graph's are the rest).
+  static func drawnStates(in dom: String) -> Int {
+    guard let diagram = dom.range(of: "<section id=\"diagram\">"), let end = dom.range(of: "</section>", range: diagram.upperBound..<dom.endIndex) else { return 0 }
+    return dom[diagram.upperBound..<end.lowerBound].components(separatedBy: "<g id=\"node").count - 1
   }
 
   @Test("a limit cuts the space, and the events that go past it cannot be clicked", .enabled(if: HeadlessChromium.runs))

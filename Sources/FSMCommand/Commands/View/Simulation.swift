@@ -37,6 +37,9 @@ struct Simulation: Sendable {
   /// alphabet's order.
   var nodes: [Node] = []
   var edges: [[Edge]] = []
+  /// How each configuration was first reached (the start: none): a configuration before it
+  /// and the index of the edge from there. Followed back, a shortest path to it.
+  var reachedBy: [(node: Int, edge: Int)?] = []
   /// The limit stopped the search: some configurations were not reached.
   var truncated = false
 
@@ -52,38 +55,60 @@ struct Simulation: Sendable {
     var simulation = Simulation(machine: machine, states: states, header: header)
     var positions = [start]
     var numbers: [String: Int] = [:]
-    func file(_ described: Node) -> Int {
-      let key = described.state + "\n" + described.context
-      if let known = numbers[key] { return known }
+    func file(_ described: Node, key: String, by: (node: Int, edge: Int)?) -> Int {
       numbers[key] = simulation.nodes.count
       simulation.nodes.append(described)
       simulation.edges.append([])
+      simulation.reachedBy.append(by)
       return simulation.nodes.count - 1
     }
-    _ = file(node(start))
+    let first = node(start)
+    _ = file(first, key: first.state + "\n" + first.context, by: nil)
     var head = 0
     while head < positions.count {
       let here = positions[head]
       for event in alphabet {
         for (taken, next) in steps(here, event) {
-        var edge = taken
-        let described = node(next)
-        let key = described.state + "\n" + described.context
-        if let known = numbers[key] {
-          edge.to = known
-        } else if simulation.nodes.count < limit {
-          edge.to = file(described)
-          positions.append(next)
-        } else {
-          simulation.truncated = true
-          edge.to = -1
-        }
-        simulation.edges[head].append(edge)
+          var edge = taken
+          let described = node(next)
+          let key = described.state + "\n" + described.context
+          if let known = numbers[key] {
+            edge.to = known
+          } else if simulation.nodes.count < limit {
+            edge.to = file(described, key: key, by: (head, simulation.edges[head].count))
+            positions.append(next)
+          } else {
+            simulation.truncated = true
+            edge.to = -1
+          }
+          simulation.edges[head].append(edge)
         }
       }
       head += 1
     }
     return simulation
+  }
+
+  /// The explored configurations as a DOT graph: a node per configuration (its active
+  /// states and its number; its context as the tooltip), an edge per pair of configurations an event leads between (the
+  /// events' names on it).
+  func dot() -> String {
+    func quoted(_ text: String) -> String {
+      "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+    var lines = ["digraph space {", "  node [shape=box, style=rounded, fontsize=10];", "  edge [fontsize=9];"]
+    for (k, node) in nodes.enumerated() {
+      lines.append("  c\(k) [label=\(quoted(node.configuration + "\n#\(k)")), tooltip=\(quoted(node.context))];")
+    }
+    for (k, edges) in edges.enumerated() {
+      var events: [Int: [String]] = [:]
+      for edge in edges where edge.to >= 0 { events[edge.to, default: []].append(edge.event.text) }
+      for (to, names) in events.sorted(by: { $0.key < $1.key }) {
+        let label = names.joined(separator: ", ")
+        lines.append("  c\(k) -> c\(to) [label=\(quoted(label.count > 40 ? label.prefix(37) + "..." : label))];")
+      }
+    }
+    return (lines + ["}"]).joined(separator: "\n") + "\n"
   }
 
   /// A value as JSON, as a log writes it (sorted keys, slashes not escaped).

@@ -5,11 +5,13 @@ import Foundation
 /// it handles as buttons, and the path as a log `fsm replay` reads (to copy or download).
 ///
 /// `#path=2.0.1` takes, from the start, the third event offered, then the first, then the
-/// second (the page keeps the fragment up to date, so a path can be shared). The elements
-/// `#configuration`, `#event` and `#log` hold where the path ends, its last event and its log.
+/// second (the page keeps the fragment up to date, so a path can be shared); `#node=K` takes a
+/// shortest path to configuration K (as clicking it in the explored graph or its list does).
+/// The elements `#configuration`, `#event` and `#log` hold where the path ends, its last event
+/// and its log.
 enum SimulatorPage {
   /// The page for `simulation`, drawn by `svg` (Graphviz's drawing) when given, else by boxes.
-  static func html(_ simulation: Simulation, svg: String?) -> String {
+  static func html(_ simulation: Simulation, svg: String?, space: String?) -> String {
     let name = SessionPage.escaped(simulation.machine)
     return """
       <!DOCTYPE html>
@@ -23,6 +25,12 @@ enum SimulatorPage {
       \(SessionPage.style)
       #events button { margin: 2px; font-family: ui-monospace, monospace; }
       #log { width: 100%; font-family: ui-monospace, monospace; font-size: 12px; }
+      .drawings { flex: 1 1 55%; overflow: auto; }
+      #space svg { width: 100%; height: auto; max-height: 900px; }
+      #space g.node { cursor: pointer; }
+      #configurations { columns: 3; font-family: ui-monospace, monospace; font-size: 12px; }
+      #configurations li { cursor: pointer; }
+      #configurations li.selected { background: #bfdbfe; }
       </style>
       </head>
       <body>
@@ -31,7 +39,14 @@ enum SimulatorPage {
         <span id="summary"></span>
       </header>
       <main>
-        <section id="diagram">\(svg.map(SessionPage.stripped) ?? "")</section>
+        <div class="drawings">
+          <section id="diagram">\(svg.map(SessionPage.stripped) ?? "")</section>
+          <section id="space">
+            <h2>configurations explored (click one to go there by a shortest path)</h2>
+            \(space.map(SessionPage.stripped) ?? "")
+            <ol id="configurations" start="0"></ol>
+          </section>
+        </div>
         <section id="inspector">
           <div class="controls">
             <button id="back" title="← or Backspace">◀ back</button><button id="restart" title="Home">restart</button>
@@ -59,10 +74,14 @@ enum SimulatorPage {
       """
   }
 
+  /// The most configurations whose explored graph the page draws (more are only listed).
+  static let drawnConfigurations = 150
+
   /// The simulation as the page's script reads it.
   static func json(_ simulation: Simulation) -> String {
     let object: [String: Any] = [
       "machine": simulation.machine, "header": simulation.header, "truncated": simulation.truncated,
+      "reachedBy": simulation.reachedBy.map { by -> Any in by.map { [$0.node, $0.edge] } ?? NSNull() },
       "states": simulation.states.map(state),
       "nodes": simulation.nodes.map { ["configuration": $0.configuration, "active": $0.active, "state": $0.state, "context": $0.context] },
       "edges": simulation.edges.map { edges in
@@ -93,6 +112,32 @@ enum SimulatorPage {
       $("summary").textContent = "simulator: " + data.nodes.length + " configuration" + (data.nodes.length === 1 ? "" : "s") +
         " explored" + (data.truncated ? " (limit reached: greyed events go past it)" : "");
       let path = [];
+      // A shortest path to configuration k: how each one on the way was first reached.
+      function pathTo(k) {
+        const indices = [];
+        for (let at = k; data.reachedBy[at]; at = data.reachedBy[at][0]) indices.unshift(data.reachedBy[at][1]);
+        return indices;
+      }
+      const items = [];
+      const list = $("configurations");
+      data.nodes.forEach((node, k) => {
+        const item = document.createElement("li");
+        item.dataset.node = String(k);
+        item.textContent = node.configuration;
+        item.title = node.context;
+        item.addEventListener("click", () => { path = pathTo(k); show(); });
+        list.appendChild(item);
+        items.push(item);
+      });
+      const drawn = new Map();
+      for (const g of document.querySelectorAll("#space svg g.node")) {
+        const title = g.querySelector("title");
+        const k = title ? Number(title.textContent.trim().slice(1)) : NaN;
+        if (!Number.isInteger(k)) continue;
+        drawn.set(k, g);
+        g.addEventListener("click", () => { path = pathTo(k); show(); });
+      }
+      let selected = -1;
       // The indices that can be followed from the start (a path cut where it stops making sense).
       function followed(indices) {
         const taken = [];
@@ -128,6 +173,10 @@ enum SimulatorPage {
           at = last.to;
         }
         const here = data.nodes[at];
+        if (selected >= 0) { items[selected].classList.remove("selected"); drawn.get(selected)?.classList.remove("active"); }
+        selected = at;
+        items[at].classList.add("selected");
+        drawn.get(at)?.classList.add("active");
         $("event").textContent = last ? last.event : "";
         $("configuration").textContent = here.configuration;
         $("outcome").textContent = last ? JSON.parse(last.outcome) : "";
@@ -157,6 +206,8 @@ enum SimulatorPage {
         if (location.hash !== hash) history.replaceState(null, "", hash);
       }
       function fromHash() {
+        const node = /node=([0-9]+)/.exec(location.hash);
+        if (node && Number(node[1]) < data.nodes.length) return pathTo(Number(node[1]));
         const match = /path=([0-9.]*)/.exec(location.hash);
         return match && match[1] !== "" ? followed(match[1].split(".").map(Number)) : [];
       }

@@ -107,7 +107,10 @@ enum ViewCommand {
     case .failure(let failure): return .failure(failure.message)
     }
     let output = named ?? simulated.machine + ".simulator.html"
-    if let failure = write(SimulatorPage.html(simulated, svg: Graphviz.svg(dot)), to: output, named: named != nil) { return failure }
+    // The explored graph is drawn while it can be read; a larger one is only listed.
+    let space = simulated.nodes.count <= SimulatorPage.drawnConfigurations ? Graphviz.svg(simulated.dot()) : nil
+    let page = SimulatorPage.html(simulated, svg: Graphviz.svg(dot), space: space)
+    if let failure = write(page, to: output, named: named != nil) { return failure }
     let count = simulated.nodes.count
     return .success(
       "\(output): simulator of \(simulated.machine), \(count) configuration\(count == 1 ? "" : "s")\(simulated.truncated ? " (limit reached)" : "")\n")
