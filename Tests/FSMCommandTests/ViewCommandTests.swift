@@ -28,6 +28,13 @@ struct ViewCommandTests {
     return [("", shown(log.header.state))] + log.entries.map { ("\($0.event)", shown($0.state)) }
   }
 
+  /// A file of notes in `folder` that is no log; returns its path.
+  static func notALog(in folder: URL) throws -> String {
+    let path = folder.appendingPathComponent("notes.jsonl").path
+    try "just some notes\n".write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
   /// A copy of the log at `path`, its lines changed by `edit`, written to `copy`; returns `copy`.
   static func edited(_ path: String, into copy: String, _ edit: (inout [String]) throws -> Void) throws -> String {
     var lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -186,8 +193,7 @@ struct ViewCommandTests {
   func badInput() throws {
     let folder = try Self.folder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let notALog = folder.appendingPathComponent("notes.jsonl").path
-    try "just some notes\n".write(toFile: notALog, atomically: true, encoding: .utf8)
+    let notALog = try Self.notALog(in: folder)
     let page = folder.appendingPathComponent("page.html").path
     for (machine, log) in [("phone-login", notALog), ("login", Self.phoneLoginLog), ("phone-login", folder.appendingPathComponent("missing.jsonl").path)] {
       let viewed = PackageFSM.run(["view", machine, log, "-o", page])

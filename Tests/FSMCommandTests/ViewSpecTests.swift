@@ -76,8 +76,7 @@ struct ViewSpecTests {
   func badInput() throws {
     let folder = try ViewCommandTests.folder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let notALog = folder.appendingPathComponent("notes.jsonl").path
-    try "just some notes\n".write(toFile: notALog, atomically: true, encoding: .utf8)
+    let notALog = try ViewCommandTests.notALog(in: folder)
     let spec = ViewCommandTests.root.appendingPathComponent("Specs/login.md").path
     let truncated = try ViewCommandTests.edited(
       ViewCommandTests.root.appendingPathComponent("Specs/login.session.jsonl").path, into: folder.appendingPathComponent("cut.jsonl").path
