@@ -46,7 +46,11 @@ let package = Package(
     // What the package's own `fsm` adds to the library (in no product): the examples' catalog,
     // the benchmarks `fsm bench` runs, the crash test's log writer.
     .target(
-      name: "FSMTool", dependencies: ["FSMCommand", "StateMachine", "StateMachineExamples", "StateMachineChecking"],
+      name: "FSMTool",
+      dependencies: [
+        "FSMCommand", "StateMachine", "StateMachineExamples", "StateMachineChecking",
+        .target(name: "StateMachineECMAScript", condition: .when(traits: ["ECMAScript"])),
+      ],
       swiftSettings: strict),
     .executableTarget(name: "fsm", dependencies: ["FSMTool"], swiftSettings: strict),
     // JavaScriptCore's C API, only with the `ECMAScript` trait.

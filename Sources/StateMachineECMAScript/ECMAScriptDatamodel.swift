@@ -42,6 +42,9 @@ public final class ECMAScriptDatamodel {
   let context: JSGlobalContextRef
   /// What the watchdog reads while a script runs.
   let watch: Watch
+  /// Expressions compiled once into functions (`return (expression)`), by their text: a `cond`
+  /// evaluated on every step is parsed once.
+  var compiled: [String: JSObjectRef] = [:]
   /// The names `<data>` declared, in order: what ``snapshotJSON()`` writes.
   public private(set) var declared: [String] = []
 
@@ -55,6 +58,7 @@ public final class ECMAScriptDatamodel {
   }
 
   deinit {
+    for function in compiled.values { JSValueUnprotect(context, function) }
     JSGlobalContextRelease(context)
     JSContextGroupRelease(group)
   }
@@ -128,8 +132,37 @@ public final class ECMAScriptDatamodel {
 
   /// `expression` evaluated as an expression.
   func value(of expression: String) throws(ECMAScriptError) -> JSValueRef {
+    if let function = compiled[expression] { return try called(function, source: expression) }
     // The newline ends a trailing line comment before the closing parenthesis.
-    try evaluated("(\(expression)\n)", source: expression)
+    guard compiled.count < Self.compiledLimit else { return try evaluated("(\(expression)\n)", source: expression) }
+    let body = JSStringCreateWithUTF8CString("return (\(expression)\n);")
+    defer { JSStringRelease(body) }
+    var exception: JSValueRef?
+    let made = JSObjectMakeFunction(context, nil, 0, nil, body, nil, 1, &exception)
+    if let exception { throw ECMAScriptError(.exception, source: expression, message: string(exception)) }
+    guard let function = made else { throw ECMAScriptError(.exception, source: expression, message: "cannot be compiled") }
+    // Kept from the collector while the datamodel keeps it.
+    JSValueProtect(context, function)
+    compiled[expression] = function
+    return try called(function, source: expression)
+  }
+
+  /// How many expressions are kept compiled: past it, an expression is evaluated each time.
+  static let compiledLimit = 4096
+
+  /// The value `function` returns, bounded as every evaluation is.
+  func called(_ function: JSObjectRef, source: String) throws(ECMAScriptError) -> JSValueRef {
+    var exception: JSValueRef?
+    watch.begin()
+    let result = JSObjectCallAsFunction(context, function, nil, 0, nil, &exception)
+    try check(watch.end(), exception, source: source)
+    return result ?? undefined
+  }
+
+  /// Throws the error an evaluation that was `stopped`, or threw `exception`, ends in.
+  func check(_ stopped: ECMAScriptError.Kind?, _ exception: JSValueRef?, source: String) throws(ECMAScriptError) {
+    if let stopped { throw ECMAScriptError(stopped, source: source, message: stopped == .timeLimit ? "ran past \(limits.time)" : "grew past \(limits.memory) bytes") }
+    if let exception { throw ECMAScriptError(.exception, source: source, message: string(exception)) }
   }
 
   func run(_ script: String, source: String) throws(ECMAScriptError) {
@@ -142,9 +175,7 @@ public final class ECMAScriptDatamodel {
     var exception: JSValueRef?
     watch.begin()
     let result = JSEvaluateScript(context, text, nil, nil, 1, &exception)
-    let stopped = watch.end()
-    if let stopped { throw ECMAScriptError(stopped, source: source, message: stopped == .timeLimit ? "ran past \(limits.time)" : "grew past \(limits.memory) bytes") }
-    if let exception { throw ECMAScriptError(.exception, source: source, message: string(exception)) }
+    try check(watch.end(), exception, source: source)
     return result ?? undefined
   }
 

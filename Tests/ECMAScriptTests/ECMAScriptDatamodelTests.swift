@@ -51,6 +51,21 @@ struct ECMAScriptDatamodelTests {
     #expect(model.snapshotJSON() == #"{"count":42,"items":["first",2,42]}"#)
   }
 
+  @Test("an expression compiled once reads the data as it is at each evaluation; one that does not compile fails each time")
+  func compiledOnce() throws {
+    let model = ECMAScriptDatamodel()
+    try model.declare("count", "0")
+    var seen: [Bool] = []
+    for _ in 0..<3 {
+      seen.append(try model.condition("count >= 1"))
+      try model.assign("count", "count + 1")
+    }
+    #expect(seen == [false, true, true])
+    for _ in 0..<2 {
+      #expect(throws: ECMAScriptError.self) { _ = try model.evaluate("count +") }
+    }
+  }
+
   struct Failure: Sendable, CustomTestStringConvertible {
     let label: String
     let run: @Sendable (ECMAScriptDatamodel) throws(ECMAScriptError) -> Void

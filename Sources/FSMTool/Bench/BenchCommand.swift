@@ -23,7 +23,9 @@ package enum BenchCommand {
                own model's alphabet, beside the easy chart), chart-walk and chart-explore (the
                loader chart's random walks and exploration, beside a table's), identity (each
                shipped and bench chart stepped compiled and by the SCXML algorithm alone, side by
-               side on 1 M seeded events, failing on the first difference)
+               side on 1 M seeded events, failing on the first difference), system (messages
+               between machines in one store, a child's start and stop, idle children),
+               ecmascript (with the ECMAScript trait: 1 M `cond` evaluations by the datamodel)
 
     options:
       --json           print a JSON array of {workload, variant, ns_per_event, ratio_to_switch, ...}

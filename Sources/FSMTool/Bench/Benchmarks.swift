@@ -8,7 +8,14 @@ enum Benchmarks {
     func callAsFunction() -> BenchWorkload { make() }
   }
 
-  static let names = ["loader", "cd-player", "complex", "store-effects", "store-8-producers", "replay", "walk", "explore", "spec-check", "chart", "chart-parallel", "chart-log-write", "shipped", "chart-walk", "chart-explore", "identity", "system"]
+  static let names = ["loader", "cd-player", "complex", "store-effects", "store-8-producers", "replay", "walk", "explore", "spec-check", "chart", "chart-parallel", "chart-log-write", "shipped", "chart-walk", "chart-explore", "identity", "system"] + optional
+
+  /// The workloads of the package's traits, when they are on.
+  #if ECMAScript
+  static let optional = ["ecmascript"]
+  #else
+  static let optional: [String] = []
+  #endif
 
   static func all(scale: Double) -> [Factory] {
     let count = { (n: Int) in max(1, Int((Double(n) * scale).rounded())) }
@@ -30,6 +37,15 @@ enum Benchmarks {
       Factory(name: "shipped") { ShippedBench.workload(count: count(200_000)) },
       Factory(name: "system") { SystemBench.workload(count: count(1_000_000), idleChildren: 10_000) },
       Factory(name: "chart-log-write") { ChartLogBench.workload(count: count(1_000_000), memoryEntries: count(3_000_000)) },
-    ]
+    ] + optional(count: count(1_000_000))
+  }
+
+  /// The factories of ``optional``, of `count` events each.
+  static func optional(count: Int) -> [Factory] {
+    #if ECMAScript
+    [Factory(name: "ecmascript") { ECMAScriptBench.workload(count: count) }]
+    #else
+    []
+    #endif
   }
 }
