@@ -17,8 +17,7 @@ struct LogLineWriter<State: Codable, Event: Codable, Context: Codable, Effect: C
   @usableFromInline
   init(states: EncodedValues<State> = .init()) {
     self.states = states
-    encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    encoder = AnyJSON.encoder
   }
 
   /// The entry as one line (JSON and a newline) appended to `out`.
@@ -97,17 +96,17 @@ struct EncodedValues<Value: Encodable> {
 
   /// Values whose type is found `Hashable` at run time: its cache runs unspecialised.
   @usableFromInline init() {
-    hashed = makeJSONByValue(Value.self).map { cache in { try cache.json($0, $1) } }
+    self.init(hashed: makeJSONByValue(Value.self).map { cache in { try cache.json($0, $1) } })
   }
+
+  @usableFromInline init(hashed: ((Value, JSONEncoder) throws -> [UInt8])?) { self.hashed = hashed }
 
   /// Values of a type known to be `Hashable` where this is called: the cache is specialised
   /// there (a chart's log state hashes and compares about 3× faster than through `init()`).
   @inlinable
   static func hashing() -> Self where Value: Hashable {
-    var values = Self()
     let cache = HashedJSON<Value>()
-    values.hashed = { try cache.json($0, $1) }
-    return values
+    return Self(hashed: { try cache.json($0, $1) })
   }
 
   @inlinable

@@ -4,9 +4,9 @@ import Foundation
 /// parent): encoded when they are `Encodable`, decoded when their type is `Decodable`. The log
 /// lines of a system's children, their replay, and a system's snapshot all go through here.
 @usableFromInline
-enum AnyJSON {
+package enum AnyJSON {
   /// The encoder a log uses for its lines: keys sorted, slashes not escaped.
-  static var encoder: JSONEncoder {
+  package static var encoder: JSONEncoder {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     return encoder

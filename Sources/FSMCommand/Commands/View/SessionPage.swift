@@ -79,15 +79,12 @@ package enum SessionPage {
       strings.append(text)
       return strings.count - 1
     }
-    func state(_ node: SessionState) -> [String: Any] {
-      ["name": node.name, "kind": node.kind, "children": node.children.map(state)]
-    }
     let columns: [String: [Double]] = [
       "event": session.events.map(number), "configuration": session.configurations.map(number),
       "active": session.active.map { number($0.joined(separator: "\n")) }, "outcome": session.outcomes.map(number),
       "effects": session.effects.map { number($0.joined(separator: ", ")) }, "context": session.contexts.map(number),
     ].mapValues { $0.map(Double.init) }
-    var object: [String: Any] = ["machine": session.machine, "states": session.states.map(state)]
+    var object: [String: Any] = ["machine": session.machine, "states": session.states.map(tree)]
     for (name, column) in columns { object[name] = packed(column) }
     object["time"] = packed(session.times.map { $0 ?? -1 })
     object["lanes"] = session.lanes.map { lane -> [String: Any] in
@@ -108,6 +105,11 @@ package enum SessionPage {
     }
     let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
     return String(decoding: data, as: UTF8.self)
+  }
+
+  /// A state and its children as the pages' script reads them.
+  static func tree(_ node: SessionState) -> [String: Any] {
+    ["name": node.name, "kind": node.kind, "children": node.children.map(tree)]
   }
 
   /// A column of numbers as the page unpacks it: `[0, values…]`, or, when shorter, runs that

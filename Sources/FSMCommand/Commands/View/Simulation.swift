@@ -113,8 +113,6 @@ struct Simulation: Sendable {
 
   /// A value as JSON, as a log writes it (sorted keys, slashes not escaped).
   static func json(_ value: some Encodable) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+    (try? AnyJSON.encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
   }
 }

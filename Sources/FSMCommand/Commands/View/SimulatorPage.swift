@@ -82,7 +82,7 @@ enum SimulatorPage {
     let object: [String: Any] = [
       "machine": simulation.machine, "header": simulation.header, "truncated": simulation.truncated,
       "reachedBy": simulation.reachedBy.map { by -> Any in by.map { [$0.node, $0.edge] } ?? NSNull() },
-      "states": simulation.states.map(state),
+      "states": simulation.states.map(SessionPage.tree),
       "nodes": simulation.nodes.map { ["configuration": $0.configuration, "active": $0.active, "state": $0.state, "context": $0.context] },
       "edges": simulation.edges.map { edges in
         edges.map {
@@ -95,10 +95,6 @@ enum SimulatorPage {
     ]
     let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
     return String(decoding: data, as: UTF8.self)
-  }
-
-  static func state(_ node: SessionState) -> [String: Any] {
-    ["name": node.name, "kind": node.kind, "children": node.children.map(state)]
   }
 
   /// The page's script: follows the path the URL names, offers the events handled where it

@@ -104,17 +104,19 @@ enum SpecSession {
       }
     }
 
-    /// A string as itself, a case without a payload by its name, anything else as compact JSON.
-    var description: String {
+    /// As a page shows a logged value (``SessionLane/shown(_:)``): a string as itself, a case
+    /// without a payload by its name, anything else as compact JSON.
+    var description: String { SessionLane.shown(foundation) }
+
+    /// The value as `JSONSerialization` has it.
+    var foundation: Any {
       switch self {
-      case .string(let text): return text
-      case .object(let fields) where fields.count == 1:
-        if case .object(let payload)? = fields.values.first, payload.isEmpty { return name }
-        fallthrough
-      default:
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+      case .string(let text): text
+      case .number(let number): number
+      case .bool(let bool): bool
+      case .null: NSNull()
+      case .array(let items): items.map(\.foundation)
+      case .object(let fields): fields.mapValues(\.foundation)
       }
     }
   }

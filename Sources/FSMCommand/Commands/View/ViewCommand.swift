@@ -49,24 +49,26 @@ enum ViewCommand {
     let (name, path) = (arguments.positionals[0], arguments.positionals[1])
     let output = named ?? (path.hasSuffix(".jsonl") ? String(path.dropLast(6)) : path) + ".html"
 
-    let read: SessionRead
-    let dot: String
+    let source: MachineSource
     switch MachineSource.resolve(name) {
-    case .success(.shipped(let machine)):
+    case .success(let resolved): source = resolved
+    case .failure(let error): return .failure(error.message)
+    }
+    let read: SessionRead
+    switch source {
+    case .shipped(let machine):
       guard let session = machine.session(logAt: path) else {
         return .failure("machine '\(name)' cannot replay logs (its types are not Codable and Equatable)")
       }
-      (read, dot) = (session, machine.render(.dot))
-    case .success(.chart(let chart, let file)):
-      (read, dot) = (MachineDescription.session(of: chart, logAt: path), MachineSource.chart(chart, file: file).render(.dot))
-    case .success(.spec(let spec)):
+      read = session
+    case .chart(let chart, _):
+      read = MachineDescription.session(of: chart, logAt: path)
+    case .spec(let spec):
       // Read by names against the spec's rows, as `fsm replay` checks it.
       switch SpecSession.read(spec, logAt: path) {
-      case .success(let steps): (read, dot) = (.read(steps), MachineSource.spec(spec).render(.dot))
+      case .success(let steps): read = .read(steps)
       case .failure(let failure): return .failure(failure.message)
       }
-    case .failure(let error):
-      return .failure(error.message)
     }
     let session: SessionSteps
     switch read {
@@ -75,7 +77,7 @@ enum ViewCommand {
     case .unreadable(let error, let entries):
       return .failure("\(path): \(error.description)\n(\(entries) valid entr\(entries == 1 ? "y" : "ies") before it)")
     }
-    if let failure = write(SessionPage.html(session, svg: Graphviz.svg(dot)), to: output, named: named != nil) { return failure }
+    if let failure = write(SessionPage.html(session, svg: Graphviz.svg(source.render(.dot))), to: output, named: named != nil) { return failure }
     let steps = session.events.count - 1
     let verdict = session.divergenceStep.map { step in
       "diverges at step \(step)" + (session.divergence?.machine.map { " (child \($0))" } ?? "")
@@ -85,31 +87,30 @@ enum ViewCommand {
 
   /// Writes the simulator page of the machine `name`.
   static func simulate(_ name: String, named: String?, limit: Int) -> CommandResult {
-    let simulation: Result<Simulation, ViewFailure>
-    let dot: String
+    let source: MachineSource
     switch MachineSource.resolve(name) {
-    case .success(.shipped(let machine)):
+    case .success(let resolved): source = resolved
+    case .failure(let error): return .failure(error.message)
+    }
+    let simulation: Result<Simulation, ViewFailure>
+    switch source {
+    case .shipped(let machine):
       guard let simulate = FSM.catalog.simulators[machine.name] else {
         return .failure("machine '\(name)' has no model to simulate (a catalog Model whose types are Codable gives the alphabet)")
       }
-      (simulation, dot) = (simulate(limit), machine.render(.dot))
-    case .success(.chart(let chart, let file)):
-      let result = Simulation.of(chart: chart, context: NoContext(), alphabet: chart.eventNames, limit: limit)
-      (simulation, dot) = (result.mapError { ViewFailure(message: "\(file): the chart cannot start: \($0)") }, MachineSource.chart(chart, file: file).render(.dot))
-    case .success(.spec(let spec)):
-      (simulation, dot) = (.success(.of(spec: spec, limit: limit)), MachineSource.spec(spec).render(.dot))
-    case .failure(let error):
-      return .failure(error.message)
+      simulation = simulate(limit)
+    case .chart(let chart, let file):
+      simulation = Simulation.of(chart: chart, context: NoContext(), alphabet: chart.eventNames, limit: limit)
+        .mapError { ViewFailure(message: "\(file): the chart cannot start: \($0)") }
+    case .spec(let spec):
+      simulation = .success(.of(spec: spec, limit: limit))
     }
     let simulated: Simulation
-    switch simulation {
-    case .success(let value): simulated = value
-    case .failure(let failure): return .failure(failure.message)
-    }
+    do { simulated = try simulation.get() } catch { return .failure(error.message) }
     let output = named ?? simulated.machine + ".simulator.html"
     // The explored graph is drawn while it can be read; a larger one is only listed.
     let space = simulated.nodes.count <= SimulatorPage.drawnConfigurations ? Graphviz.svg(simulated.dot()) : nil
-    let page = SimulatorPage.html(simulated, svg: Graphviz.svg(dot), space: space)
+    let page = SimulatorPage.html(simulated, svg: Graphviz.svg(source.render(.dot)), space: space)
     if let failure = write(page, to: output, named: named != nil) { return failure }
     let count = simulated.nodes.count
     return .success(

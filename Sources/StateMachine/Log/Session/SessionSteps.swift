@@ -39,9 +39,8 @@ package struct SessionSteps: Sendable {
     machine = log.header.machine
     self.states = states
     self.divergence = divergence
-    let encoder = JSONEncoder()
     // Compact: the page lays a context out when it shows it.
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let encoder = AnyJSON.encoder
     func json(_ context: Context) -> String {
       (try? encoder.encode(context)).map { String(decoding: $0, as: UTF8.self) } ?? "\(context)"
     }
@@ -103,7 +102,7 @@ package struct SessionLane: Sendable, Hashable {
 
   /// A logged value as it reads: a string as itself, a chart's state as its configuration,
   /// anything else as compact JSON.
-  static func shown(_ value: Any?) -> String {
+  package static func shown(_ value: Any?) -> String {
     switch value {
     case let text as String: return text
     case let object as [String: Any]:
@@ -111,7 +110,8 @@ package struct SessionLane: Sendable, Hashable {
       if object.count == 1, let (name, payload) = object.first, (payload as? [String: Any])?.isEmpty == true { return name }
       fallthrough
     default:
-      guard let value, let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed]) else { return "" }
+      guard let value, let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
+      else { return "" }
       return String(decoding: data, as: UTF8.self)
     }
   }
