@@ -83,4 +83,48 @@ struct ChartLogTests {
     #expect(text.contains(#""event":{"seek":{"seconds":30}}"#), "\(text)")
     #expect(text.contains(#""context":{"position":30}"#))
   }
+
+  /// An edit of a logged state the replay must see: the first line holding `find` gets
+  /// `replacement` instead.
+  struct StateEdit: Sendable, CustomTestStringConvertible {
+    let label: String
+    let find: String
+    let replacement: String
+    var testDescription: String { label }
+  }
+
+  static let stateEdits = [
+    StateEdit(label: "a state left out", find: #""configuration":["playing","normal"]"#, replacement: #""configuration":["playing"]"#),
+    StateEdit(
+      label: "a state more", find: #""configuration":["playing","normal"]"#, replacement: #""configuration":["playing","normal","loud"]"#),
+    StateEdit(label: "another state in its place", find: #""configuration":["playing","loud"]"#, replacement: #""configuration":["playing","normal"]"#),
+    StateEdit(
+      label: "history remembering other states", find: #""history":{"resume":["playing","loud"]}"#,
+      replacement: #""history":{"resume":["playing","normal"]}"#),
+    StateEdit(label: "history left out", find: #","history":{"resume":["playing","loud"]}"#, replacement: ""),
+    StateEdit(
+      label: "halted when it was not", find: #""configuration":["playing","normal"]}"#,
+      replacement: #""configuration":["playing","normal"],"halted":true}"#),
+  ]
+
+  @Test("a logged state that differs in any part is a divergence at its entry, in memory and from a file", arguments: stateEdits)
+  func stateDivergence(_ edit: StateEdit) throws {
+    let chart = try Self.player()
+    let path = try Self.record(chart, Self.session)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    var lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let edited = try #require(lines.firstIndex { $0.contains(edit.find) }, "the session logs \(edit.find)")
+    lines[edited] = lines[edited].replacingOccurrences(of: edit.find, with: edit.replacement)
+    let entry = try #require(JSONSerialization.jsonObject(with: Data(lines[edited].utf8)) as? [String: Any])
+    let sequence = try #require(entry["sequence"] as? Int)
+    let text = lines.joined(separator: "\n")
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    let read = PlayerLog.read(Data(text.utf8), for: chart)
+    let log = try #require(read.log, "\(String(describing: read.error))")
+    for report in [chart.replay(log), try chart.replay(logAt: path)] {
+      let first = try #require(report.divergences.first, "\(edit.label) is not seen")
+      #expect(first.sequence == sequence)
+      #expect(first.differences.map(\.field) == ["state"])
+    }
+  }
 }

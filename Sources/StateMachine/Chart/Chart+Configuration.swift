@@ -13,6 +13,21 @@ extension Chart {
     return states
   }
 
+  /// Whether `configuration` is `configuration(of: bits)`, read without making that array (a
+  /// replay compares every step's configuration with the logged one).
+  @inlinable
+  func configuration(of bits: StateBits, is configuration: [ID]) -> Bool {
+    var next = 0
+    let kinds = self.kinds
+    let ids = self.ids
+    for s in 1..<kinds.count where bits[s] && (kinds[s] == .atomic || kinds[s] == .final) {
+      guard let id = ids[s] else { continue }
+      guard next < configuration.count, configuration[next] == id else { return false }
+      next += 1
+    }
+    return next == configuration.count
+  }
+
   /// Every state of `bits` (compound and parallel ones included), in document order.
   @inlinable
   func activeStates(of bits: StateBits) -> [ID] {

@@ -163,6 +163,9 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
   @usableFromInline let onExit: [[Action]]
   /// Per state, the charts it invokes.
   let invokes: [[ChartInvoke<ID, Event, Context, Effect>]]
+  /// Whether any state invokes a chart (read by every store made of the chart: worked out
+  /// once, as the unspecialised walk over `invokes` was a fifth of a chart store's making).
+  let declaresInvokes: Bool
   @usableFromInline let defaultTransition: [Int]
   let stateTransitions: [[Int]]
   @usableFromInline let index: [ID: Int]
@@ -225,6 +228,7 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
     (onEntry, onExit, defaultTransition, stateTransitions, index) =
       (builder.onEntry, builder.onExit, builder.defaultTransition, builder.stateTransitions, builder.index)
     invokes = builder.invokes
+    declaresInvokes = builder.invokes.contains { !$0.isEmpty }
     (sources, descriptors, guards, targets, isInternal, actions) =
       (builder.sources, builder.descriptors, builder.guards, builder.resolvedTargets, builder.isInternal, builder.actions)
     let index = builder.index

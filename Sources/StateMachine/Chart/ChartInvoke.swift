@@ -36,7 +36,7 @@ extension Chart {
   package func invokes(of s: Int) -> [ChartInvoke<ID, Event, Context, Effect>] { tables.invokes[s] }
 
   /// Whether any state invokes a chart.
-  public var declaresInvokes: Bool { tables.invokes.contains { !$0.isEmpty } }
+  public var declaresInvokes: Bool { tables.declaresInvokes }
 
   /// Every invocation, with the id of the state that declares it (as diagrams show it), in
   /// document order.

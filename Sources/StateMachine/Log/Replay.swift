@@ -155,7 +155,8 @@ extension LogReplaying {
   @inlinable
   mutating func replay(_ entries: [LogEntry<LoggedState, Event, Context, Effect>], childLines: [ChildLogLine]) -> ReplayReport {
     guard !childLines.isEmpty else {
-      for entry in entries where !isDone { check(entry) }
+      // By index: each entry is lent to `check` where it lies, not copied out first.
+      for i in entries.indices where !isDone { check(entries[i]) }
       return report
     }
     var system = startSystem()

@@ -196,6 +196,16 @@ struct ChartReplayer<ID: Hashable & Sendable & Codable, Event: Sendable & Codabl
     return try? Machine(chart, restoring: snapshot)
   }
 
+  /// Whether `machine` is at the logged `state`: `ChartLogState(machine) == state`, without
+  /// making the configuration.
+  @inlinable
+  static func isAt(_ state: ChartLogState<ID>, _ machine: Machine) -> Bool {
+    guard machine.halted == state.isHalted, machine.chart.configuration(of: machine.active, is: state.configuration) else {
+      return false
+    }
+    return machine.history.isEmpty && state.history.isEmpty ? true : machine.historyValues == state.history
+  }
+
   @inlinable var isDone: Bool { !all && !divergences.isEmpty }
   @inlinable var report: ReplayReport { ReplayReport(replayed: replayed, divergences: divergences) }
   @inlinable var reportsAll: Bool { all }
@@ -216,13 +226,21 @@ struct ChartReplayer<ID: Hashable & Sendable & Codable, Event: Sendable & Codabl
     replayed += 1
     var effects: [Effect] = []
     var differences: [Divergence.Difference] = []
-    if var current = machine {
+    // Taken out while it steps, so that its buffers are not shared with `machine` (stepping a
+    // copy made every step copy them).
+    if var current = machine.take() {
       do {
         let step = try current.send(entry.event)
         effects = step.effects
-        differences = entry.differences(
-          outcome: step.loggedOutcome, state: ChartLogState(current),
-          context: current.context, effects: effects)
+        // The logged state is compared in place; its differences are written out only when
+        // something differs.
+        if step.loggedOutcome != entry.outcome || !Self.isAt(entry.state, current) || current.context != entry.context
+          || effects != entry.effects
+        {
+          differences = entry.differences(
+            outcome: step.loggedOutcome, state: ChartLogState(current),
+            context: current.context, effects: effects)
+        }
         machine = current
       } catch {
         differences.append(.init(field: "outcome", expected: "\(entry.outcome)", actual: "\(error)"))
