@@ -47,6 +47,16 @@ public enum FSM {
   /// The commands added by the executable running the library (see ``Added``).
   @TaskLocal package static var added: [String: Added] = [:]
 
+  /// Makes an ECMAScript datamodel for an SCXML session, when the executable was built with
+  /// the `ECMAScript` trait (the package's `fsm` sets it then); `nil`: a document that needs
+  /// the datamodel is refused, naming the trait.
+  @TaskLocal package static var ecmascript: (@Sendable () -> any SCXMLScriptEngine)? = nil
+
+  /// What a document that needs the ECMAScript datamodel is told when there is none.
+  static let enableECMAScript =
+    "needs the ECMAScript datamodel: build fsm with the ECMAScript trait (swift build --traits ECMAScript; "
+    + "libjavascriptcoregtk-4.1-dev on Linux), or link the StateMachineECMAScript product"
+
   /// Runs the command line `arguments` (without the program name) over `catalog`.
   public static func run(_ arguments: [String], catalog: Catalog) -> CommandResult {
     $catalog.withValue(catalog) { run(arguments) }

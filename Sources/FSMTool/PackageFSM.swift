@@ -1,5 +1,10 @@
 import FSMCommand
+import StateMachine
 import StateMachineExamples
+
+#if ECMAScript
+  import StateMachineECMAScript
+#endif
 
 /// The package's own `fsm`: the library's commands over the package's example machines, and
 /// the commands only it links (`bench`, and the crash test's `__log-writer`).
@@ -17,18 +22,32 @@ package enum PackageFSM {
     ["bench": BenchCommand.added, "__log-writer": FSM.Added(run: LogWriterCommand.run, help: "")]
   }
 
+  /// The ECMAScript datamodel SCXML sessions get: one when `fsm` is built with the
+  /// `ECMAScript` trait, else none (documents that need it are refused, naming the trait).
+  package static var ecmascript: (@Sendable () -> any SCXMLScriptEngine)? {
+    #if ECMAScript
+      { ECMAScriptDatamodel() }
+    #else
+      nil
+    #endif
+  }
+
   /// Runs the command line and prints its output; returns the exit code.
   package static func main(_ arguments: [String]) async -> Int32 {
-    await FSM.$added.withValue(added) { await FSM.main(arguments, catalog: catalog) }
+    await FSM.$ecmascript.withValue(ecmascript) {
+      await FSM.$added.withValue(added) { await FSM.main(arguments, catalog: catalog) }
+    }
   }
 
   /// Runs the command line (see ``FSM/run(_:catalog:)``).
   package static func run(_ arguments: [String]) -> CommandResult {
-    FSM.$added.withValue(added) { FSM.run(arguments, catalog: catalog) }
+    FSM.$ecmascript.withValue(ecmascript) { FSM.$added.withValue(added) { FSM.run(arguments, catalog: catalog) } }
   }
 
   /// Runs the command line, handing the lines of commands that print as they go to `emit`.
   package static func run(_ arguments: [String], streaming emit: @escaping @Sendable (String) -> Void) async -> CommandResult {
-    await FSM.$added.withValue(added) { await FSM.run(arguments, catalog: catalog, streaming: emit) }
+    await FSM.$ecmascript.withValue(ecmascript) {
+      await FSM.$added.withValue(added) { await FSM.run(arguments, catalog: catalog, streaming: emit) }
+    }
   }
 }

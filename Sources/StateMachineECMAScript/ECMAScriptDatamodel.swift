@@ -47,6 +47,9 @@ public final class ECMAScriptDatamodel {
   var compiled: [String: JSObjectRef] = [:]
   /// The names `<data>` declared, in order: what ``snapshotJSON()`` writes.
   public private(set) var declared: [String] = []
+  /// The states `In()` answers true for, by id (an object the `In` function reads; made on the
+  /// first ``setActive(_:_:)``).
+  var active: JSObjectRef?
 
   /// A datamodel with an empty global scope (the language's built-ins only).
   public init(limits: Limits = Limits()) {
@@ -59,6 +62,7 @@ public final class ECMAScriptDatamodel {
 
   deinit {
     for function in compiled.values { JSValueUnprotect(context, function) }
+    if let active { JSValueUnprotect(context, active) }
     JSGlobalContextRelease(context)
     JSContextGroupRelease(group)
   }
@@ -92,7 +96,11 @@ public final class ECMAScriptDatamodel {
   /// Assigns the value of `expression` to `location` (`<assign>`): a declared name, or a
   /// property of one. An undeclared name, or a read-only one (`_event`), is an error.
   public func assign(_ location: String, _ expression: String) throws(ECMAScriptError) {
-    let value = try value(of: expression)
+    try assign(location, value: try value(of: expression))
+  }
+
+  /// Assigns `value` to `location` (see ``assign(_:_:)``).
+  func assign(_ location: String, value: JSValueRef) throws(ECMAScriptError) {
     try setGlobal(Self.pending, value, readOnly: false)
     defer { deleteGlobal(Self.pending) }
     do {
@@ -131,8 +139,10 @@ public final class ECMAScriptDatamodel {
   static let pending = "__scxmlAssigned"
 
   /// `expression` evaluated as an expression.
-  func value(of expression: String) throws(ECMAScriptError) -> JSValueRef {
-    if let function = compiled[expression] { return try called(function, source: expression) }
+  func value(of written: String) throws(ECMAScriptError) -> JSValueRef {
+    if let function = compiled[written] { return try called(function, source: written) }
+    // An expression written as a statement (`new Thing();`) is taken without its semicolon.
+    let expression = Self.withoutTrailingSemicolons(written)
     // The newline ends a trailing line comment before the closing parenthesis.
     guard compiled.count < Self.compiledLimit else { return try evaluated("(\(expression)\n)", source: expression) }
     let body = JSStringCreateWithUTF8CString("return (\(expression)\n);")
@@ -143,8 +153,17 @@ public final class ECMAScriptDatamodel {
     guard let function = made else { throw ECMAScriptError(.exception, source: expression, message: "cannot be compiled") }
     // Kept from the collector while the datamodel keeps it.
     JSValueProtect(context, function)
-    compiled[expression] = function
+    compiled[written] = function
     return try called(function, source: expression)
+  }
+
+  /// `expression` without the semicolons (and spaces) it ends with.
+  static func withoutTrailingSemicolons(_ expression: String) -> String {
+    var end = expression.endIndex
+    while end > expression.startIndex, let last = expression[..<end].last, last == ";" || last.isWhitespace {
+      end = expression.index(before: end)
+    }
+    return String(expression[..<end])
   }
 
   /// How many expressions are kept compiled: past it, an expression is evaluated each time.

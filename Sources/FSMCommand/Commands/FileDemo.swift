@@ -58,9 +58,9 @@ enum FileDemo {
   /// A chart: on a virtual clock (`after 2s` lets time pass, so delayed sends fire); a walk
   /// picks among the events its transitions name.
   static func run(_ chart: SCXMLDocument.DocumentChart, file: String, _ script: Script) throws(ChartDriverError) -> [String] {
-    var driver = ChartDriver(chart)
+    var driver = DocumentDriver(chart)
     var lines = header("\(chart.name) (chart \(file)): " + describe(script))
-    var configuration = { (driver: ChartDriver) in driver.machine.configuration.joined(separator: ", ") }
+    var configuration = { (driver: DocumentDriver) in driver.machine.configuration.joined(separator: ", ") }
     try driver.start()
     try driver.drain()
     lines.append(line(time: driver.now, event: "(start)", move: "→ " + configuration(driver), effects: driver.effects))

@@ -25,7 +25,7 @@ enum RunCommand {
     let maxEvents: Int
     do throws(Arguments.Problem) {
       arguments = try Arguments(words, options: ["--events", "--max-events"], flags: ["--help"])
-      maxEvents = try arguments.integer("--max-events", default: ChartDriver.defaultMaxEventsPerInput, range: 1...100_000_000)
+      maxEvents = try arguments.integer("--max-events", default: DocumentDriver.defaultMaxEventsPerInput, range: 1...100_000_000)
     } catch {
       return .usage(error.description, help: help)
     }
@@ -39,7 +39,7 @@ enum RunCommand {
       if given != nil { return given!.isEmpty ? nil : given!.removeFirst() }
       return input()
     }
-    var driver = ChartDriver(chart, maxEventsPerInput: maxEvents)
+    var driver = DocumentDriver(chart, maxEventsPerInput: maxEvents)
     var lines: [String] = []
     func report(_ title: String, from effectCount: Int) {
       lines.append("\(title) -> [\(driver.machine.configuration.joined(separator: ", "))]" + (driver.machine.isHalted ? " (halted)" : ""))

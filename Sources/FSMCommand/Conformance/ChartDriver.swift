@@ -17,21 +17,23 @@ import StateMachine
 /// event, or a stretch of time) handles at most ``maxEventsPerInput`` events in all its
 /// sessions, then stops with ``ChartDriverError/tooManyEvents(limit:input:states:)``; and at
 /// most ``maxSessions`` charts run at once (``ChartDriverError/tooManyInvocations(limit:input:)``).
-struct ChartDriver {
+struct ChartDriver<Event: DriverEvent, Context> {
   /// The most events one input may cause, by default: sends without delay handled after it,
   /// and, while time passes, delayed sends falling due.
-  static let defaultMaxEventsPerInput = 10_000
+  static var defaultMaxEventsPerInput: Int { 10_000 }
   /// The most charts (the document and those it invoked, and theirs) running at once.
-  static let maxSessions = 1_000
+  static var maxSessions: Int { 1_000 }
 
-  typealias DocumentChart = SCXMLDocument.DocumentChart
-  typealias Machine = ChartMachine<String, String, NoContext, String>
+  typealias DocumentChart = Chart<String, Event, Context, String>
+  typealias Machine = ChartMachine<String, Event, Context, String>
+  /// Makes the context of a session: the document's (key 0) or an invoked chart's.
+  typealias ContextMaker = (_ chart: DocumentChart, _ key: Int) -> Context
 
   /// One running chart: the document (key 0) or one it invoked.
   struct Session {
     var machine: Machine
     /// Events waiting for it, in order.
-    var external: [String] = []
+    var external: [Event] = []
     /// The invoking session's key (`nil`: the document).
     let parent: Int?
     /// The invoking session's state (an index) whose invocation this is.
@@ -52,7 +54,7 @@ struct ChartDriver {
   var machine: Machine { sessions[0]!.machine }
   /// Milliseconds of virtual time so far.
   private(set) var now: Duration = .zero
-  private var pending: [(due: Duration, sequence: Int, session: Int, event: String, id: String?)] = []
+  private var pending: [(due: Duration, sequence: Int, session: Int, event: Event, id: String?)] = []
   private var sequence = 0
   /// Effects (logs) in the order they ran; an invoked chart's led by its path in brackets.
   private(set) var effects: [String] = []
@@ -64,8 +66,12 @@ struct ChartDriver {
   /// The current input, for the error.
   private var input = "(start)"
 
-  init(_ chart: DocumentChart, maxEventsPerInput: Int = Self.defaultMaxEventsPerInput) {
-    var machine = Machine(chart, context: NoContext())
+  /// How each session's context is made.
+  private let makeContext: ContextMaker
+
+  init(_ chart: DocumentChart, maxEventsPerInput: Int = Self.defaultMaxEventsPerInput, context: @escaping ContextMaker) {
+    makeContext = context
+    var machine = Machine(chart, context: context(chart, 0))
     machine.reportsTransitions = true
     sessions[0] = Session(machine: machine, parent: nil, owner: 0, invokeID: "", autoforward: false, path: "")
     self.maxEventsPerInput = maxEventsPerInput
@@ -74,22 +80,28 @@ struct ChartDriver {
   /// The document's active atomic states, sorted by id.
   var configuration: [String] { machine.configuration.sorted() }
 
+  /// When the next delayed send falls due, if one is pending.
+  var nextDue: Duration? { pending.map(\.due).min() }
+
+  /// Whether the document's chart halted.
+  var isHalted: Bool { machine.isHalted }
+
   /// The paths of the invoked charts running now, in the order they started.
   var invoked: [String] { order.dropFirst().compactMap { sessions[$0]?.path } }
 
   /// Starts the chart and runs its first macrostep; queued sends wait for ``drain()``.
   mutating func start() throws(ChartDriverError) {
     begin("(start)")
-    let step: ChartStep<String, String>
+    let step: ChartStep<Event, String>
     do { step = try sessions[0]!.machine.start() } catch { throw .run(error) }
     try take(step, in: 0)
   }
 
   /// One external event (an input) for the document, and its macrostep.
   @discardableResult
-  mutating func send(_ event: String) throws(ChartDriverError) -> ChartStep<String, String> {
-    begin(event)
-    return try handle(event, in: 0)
+  mutating func send(_ name: String) throws(ChartDriverError) -> ChartStep<Event, String> {
+    begin(name)
+    return try handle(.external(name), in: 0)
   }
 
   private mutating func begin(_ input: String) {
@@ -98,7 +110,7 @@ struct ChartDriver {
 
   /// One event of the current input, taken by session `key`.
   @discardableResult
-  private mutating func handle(_ event: String, in key: Int) throws(ChartDriverError) -> ChartStep<String, String> {
+  private mutating func handle(_ event: Event, in key: Int) throws(ChartDriverError) -> ChartStep<Event, String> {
     handled += 1
     // The input's own event, then at most `maxEventsPerInput` that it causes.
     guard handled <= maxEventsPerInput + 1 else {
@@ -106,7 +118,7 @@ struct ChartDriver {
     }
     // Before the macrostep: a copy for each invoked chart that asked for every event.
     for child in sessions[key]!.children where sessions[child]?.autoforward == true { sessions[child]!.external.append(event) }
-    let step: ChartStep<String, String>
+    let step: ChartStep<Event, String>
     do { step = try sessions[key]!.machine.send(event) } catch { throw .run(error) }
     try take(step, in: key)
     return step
@@ -149,7 +161,7 @@ struct ChartDriver {
   }
 
   /// What session `key`'s macrostep asked for, then its invocations, then its end if it halted.
-  private mutating func take(_ step: ChartStep<String, String>, in key: Int) throws(ChartDriverError) {
+  private mutating func take(_ step: ChartStep<Event, String>, in key: Int) throws(ChartDriverError) {
     let path = sessions[key]!.path
     for output in step.outputs {
       switch output {
@@ -173,7 +185,7 @@ struct ChartDriver {
       if let parent = sessions[key]!.parent {
         let id = sessions[key]!.invokeID
         end(key)
-        sessions[parent]?.external.append("done.invoke.\(id)")
+        sessions[parent]?.external.append(.platform("done.invoke.\(id)", invokeid: id))
       }
       return
     }
@@ -182,7 +194,7 @@ struct ChartDriver {
 
   /// Cancels the invocations of the states session `key`'s macrostep exited, and starts those
   /// of the states it entered (in document order, each state's in its order).
-  private mutating func invocations(after step: ChartStep<String, String>, in key: Int) throws(ChartDriverError) {
+  private mutating func invocations(after step: ChartStep<Event, String>, in key: Int) throws(ChartDriverError) {
     // `entered` counts states from the chart's first (index 1).
     let entered = Set(step.entered.map { $0 + 1 })
     let machine = sessions[key]!.machine
@@ -200,11 +212,11 @@ struct ChartDriver {
   }
 
   /// Starts `invoke` as a session invoked by session `parent` from its state `state`.
-  private mutating func start(_ invoke: ChartInvoke<String, String, NoContext, String>, id: String, state: Int, parent: Int) throws(ChartDriverError) {
+  private mutating func start(_ invoke: ChartInvoke<String, Event, Context, String>, id: String, state: Int, parent: Int) throws(ChartDriverError) {
     guard sessions.count < Self.maxSessions else { throw .tooManyInvocations(limit: Self.maxSessions, input: input) }
-    var machine = Machine(invoke.chart, context: NoContext())
-    machine.reportsTransitions = true
     let key = nextKey
+    var machine = Machine(invoke.chart, context: makeContext(invoke.chart, key))
+    machine.reportsTransitions = true
     nextKey += 1
     let parentPath = sessions[parent]!.path
     sessions[key] = Session(
@@ -212,16 +224,16 @@ struct ChartDriver {
       path: parentPath.isEmpty ? id : parentPath + "/" + id)
     sessions[parent]!.children.append(key)
     order.append(key)
-    let step: ChartStep<String, String>
+    let step: ChartStep<Event, String>
     do { step = try sessions[key]!.machine.start() } catch { throw .run(error) }
     try take(step, in: key)
   }
 
   /// Delivers a message from session `key` to `target` (`#_parent` or `#_<invokeid>` of one it
   /// invoked); `error.communication` for it when there is no such session.
-  private mutating func deliver(_ event: String, to target: String, from key: Int) {
+  private mutating func deliver(_ event: Event, to target: String, from key: Int) {
     if target == "#_parent", let parent = sessions[key]!.parent, sessions[parent] != nil {
-      sessions[parent]!.external.append(event)
+      sessions[parent]!.external.append(event.sent(byInvocation: sessions[key]!.invokeID))
       return
     }
     let invokeID = target.dropFirst(2)
@@ -229,7 +241,7 @@ struct ChartDriver {
       sessions[child]!.external.append(event)
       return
     }
-    sessions[key]!.external.insert("error.communication", at: 0)
+    sessions[key]!.external.insert(.platform("error.communication", invokeid: nil), at: 0)
   }
 
   /// Cancels session `key` and what it invoked: their queues and pending sends are dropped.
@@ -261,5 +273,39 @@ enum ChartDriverError: Error, CustomStringConvertible {
     case .tooManyInvocations(let limit, let input):
       "'\(input)' would run more than \(limit) charts at once (invoked charts keep invoking; the bound is \(limit))"
     }
+  }
+}
+
+/// An event the driver can make: one from outside (a trace's), a platform event (an invoked
+/// chart's `done.invoke.<id>`, `error.communication`), and one an invoked chart sent its parent.
+protocol DriverEvent: Sendable {
+  static func external(_ name: String) -> Self
+  static func platform(_ name: String, invokeid: String?) -> Self
+  func sent(byInvocation id: String) -> Self
+}
+
+extension String: DriverEvent {
+  static func external(_ name: String) -> String { name }
+  static func platform(_ name: String, invokeid: String?) -> String { name }
+  func sent(byInvocation id: String) -> String { self }
+}
+
+extension SCXMLEvent: DriverEvent {
+  static func external(_ name: String) -> SCXMLEvent { SCXMLEvent(name) }
+  static func platform(_ name: String, invokeid: String?) -> SCXMLEvent { SCXMLEvent(name, type: .platform, invokeid: invokeid) }
+  func sent(byInvocation id: String) -> SCXMLEvent {
+    var event = self
+    event.invokeid = id
+    return event
+  }
+}
+
+/// The driver of a document without a datamodel.
+typealias DocumentDriver = ChartDriver<String, NoContext>
+
+extension ChartDriver where Event == String, Context == NoContext {
+  /// A driver of a document without a datamodel.
+  init(_ chart: DocumentChart, maxEventsPerInput: Int = Self.defaultMaxEventsPerInput) {
+    self.init(chart, maxEventsPerInput: maxEventsPerInput) { _, _ in NoContext() }
   }
 }

@@ -76,13 +76,13 @@ public struct Chart<ID: Hashable & Sendable, Event: Sendable, Context, Effect: S
   @usableFromInline
   init(
     name: String, initial: [ID]?, states: [State], initialActions: [Action], eventName: @escaping @Sendable (Event) -> String,
-    eventOrdinal: (@Sendable (Event) -> Int?)?
+    eventOrdinal: (@Sendable (Event) -> Int?)?, scripting: ChartScripting<Event, Context, Effect>? = nil
   ) throws(ChartError) {
     var builder = ChartBuilder<ID, Event, Context, Effect>()
     builder.build(root: states, initial: initial, initialActions: initialActions)
     let problems = builder.check()
     guard problems.isEmpty else { throw ChartError(chart: name, problems: problems) }
-    tables = ChartTables(builder, name: name, eventName: eventName, eventOrdinal: eventOrdinal)
+    tables = ChartTables(builder, name: name, eventName: eventName, eventOrdinal: eventOrdinal, scripting: scripting)
   }
 
   @inlinable var count: Int { kinds.count }
@@ -163,6 +163,8 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
   @usableFromInline let onExit: [[Action]]
   /// Per state, the charts it invokes.
   let invokes: [[ChartInvoke<ID, Event, Context, Effect>]]
+  /// A datamodel's hooks, when one runs the chart's content (see ``ChartScripting``).
+  @usableFromInline let scripting: ChartScripting<Event, Context, Effect>?
   /// Whether any state invokes a chart (read by every store made of the chart: worked out
   /// once, as the unspecialised walk over `invokes` was a fifth of a chart store's making).
   let declaresInvokes: Bool
@@ -220,9 +222,9 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
 
   init(
     _ builder: ChartBuilder<ID, Event, Context, Effect>, name: String, eventName: @escaping @Sendable (Event) -> String,
-    eventOrdinal: (@Sendable (Event) -> Int?)?
+    eventOrdinal: (@Sendable (Event) -> Int?)?, scripting: ChartScripting<Event, Context, Effect>?
   ) {
-    (self.name, self.eventName, self.eventOrdinal) = (name, eventName, eventOrdinal)
+    (self.name, self.eventName, self.eventOrdinal, self.scripting) = (name, eventName, eventOrdinal, scripting)
     (ids, kinds, parents, ends, children, histories) =
       (builder.ids, builder.kinds, builder.parents, builder.ends, builder.children, builder.histories)
     (onEntry, onExit, defaultTransition, stateTransitions, index) =

@@ -27,6 +27,7 @@ extension ChartMachine {
         s = chart.parents[s]
       }
     }
+    if chart.tables.scripting != nil { takeGuardErrors() }
     return enabled.count > 1 ? removeConflicting(enabled) : enabled
   }
 
@@ -266,6 +267,7 @@ extension ChartMachine {
       if let update = chart.tables.updates[i] {
         update(&storedContext, value)
         contextWritten = true
+        if let scripting = chart.tables.scripting { takeScriptOutputs(scripting, owner: owner, &run) }
         continue
       }
       if let make = chart.tables.makes[i] {
@@ -300,7 +302,7 @@ extension ChartMachine {
   }
 
   @inlinable
-  mutating func enqueue(_ name: String) { internalQueue.append(QueuedEvent(name: name, value: nil)) }
+  mutating func enqueue(_ name: String) { internalQueue.append(QueuedEvent(name: name, value: chart.tables.scripting?.platformEvent(name))) }
 
   /// The chart halted: every active state is exited (its exit content runs) in reverse
   /// document order; the configuration is kept as it was, for callers to read.

@@ -39,6 +39,9 @@ public struct SCXMLBindings<ID: Hashable & Sendable, Event: Sendable, Context, E
   /// Whether names are looked up here at all: the plain document reader (`String` everything)
   /// reports them as needing a datamodel instead.
   let bindsNames: Bool
+  /// How a document's datamodel content becomes the chart's (`nil`: a document may not need a
+  /// datamodel).
+  var scripting: SCXMLScriptingHooks<ID, Event, Context, Effect>? = nil
 
   /// Bindings from functions for states, events and effects, and named guards and actions
   /// (updates and makes; an unnamed update cannot be bound).

@@ -54,8 +54,8 @@ public enum SCXMLDocument {
   }
 
   /// A document chart of the states read.
-  static func makeDocumentChart(_ tree: (name: String, initial: [String]?, states: [DocumentChart.State])) throws(ChartError) -> DocumentChart {
-    try DocumentChart(name: tree.name, initial: tree.initial, states: tree.states)
+  static func makeDocumentChart(_ tree: DocumentTree<String, String, NoContext, String>) throws(ChartError) -> DocumentChart {
+    try DocumentChart(name: tree.name, initial: tree.initial, states: tree.states, initialActions: tree.initialActions)
   }
 
   /// How many documents deep invocations may nest (an `<invoke src>` of a document that
@@ -76,7 +76,7 @@ public enum SCXMLDocument {
   static func readTree<ID, Event, Context, Effect>(
     _ data: Data, file: String, bindings: SCXMLBindings<ID, Event, Context, Effect>, depth: Int,
     make: @escaping ChartMaker<ID, Event, Context, Effect>
-  ) throws(SCXMLError) -> (name: String, initial: [ID]?, states: [ChartState<ID, Event, Context, Effect>]) {
+  ) throws(SCXMLError) -> DocumentTree<ID, Event, Context, Effect> {
     if let range = data.range(of: Data("<!DOCTYPE".utf8)) ?? data.range(of: Data("<!ENTITY".utf8)) {
       let line = lineNumber(at: data.distance(from: data.startIndex, to: range.lowerBound), in: data)
       throw SCXMLError(
@@ -120,4 +120,10 @@ public enum SCXMLDocument {
 
 /// Makes a chart of the states a document's reader read (an invoked document's too).
 typealias ChartMaker<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Sendable> =
-  (_ tree: (name: String, initial: [ID]?, states: [ChartState<ID, Event, Context, Effect>])) throws(ChartError) -> Chart<ID, Event, Context, Effect>
+  (_ tree: DocumentTree<ID, Event, Context, Effect>) throws(ChartError) -> Chart<ID, Event, Context, Effect>
+
+/// What a reader read of a document: its name, initial states, states, and the content its
+/// start runs (a datamodel's early binding and global scripts).
+typealias DocumentTree<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Sendable> = (
+  name: String, initial: [ID]?, states: [ChartState<ID, Event, Context, Effect>], initialActions: [ChartAction<Event, Context, Effect>]
+)

@@ -61,7 +61,7 @@ extension SCXMLReader {
   /// are this document's.
   mutating func inline(_ root: XMLElementNode, name: String) -> Chart<ID, Event, Context, Effect>? {
     var reader = SCXMLReader(file: file, bindings: bindings, depth: depth + 1, make: make)
-    let tree = reader.chart(root).map { (root.attributes["name"] ?? name, $0.initial, $0.states) }
+    let tree = reader.chart(root).map { (root.attributes["name"] ?? name, $0.initial, $0.states, $0.initialActions) }
     (problems, datamodelPlaces, unbound) = (problems + reader.problems, datamodelPlaces + reader.datamodelPlaces, unbound + reader.unbound)
     generated = max(generated, reader.generated)
     guard let tree, reader.problems.isEmpty, reader.datamodelPlaces.isEmpty, reader.unbound.isEmpty else { return nil }

@@ -14,6 +14,13 @@ struct SCXMLReader<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Se
   var datamodelPlaces: [SCXMLError.Problem] = []
   var unbound: [SCXMLError.Problem] = []
   var generated = 0
+  /// With a datamodel: every `<data>` read so far, in document order, and the root's alone.
+  var allData: [SCXMLData] = []
+  var rootData: [SCXMLData] = []
+  /// With a datamodel: the document's global scripts.
+  var scripts: [String] = []
+  /// With a datamodel: whether its `<data>` is bound when its state is first entered.
+  var lateBinding = false
 
   /// How many invocations below the document being read this one is.
   let depth: Int
@@ -64,31 +71,43 @@ struct SCXMLReader<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Se
   /// Whether `node` is an SCXML element (or one without a namespace); others are skipped.
   func ours(_ node: XMLElementNode) -> Bool { node.namespace == nil || node.namespace == "" || node.namespace == SCXMLText.namespace }
 
-  mutating func chart(_ root: XMLElementNode) -> (name: String, initial: [ID]?, states: [State])? {
+  mutating func chart(_ root: XMLElementNode) -> DocumentTree<ID, Event, Context, Effect>? {
     guard root.name == "scxml" else {
       invalid(root, "the root element is <\(root.name)>; expected <scxml>")
       return nil
     }
+    if bindings.scripting != nil, let model = root.attributes["datamodel"], model != "ecmascript" {
+      invalid(root, "datamodel '\(model)'; expected ecmascript")
+    }
+    lateBinding = root.attributes["binding"] == "late"
     var states: [State] = []
     for child in root.children where ours(child) {
       switch child.name {
       case "state", "parallel", "final": if let state = state(child) { states.append(state) }
-      case "datamodel": datamodel(child)
-      case "script": needsDatamodel(child)
+      case "datamodel": rootData += datamodel(child)
+      case "script":
+        if bindings.scripting == nil { needsDatamodel(child) } else if let script = script(child) { scripts.append(script) }
       default: invalid(child, "unexpected in <scxml>")
       }
     }
     let initial = root.attributes["initial"].map { stateIDs($0, root, attribute: "initial") }
-    return (root.attributes["name"] ?? SCXMLText.stem(file), initial, states)
+    let start = bindings.scripting.map { [$0.start(lateBinding ? rootData : rootData + allData, scripts)] } ?? []
+    return (root.attributes["name"] ?? SCXMLText.stem(file), initial, states, start)
   }
 
-  mutating func datamodel(_ node: XMLElementNode) {
-    if node.children.isEmpty { return }
-    for child in node.children where ours(child) { needsDatamodel(child) }
+  /// A `<datamodel>`'s data: read with a datamodel, else each a place that needs one.
+  mutating func datamodel(_ node: XMLElementNode) -> [SCXMLData] {
+    guard bindings.scripting != nil else {
+      for child in node.children where ours(child) { needsDatamodel(child) }
+      return []
+    }
+    return data(node)
   }
 
   mutating func state(_ node: XMLElementNode) -> State? {
-    let id = stateID(node.attributes["id"] ?? generatedID(node), node, attribute: "id")
+    let name = node.attributes["id"] ?? generatedID(node)
+    let id = stateID(name, node, attribute: "id")
+    var stateData: [SCXMLData] = []
     var children: [State] = []
     var transitions: [Transition] = []
     var onEntry: [Action] = []
@@ -113,7 +132,7 @@ struct SCXMLReader<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Se
         }
         initialTargets = parsed.targets
         initialActions = parsed.actions
-      case (_, "datamodel"): datamodel(child)
+      case (_, "datamodel"): stateData += datamodel(child)
       case ("final", "invoke"): invalid(child, "unexpected in <final>")
       case (_, "invoke"): if let invoke = invoke(child) { invokes.append(invoke) }
       default: invalid(child, "unexpected in <\(node.name)>")
@@ -129,6 +148,11 @@ struct SCXMLReader<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Se
       if !hasStates, initialTargets != nil { invalid(node, "has an initial but no child states") }
     }
     guard let id else { return nil }
+    if let scripting = bindings.scripting {
+      allData += stateData
+      onEntry.insert(scripting.entered(name, lateBinding ? stateData : []), at: 0)
+      onExit.append(scripting.exited(name))
+    }
     var state = State(
       id: id, kind: kind, children: children, transitions: transitions, onEntry: onEntry, onExit: onExit,
       initialActions: initialActions, line: node.line)
@@ -171,6 +195,8 @@ struct SCXMLReader<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Se
         guardCondition = stateID(state, node, attribute: "cond").map { .inState($0) }
       } else if trimmed.hasPrefix("!"), let state = SCXMLText.inPredicate(String(trimmed.dropFirst())) {
         guardCondition = stateID(state, node, attribute: "cond").map { .notInState($0) }
+      } else if let scripting = bindings.scripting {
+        guardCondition = scripting.condition(trimmed)
       } else if bindings.bindsNames {
         guardCondition = boundGuard(trimmed, node, attribute: "cond")
       } else {
@@ -206,6 +232,10 @@ struct SCXMLReader<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Se
 
   /// Executable content.
   mutating func content(_ nodes: [XMLElementNode]) -> [Action] {
+    if let scripting = bindings.scripting {
+      let block = scriptedContent(nodes)
+      return block.isEmpty ? [] : [scripting.block(block)]
+    }
     var actions: [Action] = []
     let swift = SCXMLBindings<ID, Event, Context, Effect>.namespace
     for node in nodes {

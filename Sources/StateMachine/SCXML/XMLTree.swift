@@ -15,6 +15,8 @@ final class XMLElementNode {
   let line: Int
   let column: Int
   var children: [XMLElementNode] = []
+  /// The element's own text (its character data and CDATA sections, in order).
+  var text = ""
 
   init(name: String, namespace: String?, attributes: [String: String], prefixes: [String: String] = [:], line: Int, column: Int) {
     (self.name, self.namespace, self.attributes, self.prefixes) = (name, namespace, attributes, prefixes)
@@ -125,6 +127,11 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
     if stack.isEmpty, let root, string.contains(where: { !$0.isWhitespace }) {
       refuse(parser, "text after the root element <\(root.name)>; expected nothing after the root element")
     }
+    stack.last?.text += string
+  }
+
+  func parser(_ parser: XMLParser, foundCDATA block: Data) {
+    stack.last?.text += String(decoding: block, as: UTF8.self)
   }
 
   func refuse(_ parser: XMLParser, _ message: String) {

@@ -38,6 +38,7 @@ extension ChartMachine {
       }
       i = groupEnd
     }
+    if chart.tables.scripting != nil { takeGuardErrors() }
     if selected.count > 1 { selected = removeConflicting(selected) }
   }
 

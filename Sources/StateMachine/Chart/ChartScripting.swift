@@ -1,0 +1,61 @@
+/// What a chart whose content a datamodel runs (an SCXML document with `datamodel="ecmascript"`)
+/// adds to the algorithm: its platform events (`done.state.*`, `error.*`) reach content as
+/// events of the chart's own type, so content can read them (SCXML's `_event`); and what its
+/// content and guards leave to do (events raised, sent or failed, effects) is taken from the
+/// context after each update and after each selection of transitions, in order.
+///
+/// Not API: the SCXML reader makes it, for the datamodel's context.
+@usableFromInline
+package struct ChartScripting<Event: Sendable, Context, Effect: Sendable>: Sendable {
+  /// The event a platform event of this name is.
+  @usableFromInline package let platformEvent: @Sendable (String) -> Event
+  /// What the content run since the last call left to do, taken from the context (which
+  /// forgets it): raises, sends, cancels, messages, effects and errors, in order. Content may
+  /// not return updates or makes (they are dropped: content is run by the context itself).
+  @usableFromInline package let takeOutputs: @Sendable (inout Context) -> [ChartAction<Event, Context, Effect>]
+
+  package init(
+    platformEvent: @escaping @Sendable (String) -> Event,
+    takeOutputs: @escaping @Sendable (inout Context) -> [ChartAction<Event, Context, Effect>]
+  ) {
+    (self.platformEvent, self.takeOutputs) = (platformEvent, takeOutputs)
+  }
+}
+
+extension Chart {
+  /// A chart whose content a datamodel runs (see ``ChartScripting``).
+  package init(
+    name: String, initial: [ID]?, states: [State], initialActions: [Action], eventName: @escaping @Sendable (Event) -> String,
+    scripting: ChartScripting<Event, Context, Effect>
+  ) throws(ChartError) {
+    try self.init(
+      name: name, initial: initial, states: states, initialActions: initialActions, eventName: eventName, eventOrdinal: nil,
+      scripting: scripting)
+  }
+}
+
+extension ChartMachine {
+  /// Does what the datamodel's content and guards left to do (see ``ChartScripting``).
+  @usableFromInline
+  mutating func takeScriptOutputs(_ scripting: ChartScripting<Event, Context, Effect>, owner: Int, _ run: inout Run) {
+    for output in scripting.takeOutputs(&storedContext) {
+      switch output {
+      case .raise(let raised): internalQueue.append(QueuedEvent(name: eventName(raised), value: raised))
+      case .error(let name): enqueue(name)
+      case .effect(let effect): if !discardsOutputs { run.output(.effect(effect), owner: owner) }
+      case .send(let sent, let delay, let id): if !discardsOutputs { run.output(.send(sent, after: delay, id: id), owner: owner) }
+      case .cancel(let id): if !discardsOutputs { run.output(.cancel(id), owner: owner) }
+      case .message(let sent, let target): if !discardsOutputs { run.output(.message(sent, to: target), owner: owner) }
+      case .update, .make: break
+      }
+    }
+  }
+
+  /// What guards left to do: only errors (a `cond` that could not be evaluated), queued as they
+  /// were met, before the content of the transitions selected.
+  @usableFromInline
+  mutating func takeGuardErrors() {
+    guard let scripting = chart.tables.scripting else { return }
+    for case .error(let name) in scripting.takeOutputs(&storedContext) { enqueue(name) }
+  }
+}

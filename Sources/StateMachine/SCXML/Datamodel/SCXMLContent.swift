@@ -1,0 +1,79 @@
+import Foundation
+
+/// Executable content of a document with a datamodel, as read: what ``SCXMLSession`` runs.
+/// Expressions are kept as written, for the datamodel to evaluate when the content runs.
+///
+/// Not API yet.
+package indirect enum SCXMLContent: Sendable {
+  case raise(String)
+  case send(SCXMLSend)
+  /// `<cancel>` by `sendid`, or by the value of `sendidexpr`.
+  case cancel(id: String?, expr: String?)
+  case log(label: String?, expr: String?)
+  /// `<assign>`: the value of `expr`, or of `json` when the element held its value as content.
+  case assign(location: String, expr: String?, json: String?)
+  case script(String)
+  /// `<if>`, `<elseif>`, `<else>`: the first branch whose condition holds runs (`nil`: else).
+  case branches([SCXMLBranch])
+  case foreach(array: String, item: String, index: String?, body: [SCXMLContent])
+}
+
+/// One branch of an `<if>`: its condition (`nil` for `<else>`) and its content.
+package struct SCXMLBranch: Sendable {
+  package let condition: String?
+  package let body: [SCXMLContent]
+}
+
+/// A `<send>` as read: each of its values written or as an expression.
+package struct SCXMLSend: Sendable {
+  package var event: String?
+  package var eventexpr: String?
+  package var target: String?
+  package var targetexpr: String?
+  package var type: String?
+  package var typeexpr: String?
+  package var id: String?
+  package var idlocation: String?
+  package var delay: Duration?
+  package var delayexpr: String?
+  package var namelist: [String] = []
+  /// `<param name expr|location>`: the name and the expression (a location is one).
+  package var params: [(name: String, expr: String)] = []
+  /// `<content expr>`: the expression.
+  package var contentExpr: String?
+  /// `<content>` text: its value as JSON.
+  package var contentJSON: String?
+
+  package init() {}
+}
+
+/// What a `<data>` declares: its id and where its value comes from (an expression, or JSON read
+/// from its content or its `src`), or nothing (`undefined`).
+package struct SCXMLData: Sendable {
+  package let id: String
+  package let expr: String?
+  package let json: String?
+  /// The line it is on, for errors.
+  package let line: Int
+}
+
+enum SCXMLValueText {
+  /// The JSON of text given as a value (`<data>`, `<content>`, `<assign>` content, a `src`
+  /// file): the text itself when it is JSON, else the text as a space-normalized string (runs
+  /// of white space made one space, none at the ends), as section B.2 says.
+  static func json(_ text: String) -> String {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    if let data = trimmed.data(using: .utf8), (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil {
+      return trimmed
+    }
+    return quoted(trimmed.split(whereSeparator: \.isWhitespace).joined(separator: " "))
+  }
+
+  /// `text` as a JSON string.
+  static func quoted(_ text: String) -> String {
+    guard let data = try? JSONSerialization.data(withJSONObject: [text], options: [.fragmentsAllowed]),
+      let array = String(data: data, encoding: .utf8)
+    else { return "\"\"" }
+    return String(array.dropFirst().dropLast())
+  }
+}

@@ -1,0 +1,41 @@
+/// How a reader turns a document's datamodel content into a chart's content: each block into
+/// one action, each `cond` into a guard, a state's entry and exit into what `In()` and late
+/// binding need, and the document's start into its early binding and global scripts.
+struct SCXMLScriptingHooks<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Sendable>: Sendable {
+  /// A block of content (an `<onentry>`, an `<onexit>`, a transition's).
+  let block: @Sendable ([SCXMLContent]) -> ChartAction<Event, Context, Effect>
+  /// A `cond`.
+  let condition: @Sendable (String) -> ChartGuard<ID, Event, Context>
+  /// First on entering the state `id`: it is active, and its late-bound data is declared.
+  let entered: @Sendable (_ id: String, _ lateData: [SCXMLData]) -> ChartAction<Event, Context, Effect>
+  /// Last on exiting the state `id`.
+  let exited: @Sendable (_ id: String) -> ChartAction<Event, Context, Effect>
+  /// The document's start: its data (all of it, or the root's only when binding is late), then
+  /// its global scripts.
+  let start: @Sendable (_ data: [SCXMLData], _ scripts: [String]) -> ChartAction<Event, Context, Effect>
+}
+
+extension SCXMLBindings where ID == String, Event == SCXMLEvent, Context == SCXMLSession, Effect == String {
+  /// The bindings of a document whose content ``SCXMLSession`` runs.
+  static var scripted: SCXMLBindings {
+    var bindings = SCXMLBindings(
+      state: { $0 }, event: { SCXMLEvent($0, type: .internal) }, effect: { $0 }, guards: [:], actions: [:], bindsNames: false)
+    bindings.scripting = SCXMLScriptingHooks(
+      block: { content in .update("(content)") { session, event in session.run(content, event: event) } },
+      condition: { expression in ChartGuard(expression) { session, event in session.condition(expression, event: event) } },
+      entered: { id, data in
+        .update("(enter \(id))") { session, _ in
+          session.setActive(id, true)
+          if !data.isEmpty { session.bind(data, of: id) }
+        }
+      },
+      exited: { id in .update("(exit \(id))") { session, _ in session.setActive(id, false) } },
+      start: { data, scripts in
+        .update("(start)") { session, _ in
+          session.declare(data)
+          for script in scripts { session.run([.script(script)], event: nil) }
+        }
+      })
+    return bindings
+  }
+}

@@ -1,0 +1,73 @@
+#if ECMAScript
+import CJavaScriptCore
+import Foundation
+package import StateMachine
+
+/// What an SCXML session's content asks of the datamodel (see `SCXMLScriptEngine`): the
+/// ECMAScript datamodel of the recommendation's section B.2.
+extension ECMAScriptDatamodel: SCXMLScriptEngine {
+  /// The value of `expression` as a string (`String(value)`), as `<log>` shows it.
+  package func text(of expression: String) throws(ECMAScriptError) -> String {
+    string(try value(of: expression))
+  }
+
+  /// The elements of an array, or the values of an object, each as JSON (`nil`: no JSON
+  /// form), copied before a `<foreach>` runs: its body may change the collection.
+  package func elements(of expression: String) throws(ECMAScriptError) -> [String?] {
+    let collection = try value(of: expression)
+    guard JSValueIsObject(context, collection), !JSValueIsNull(context, collection) else {
+      throw ECMAScriptError(.exception, source: expression, message: "not an array or an object; expected a collection to iterate")
+    }
+    try setGlobal(Self.pending, collection, readOnly: false)
+    defer { deleteGlobal(Self.pending) }
+    let copied = try evaluated(
+      "JSON.stringify(Object.values(\(Self.pending)).map(function (e) { var t = JSON.stringify(e); return t === undefined ? null : t; }))",
+      source: expression)
+    guard let items = (try? JSONSerialization.jsonObject(with: Data(string(copied).utf8))) as? [Any]
+    else { throw ECMAScriptError(.notJSON, source: expression, message: "its elements cannot be copied") }
+    return items.map { $0 as? String }
+  }
+
+  /// Assigns a value given as JSON (`nil`: `undefined`) to `location`.
+  package func assign(_ location: String, json: String?) throws(ECMAScriptError) {
+    try assign(location, value: try json.map { (text) throws(ECMAScriptError) in try parsed(text, source: location) } ?? undefined)
+  }
+
+  /// Whether `location` can be read (a declared name, or a property path of one).
+  package func isDeclared(_ location: String) -> Bool {
+    (try? run("\(location);", source: location)) != nil
+  }
+
+  /// `_event` becomes `event`: every field present, `undefined` where the event has no value.
+  package func setEvent(_ event: SCXMLEvent?) throws(ECMAScriptError) {
+    guard let event else {
+      deleteGlobal("_event")
+      return try setGlobal("_event", undefined, readOnly: true)
+    }
+    func field(_ value: String?) -> String { value.map(Self.quoted) ?? "undefined" }
+    let object = try evaluated(
+      "({name: \(Self.quoted(event.name)), type: \(Self.quoted(event.type.rawValue)), sendid: \(field(event.sendid)), "
+        + "origin: \(field(event.origin)), origintype: \(field(event.origintype)), invokeid: \(field(event.invokeid)), "
+        + "data: \(event.data ?? "undefined")\n})",
+      source: "_event")
+    deleteGlobal("_event")
+    try setGlobal("_event", object, readOnly: true)
+  }
+
+  /// Marks the state `id` active or not for `In(id)`.
+  package func setActive(_ id: String, _ isActive: Bool) {
+    if active == nil {
+      let made = try? evaluated(
+        "(function () { var a = Object.create(null); Object.defineProperty(globalThis, 'In', "
+          + "{ value: function In(id) { return a[id] === true; } }); return a; })()",
+        source: "In")
+      guard let made, let object = JSValueToObject(context, made, nil) else { return }
+      JSValueProtect(context, object)
+      active = object
+    }
+    let key = JSStringCreateWithUTF8CString(id)
+    defer { JSStringRelease(key) }
+    JSObjectSetProperty(context, active, key, JSValueMakeBoolean(context, isActive), JSPropertyAttributes(kJSPropertyAttributeNone), nil)
+  }
+}
+#endif
