@@ -181,7 +181,7 @@ struct SCXMLECMAScriptTests {
       #expect(outcomes[row[0]] != "FAIL", "\(row[0]) (\(row[1])) fails")
     }
     let passed = outcomes.values.filter { $0 == "pass" }.count
-    #expect(passed >= 130, "\(passed) of \(index.count) pass")
+    #expect(passed >= 150, "\(passed) of \(index.count) pass")
   }
 }
 #endif

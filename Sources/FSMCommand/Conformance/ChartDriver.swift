@@ -26,8 +26,22 @@ struct ChartDriver<Event: DriverEvent, Context> {
 
   typealias DocumentChart = Chart<String, Event, Context, String>
   typealias Machine = ChartMachine<String, Event, Context, String>
-  /// Makes the context of a session: the document's (key 0) or an invoked chart's.
-  typealias ContextMaker = (_ chart: DocumentChart, _ key: Int) -> Context
+  typealias Invoke = ChartInvoke<String, Event, Context, String>
+
+  /// What the driver asks of sessions' contexts beyond stepping them (a datamodel's: see
+  /// `ChartDriver.init(_:maxEventsPerInput:context:)` for a document without one).
+  struct Hooks {
+    /// Makes the context of a session: the document's (key 0) or an invoked chart's, whose
+    /// data starts with `values` (JSON by id) where its invoker gave some.
+    var makeContext: (_ chart: DocumentChart, _ key: Int, _ values: [String: String]) -> Context
+    /// An invocation `id` starts from a session with `parent`'s context: the values it gives
+    /// the invoked chart's data.
+    var invoking: (_ parent: Context, _ invoke: Invoke, _ id: String) -> [String: String] = { _, _, _ in [:] }
+    /// An event from the invoked chart reaches its invoker, whose context is `parent`.
+    var finalize: (_ parent: Context, _ invoke: Invoke, _ event: Event) -> Void = { _, _, _ in }
+    /// The data a halted chart's done event carries (its final state's `<donedata>`).
+    var doneData: (_ context: Context) -> String? = { _ in nil }
+  }
 
   /// One running chart: the document (key 0) or one it invoked.
   struct Session {
@@ -39,6 +53,8 @@ struct ChartDriver<Event: DriverEvent, Context> {
     /// The invoking session's state (an index) whose invocation this is.
     let owner: Int
     let invokeID: String
+    /// The invocation it runs (`nil`: the document).
+    let invoke: Invoke?
     let autoforward: Bool
     /// Invoke ids from the document down, `/`-separated (`""`: the document).
     let path: String
@@ -66,14 +82,14 @@ struct ChartDriver<Event: DriverEvent, Context> {
   /// The current input, for the error.
   private var input = "(start)"
 
-  /// How each session's context is made.
-  private let makeContext: ContextMaker
+  /// What the driver asks of contexts.
+  private let hooks: Hooks
 
-  init(_ chart: DocumentChart, maxEventsPerInput: Int = Self.defaultMaxEventsPerInput, context: @escaping ContextMaker) {
-    makeContext = context
-    var machine = Machine(chart, context: context(chart, 0))
+  init(_ chart: DocumentChart, maxEventsPerInput: Int = Self.defaultMaxEventsPerInput, hooks: Hooks) {
+    self.hooks = hooks
+    var machine = Machine(chart, context: hooks.makeContext(chart, 0, [:]))
     machine.reportsTransitions = true
-    sessions[0] = Session(machine: machine, parent: nil, owner: 0, invokeID: "", autoforward: false, path: "")
+    sessions[0] = Session(machine: machine, parent: nil, owner: 0, invokeID: "", invoke: nil, autoforward: false, path: "")
     self.maxEventsPerInput = maxEventsPerInput
   }
 
@@ -183,9 +199,11 @@ struct ChartDriver<Event: DriverEvent, Context> {
       // A halted chart cancels what it invoked; an invoked one that halted is done.
       for child in sessions[key]!.children { end(child) }
       if let parent = sessions[key]!.parent {
-        let id = sessions[key]!.invokeID
+        let (id, invoke) = (sessions[key]!.invokeID, sessions[key]!.invoke)
+        let done = Event.platform("done.invoke.\(id)", invokeid: id, data: hooks.doneData(sessions[key]!.machine.context))
         end(key)
-        sessions[parent]?.external.append(.platform("done.invoke.\(id)", invokeid: id))
+        if let invoke, let context = sessions[parent]?.machine.context { hooks.finalize(context, invoke, done) }
+        sessions[parent]?.external.append(done)
       }
       return
     }
@@ -215,12 +233,13 @@ struct ChartDriver<Event: DriverEvent, Context> {
   private mutating func start(_ invoke: ChartInvoke<String, Event, Context, String>, id: String, state: Int, parent: Int) throws(ChartDriverError) {
     guard sessions.count < Self.maxSessions else { throw .tooManyInvocations(limit: Self.maxSessions, input: input) }
     let key = nextKey
-    var machine = Machine(invoke.chart, context: makeContext(invoke.chart, key))
+    let values = hooks.invoking(sessions[parent]!.machine.context, invoke, id)
+    var machine = Machine(invoke.chart, context: hooks.makeContext(invoke.chart, key, values))
     machine.reportsTransitions = true
     nextKey += 1
     let parentPath = sessions[parent]!.path
     sessions[key] = Session(
-      machine: machine, parent: parent, owner: state, invokeID: id, autoforward: invoke.autoforward,
+      machine: machine, parent: parent, owner: state, invokeID: id, invoke: invoke, autoforward: invoke.autoforward,
       path: parentPath.isEmpty ? id : parentPath + "/" + id)
     sessions[parent]!.children.append(key)
     order.append(key)
@@ -233,7 +252,9 @@ struct ChartDriver<Event: DriverEvent, Context> {
   /// invoked); `error.communication` for it when there is no such session.
   private mutating func deliver(_ event: Event, to target: String, from key: Int) {
     if target == "#_parent", let parent = sessions[key]!.parent, sessions[parent] != nil {
-      sessions[parent]!.external.append(event.sent(byInvocation: sessions[key]!.invokeID))
+      let sent = event.sent(byInvocation: sessions[key]!.invokeID)
+      if let invoke = sessions[key]!.invoke { hooks.finalize(sessions[parent]!.machine.context, invoke, sent) }
+      sessions[parent]!.external.append(sent)
       return
     }
     let invokeID = target.dropFirst(2)
@@ -241,7 +262,7 @@ struct ChartDriver<Event: DriverEvent, Context> {
       sessions[child]!.external.append(event)
       return
     }
-    sessions[key]!.external.insert(.platform("error.communication", invokeid: nil), at: 0)
+    sessions[key]!.external.insert(.platform("error.communication", invokeid: nil, data: nil), at: 0)
   }
 
   /// Cancels session `key` and what it invoked: their queues and pending sends are dropped.
@@ -280,19 +301,21 @@ enum ChartDriverError: Error, CustomStringConvertible {
 /// chart's `done.invoke.<id>`, `error.communication`), and one an invoked chart sent its parent.
 protocol DriverEvent: Sendable {
   static func external(_ name: String) -> Self
-  static func platform(_ name: String, invokeid: String?) -> Self
+  static func platform(_ name: String, invokeid: String?, data: String?) -> Self
   func sent(byInvocation id: String) -> Self
 }
 
 extension String: DriverEvent {
   static func external(_ name: String) -> String { name }
-  static func platform(_ name: String, invokeid: String?) -> String { name }
+  static func platform(_ name: String, invokeid: String?, data: String?) -> String { name }
   func sent(byInvocation id: String) -> String { self }
 }
 
 extension SCXMLEvent: DriverEvent {
   static func external(_ name: String) -> SCXMLEvent { SCXMLEvent(name) }
-  static func platform(_ name: String, invokeid: String?) -> SCXMLEvent { SCXMLEvent(name, type: .platform, invokeid: invokeid) }
+  static func platform(_ name: String, invokeid: String?, data: String?) -> SCXMLEvent {
+    SCXMLEvent(name, type: .platform, invokeid: invokeid, data: data)
+  }
   func sent(byInvocation id: String) -> SCXMLEvent {
     var event = self
     event.invokeid = id
@@ -306,6 +329,19 @@ typealias DocumentDriver = ChartDriver<String, NoContext>
 extension ChartDriver where Event == String, Context == NoContext {
   /// A driver of a document without a datamodel.
   init(_ chart: DocumentChart, maxEventsPerInput: Int = Self.defaultMaxEventsPerInput) {
-    self.init(chart, maxEventsPerInput: maxEventsPerInput) { _, _ in NoContext() }
+    self.init(chart, maxEventsPerInput: maxEventsPerInput, hooks: Hooks(makeContext: { _, _, _ in NoContext() }))
+  }
+}
+
+extension ChartDriver where Event == SCXMLEvent, Context == SCXMLSession {
+  /// A driver of a document whose content a datamodel runs, each session on a datamodel
+  /// `make` makes.
+  init(_ chart: DocumentChart, maxEventsPerInput: Int = Self.defaultMaxEventsPerInput, datamodel make: @escaping () -> any SCXMLScriptEngine) {
+    let hooks = Hooks(
+      makeContext: { chart, key, values in SCXMLSession(engine: make(), sessionID: "session-\(key)", name: chart.name, values: values) },
+      invoking: { parent, invoke, id in invoke.script.map { parent.invoking($0, id: id) } ?? [:] },
+      finalize: { parent, invoke, event in if let script = invoke.script { parent.finalize(script, event: event) } },
+      doneData: { $0.takeDoneData() })
+    self.init(chart, maxEventsPerInput: maxEventsPerInput, hooks: hooks)
   }
 }

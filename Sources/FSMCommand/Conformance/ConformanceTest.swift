@@ -91,9 +91,7 @@ struct ConformanceTest {
       if error.kind == .needsDatamodel { return .unsupported(error.problems.map(\.description).joined(separator: "; ") + " (not supported yet)") }
       return .fail("cannot read the chart: \(error)")
     }
-    var driver = ChartDriver<SCXMLEvent, SCXMLSession>(chart) { chart, key in
-      SCXMLSession(engine: make(), sessionID: "session-\(key)", name: chart.name)
-    }
+    var driver = ChartDriver<SCXMLEvent, SCXMLSession>(chart, datamodel: make)
     return check(&driver, trace, waits: trace.events.isEmpty)
   }
 

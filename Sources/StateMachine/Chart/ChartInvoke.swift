@@ -24,6 +24,8 @@ public struct ChartInvoke<ID: Hashable & Sendable, Event: Sendable, Context, Eff
   /// Whether every external event the parent takes is also sent to the child (SCXML's
   /// `autoforward`).
   public var autoforward: Bool
+  /// With a datamodel: what the invocation asks of its invoking session (not API yet).
+  package var script: SCXMLInvokeScript?
 
   /// An invocation of `chart`.
   public init(id: String? = nil, chart: Chart<ID, Event, Context, Effect>, source: String? = nil, autoforward: Bool = false) {

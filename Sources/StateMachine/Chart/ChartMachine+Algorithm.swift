@@ -302,7 +302,9 @@ extension ChartMachine {
   }
 
   @inlinable
-  mutating func enqueue(_ name: String) { internalQueue.append(QueuedEvent(name: name, value: chart.tables.scripting?.platformEvent(name))) }
+  mutating func enqueue(_ name: String) {
+    internalQueue.append(QueuedEvent(name: name, value: chart.tables.scripting?.platformEvent(name, &storedContext)))
+  }
 
   /// The chart halted: every active state is exited (its exit content runs) in reverse
   /// document order; the configuration is kept as it was, for callers to read.

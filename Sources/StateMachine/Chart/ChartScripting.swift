@@ -7,15 +7,16 @@
 /// Not API: the SCXML reader makes it, for the datamodel's context.
 @usableFromInline
 package struct ChartScripting<Event: Sendable, Context, Effect: Sendable>: Sendable {
-  /// The event a platform event of this name is.
-  @usableFromInline package let platformEvent: @Sendable (String) -> Event
+  /// The event a platform event of this name is, as the context makes it (a `done.state.*`
+  /// event carries the data its final state's `<donedata>` left in the context).
+  @usableFromInline package let platformEvent: @Sendable (String, inout Context) -> Event
   /// What the content run since the last call left to do, taken from the context (which
   /// forgets it): raises, sends, cancels, messages, effects and errors, in order. Content may
   /// not return updates or makes (they are dropped: content is run by the context itself).
   @usableFromInline package let takeOutputs: @Sendable (inout Context) -> [ChartAction<Event, Context, Effect>]
 
   package init(
-    platformEvent: @escaping @Sendable (String) -> Event,
+    platformEvent: @escaping @Sendable (String, inout Context) -> Event,
     takeOutputs: @escaping @Sendable (inout Context) -> [ChartAction<Event, Context, Effect>]
   ) {
     (self.platformEvent, self.takeOutputs) = (platformEvent, takeOutputs)

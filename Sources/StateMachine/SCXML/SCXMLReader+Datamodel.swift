@@ -115,6 +115,46 @@ extension SCXMLReader {
     return send
   }
 
+  /// A `<donedata>`'s `<content>` or `<param>`s, read as a send's.
+  mutating func doneData(_ node: XMLElementNode) -> SCXMLSend? {
+    var data = SCXMLSend()
+    for child in node.children where ours(child) {
+      switch child.name {
+      case "param":
+        guard let name = child.attributes["name"], let expression = child.attributes["expr"] ?? child.attributes["location"] else {
+          invalid(child, "needs a name and an expr or location attribute")
+          continue
+        }
+        data.params.append((name, expression))
+      case "content":
+        if let expression = child.attributes["expr"] { data.contentExpr = expression } else { data.contentJSON = SCXMLValueText.json(child.text) }
+      default: invalid(child, "unexpected in <donedata>")
+      }
+    }
+    return data
+  }
+
+  /// What an `<invoke>` asks of its invoking session (with a datamodel): its namelist, params,
+  /// idlocation and finalize.
+  mutating func invokeScript(_ node: XMLElementNode) -> SCXMLInvokeScript {
+    var script = SCXMLInvokeScript()
+    script.namelist = node.attributes["namelist"].map(SCXMLText.list) ?? []
+    script.idlocation = node.attributes["idlocation"]
+    for child in node.children where ours(child) {
+      switch child.name {
+      case "param":
+        guard let name = child.attributes["name"], let expression = child.attributes["expr"] ?? child.attributes["location"] else {
+          invalid(child, "needs a name and an expr or location attribute")
+          continue
+        }
+        script.params.append((name, expression))
+      case "finalize": script.finalize = scriptedContent(child.children)
+      default: break
+      }
+    }
+    return script
+  }
+
   /// A `<script>`'s text: its own, or its `src` file's (relative to this document).
   mutating func script(_ node: XMLElementNode) -> String? {
     guard let src = node.attributes["src"] else { return node.text }

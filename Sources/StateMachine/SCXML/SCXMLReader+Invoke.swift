@@ -5,8 +5,9 @@ import Foundation
 extension SCXMLReader {
   /// The invocation `node` declares, or `nil` (with what is wrong recorded).
   mutating func invoke(_ node: XMLElementNode) -> ChartInvoke<ID, Event, Context, Effect>? {
+    let scripted = bindings.scripting != nil
     for attribute in ["typeexpr", "srcexpr", "idlocation", "namelist"] where node.attributes[attribute] != nil {
-      needsDatamodel(node, attribute: attribute)
+      if !scripted || attribute == "typeexpr" || attribute == "srcexpr" { needsDatamodel(node, attribute: attribute) }
     }
     if let type = node.attributes["type"], type != "http://www.w3.org/TR/scxml/", type != "scxml" {
       invalid(node, "type '\(type)'; expected http://www.w3.org/TR/scxml/ (an SCXML document)")
@@ -23,8 +24,8 @@ extension SCXMLReader {
     var contents: [XMLElementNode] = []
     for child in node.children where ours(child) {
       switch child.name {
-      case "param": needsDatamodel(child)
-      case "finalize": if child.children.contains(where: ours) { needsDatamodel(child) }
+      case "param": if !scripted { needsDatamodel(child) }
+      case "finalize": if !scripted, child.children.contains(where: ours) { needsDatamodel(child) }
       case "content": contents.append(child)
       default: invalid(child, "unexpected in <invoke>")
       }
@@ -34,10 +35,13 @@ extension SCXMLReader {
       return nil
     }
     let id = node.attributes["id"]
+    let script = scripted ? invokeScript(node) : nil
     switch (node.attributes["src"], contents.count) {
     case (let src?, 0):
       guard let chart = document(at: src, node) else { return nil }
-      return ChartInvoke(id: id, chart: chart, source: src, autoforward: autoforward)
+      var invoke = ChartInvoke(id: id, chart: chart, source: src, autoforward: autoforward)
+      invoke.script = script
+      return invoke
     case (nil, 1):
       let content = contents[0]
       if content.attributes["expr"] != nil {
@@ -49,8 +53,11 @@ extension SCXMLReader {
         invalid(content, "expected one <scxml> document")
         return nil
       }
-      return inline(documents[0], name: id ?? "invoked")
-        .map { ChartInvoke(id: id, chart: $0, source: nil, autoforward: autoforward) }
+      return inline(documents[0], name: id ?? "invoked").map {
+        var invoke = ChartInvoke(id: id, chart: $0, source: nil, autoforward: autoforward)
+        invoke.script = script
+        return invoke
+      }
     default:
       if node.attributes["srcexpr"] == nil { invalid(node, "expected either a src attribute or one <content>") }
       return nil

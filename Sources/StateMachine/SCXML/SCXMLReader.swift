@@ -108,6 +108,7 @@ struct SCXMLReader<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Se
     let name = node.attributes["id"] ?? generatedID(node)
     let id = stateID(name, node, attribute: "id")
     var stateData: [SCXMLData] = []
+    var finalData: SCXMLSend?
     var children: [State] = []
     var transitions: [Transition] = []
     var onEntry: [Action] = []
@@ -119,7 +120,8 @@ struct SCXMLReader<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Se
       switch (node.name, child.name) {
       case (_, "onentry"): onEntry += content(child.children)
       case (_, "onexit"): onExit += content(child.children)
-      case ("final", "donedata"): needsDatamodel(child)
+      case ("final", "donedata"):
+        if bindings.scripting == nil { needsDatamodel(child) } else { finalData = doneData(child) }
       case ("final", _): invalid(child, "unexpected in <final>")
       case (_, "transition"): if let t = transition(child) { transitions.append(t) }
       case (_, "state"), (_, "parallel"), (_, "final"): if let s = state(child) { children.append(s) }
@@ -151,6 +153,7 @@ struct SCXMLReader<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Se
     if let scripting = bindings.scripting {
       allData += stateData
       onEntry.insert(scripting.entered(name, lateBinding ? stateData : []), at: 0)
+      if let finalData { onEntry.append(scripting.block([.doneData(finalData)])) }
       onExit.append(scripting.exited(name))
     }
     var state = State(

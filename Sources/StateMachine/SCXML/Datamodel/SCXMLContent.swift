@@ -16,6 +16,21 @@ package indirect enum SCXMLContent: Sendable {
   /// `<if>`, `<elseif>`, `<else>`: the first branch whose condition holds runs (`nil`: else).
   case branches([SCXMLBranch])
   case foreach(array: String, item: String, index: String?, body: [SCXMLContent])
+  /// A final state's `<donedata>` (its `<content>` or `<param>`s, as a send's): evaluated when
+  /// the state is entered, for the done event it causes.
+  case doneData(SCXMLSend)
+}
+
+/// What an `<invoke>` asks of its invoking session: values for the invoked chart's data
+/// (`namelist`, `<param>`), where its id goes (`idlocation`), and `<finalize>`, run on each
+/// event the invoked chart sends back before its invoker takes it.
+package struct SCXMLInvokeScript: Sendable {
+  package var namelist: [String] = []
+  package var params: [(name: String, expr: String)] = []
+  package var idlocation: String?
+  package var finalize: [SCXMLContent] = []
+
+  package init() {}
 }
 
 /// One branch of an `<if>`: its condition (`nil` for `<else>`) and its content.

@@ -18,6 +18,10 @@ extension SCXMLDocument {
   static func makeScriptedChart(_ tree: DocumentTree<String, SCXMLEvent, SCXMLSession, String>) throws(ChartError) -> ScriptedChart {
     try ScriptedChart(
       name: tree.name, initial: tree.initial, states: tree.states, initialActions: tree.initialActions, eventName: { $0.name },
-      scripting: ChartScripting(platformEvent: { SCXMLEvent($0, type: .platform) }, takeOutputs: { $0.takeOutputs() }))
+      scripting: ChartScripting(
+        platformEvent: { name, session in
+          SCXMLEvent(name, type: .platform, data: name.hasPrefix("done.state.") ? session.takeDoneData() : nil)
+        },
+        takeOutputs: { $0.takeOutputs() }))
   }
 }

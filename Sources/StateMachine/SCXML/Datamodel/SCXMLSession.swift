@@ -25,10 +25,15 @@ package final class SCXMLSession: @unchecked Sendable {
   var bound: Set<String> = []
   /// Ids made for sends with an `idlocation`.
   var sent = 0
+  /// The data the last final state's `<donedata>` gave, until its done event takes it.
+  var doneData: String?
+  /// Values its invoker gave its data (by id, as JSON): they replace what the data declares.
+  let values: [String: String]
 
-  /// A session of the chart `name` over `engine`: its system variables are set.
-  package init(engine: any SCXMLScriptEngine, sessionID: String, name: String) {
-    (self.engine, self.sessionID, self.name) = (engine, sessionID, name)
+  /// A session of the chart `name` over `engine`: its system variables are set. `values`
+  /// (JSON, by data id) replace the values its `<data>` declares (an invocation's params).
+  package init(engine: any SCXMLScriptEngine, sessionID: String, name: String, values: [String: String] = [:]) {
+    (self.engine, self.sessionID, self.name, self.values) = (engine, sessionID, name, values)
     let location = SCXMLValueText.quoted("#_scxml_\(sessionID)")
     let processor = "{\"location\":\(location)}"
     try? engine.setSystemVariable("_sessionid", json: SCXMLValueText.quoted(sessionID))
@@ -79,7 +84,7 @@ package final class SCXMLSession: @unchecked Sendable {
   package func declare(_ data: [SCXMLData]) {
     for item in data {
       do {
-        if let json = item.json { try engine.declare(item.id, json: json) } else { try engine.declare(item.id, item.expr) }
+        if let json = values[item.id] ?? item.json { try engine.declare(item.id, json: json) } else { try engine.declare(item.id, item.expr) }
       } catch {
         outputs.append(.error("error.execution"))
         try? engine.declare(item.id, nil)
@@ -91,6 +96,33 @@ package final class SCXMLSession: @unchecked Sendable {
   package func bind(_ data: [SCXMLData], of state: String) {
     guard bound.insert(state).inserted else { return }
     declare(data)
+  }
+
+  /// The data the last `<donedata>` gave (forgotten here).
+  package func takeDoneData() -> String? {
+    defer { doneData = nil }
+    return doneData
+  }
+
+  /// An invocation `id` starts: its id is assigned to its `idlocation`, and the values its
+  /// namelist and params give the invoked chart's data are evaluated (one that cannot be is
+  /// left out, and raises `error.execution`).
+  package func invoking(_ script: SCXMLInvokeScript, id: String) -> [String: String] {
+    var values: [String: String] = [:]
+    do {
+      if let location = script.idlocation { try engine.assign(location, json: SCXMLValueText.quoted(id)) }
+      for name in script.namelist { values[name] = try engine.evaluate(name) ?? "null" }
+      for (name, expression) in script.params { values[name] = try engine.evaluate(expression) ?? "null" }
+    } catch {
+      outputs.append(.error("error.execution"))
+    }
+    return values
+  }
+
+  /// An event from an invoked chart arrives: the invocation's `<finalize>` runs on it.
+  package func finalize(_ script: SCXMLInvokeScript, event: SCXMLEvent) {
+    guard !script.finalize.isEmpty else { return }
+    run(script.finalize, event: event)
   }
 
   /// The state `id` was entered or exited (for `In()`).
@@ -133,6 +165,9 @@ extension SCXMLSession {
           if let index { try engine.assign(index, json: "\(n)") }
           try execute(body)
         }
+      case .doneData(let data):
+        doneData = nil
+        doneData = try self.data(of: data)
       }
     }
   }
