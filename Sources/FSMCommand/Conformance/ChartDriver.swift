@@ -35,8 +35,11 @@ struct ChartDriver<Event: DriverEvent, Context> {
     /// data starts with `values` (JSON by id) where its invoker gave some.
     var makeContext: (_ chart: DocumentChart, _ key: Int, _ values: [String: String]) -> Context
     /// An invocation `id` starts from a session with `parent`'s context: the values it gives
-    /// the invoked chart's data.
-    var invoking: (_ parent: Context, _ invoke: Invoke, _ id: String) -> [String: String] = { _, _, _ in [:] }
+    /// the invoked chart's data, and the chart it runs when that is read only now (`nil`: the
+    /// invocation's own). `nil`: it does not start (its invoker was told why).
+    var invoking: (_ parent: Context, _ invoke: Invoke, _ id: String) -> (values: [String: String], chart: DocumentChart?)? = { _, _, _ in
+      ([:], nil)
+    }
     /// An event from the invoked chart reaches its invoker, whose context is `parent`.
     var finalize: (_ parent: Context, _ invoke: Invoke, _ event: Event) -> Void = { _, _, _ in }
     /// The data a halted chart's done event carries (its final state's `<donedata>`).
@@ -233,8 +236,9 @@ struct ChartDriver<Event: DriverEvent, Context> {
   private mutating func start(_ invoke: ChartInvoke<String, Event, Context, String>, id: String, state: Int, parent: Int) throws(ChartDriverError) {
     guard sessions.count < Self.maxSessions else { throw .tooManyInvocations(limit: Self.maxSessions, input: input) }
     let key = nextKey
-    let values = hooks.invoking(sessions[parent]!.machine.context, invoke, id)
-    var machine = Machine(invoke.chart, context: hooks.makeContext(invoke.chart, key, values))
+    guard let started = hooks.invoking(sessions[parent]!.machine.context, invoke, id) else { return }
+    let chart = started.chart ?? invoke.chart
+    var machine = Machine(chart, context: hooks.makeContext(chart, key, started.values))
     machine.reportsTransitions = true
     nextKey += 1
     let parentPath = sessions[parent]!.path
@@ -339,7 +343,10 @@ extension ChartDriver where Event == SCXMLEvent, Context == SCXMLSession {
   init(_ chart: DocumentChart, maxEventsPerInput: Int = Self.defaultMaxEventsPerInput, datamodel make: @escaping () -> any SCXMLScriptEngine) {
     let hooks = Hooks(
       makeContext: { chart, key, values in SCXMLSession(engine: make(), sessionID: "session-\(key)", name: chart.name, values: values) },
-      invoking: { parent, invoke, id in invoke.script.map { parent.invoking($0, id: id) } ?? [:] },
+      invoking: { parent, invoke, id in
+        guard let script = invoke.script else { return ([:], nil) }
+        return parent.invoking(script, id: id)
+      },
       finalize: { parent, invoke, event in if let script = invoke.script { parent.finalize(script, event: event) } },
       doneData: { $0.takeDoneData() })
     self.init(chart, maxEventsPerInput: maxEventsPerInput, hooks: hooks)

@@ -57,6 +57,12 @@ extension ChartMachine {
   @usableFromInline
   mutating func takeGuardErrors() {
     guard let scripting = chart.tables.scripting else { return }
-    for case .error(let name) in scripting.takeOutputs(&storedContext) { enqueue(name) }
+    for output in scripting.takeOutputs(&storedContext) {
+      switch output {
+      case .error(let name): enqueue(name)
+      case .raise(let raised): internalQueue.append(QueuedEvent(name: eventName(raised), value: raised))
+      default: break
+      }
+    }
   }
 }

@@ -8,6 +8,9 @@ extension SCXMLReader {
   mutating func scriptedContent(_ nodes: [XMLElementNode]) -> [SCXMLContent] {
     var block: [SCXMLContent] = []
     for node in nodes where ours(node) {
+      let count = block.count
+      // Each item is kept with where it was written, for its errors.
+      defer { if block.count > count { block[count] = .placed(SCXMLPlace(tagname: node.name, line: node.line, column: node.column), block[count]) } }
       switch node.name {
       case "raise":
         guard let name = node.attributes["event"] else {
@@ -28,8 +31,11 @@ extension SCXMLReader {
           invalid(node, "needs a location attribute")
           continue
         }
+        // Content that is XML is assigned as its text.
+        let elements = node.children.map(\.xml).joined()
         let text = node.text.trimmingCharacters(in: .whitespacesAndNewlines)
-        block.append(.assign(location: location, expr: node.attributes["expr"], json: text.isEmpty ? nil : SCXMLValueText.json(text)))
+        let json = !elements.isEmpty ? SCXMLValueText.quoted(elements) : text.isEmpty ? nil : SCXMLValueText.json(text)
+        block.append(.assign(location: location, expr: node.attributes["expr"], json: json))
       case "script": if let script = script(node) { block.append(.script(script)) }
       case "if": if let branches = branches(node) { block.append(.branches(branches)) }
       case "foreach":
@@ -140,6 +146,7 @@ extension SCXMLReader {
     var script = SCXMLInvokeScript()
     script.namelist = node.attributes["namelist"].map(SCXMLText.list) ?? []
     script.idlocation = node.attributes["idlocation"]
+    (script.srcexpr, script.base) = (node.attributes["srcexpr"], file)
     for child in node.children where ours(child) {
       switch child.name {
       case "param":
@@ -149,6 +156,7 @@ extension SCXMLReader {
         }
         script.params.append((name, expression))
       case "finalize": script.finalize = scriptedContent(child.children)
+      case "content": script.contentExpr = child.attributes["expr"]
       default: break
       }
     }

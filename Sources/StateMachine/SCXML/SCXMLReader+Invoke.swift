@@ -7,9 +7,9 @@ extension SCXMLReader {
   mutating func invoke(_ node: XMLElementNode) -> ChartInvoke<ID, Event, Context, Effect>? {
     let scripted = bindings.scripting != nil
     for attribute in ["typeexpr", "srcexpr", "idlocation", "namelist"] where node.attributes[attribute] != nil {
-      if !scripted || attribute == "typeexpr" || attribute == "srcexpr" { needsDatamodel(node, attribute: attribute) }
+      if !scripted || attribute == "typeexpr" { needsDatamodel(node, attribute: attribute) }
     }
-    if let type = node.attributes["type"], type != "http://www.w3.org/TR/scxml/", type != "scxml" {
+    if let type = node.attributes["type"], type != "http://www.w3.org/TR/scxml/", type != "http://www.w3.org/TR/scxml", type != "scxml" {
       invalid(node, "type '\(type)'; expected http://www.w3.org/TR/scxml/ (an SCXML document)")
       return nil
     }
@@ -45,8 +45,11 @@ extension SCXMLReader {
     case (nil, 1):
       let content = contents[0]
       if content.attributes["expr"] != nil {
-        needsDatamodel(content, attribute: "expr")
-        return nil
+        guard scripted else {
+          needsDatamodel(content, attribute: "expr")
+          return nil
+        }
+        return runTimeInvoke(node, id: id, autoforward: autoforward, script: script)
       }
       let documents = content.children.filter(ours)
       guard documents.count == 1, documents[0].name == "scxml" else {
@@ -58,8 +61,27 @@ extension SCXMLReader {
         invoke.script = script
         return invoke
       }
+    case (nil, 0) where scripted && node.attributes["srcexpr"] != nil:
+      return runTimeInvoke(node, id: id, autoforward: autoforward, script: script)
     default:
       if node.attributes["srcexpr"] == nil { invalid(node, "expected either a src attribute or one <content>") }
+      return nil
+    }
+  }
+
+  /// An invocation whose document is named when it starts (`srcexpr`, `<content expr>`): its
+  /// chart until then is an empty one (a single final state), which the runtime replaces.
+  mutating func runTimeInvoke(
+    _ node: XMLElementNode, id: String?, autoforward: Bool, script: SCXMLInvokeScript?
+  ) -> ChartInvoke<ID, Event, Context, Effect>? {
+    guard let final = bindings.state("(read when invoked)") else { return nil }
+    do {
+      var invoke = ChartInvoke(
+        id: id, chart: try make(("(read when invoked)", nil, [State(id: final, kind: .final)], [])), source: nil, autoforward: autoforward)
+      invoke.script = script
+      return invoke
+    } catch {
+      invalid(node, "\(error)")
       return nil
     }
   }

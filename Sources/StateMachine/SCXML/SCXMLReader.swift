@@ -199,7 +199,7 @@ struct SCXMLReader<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Se
       } else if trimmed.hasPrefix("!"), let state = SCXMLText.inPredicate(String(trimmed.dropFirst())) {
         guardCondition = stateID(state, node, attribute: "cond").map { .notInState($0) }
       } else if let scripting = bindings.scripting {
-        guardCondition = scripting.condition(trimmed)
+        guardCondition = scripting.condition(trimmed, SCXMLPlace(tagname: node.name, line: node.line, column: node.column))
       } else if bindings.bindsNames {
         guardCondition = boundGuard(trimmed, node, attribute: "cond")
       } else {

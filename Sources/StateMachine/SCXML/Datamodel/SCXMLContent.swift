@@ -19,6 +19,21 @@ package indirect enum SCXMLContent: Sendable {
   /// A final state's `<donedata>` (its `<content>` or `<param>`s, as a send's): evaluated when
   /// the state is entered, for the done event it causes.
   case doneData(SCXMLSend)
+  /// Content and where it was written: an error in it names the place (the error event's data).
+  case placed(SCXMLPlace, SCXMLContent)
+}
+
+/// Where content was written: its element's name, line and column.
+package struct SCXMLPlace: Sendable {
+  package let tagname: String
+  package let line: Int
+  package let column: Int
+
+  /// The data of an `error.execution` event raised there: `tagname`, `line`, `column` and
+  /// `reason` (as SCION's runtime gives them).
+  func errorData(_ reason: String) -> String {
+    "{\"tagname\":\(SCXMLValueText.quoted(tagname)),\"line\":\(line),\"column\":\(column),\"reason\":\(SCXMLValueText.quoted(reason))}"
+  }
 }
 
 /// What an `<invoke>` asks of its invoking session: values for the invoked chart's data
@@ -29,6 +44,11 @@ package struct SCXMLInvokeScript: Sendable {
   package var params: [(name: String, expr: String)] = []
   package var idlocation: String?
   package var finalize: [SCXMLContent] = []
+  /// The invoked document's location or text, evaluated when the invocation starts.
+  package var srcexpr: String?
+  package var contentExpr: String?
+  /// The invoking document's path: what a relative `srcexpr` is read against.
+  package var base = ""
 
   package init() {}
 }

@@ -4,8 +4,8 @@
 struct SCXMLScriptingHooks<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Sendable>: Sendable {
   /// A block of content (an `<onentry>`, an `<onexit>`, a transition's).
   let block: @Sendable ([SCXMLContent]) -> ChartAction<Event, Context, Effect>
-  /// A `cond`.
-  let condition: @Sendable (String) -> ChartGuard<ID, Event, Context>
+  /// A `cond`, written at a place.
+  let condition: @Sendable (String, SCXMLPlace) -> ChartGuard<ID, Event, Context>
   /// First on entering the state `id`: it is active, and its late-bound data is declared.
   let entered: @Sendable (_ id: String, _ lateData: [SCXMLData]) -> ChartAction<Event, Context, Effect>
   /// Last on exiting the state `id`.
@@ -22,7 +22,7 @@ extension SCXMLBindings where ID == String, Event == SCXMLEvent, Context == SCXM
       state: { $0 }, event: { SCXMLEvent($0, type: .internal) }, effect: { $0 }, guards: [:], actions: [:], bindsNames: false)
     bindings.scripting = SCXMLScriptingHooks(
       block: { content in .update("(content)") { session, event in session.run(content, event: event) } },
-      condition: { expression in ChartGuard(expression) { session, event in session.condition(expression, event: event) } },
+      condition: { expression, place in ChartGuard(expression) { session, event in session.condition(expression, at: place, event: event) } },
       entered: { id, data in
         .update("(enter \(id))") { session, _ in
           session.setActive(id, true)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The context of a chart whose content a datamodel runs (an SCXML document with
 /// `datamodel="ecmascript"`): one session's datamodel, and what its content left for the
 /// machine to do (see ``ChartScripting``).
@@ -32,14 +34,18 @@ package final class SCXMLSession: @unchecked Sendable {
 
   /// A session of the chart `name` over `engine`: its system variables are set. `values`
   /// (JSON, by data id) replace the values its `<data>` declares (an invocation's params).
-  package init(engine: any SCXMLScriptEngine, sessionID: String, name: String, values: [String: String] = [:]) {
+  package init(
+    engine: any SCXMLScriptEngine, sessionID: String, name: String, values: [String: String] = [:]
+  ) {
     (self.engine, self.sessionID, self.name, self.values) = (engine, sessionID, name, values)
     let location = SCXMLValueText.quoted("#_scxml_\(sessionID)")
     let processor = "{\"location\":\(location)}"
     try? engine.setSystemVariable("_sessionid", json: SCXMLValueText.quoted(sessionID))
     try? engine.setSystemVariable("_name", json: SCXMLValueText.quoted(name))
     try? engine.setSystemVariable(
-      "_ioprocessors", json: "{\"scxml\":\(processor),\(SCXMLValueText.quoted(SCXMLEvent.scxmlProcessor)):\(processor)}")
+      "_ioprocessors",
+      json:
+        "{\"scxml\":\(processor),\(SCXMLValueText.quoted(SCXMLEvent.scxmlProcessor)):\(processor)}")
     try? engine.setEvent(nil)
   }
 
@@ -63,20 +69,29 @@ package final class SCXMLSession: @unchecked Sendable {
     do {
       try execute(block)
     } catch {
-      // A send that failed names its id in the error event.
-      let sendid = (error as? SCXMLContentError)?.sendid
-      outputs.append(sendid.map { .raise(SCXMLEvent("error.execution", type: .platform, sendid: $0)) } ?? .error("error.execution"))
+      failed(error)
     }
   }
 
   /// Whether `expression` holds for `event`: false, with `error.execution`, when it cannot be
   /// evaluated.
-  package func condition(_ expression: String, event: SCXMLEvent?) -> Bool {
+  package func condition(_ expression: String, at place: SCXMLPlace? = nil, event: SCXMLEvent?)
+    -> Bool
+  {
     see(event)
     do { return try engine.condition(expression) } catch {
-      outputs.append(.error("error.execution"))
+      failed(SCXMLContentError(message: "\(error)", place: place))
       return false
     }
+  }
+
+  /// Raises `error.execution` for `error`: with the id of the send that failed, and the place
+  /// and reason as its data when they are known.
+  func failed(_ error: any Error) {
+    let known = error as? SCXMLContentError
+    let data = known?.place.map { $0.errorData(known!.message) }
+    outputs.append(
+      .raise(SCXMLEvent("error.execution", type: .platform, sendid: known?.sendid, data: data)))
   }
 
   /// Declares `data` in order; one whose value cannot be had is declared `undefined` and
@@ -84,7 +99,11 @@ package final class SCXMLSession: @unchecked Sendable {
   package func declare(_ data: [SCXMLData]) {
     for item in data {
       do {
-        if let json = values[item.id] ?? item.json { try engine.declare(item.id, json: json) } else { try engine.declare(item.id, item.expr) }
+        if let json = values[item.id] ?? item.json {
+          try engine.declare(item.id, json: json)
+        } else {
+          try engine.declare(item.id, item.expr)
+        }
       } catch {
         outputs.append(.error("error.execution"))
         try? engine.declare(item.id, nil)
@@ -104,19 +123,35 @@ package final class SCXMLSession: @unchecked Sendable {
     return doneData
   }
 
-  /// An invocation `id` starts: its id is assigned to its `idlocation`, and the values its
+  /// An invocation `id` starts: its id is assigned to its `idlocation`, the values its
   /// namelist and params give the invoked chart's data are evaluated (one that cannot be is
-  /// left out, and raises `error.execution`).
-  package func invoking(_ script: SCXMLInvokeScript, id: String) -> [String: String] {
+  /// left out, and raises `error.execution`), and a chart named at run time (`srcexpr`,
+  /// `<content expr>`) is read. `nil`: that chart cannot be read; the invocation does not
+  /// start, and `error.execution` is raised.
+  package func invoking(_ script: SCXMLInvokeScript, id: String) -> (values: [String: String], chart: SCXMLDocument.ScriptedChart?)? {
     var values: [String: String] = [:]
     do {
       if let location = script.idlocation { try engine.assign(location, json: SCXMLValueText.quoted(id)) }
       for name in script.namelist { values[name] = try engine.evaluate(name) ?? "null" }
       for (name, expression) in script.params { values[name] = try engine.evaluate(expression) ?? "null" }
     } catch {
-      outputs.append(.error("error.execution"))
+      failed(error)
     }
-    return values
+    do {
+      if let expression = script.srcexpr {
+        let src = try engine.text(of: expression)
+        let written = src.hasPrefix("file:") ? String(src.dropFirst("file:".count)) : src
+        let path = written.hasPrefix("/") ? written : URL(fileURLWithPath: script.base).deletingLastPathComponent().appendingPathComponent(written).path
+        return (values, try SCXMLDocument.loadScripted(contentsOf: path))
+      }
+      if let expression = script.contentExpr {
+        return (values, try SCXMLDocument.parseScripted(Data(try engine.text(of: expression).utf8), file: script.base))
+      }
+    } catch {
+      failed(SCXMLContentError(message: "the invoked document: \(error)"))
+      return nil
+    }
+    return (values, nil)
   }
 
   /// An event from an invoked chart arrives: the invocation's `<finalize>` runs on it.
@@ -134,40 +169,59 @@ struct SCXMLContentError: Error {
   let message: String
   /// The id of the send that failed, if it had one.
   var sendid: String? = nil
+  /// Where the content that failed was written.
+  var place: SCXMLPlace? = nil
 }
 
 extension SCXMLSession {
   func execute(_ block: [SCXMLContent]) throws {
-    for content in block {
-      switch content {
-      case .raise(let name): outputs.append(.raise(SCXMLEvent(name, type: .internal)))
-      case .send(let send): try self.send(send)
-      case .cancel(let id, let expr):
-        guard let id = try id ?? expr.map(engine.text(of:)) else { throw SCXMLContentError(message: "<cancel> without an id") }
-        outputs.append(.cancel(id))
-      case .log(let label, let expr):
-        let text = try expr.map(engine.text(of:))
-        outputs.append(.effect([label, text].compactMap { $0 }.joined(separator: ": ")))
-      case .assign(let location, let expr, let json):
-        if let expr { try engine.assign(location, expr) } else { try engine.assign(location, json: json) }
-      case .script(let script): try engine.run(script)
-      case .branches(let branches):
-        for branch in branches where try branch.condition.map(engine.condition) ?? true {
-          try execute(branch.body)
-          break
-        }
-      case .foreach(let array, let item, let index, let body):
-        let elements = try engine.elements(of: array)
-        if !engine.isDeclared(item) { try engine.declare(item, nil) }
-        if let index, !engine.isDeclared(index) { try engine.declare(index, nil) }
-        for (n, element) in elements.enumerated() {
-          try engine.assign(item, json: element)
-          if let index { try engine.assign(index, json: "\(n)") }
-          try execute(body)
-        }
-      case .doneData(let data):
-        doneData = nil
-        doneData = try self.data(of: data)
+    for content in block { try execute(content) }
+  }
+
+  func execute(_ content: SCXMLContent) throws {
+    switch content {
+    case .raise(let name): outputs.append(.raise(SCXMLEvent(name, type: .internal)))
+    case .send(let send): try self.send(send)
+    case .cancel(let id, let expr):
+      guard let id = try id ?? expr.map(engine.text(of:)) else {
+        throw SCXMLContentError(message: "<cancel> without an id")
+      }
+      outputs.append(.cancel(id))
+    case .log(let label, let expr):
+      let text = try expr.map(engine.text(of:))
+      outputs.append(.effect([label, text].compactMap { $0 }.joined(separator: ": ")))
+    case .assign(let location, let expr, let json):
+      if let expr {
+        try engine.assign(location, expr)
+      } else {
+        try engine.assign(location, json: json)
+      }
+    case .script(let script): try engine.run(script)
+    case .branches(let branches):
+      for branch in branches where try branch.condition.map(engine.condition) ?? true {
+        try execute(branch.body)
+        break
+      }
+    case .foreach(let array, let item, let index, let body):
+      let elements = try engine.elements(of: array)
+      if !engine.isDeclared(item) { try engine.declare(item, nil) }
+      if let index, !engine.isDeclared(index) { try engine.declare(index, nil) }
+      for (n, element) in elements.enumerated() {
+        try engine.assign(item, json: element)
+        if let index { try engine.assign(index, json: "\(n)") }
+        try execute(body)
+      }
+    case .doneData(let data):
+      doneData = nil
+      doneData = try self.data(of: data)
+    case .placed(let place, let inner):
+      do {
+        try execute(inner)
+      } catch var error as SCXMLContentError {
+        if error.place == nil { error.place = place }
+        throw error
+      } catch {
+        throw SCXMLContentError(message: "\(error)", place: place)
       }
     }
   }
