@@ -152,6 +152,31 @@ struct SCXMLECMAScriptTests {
     #expect(try engine.evaluate("count") == "3")
   }
 
+  @Test("fsm run runs a document with the datamodel: each event's macrostep, its logs evaluated")
+  func run() throws {
+    let path = FileManager.default.temporaryDirectory.path + "/fsm-ecmascript-\(UInt32.random(in: 0...UInt32.max)).scxml"
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try """
+      <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript">
+        <datamodel><data id="count" expr="0"/></datamodel>
+        <state id="counting"><onentry><assign location="count" expr="count + 1"/><log label="count" expr="count"/></onentry>
+          <transition event="tick" cond="count &lt; 2" target="counting"/><transition event="tick" target="done"/></state>
+        <final id="done"/>
+      </scxml>
+      """.write(toFile: path, atomically: true, encoding: .utf8)
+    let result = FSM.$ecmascript.withValue({ ECMAScriptDatamodel() }) { FSM.run(["run", path, "--events", "tick,tick"]) }
+    #expect(result.code == 0, "\(result.errorOutput)")
+    #expect(
+      result.output == """
+        start -> [counting]
+          effect: count: 1
+        tick -> [counting]
+          effect: count: 2
+        tick -> [done] (halted)
+
+        """)
+  }
+
   /// The shared test data, when it is beside the package.
   static func shared(_ name: String) -> String? {
     let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

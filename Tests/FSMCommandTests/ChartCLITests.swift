@@ -88,6 +88,10 @@ struct ChartCLITests {
       #expect(result.code == 2)
       #expect(result.errorOutput.contains("line 1: <script>: needs a datamodel"), "\(command): \(result.errorOutput)")
     }
+    #if !ECMAScript
+      // Built without the datamodel, fsm run says how to get it.
+      #expect(PackageFSM.run(["run", path]).errorOutput.contains("build fsm with the ECMAScript trait"))
+    #endif
   }
 
   @Test("fsm check finds unreachable states, shadowed transitions and eventless loops")

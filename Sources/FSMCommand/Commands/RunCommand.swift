@@ -32,23 +32,38 @@ enum RunCommand {
     if arguments.flags.contains("--help") { return .success(help + "\n") }
     guard let path = arguments.positionals.first else { return .usage("missing argument <chart.scxml>", help: help) }
     if arguments.positionals.count > 1 { return .usage("unexpected argument '\(arguments.positionals[1])'", help: help) }
-    let chart: SCXMLDocument.DocumentChart
-    do { chart = try SCXMLDocument.load(contentsOf: path) } catch { return .failure(error.description) }
     var given = arguments.options["--events"].map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
     let next: () -> String? = {
       if given != nil { return given!.isEmpty ? nil : given!.removeFirst() }
       return input()
     }
-    var driver = DocumentDriver(chart, maxEventsPerInput: maxEvents)
+    do {
+      var driver = DocumentDriver(try SCXMLDocument.load(contentsOf: path), maxEventsPerInput: maxEvents)
+      return drive(&driver, next)
+    } catch {
+      // A document that needs the ECMAScript datamodel runs on it when there is one.
+      guard error.kind == .needsDatamodel else { return .failure(error.description) }
+      guard let make = FSM.ecmascript else { return .failure(error.description + "\n" + FSM.enableECMAScript) }
+      do throws(SCXMLError) {
+        var driver = ChartDriver<SCXMLEvent, SCXMLSession>(try SCXMLDocument.loadScripted(contentsOf: path), maxEventsPerInput: maxEvents, datamodel: make)
+        return drive(&driver, next)
+      } catch {
+        return .failure(error.description)
+      }
+    }
+  }
+
+  /// Starts `driver`'s chart and steps it through the inputs `next` gives, reporting each.
+  static func drive<Event, Context>(_ driver: inout ChartDriver<Event, Context>, _ next: () -> String?) -> CommandResult {
     var lines: [String] = []
-    func report(_ title: String, from effectCount: Int) {
+    func report(_ title: String, from effectCount: Int, _ driver: ChartDriver<Event, Context>) {
       lines.append("\(title) -> [\(driver.machine.configuration.joined(separator: ", "))]" + (driver.machine.isHalted ? " (halted)" : ""))
       for effect in driver.effects[effectCount...] { lines.append("  effect: \(effect)") }
     }
     do {
       try driver.start()
       try driver.drain()
-      report("start", from: 0)
+      report("start", from: 0, driver)
       while let raw = next() {
         let event = raw.trimmingCharacters(in: .whitespaces)
         let effectCount = driver.effects.count
@@ -63,7 +78,7 @@ enum RunCommand {
           if step.outcome == .unhandled { lines.append("\(event): no transition") }
           if step.outcome == .halted { lines.append("\(event): the chart has halted") }
         }
-        report(event, from: effectCount)
+        report(event, from: effectCount, driver)
       }
     } catch {
       return CommandResult(code: 2, output: lines.joined(separator: "\n") + "\n", errorOutput: "error: \(error)\n")
