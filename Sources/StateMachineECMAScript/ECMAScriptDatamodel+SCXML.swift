@@ -48,11 +48,36 @@ extension ECMAScriptDatamodel: SCXMLScriptEngine {
     let object = try evaluated(
       "({name: \(Self.quoted(event.name)), type: \(Self.quoted(event.type.rawValue)), sendid: \(field(event.sendid)), "
         + "origin: \(field(event.origin)), origintype: \(field(event.origintype)), invokeid: \(field(event.invokeid)), "
-        + "data: \(event.data ?? "undefined")\n})",
+        + "data: \(event.data.map { $0.contains(#""$xml""#) ? "\(Self.reviver)(\($0)\n)" : $0 } ?? "undefined")\n})",
       source: "_event")
     deleteGlobal("_event")
     try setGlobal("_event", object, readOnly: true)
   }
+
+  /// A function that turns the XML values in a JSON value (marked `{"$xml": tree}`) into DOM
+  /// nodes: `tagName`, `attributes`, `textContent`, `childNodes`, `getAttribute(name)` and
+  /// `getElementsByTagName(name)` (descendants, `*` for all), what SCXML documents read of XML.
+  static let reviver = """
+    (function (value) {
+      function node(t) {
+        var n = { tagName: t.tag, nodeName: t.tag, attributes: t.attributes, textContent: t.text, childNodes: t.children.map(node) };
+        n.getAttribute = function (a) { return Object.prototype.hasOwnProperty.call(n.attributes, a) ? n.attributes[a] : null; };
+        n.getElementsByTagName = function (name) {
+          var found = [];
+          (function walk(x) { x.childNodes.forEach(function (c) { if (name === '*' || c.tagName === name) found.push(c); walk(c); }); })(n);
+          return found;
+        };
+        return n;
+      }
+      function revive(v) {
+        if (v === null || typeof v !== 'object') return v;
+        if (Object.keys(v).length === 1 && v.$xml) return node(v.$xml);
+        Object.keys(v).forEach(function (k) { v[k] = revive(v[k]); });
+        return v;
+      }
+      return revive(value);
+    })
+    """
 
   /// Marks the state `id` active or not for `In(id)`.
   package func setActive(_ id: String, _ isActive: Bool) {

@@ -199,6 +199,8 @@ public final class ECMAScriptDatamodel {
   }
 
   func parsed(_ json: String, source: String) throws(ECMAScriptError) -> JSValueRef {
+    // XML values (marked `{"$xml": …}`) become DOM nodes.
+    if json.contains(#""$xml""#) { return try evaluated("\(Self.reviver)(\(json)\n)", source: source) }
     let text = JSStringCreateWithUTF8CString(json)
     defer { JSStringRelease(text) }
     guard let value = JSValueMakeFromJSONString(context, text) else {

@@ -110,8 +110,8 @@ extension SCXMLReader {
       case "content":
         if let expression = child.attributes["expr"] {
           send.contentExpr = expression
-        } else if child.children.contains(where: { _ in true }) {
-          needsDatamodel(child)
+        } else if !child.children.isEmpty {
+          send.contentJSON = SCXMLValueText.xml(child.children)
         } else {
           send.contentJSON = SCXMLValueText.json(child.text)
         }
@@ -178,10 +178,11 @@ extension SCXMLReader {
         continue
       }
       let text = child.text.trimmingCharacters(in: .whitespacesAndNewlines)
-      var json: String? = text.isEmpty ? nil : SCXMLValueText.json(text)
+      let elements = child.children
+      var json: String? = !elements.isEmpty ? SCXMLValueText.xml(elements) : text.isEmpty ? nil : SCXMLValueText.json(text)
       if let src = child.attributes["src"] {
         guard let read = self.text(at: src, child) else { continue }
-        json = SCXMLValueText.json(read)
+        json = SCXMLValueText.value(ofFile: read)
       }
       items.append(SCXMLData(id: id, expr: child.attributes["expr"], json: json, line: child.line))
     }

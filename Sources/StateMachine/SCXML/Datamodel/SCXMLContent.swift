@@ -104,6 +104,26 @@ enum SCXMLValueText {
     return quoted(trimmed.split(whereSeparator: \.isWhitespace).joined(separator: " "))
   }
 
+  /// The JSON an XML value is given as (`<data>` or `<content>` holding elements, a `src`
+  /// file that is XML): a document of `elements`, marked so that a datamodel can make it a DOM
+  /// (`{"$xml": {"tag": "#document", "attributes": {}, "text": "", "children": [...]}}`).
+  static func xml(_ elements: [XMLElementNode]) -> String {
+    func tree(_ tag: String, _ attributes: [String: String], _ text: String, _ children: [XMLElementNode]) -> String {
+      let fields = attributes.sorted { $0.key < $1.key }.map { quoted($0.key) + ":" + quoted($0.value) }.joined(separator: ",")
+      let inner = children.map { tree($0.name, $0.attributes, $0.text, $0.children) }.joined(separator: ",")
+      return "{\"tag\":\(quoted(tag)),\"attributes\":{\(fields)},\"text\":\(quoted(text.trimmingCharacters(in: .whitespacesAndNewlines))),\"children\":[\(inner)]}"
+    }
+    return "{\"$xml\":" + tree("#document", [:], "", elements) + "}"
+  }
+
+  /// The value of a file's text: XML (a document), JSON, or a space-normalized string.
+  static func value(ofFile text: String) -> String {
+    if text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("<"), case .success(let root) = XMLElementNode.parse(Data(text.utf8)) {
+      return xml([root])
+    }
+    return json(text)
+  }
+
   /// `text` as a JSON string.
   static func quoted(_ text: String) -> String {
     guard let data = try? JSONSerialization.data(withJSONObject: [text], options: [.fragmentsAllowed]),
