@@ -50,7 +50,14 @@ public enum FSM {
   /// Makes an ECMAScript datamodel for an SCXML session, when the executable was built with
   /// the `ECMAScript` trait (the package's `fsm` sets it then); `nil`: a document that needs
   /// the datamodel is refused, naming the trait.
-  @TaskLocal package static var ecmascript: (@Sendable () -> any SCXMLScriptEngine)? = nil
+  @TaskLocal package static var ecmascript: DatamodelMaker? = nil
+
+  /// Makes a datamodel for each SCXML session (a task-local value is a struct: an optional
+  /// closure as one was miscompiled in release builds).
+  package struct DatamodelMaker: Sendable {
+    package let make: @Sendable () -> any SCXMLScriptEngine
+    package init(_ make: @escaping @Sendable () -> any SCXMLScriptEngine) { self.make = make }
+  }
 
   /// What a document that needs the ECMAScript datamodel is told when there is none.
   static let enableECMAScript =

@@ -24,9 +24,9 @@ package enum PackageFSM {
 
   /// The ECMAScript datamodel SCXML sessions get: one when `fsm` is built with the
   /// `ECMAScript` trait, else none (documents that need it are refused, naming the trait).
-  package static var ecmascript: (@Sendable () -> any SCXMLScriptEngine)? {
+  package static var ecmascript: FSM.DatamodelMaker? {
     #if ECMAScript
-      { ECMAScriptDatamodel() }
+      FSM.DatamodelMaker { ECMAScriptDatamodel() }
     #else
       nil
     #endif

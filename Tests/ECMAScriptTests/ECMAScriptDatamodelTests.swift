@@ -64,6 +64,10 @@ struct ECMAScriptDatamodelTests {
     for _ in 0..<2 {
       #expect(throws: ECMAScriptError.self) { _ = try model.evaluate("count +") }
     }
+    // Two expressions in turn (the last one is found without a lookup): each its own value.
+    var values: [String?] = []
+    for expression in ["count", "count * 10", "count", "count;", "count * 10"] { values.append(try model.evaluate(expression)) }
+    #expect(values == ["3", "30", "3", "3", "30"])
   }
 
   struct Failure: Sendable, CustomTestStringConvertible {

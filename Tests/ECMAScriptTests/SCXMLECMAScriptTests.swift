@@ -172,7 +172,7 @@ struct SCXMLECMAScriptTests {
         <final id="done"/>
       </scxml>
       """.write(toFile: path, atomically: true, encoding: .utf8)
-    let result = FSM.$ecmascript.withValue({ ECMAScriptDatamodel() }) { FSM.run(["run", path, "--events", "tick,tick"]) }
+    let result = FSM.$ecmascript.withValue(FSM.DatamodelMaker { ECMAScriptDatamodel() }) { FSM.run(["run", path, "--events", "tick,tick"]) }
     #expect(result.code == 0, "\(result.errorOutput)")
     #expect(
       result.output == """
@@ -207,7 +207,7 @@ struct SCXMLECMAScriptTests {
     .enabled(if: shared("scion-ecmascript/index.tsv") != nil, "needs ../shared/scion-ecmascript"))
   func conformance() throws {
     let folder = try #require(Self.shared("scion-ecmascript"))
-    let result = FSM.$ecmascript.withValue({ ECMAScriptDatamodel() }) { FSM.run(["conform", folder]) }
+    let result = FSM.$ecmascript.withValue(FSM.DatamodelMaker { ECMAScriptDatamodel() }) { FSM.run(["conform", folder]) }
     var outcomes: [String: String] = [:]
     for line in result.output.split(separator: "\n") {
       let words = line.split(separator: " ", maxSplits: 1)

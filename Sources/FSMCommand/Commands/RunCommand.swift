@@ -43,7 +43,7 @@ enum RunCommand {
     } catch {
       // A document that needs the ECMAScript datamodel runs on it when there is one.
       guard error.kind == .needsDatamodel else { return .failure(error.description) }
-      guard let make = FSM.ecmascript else { return .failure(error.description + "\n" + FSM.enableECMAScript) }
+      guard let make = FSM.ecmascript?.make else { return .failure(error.description + "\n" + FSM.enableECMAScript) }
       do throws(SCXMLError) {
         var driver = ChartDriver<SCXMLEvent, SCXMLSession>(try SCXMLDocument.loadScripted(contentsOf: path), maxEventsPerInput: maxEvents, datamodel: make)
         return drive(&driver, next)

@@ -75,7 +75,7 @@ struct ConformanceTest {
       return check(&driver, trace)
     } catch {
       guard error.kind == .needsDatamodel else { return .fail("cannot read the chart: \(error)") }
-      guard let make = FSM.ecmascript else {
+      guard let make = FSM.ecmascript?.make else {
         return .unsupported(error.problems.map(\.description).joined(separator: "; ") + "; " + FSM.enableECMAScript)
       }
       return runScripted(trace, make)
