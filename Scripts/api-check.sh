@@ -31,11 +31,21 @@ echo "== API check against $release ($(wc -l < "$allowlist" | tr -d ' ') announc
 # The tool matches its allowlist against its reports itself, but trims the allowlist's lines and
 # not its reports: a report that ends in a space ("... to ") could never be announced. So the
 # comparison is made here, on trimmed lines; the tool runs without the allowlist.
-status=0
-swift package diagnose-api-breaking-changes "$release" \
-  --products StateMachine StateMachineChecking StateMachineTesting FSMCommand \
-  2>&1 | tee .api-check.log | grep -v '^\[[0-9]*/[0-9]*\]' || status=$?
-reported=$(grep -o 'API breakage: .*' .api-check.log | sed 's/[[:space:]]*$//' | sort -u || true)
+run_check() {
+  status=0
+  swift package diagnose-api-breaking-changes "$release" \
+    --products StateMachine StateMachineChecking StateMachineTesting FSMCommand \
+    2>&1 | tee .api-check.log | grep -v '^\[[0-9]*/[0-9]*\]' || status=$?
+  reported=$(grep -o 'API breakage: .*' .api-check.log | sed 's/[[:space:]]*$//' | sort -u || true)
+}
+run_check
+if [ "$status" -gt 128 ] && [ -z "$reported" ]; then
+  # The tool itself died by a signal before reporting anything (SwiftPM 6.3 has crashed in
+  # BuildPlan.pkgConfig(for:) now and then, and the same check then passed): once more.
+  echo "== the API check tool crashed (exit $status) before reporting; running it once more"
+  cp .api-check.log .api-check-crash.log
+  run_check
+fi
 if [ "$status" -ne 0 ] && [ -z "$reported" ]; then
   echo "error: the API check did not run to the end (exit $status): see .api-check.log" >&2
   exit 1

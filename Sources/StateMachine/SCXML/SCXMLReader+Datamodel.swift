@@ -99,45 +99,42 @@ extension SCXMLReader {
       send.delay = delay
     }
     send.namelist = node.attributes["namelist"].map(SCXMLText.list) ?? []
-    for child in node.children where ours(child) {
-      switch child.name {
-      case "param":
-        guard let name = child.attributes["name"], let expression = child.attributes["expr"] ?? child.attributes["location"] else {
-          invalid(child, "needs a name and an expr or location attribute")
-          continue
-        }
-        send.params.append((name, expression))
-      case "content":
-        if let expression = child.attributes["expr"] {
-          send.contentExpr = expression
-        } else if !child.children.isEmpty {
-          send.contentJSON = SCXMLValueText.xml(child.children)
-        } else {
-          send.contentJSON = SCXMLValueText.json(child.text)
-        }
-      default: invalid(child, "unexpected in <send>")
-      }
-    }
+    for child in node.children where ours(child) && !payload(child, into: &send) { invalid(child, "unexpected in <send>") }
     return send
   }
 
   /// A `<donedata>`'s `<content>` or `<param>`s, read as a send's.
-  mutating func doneData(_ node: XMLElementNode) -> SCXMLSend? {
+  mutating func doneData(_ node: XMLElementNode) -> SCXMLSend {
     var data = SCXMLSend()
-    for child in node.children where ours(child) {
-      switch child.name {
-      case "param":
-        guard let name = child.attributes["name"], let expression = child.attributes["expr"] ?? child.attributes["location"] else {
-          invalid(child, "needs a name and an expr or location attribute")
-          continue
-        }
-        data.params.append((name, expression))
-      case "content":
-        if let expression = child.attributes["expr"] { data.contentExpr = expression } else { data.contentJSON = SCXMLValueText.json(child.text) }
-      default: invalid(child, "unexpected in <donedata>")
-      }
-    }
+    for child in node.children where ours(child) && !payload(child, into: &data) { invalid(child, "unexpected in <donedata>") }
     return data
+  }
+
+  /// Reads `child` into `send`'s data when it is a `<param>` or a `<content>` (an expression,
+  /// XML, or text); `false` when it is neither.
+  mutating func payload(_ child: XMLElementNode, into send: inout SCXMLSend) -> Bool {
+    switch child.name {
+    case "param": if let param = param(child) { send.params.append(param) }
+    case "content":
+      if let expression = child.attributes["expr"] {
+        send.contentExpr = expression
+      } else if !child.children.isEmpty {
+        send.contentJSON = SCXMLValueText.xml(child.children)
+      } else {
+        send.contentJSON = SCXMLValueText.json(child.text)
+      }
+    default: return false
+    }
+    return true
+  }
+
+  /// A `<param>`'s name and expression (its `expr`, or its `location`, an expression too).
+  mutating func param(_ node: XMLElementNode) -> (name: String, expr: String)? {
+    guard let name = node.attributes["name"], let expression = node.attributes["expr"] ?? node.attributes["location"] else {
+      invalid(node, "needs a name and an expr or location attribute")
+      return nil
+    }
+    return (name, expression)
   }
 
   /// What an `<invoke>` asks of its invoking session (with a datamodel): its namelist, params,
@@ -149,12 +146,7 @@ extension SCXMLReader {
     (script.srcexpr, script.base) = (node.attributes["srcexpr"], file)
     for child in node.children where ours(child) {
       switch child.name {
-      case "param":
-        guard let name = child.attributes["name"], let expression = child.attributes["expr"] ?? child.attributes["location"] else {
-          invalid(child, "needs a name and an expr or location attribute")
-          continue
-        }
-        script.params.append((name, expression))
+      case "param": if let param = param(child) { script.params.append(param) }
       case "finalize": script.finalize = scriptedContent(child.children)
       case "content": script.contentExpr = child.attributes["expr"]
       default: break
