@@ -185,6 +185,35 @@ struct SCXMLECMAScriptTests {
         """)
   }
 
+  @Test("a delayed send to another chart waits on the clock, then reaches it: parent to child and back")
+  func delayedMessages() throws {
+    let path = FileManager.default.temporaryDirectory.path + "/fsm-delayed-\(UInt32.random(in: 0...UInt32.max)).scxml"
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try """
+      <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript">
+        <state id="s0"><onentry><send target="#_kid" event="go" delay="1s"/></onentry>
+          <invoke id="kid" type="http://www.w3.org/TR/scxml/"><content>
+            <scxml version="1.0" datamodel="ecmascript"><state id="waiting"><transition event="go" target="answered"/></state>
+              <state id="answered"><onentry><send target="#_parent" event="pong" delay="500ms"/></onentry></state></scxml>
+          </content></invoke>
+          <transition event="pong" cond="_event.invokeid === 'kid'" target="pass"/></state>
+        <final id="pass"/>
+      </scxml>
+      """.write(toFile: path, atomically: true, encoding: .utf8)
+    let result = FSM.$ecmascript.withValue(FSM.DatamodelMaker { ECMAScriptDatamodel() }) {
+      FSM.run(["run", path, "--events", "after 900ms,after 400ms,after 300ms"])
+    }
+    #expect(result.code == 0, "\(result.errorOutput)")
+    #expect(
+      result.output == """
+        start -> [s0]
+        after 900ms -> [s0]
+        after 400ms -> [s0]
+        after 300ms -> [pass] (halted)
+
+        """)
+  }
+
   /// The shared test data, when it is beside the package.
   static func shared(_ name: String) -> String? {
     let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

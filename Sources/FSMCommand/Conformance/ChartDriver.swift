@@ -173,7 +173,14 @@ struct ChartDriver<Event: DriverEvent, Context> {
     {
       let fired = pending.remove(at: next)
       now = fired.due
-      if let session = sessions[fired.session], !session.machine.isHalted { try handle(fired.event, in: fired.session) }
+      if let session = sessions[fired.session], !session.machine.isHalted {
+        // A delayed send to another chart is delivered to it when due, as a message.
+        if let target = fired.event.deliveryTarget {
+          deliver(fired.event.delivered, to: target, from: fired.session)
+        } else {
+          try handle(fired.event, in: fired.session)
+        }
+      }
       try drain()
     }
     now = end
@@ -307,12 +314,18 @@ protocol DriverEvent: Sendable {
   static func external(_ name: String) -> Self
   static func platform(_ name: String, invokeid: String?, data: String?) -> Self
   func sent(byInvocation id: String) -> Self
+  /// Where a delayed send goes when it falls due (`nil`: the session that sent it).
+  var deliveryTarget: String? { get }
+  /// The event as its target receives it.
+  var delivered: Self { get }
 }
 
 extension String: DriverEvent {
   static func external(_ name: String) -> String { name }
   static func platform(_ name: String, invokeid: String?, data: String?) -> String { name }
   func sent(byInvocation id: String) -> String { self }
+  var deliveryTarget: String? { nil }
+  var delivered: String { self }
 }
 
 extension SCXMLEvent: DriverEvent {
@@ -323,6 +336,12 @@ extension SCXMLEvent: DriverEvent {
   func sent(byInvocation id: String) -> SCXMLEvent {
     var event = self
     event.invokeid = id
+    return event
+  }
+  var deliveryTarget: String? { target }
+  var delivered: SCXMLEvent {
+    var event = self
+    event.target = nil
     return event
   }
 }

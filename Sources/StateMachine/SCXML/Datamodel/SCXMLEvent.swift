@@ -20,6 +20,9 @@ package struct SCXMLEvent: Hashable, Sendable, CustomStringConvertible {
   package var invokeid: String?
   /// Its data as JSON text; `nil`: none (`undefined`).
   package var data: String?
+  /// Where a delayed send goes when it falls due: another chart (`#_parent`, `#_<invokeid>`);
+  /// `nil`: the session that sent it. Not one of `_event`'s fields.
+  package var target: String?
 
   package init(
     _ name: String, type: Kind = .external, sendid: String? = nil, origin: String? = nil, origintype: String? = nil,

@@ -32,7 +32,12 @@ extension SCXMLSession {
       outputs.append(.raise(event))
     case let target? where target.hasPrefix("#_scxml_"): outputs.append(.error("error.communication"))
     case let target? where target.hasPrefix("#_") && target.count > 2:
-      guard delay == .zero else { throw SCXMLContentError(message: "a delayed send to \(target): not supported yet") }
+      guard delay == .zero else {
+        // Delayed: it waits as a send of this session's, and goes to its target when due.
+        event.target = target
+        outputs.append(.send(event, after: delay, id: id))
+        break
+      }
       outputs.append(.message(event, to: target))
     case let target?: throw SCXMLContentError(message: "<send> to '\(target)'; this runtime reaches only SCXML sessions", sendid: id)
     }
