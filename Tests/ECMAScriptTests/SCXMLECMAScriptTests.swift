@@ -160,19 +160,25 @@ struct SCXMLECMAScriptTests {
     #expect(try engine.evaluate("count") == "3")
   }
 
-  @Test("fsm run runs a document with the datamodel: each event's macrostep, its logs evaluated")
-  func run() throws {
+  /// What `fsm run` prints for `document`, given `events`, with the datamodel.
+  static func run(_ document: String, events: String) throws -> CommandResult {
     let path = FileManager.default.temporaryDirectory.path + "/fsm-ecmascript-\(UInt32.random(in: 0...UInt32.max)).scxml"
     defer { try? FileManager.default.removeItem(atPath: path) }
-    try """
+    try document.write(toFile: path, atomically: true, encoding: .utf8)
+    return FSM.$ecmascript.withValue(FSM.DatamodelMaker { ECMAScriptDatamodel() }) { FSM.run(["run", path, "--events", events]) }
+  }
+
+  @Test("fsm run runs a document with the datamodel: each event's macrostep, its logs evaluated")
+  func run() throws {
+    let result = try Self.run(
+      """
       <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript">
         <datamodel><data id="count" expr="0"/></datamodel>
         <state id="counting"><onentry><assign location="count" expr="count + 1"/><log label="count" expr="count"/></onentry>
           <transition event="tick" cond="count &lt; 2" target="counting"/><transition event="tick" target="done"/></state>
         <final id="done"/>
       </scxml>
-      """.write(toFile: path, atomically: true, encoding: .utf8)
-    let result = FSM.$ecmascript.withValue(FSM.DatamodelMaker { ECMAScriptDatamodel() }) { FSM.run(["run", path, "--events", "tick,tick"]) }
+      """, events: "tick,tick")
     #expect(result.code == 0, "\(result.errorOutput)")
     #expect(
       result.output == """
@@ -187,9 +193,8 @@ struct SCXMLECMAScriptTests {
 
   @Test("a delayed send to another chart waits on the clock, then reaches it: parent to child and back")
   func delayedMessages() throws {
-    let path = FileManager.default.temporaryDirectory.path + "/fsm-delayed-\(UInt32.random(in: 0...UInt32.max)).scxml"
-    defer { try? FileManager.default.removeItem(atPath: path) }
-    try """
+    let result = try Self.run(
+      """
       <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript">
         <state id="s0"><onentry><send target="#_kid" event="go" delay="1s"/></onentry>
           <invoke id="kid" type="http://www.w3.org/TR/scxml/"><content>
@@ -199,10 +204,7 @@ struct SCXMLECMAScriptTests {
           <transition event="pong" cond="_event.invokeid === 'kid'" target="pass"/></state>
         <final id="pass"/>
       </scxml>
-      """.write(toFile: path, atomically: true, encoding: .utf8)
-    let result = FSM.$ecmascript.withValue(FSM.DatamodelMaker { ECMAScriptDatamodel() }) {
-      FSM.run(["run", path, "--events", "after 900ms,after 400ms,after 300ms"])
-    }
+      """, events: "after 900ms,after 400ms,after 300ms")
     #expect(result.code == 0, "\(result.errorOutput)")
     #expect(
       result.output == """
