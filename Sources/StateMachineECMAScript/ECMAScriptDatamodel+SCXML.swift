@@ -44,15 +44,22 @@ extension ECMAScriptDatamodel: SCXMLScriptEngine {
       deleteGlobal("_event")
       return try setGlobal("_event", undefined, readOnly: true)
     }
-    func field(_ value: String?) -> String { value.map(Self.quoted) ?? "undefined" }
+    func field(_ value: String?) -> String { value.map(SCXMLValueText.quoted) ?? "undefined" }
     let object = try evaluated(
-      "({name: \(Self.quoted(event.name)), type: \(Self.quoted(event.type.rawValue)), sendid: \(field(event.sendid)), "
+      "({name: \(SCXMLValueText.quoted(event.name)), type: \(SCXMLValueText.quoted(event.type.rawValue)), sendid: \(field(event.sendid)), "
         + "origin: \(field(event.origin)), origintype: \(field(event.origintype)), invokeid: \(field(event.invokeid)), "
-        + "data: \(event.data.map { $0.contains(#""$xml""#) ? "\(Self.reviver)(\($0)\n)" : $0 } ?? "undefined")\n})",
+        + "data: \(event.data.map(Self.expression(ofJSON:)) ?? "undefined")\n})",
       source: "_event")
     deleteGlobal("_event")
     try setGlobal("_event", object, readOnly: true)
   }
+
+  /// Whether a JSON value holds XML values (marked `{"$xml": tree}`: see `SCXMLValueText`).
+  static func holdsXML(_ json: String) -> Bool { json.contains(#""$xml""#) }
+
+  /// An expression of a JSON value: the JSON itself, or, when it holds XML values, the JSON
+  /// with those made DOM nodes.
+  static func expression(ofJSON json: String) -> String { holdsXML(json) ? "\(reviver)(\(json)\n)" : json }
 
   /// A function that turns the XML values in a JSON value (marked `{"$xml": tree}`) into DOM
   /// nodes: `tagName`, `attributes`, `textContent`, `childNodes`, `getAttribute(name)` and

@@ -1,6 +1,7 @@
 #if ECMAScript
 import CJavaScriptCore
 import Foundation
+internal import StateMachine
 
 /// SCXML's ECMAScript datamodel (the recommendation's section B.2) on JavaScriptCore: one
 /// global scope per chart session, where `<data>` declares, `<assign>` assigns, `<script>` runs
@@ -130,7 +131,7 @@ public final class ECMAScriptDatamodel {
   public func snapshotJSON() -> String {
     let fields = declared.compactMap { name -> String? in
       guard let value = try? global(name), let text = json(value) else { return nil }
-      return "\(Self.quoted(name)):\(text)"
+      return "\(SCXMLValueText.quoted(name)):\(text)"
     }
     return "{" + fields.joined(separator: ",") + "}"
   }
@@ -206,8 +207,7 @@ public final class ECMAScriptDatamodel {
   }
 
   func parsed(_ json: String, source: String) throws(ECMAScriptError) -> JSValueRef {
-    // XML values (marked `{"$xml": …}`) become DOM nodes.
-    if json.contains(#""$xml""#) { return try evaluated("\(Self.reviver)(\(json)\n)", source: source) }
+    if Self.holdsXML(json) { return try evaluated(Self.expression(ofJSON: json), source: source) }
     let text = JSStringCreateWithUTF8CString(json)
     defer { JSStringRelease(text) }
     guard let value = JSValueMakeFromJSONString(context, text) else {
@@ -266,10 +266,6 @@ public final class ECMAScriptDatamodel {
     return String(decoding: buffer.prefix(max(0, written - 1)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
-  static func quoted(_ name: String) -> String {
-    let data = (try? JSONEncoder().encode(name)) ?? Data("\"\"".utf8)
-    return String(decoding: data, as: UTF8.self)
-  }
 }
 
 extension ECMAScriptDatamodel {

@@ -37,19 +37,15 @@ enum RunCommand {
       if given != nil { return given!.isEmpty ? nil : given!.removeFirst() }
       return input()
     }
-    do {
-      var driver = DocumentDriver(try SCXMLDocument.load(contentsOf: path), maxEventsPerInput: maxEvents)
+    switch DocumentLoad.read(path) {
+    case .plain(let chart):
+      var driver = DocumentDriver(chart, maxEventsPerInput: maxEvents)
       return drive(&driver, next)
-    } catch {
-      // A document that needs the ECMAScript datamodel runs on it when there is one.
-      guard error.kind == .needsDatamodel else { return .failure(error.description) }
-      guard let make = FSM.ecmascript?.make else { return .failure(error.description + "\n" + FSM.enableECMAScript) }
-      do throws(SCXMLError) {
-        var driver = ChartDriver<SCXMLEvent, SCXMLSession>(try SCXMLDocument.loadScripted(contentsOf: path), maxEventsPerInput: maxEvents, datamodel: make)
-        return drive(&driver, next)
-      } catch {
-        return .failure(error.description)
-      }
+    case .scripted(let chart, let make):
+      var driver = ChartDriver<SCXMLEvent, SCXMLSession>(chart, maxEventsPerInput: maxEvents, datamodel: make)
+      return drive(&driver, next)
+    case .refused(let error, let needsTrait):
+      return .failure(error.description + (needsTrait ? "\n" + FSM.enableECMAScript : ""))
     }
   }
 

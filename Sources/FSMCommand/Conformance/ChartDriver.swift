@@ -28,8 +28,8 @@ struct ChartDriver<Event: DriverEvent, Context> {
   typealias Machine = ChartMachine<String, Event, Context, String>
   typealias Invoke = ChartInvoke<String, Event, Context, String>
 
-  /// What the driver asks of sessions' contexts beyond stepping them (a datamodel's: see
-  /// `ChartDriver.init(_:maxEventsPerInput:context:)` for a document without one).
+  /// What the driver asks of sessions' contexts beyond stepping them: a datamodel's (see
+  /// `init(_:maxEventsPerInput:datamodel:)`); a document without one needs only contexts.
   struct Hooks {
     /// Makes the context of a session: the document's (key 0) or an invoked chart's, whose
     /// data starts with `values` (JSON by id) where its invoker gave some.

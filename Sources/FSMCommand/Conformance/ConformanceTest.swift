@@ -70,29 +70,18 @@ struct ConformanceTest {
     } catch {
       return .fail("cannot read the trace: \(error)")
     }
-    do {
-      var driver = DocumentDriver(try SCXMLDocument.load(contentsOf: chartPath))
+    switch DocumentLoad.read(chartPath) {
+    case .plain(let chart):
+      var driver = DocumentDriver(chart)
       return check(&driver, trace)
-    } catch {
+    case .scripted(let chart, let make):
+      var driver = ChartDriver<SCXMLEvent, SCXMLSession>(chart, datamodel: make)
+      return check(&driver, trace, waits: trace.events.isEmpty)
+    case .refused(let error, let needsTrait):
       guard error.kind == .needsDatamodel else { return .fail("cannot read the chart: \(error)") }
-      guard let make = FSM.ecmascript?.make else {
-        return .unsupported(error.problems.map(\.description).joined(separator: "; ") + "; " + FSM.enableECMAScript)
-      }
-      return runScripted(trace, make)
+      let places = error.problems.map(\.description).joined(separator: "; ")
+      return .unsupported(places + (needsTrait ? "; " + FSM.enableECMAScript : " (not supported yet)"))
     }
-  }
-
-  /// Runs the test on the ECMAScript datamodel `make` makes.
-  func runScripted(_ trace: Trace, _ make: @escaping @Sendable () -> any SCXMLScriptEngine) -> Result {
-    let chart: SCXMLDocument.ScriptedChart
-    do {
-      chart = try SCXMLDocument.loadScripted(contentsOf: chartPath)
-    } catch {
-      if error.kind == .needsDatamodel { return .unsupported(error.problems.map(\.description).joined(separator: "; ") + " (not supported yet)") }
-      return .fail("cannot read the chart: \(error)")
-    }
-    var driver = ChartDriver<SCXMLEvent, SCXMLSession>(chart, datamodel: make)
-    return check(&driver, trace, waits: trace.events.isEmpty)
   }
 
   /// Steps `driver` through `trace`; with `waits`, the clock runs after the start until the

@@ -5,11 +5,7 @@ extension Chart {
   @inlinable
   func configuration(of bits: StateBits) -> [ID] {
     var states: [ID] = []
-    let kinds = self.kinds
-    let ids = self.ids
-    for s in 1..<kinds.count where bits[s] && (kinds[s] == .atomic || kinds[s] == .final) {
-      if let id = ids[s] { states.append(id) }
-    }
+    _ = forEachAtomic(in: bits) { states.append($0); return true }
     return states
   }
 
@@ -18,14 +14,24 @@ extension Chart {
   @inlinable
   func configuration(of bits: StateBits, is configuration: [ID]) -> Bool {
     var next = 0
+    let matched = forEachAtomic(in: bits) { id in
+      guard next < configuration.count, configuration[next] == id else { return false }
+      next += 1
+      return true
+    }
+    return matched && next == configuration.count
+  }
+
+  /// Calls `body` with the id of each atomic state of `bits`, in document order, while it
+  /// returns true; whether it always did.
+  @inlinable @inline(__always)
+  func forEachAtomic(in bits: StateBits, _ body: (ID) -> Bool) -> Bool {
     let kinds = self.kinds
     let ids = self.ids
     for s in 1..<kinds.count where bits[s] && (kinds[s] == .atomic || kinds[s] == .final) {
-      guard let id = ids[s] else { continue }
-      guard next < configuration.count, configuration[next] == id else { return false }
-      next += 1
+      if let id = ids[s], !body(id) { return false }
     }
-    return next == configuration.count
+    return true
   }
 
   /// Every state of `bits` (compound and parallel ones included), in document order.

@@ -41,7 +41,7 @@ extension ChartMachine {
   mutating func takeScriptOutputs(_ scripting: ChartScripting<Event, Context, Effect>, owner: Int, _ run: inout Run) {
     for output in scripting.takeOutputs(&storedContext) {
       switch output {
-      case .raise(let raised): internalQueue.append(QueuedEvent(name: eventName(raised), value: raised))
+      case .raise(let raised): queue(raised)
       case .error(let name): enqueue(name)
       case .effect(let effect): if !discardsOutputs { run.output(.effect(effect), owner: owner) }
       case .send(let sent, let delay, let id): if !discardsOutputs { run.output(.send(sent, after: delay, id: id), owner: owner) }
@@ -60,9 +60,13 @@ extension ChartMachine {
     for output in scripting.takeOutputs(&storedContext) {
       switch output {
       case .error(let name): enqueue(name)
-      case .raise(let raised): internalQueue.append(QueuedEvent(name: eventName(raised), value: raised))
+      case .raise(let raised): queue(raised)
       default: break
       }
     }
   }
+
+  /// Puts an event the datamodel raised on the internal queue.
+  @usableFromInline
+  mutating func queue(_ raised: Event) { internalQueue.append(QueuedEvent(name: eventName(raised), value: raised)) }
 }

@@ -67,16 +67,10 @@ extension XMLElementNode {
   /// The element written back as XML: its name, attributes (sorted), text, then children (the
   /// text's place among the children is not kept). What a datamodel gets for XML content.
   var xml: String {
-    let attributes = attributes.sorted { $0.key < $1.key }.map { " \($0.key)=\"\(Self.escaped($0.value, quotes: true))\"" }.joined()
-    let text = Self.escaped(text.trimmingCharacters(in: .whitespacesAndNewlines), quotes: false)
+    let attributes = attributes.sorted { $0.key < $1.key }.map { " \($0.key)=\"\(SCXMLText.escaped($0.value))\"" }.joined()
+    let text = SCXMLText.escaped(text.trimmingCharacters(in: .whitespacesAndNewlines))
     let inner = text + children.map(\.xml).joined()
     return inner.isEmpty ? "<\(name)\(attributes)/>" : "<\(name)\(attributes)>\(inner)</\(name)>"
-  }
-
-  static func escaped(_ text: String, quotes: Bool) -> String {
-    var out = text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-    if quotes { out = out.replacingOccurrences(of: "\"", with: "&quot;") }
-    return out
   }
 
   /// The deepest nesting accepted (the chart is built recursively).

@@ -186,19 +186,7 @@ extension Chart {
   }
 
   /// A quoted XML attribute value.
-  func attribute(_ text: String) -> String {
-    var out = "\""
-    for c in Rendering.visible(text).unicodeScalars {
-      switch c {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      default: out.unicodeScalars.append(c)
-      }
-    }
-    return out + "\""
-  }
+  func attribute(_ text: String) -> String { "\"" + SCXMLText.escaped(Rendering.visible(text)) + "\"" }
 
   func comment(_ text: String) -> String { text.replacingOccurrences(of: "--", with: "- -") }
 }

@@ -92,7 +92,7 @@ package struct SCXMLData: Sendable {
   package let line: Int
 }
 
-enum SCXMLValueText {
+package enum SCXMLValueText {
   /// The JSON of text given as a value (`<data>`, `<content>`, `<assign>` content, a `src`
   /// file): the text itself when it is JSON, else the text as a space-normalized string (runs
   /// of white space made one space, none at the ends), as section B.2 says.
@@ -125,7 +125,7 @@ enum SCXMLValueText {
   }
 
   /// `text` as a JSON string.
-  static func quoted(_ text: String) -> String {
+  package static func quoted(_ text: String) -> String {
     guard let data = try? JSONSerialization.data(withJSONObject: [text], options: [.fragmentsAllowed]),
       let array = String(data: data, encoding: .utf8)
     else { return "\"\"" }
