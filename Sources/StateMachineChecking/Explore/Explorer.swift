@@ -96,7 +96,7 @@ public struct Explorer<Definition: ExplorableDefinition>: PropertyChecking, Send
       return result.exploration(of: definition, taken: machine.coveredTransitions)
     }
     // Growing the index refiles every position in it: start with room for a small machine.
-    var index = PositionIndex<Definition._Explorer, Keying>(capacity: min(limit, 128), keying: keying)
+    var index = PositionIndex<Definition._Explorer, Keying>(capacity: min(limit, 128), events: alphabet.count, keying: keying)
     do {
       let key = index.keyNumber(of: machine, near: -1, event: -1)
       let hash = machine.placeHash(contextHash: Int(key))

@@ -16,9 +16,14 @@ struct PositionIndex<Machine: _MachineExplorer, Keying: ContextKeying> where Key
 
   /// Every distinct context key reached, numbered.
   @usableFromInline var keys: ContextTable<Keying>
+  /// How many events the alphabet has.
+  @usableFromInline let events: Int
   /// Per event (a position in the alphabet), the number of the key its last step ended with
   /// (-1: none yet).
-  @usableFromInline var lastKeys: [Int32] = []
+  @usableFromInline var lastKeys: [Int32]
+  /// Per key number and event (`key * events + event`), the number of the key the last step on
+  /// that event from a position with that key ended with (-1: none yet).
+  @usableFromInline var followers: [Int32] = []
   /// Every position reached, by number: its place, context (the one it was first reached
   /// with), the number of its context's key, and whether the machine had halted.
   @usableFromInline var places: [Machine.Place] = []
@@ -32,8 +37,10 @@ struct PositionIndex<Machine: _MachineExplorer, Keying: ContextKeying> where Key
   @usableFromInline var slots: [Int32]
 
   @inlinable
-  init(capacity: Int, keying: Keying) {
+  init(capacity: Int, events: Int, keying: Keying) {
     keys = ContextTable(capacity: min(capacity, 32), keying: keying)
+    self.events = events
+    lastKeys = Array(repeating: -1, count: events)
     var size = 16
     while size < 2 * capacity { size <<= 1 }
     slots = Array(repeating: -1, count: size)
@@ -52,24 +59,27 @@ struct PositionIndex<Machine: _MachineExplorer, Keying: ContextKeying> where Key
   /// keys compare equal (a context written with what it held compares equal quickly: its
   /// collections share their storage).
   ///
-  /// Failing those, the key is compared with the one the last step on the same event (`event`,
-  /// a position in the alphabet) ended with, before it is hashed: comparing a context (its
-  /// short strings two words at a time) costs a fraction of hashing it, and many events leave
-  /// the same context wherever they are taken (a reset, a page loaded).
+  /// Failing those, the key is compared before it is hashed (comparing a context, its short
+  /// strings two words at a time, costs a fraction of hashing it) with the one the same event
+  /// (`event`, a position in the alphabet) led to from the same key before (an event does to a
+  /// context what it did before, whatever the state: a chart's context is written by its
+  /// transitions, which most states share), then with the one the last step on that event
+  /// ended with (a reset, a page loaded: the same context wherever they are taken).
   @inlinable
   mutating func keyNumber(of machine: Machine, near: Int, event: Int) -> Int32 {
     if near >= 0, !machine.contextMayHaveChanged { return keyNumbers[near] }
     let key = keys.keying.key(of: machine.context)
-    if near >= 0, keys.keys[Int(keyNumbers[near])] == key { return keyNumbers[near] }
-    if event >= 0 {
-      if event >= lastKeys.count { lastKeys += repeatElement(-1, count: event + 1 - lastKeys.count) }
-      let last = lastKeys[event]
-      if last >= 0, keys.keys[Int(last)] == key { return last }
-      let number = keys.number(of: key)
-      lastKeys[event] = number
-      return number
-    }
-    return keys.number(of: key)
+    guard near >= 0, event >= 0 else { return keys.number(of: key) }
+    let from = keyNumbers[near]
+    if keys.keys[Int(from)] == key { return from }
+    let slot = Int(from) &* events &+ event
+    if slot >= followers.count { followers += repeatElement(-1, count: max(slot + 1 - followers.count, followers.count)) }
+    let known = followers[slot]
+    if known >= 0, keys.keys[Int(known)] == key { return known }
+    let last = lastKeys[event]
+    let number = last >= 0 && last != known && keys.keys[Int(last)] == key ? last : keys.number(of: key)
+    (lastKeys[event], followers[slot]) = (number, number)
+    return number
   }
 
   /// The number of the position filed where `machine` is, with a context whose key's number is
