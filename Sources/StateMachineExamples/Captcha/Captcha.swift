@@ -43,7 +43,7 @@ public enum Captcha {
       case editPhone, tap, codeSent, requestFailed, tick, reset
     }
 
-    public var discriminant: Kind {
+    @inlinable public var discriminant: Kind {
       switch self {
       case .editPhone: .editPhone
       case .tap: .tap

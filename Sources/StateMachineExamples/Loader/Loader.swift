@@ -60,7 +60,7 @@ public enum Loader {
       case load, loaded, failed, retryNow, retry, refreshed, reset
     }
 
-    public var discriminant: Kind {
+    @inlinable public var discriminant: Kind {
       switch self {
       case .load: .load
       case .loaded: .loaded

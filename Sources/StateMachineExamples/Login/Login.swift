@@ -45,7 +45,7 @@ public enum Login {
       case start, editUsername, editPassword, submit, authenticated, authenticationFailed, reset
     }
 
-    public var discriminant: Kind {
+    @inlinable public var discriminant: Kind {
       switch self {
       case .start: .start
       case .editUsername: .editUsername

@@ -77,7 +77,7 @@ public enum PhoneLogin {
       case submit, confirmAgreement, cancelAgreement, loginSucceeded, loginFailed, reset
     }
 
-    public var discriminant: Kind {
+    @inlinable public var discriminant: Kind {
       switch self {
       case .editPhone: .editPhone
       case .editCode: .editCode

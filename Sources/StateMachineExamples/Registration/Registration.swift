@@ -43,7 +43,7 @@ public enum Registration {
       case editUsername, editPassword, editConfirmation, submit, registered, registrationFailed
     }
 
-    public var discriminant: Kind {
+    @inlinable public var discriminant: Kind {
       switch self {
       case .editUsername: .editUsername
       case .editPassword: .editPassword

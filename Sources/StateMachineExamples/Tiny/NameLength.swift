@@ -24,7 +24,7 @@ public enum NameLength {
     }
 
     public enum Kind: Hashable, Sendable, CaseIterable { case editName }
-    public var discriminant: Kind { .editName }
+    @inlinable public var discriminant: Kind { .editName }
     public var description: String {
       switch self {
       case .editName(let text): "editName(\(quoted(text)))"

@@ -23,7 +23,7 @@ public enum UploadQueue {
       case add, uploaded, failed, next
     }
 
-    public var discriminant: Kind {
+    @inlinable public var discriminant: Kind {
       switch self {
       case .add: .add
       case .uploaded: .uploaded
