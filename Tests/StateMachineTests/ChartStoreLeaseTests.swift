@@ -3,7 +3,7 @@ import Testing
 
 /// A chart store keeps where its chart is, not a machine: it leases one from its chart's pool
 /// while it drains its mailbox and hands it back when the mailbox is empty (see
-/// ``ChartStepperPool``). The stores of one chart then step on each other's machines, so each
+/// ``ChartStepperPool``), but for the chart's keeper, which keeps its own between drains. The stores of one chart then step on each other's machines, so each
 /// must load its own configuration, history and context, and never keep another store's
 /// compiled node.
 @Suite("Chart stores lease their chart's stepping machines")
@@ -67,30 +67,34 @@ struct ChartStoreLeaseTests {
     #expect(results == Array(repeating: true, count: 8))
   }
 
-  @Test("an idle store holds no machine, and the pool goes with the chart's last store (no cycle through its spares)")
+  @Test("the chart's keeper store keeps its machine between drains, another idle store holds none, and the pool goes with the chart's last store (no cycle through its spares)")
   func poolLifetime() async throws {
     weak var pool: ChartStepperPool<String, String, Int, Command<String, String>>?
     weak var tables: ChartTables<String, String, Int, Command<String, String>>?
     do {
       let chart = try Self.chart(seed: 5)
       tables = chart.tables
-      let first = try Store(chart, context: 0, handler: { _, _ in })
+      var first: Store<StoreChart>? = try Store(chart, context: 0, handler: { _, _ in })
       let second = try Store(chart, context: 1, handler: { _, _ in })
-      first.start()
+      first?.start()
       second.start()
       for event in RandomChart.alphabet {
-        first.send(event)
+        first?.send(event)
         second.send(event)
       }
-      await first.settle()
+      await first?.settle()
       await second.settle()
       pool = chart.tables.stepperPool.withLock { $0.object }
       #expect(pool != nil, "the stores share one pool")
-      #expect(pool?.spares == 1, "both stores are idle: the one machine they stepped on is back in the pool")
-      await first.finish()
+      #expect(pool?.keeper.load(ordering: .relaxed) != 0, "the first store to drain is the chart's keeper")
+      #expect(pool?.spares == 1, "both stores are idle: the keeper keeps its machine, the other's is back in the pool")
+      await first?.finish()
+      first = nil
+      #expect(pool?.keeper.load(ordering: .relaxed) == 0, "a freed keeper is no longer the keeper")
+      #expect(pool?.spares == 2, "a freed keeper hands its machine back")
       await second.finish()
     }
     #expect(pool == nil, "the pool went with the last store")
-    #expect(tables == nil, "the chart went with it: the pool's spare machine, which holds the chart, was freed")
+    #expect(tables == nil, "the chart went with it: the pool's spare machines, which hold the chart, were freed")
   }
 }

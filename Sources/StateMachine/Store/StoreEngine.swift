@@ -6,7 +6,8 @@
 /// ``Stepper``, kept beside the lock and touched only by the caller that drains the mailbox.
 /// A table's stepper is a second copy of the engine (a few words). A chart's is a stepping
 /// machine the store leases from its chart while it drains and hands back when the mailbox is
-/// empty, so an idle chart store holds its configuration and context, not a machine.
+/// empty, so an idle chart store holds its configuration and context, not a machine (but for one
+/// store per chart, its keeper, which keeps its machine between drains).
 ///
 /// `apply(_:on:)` runs outside the store's lock; `commit(_:stepped:to:_:)` runs under it and
 /// says which state-scoped effects end and which commands start.
@@ -41,9 +42,14 @@ protocol StoreEngine: Sendable {
   /// Under the store's lock, when a caller becomes the drainer: `stepper` is made ready to step
   /// from where this engine is.
   func lease(_ stepper: UnsafeMutablePointer<Stepper>)
-  /// Under the store's lock, when the drainer stops (and when the store is freed): what
-  /// `stepper` holds for stepping may go.
+  /// Under the store's lock, when the drainer stops: what `stepper` holds for stepping may go
+  /// (a stepper that keeps its leases, see ``keepLeases(_:)``, may keep it until the next).
   func release(_ stepper: UnsafeMutablePointer<Stepper>)
+  /// `stepper` lives as long as its store, across drains (a store's, not a drain's own): it
+  /// may keep what it leased between drains, until ``retire(_:)``.
+  static func keepLeases(_ stepper: UnsafeMutablePointer<Stepper>)
+  /// When the store is freed: `stepper` gives back everything it holds.
+  func retire(_ stepper: UnsafeMutablePointer<Stepper>)
   /// Under the store's lock, when the store starts: registers the commands the start asks for
   /// (a table's initial entry effects; a chart's first macrostep's).
   static func commitStart(to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork)
@@ -104,6 +110,12 @@ struct TableEngine<Definition: _TableStoreDefinition>: StoreEngine where Definit
 
   @inlinable
   func release(_ stepper: UnsafeMutablePointer<TableEngine>) {}
+
+  @inlinable
+  static func keepLeases(_ stepper: UnsafeMutablePointer<TableEngine>) {}
+
+  @inlinable
+  func retire(_ stepper: UnsafeMutablePointer<TableEngine>) {}
 
   @inlinable
   static func observed(_ stepper: UnsafePointer<TableEngine>) -> State { stepper.pointee.machine.state }

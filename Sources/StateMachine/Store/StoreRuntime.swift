@@ -148,13 +148,15 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
     self.inspector = inspector
     self.clock = storeClock(clock)
     super.init()
+    // The stepper lives as long as the store: it may keep what it leases between drains.
+    Engine.keepLeases(core.side)
     self.clock.manual?.register(self)
   }
 
   deinit {
-    // A drainer holds the runtime, so none is draining: the stepper holds nothing to release
-    // unless a step never returned (its caller is gone).
-    core.withLock { [side = core.side] in $0.engine.release(side) }
+    // A drainer holds the runtime, so none is draining: the stepper gives back what it kept
+    // between drains (and what a step that never returned held: its caller is gone).
+    core.withLock { [side = core.side] in $0.engine.retire(side) }
     core.deallocate()
   }
 

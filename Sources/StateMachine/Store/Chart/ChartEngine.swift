@@ -23,10 +23,13 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   @usableFromInline var rare: Rare?
   @usableFromInline var halted: Bool
 
-  /// The drainer's leased machine, or `nil` while nobody drains.
+  /// The drainer's leased machine, or `nil` while nobody drains (but for the one store of the
+  /// chart that keeps its machine between drains, see ``release(_:)``).
   @usableFromInline
   struct Stepper {
     @usableFromInline var machine: UnsafeMutablePointer<Machine>?
+    /// Whether the stepper lives as long as its store (see ``StoreEngine/keepLeases(_:)``).
+    @usableFromInline var keeps = false
 
     @inlinable
     init() {}
@@ -122,7 +125,8 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   /// leased it again).
   @inlinable
   func lease(_ stepper: UnsafeMutablePointer<Stepper>) {
-    let machine = pool.take(context: context)
+    // The keeper's machine is where its last drain left it, which is where this engine is.
+    let machine = stepper.pointee.machine ?? pool.take(context: context)
     let node = machine.pointee.node
     var there = node >= 0 && machine.pointee.active == active
     if let rare {
@@ -136,9 +140,24 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
     stepper.pointee.machine = machine
   }
 
-  /// Hands the leased machine back to the pool.
+  /// Hands the leased machine back to the pool; but the chart's keeper, the first store whose
+  /// stepper lives as long as it does to release one, keeps it between drains (see
+  /// ``ChartStepperPool/mayKeep(_:)``): a store sent one event at a time leases nothing.
   @inlinable
   func release(_ stepper: UnsafeMutablePointer<Stepper>) {
+    guard let machine = stepper.pointee.machine else { return }
+    if stepper.pointee.keeps, pool.mayKeep(UInt(bitPattern: stepper)) { return }
+    stepper.pointee.machine = nil
+    pool.put(machine)
+  }
+
+  @inlinable
+  static func keepLeases(_ stepper: UnsafeMutablePointer<Stepper>) { stepper.pointee.keeps = true }
+
+  /// Hands back the machine the store kept, and its place as the chart's keeper.
+  @usableFromInline
+  func retire(_ stepper: UnsafeMutablePointer<Stepper>) {
+    if stepper.pointee.keeps { pool.forget(keeper: UInt(bitPattern: stepper)) }
     guard let machine = stepper.pointee.machine else { return }
     stepper.pointee.machine = nil
     pool.put(machine)

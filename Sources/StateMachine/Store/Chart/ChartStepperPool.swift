@@ -34,6 +34,8 @@ final class ChartStepperPool<ID: Hashable & Sendable, Event: Sendable, Context, 
   /// The most spare machines the pool keeps: twice the processors online, and at least 8 (as
   /// many stores can drain at once as there are threads running them).
   @usableFromInline let capacity: Int
+  /// The stepper (its address) of the one store that keeps its machine between drains, or 0.
+  @usableFromInline let keeper = Atomic<UInt>(0)
 
   init(_ chart: Chart<ID, Event, Context, Effect>) {
     self.chart = chart
@@ -80,6 +82,20 @@ final class ChartStepperPool<ID: Hashable & Sendable, Event: Sendable, Context, 
     }
     Self.free(machine)
   }
+
+  /// Whether the store whose stepper is at `stepper` keeps its machine between drains: the
+  /// chart's keeper, which is the first to ask. One machine is then out of the pool while its
+  /// store is idle; the chart's busiest store (its only one, often) leases nothing.
+  @inlinable
+  func mayKeep(_ stepper: UInt) -> Bool {
+    let current = keeper.load(ordering: .relaxed)
+    if current == stepper { return true }
+    return current == 0 && keeper.compareExchange(expected: 0, desired: stepper, ordering: .relaxed).exchanged
+  }
+
+  /// The store whose stepper is at `stepper` is freed: it is no longer the keeper.
+  @usableFromInline
+  func forget(keeper stepper: UInt) { _ = keeper.compareExchange(expected: stepper, desired: 0, ordering: .relaxed) }
 
   @usableFromInline
   static func free(_ machine: UnsafeMutablePointer<Machine>) {
