@@ -90,7 +90,7 @@ extension StoreRuntime {
     let slash = path.utf8.firstIndex(of: UInt8(ascii: "/"))
     let head = slash.map { path[..<$0] } ?? path
     let found = core.withLock { core -> (child: (any RunningChild)?, refusal: SendRejection) in
-      guard let child = core.family?.running[String(head)] else { return (nil, .unknownTarget) }
+      guard let child = core.family?.child(head) else { return (nil, .unknownTarget) }
       if feeding, !core.beginFeeding(limit: Self.cascadeLimit) { return (nil, .loop) }
       return (child, .unknownTarget)
     }

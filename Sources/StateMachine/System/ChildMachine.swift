@@ -186,7 +186,7 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     ChildKind(
       toParent: toParent, onDone: onDone, isDone: isDone,
       send: { store, message in
-        (message as? Definition.Event).map { unsafeDowncast(store, to: Store<Definition>.self).runtime.enqueue($0, on: Engine.self) }
+        cast(message, to: Definition.Event.self).map { unsafeDowncast(store, to: Store<Definition>.self).runtime.enqueue($0, on: Engine.self) }
           ?? .rejected(.wrongType)
       },
       // A child restored from a snapshot enters no state as it starts: it asks for no start effects.

@@ -1,22 +1,35 @@
 /// A store's children, kept behind the store's lock: the running ones by id, for messages, and
 /// those whose stores are still finishing, for ``Store/finish()`` to wait for. Made on the first
 /// child a store starts (a store without children carries one empty word for it).
+///
+/// (Its fields are read and written only under the store's lock, so their exclusivity needs no
+/// check at run time.)
 @usableFromInline
 final class Family {
-  /// The running children by id (attached: their stores started).
-  @usableFromInline var running: [String: any RunningChild] = [:]
-  /// Children cancelled or done whose stores are still finishing.
-  @usableFromInline var stopping: [ObjectIdentifier: any RunningChild] = [:]
-  /// Whether the drainer is delivering a message or starting a child: what a child says or
-  /// ends with meanwhile is an event the store fed itself (see ``StoreCore/beginFeeding(limit:)``).
-  @usableFromInline var feeding = false
-  /// How many events the store's children fed it so.
-  @usableFromInline var fed = 0
-  /// Where the current cascade began: the store's step count and `fed` then.
-  @usableFromInline var cascadeStart = (steps: 0, fed: 0)
+  /// The running children by id. Any change forgets the child last found by id.
+  @exclusivity(unchecked) @usableFromInline var running: [String: any RunningChild] = [:] {
+    didSet { last = nil }
+  }
+  @exclusivity(unchecked) @usableFromInline var stopping: [ObjectIdentifier: any RunningChild] = [:]
+  @exclusivity(unchecked) @usableFromInline var feeding = false
+  @exclusivity(unchecked) @usableFromInline var fed = 0
+  @exclusivity(unchecked) @usableFromInline var cascadeStart = (steps: 0, fed: 0)
+  /// The child last found by id: messages to one child come in runs, and comparing a short id
+  /// costs less than hashing it.
+  @exclusivity(unchecked) @usableFromInline var last: (id: String, child: any RunningChild)?
 
   @inlinable
   init() {}
+
+  /// The running child `id`.
+  @inlinable
+  func child(_ id: Substring) -> (any RunningChild)? {
+    if let last, last.id == id { return last.child }
+    let name = String(id)
+    guard let found = running[name] else { return nil }
+    last = (name, found)
+    return found
+  }
 }
 
 extension StoreCore {

@@ -49,3 +49,15 @@ public struct MachineMessage: Sendable, Hashable, CustomStringConvertible {
     hasher.combine(text)
   }
 }
+
+/// `value` as a `T`, when it is one: compared by type first (a message is almost always exactly
+/// one of its receiver's events), which costs a fraction of a dynamic cast; `as?` decides the rest.
+@inlinable
+func cast<T>(_ value: any Sendable, to type: T.Type) -> T? {
+  func opened<V>(_ value: V) -> T? {
+    // (Opened at run time, so not specialised: nothing here may need more type metadata.)
+    guard V.self == T.self else { return value as? T }
+    return unsafeBitCast(value, to: T.self)
+  }
+  return opened(value)
+}

@@ -272,6 +272,13 @@ extension TransitionTable.Storage {
   @inlinable @inline(never)
   func makeEffects(_ hot: Hot, _ context: Context, _ event: Event) -> Effects<Effect> {
     let items = items[Int(hot.compiled)] ?? []
+    // A row's one effect (most rows that make one) is kept as it is, with no array made for it.
+    if items.count == 1 {
+      switch items[0].kind {
+      case .value(let effect): return Effects(single: effect)
+      case .make(_, let build): return Effects(single: build(context, event))
+      }
+    }
     var effects: [Effect] = []
     effects.reserveCapacity(items.count)
     for item in items {

@@ -45,6 +45,22 @@ struct InvokeTests {
     await store.finish()
   }
 
+  @Test("a message goes to the child running under its id now: none once it stopped, the new one once it started again")
+  func messagesFollowTheRunningChild() async throws {
+    let (clock, ledger) = (ManualClock(), SystemLedger())
+    let store = try Self.store(SystemMachines.parent(child: SystemMachines.jobChild()), clock: clock, ledger: ledger)
+    store.start()
+    store.send("start")
+    #expect(store.send("pause", to: "job") == .accepted)
+    store.send("stop")
+    #expect(store.send("pause", to: "job") == .rejected(.unknownTarget), "the stopped child is not found by the id it had")
+    store.send("start")
+    #expect(store.send("pause", to: "job") == .accepted)
+    await store.settle()
+    #expect(store.context.heard == ["jobPaused", "jobPaused"], "both children, the first and the new one, heard their message")
+    await store.finish()
+  }
+
   @Test("a child's steps reach its parent through toParent, in order")
   func toParent() async throws {
     let (clock, ledger) = (ManualClock(), SystemLedger())

@@ -271,7 +271,7 @@ extension MachineNode: ChildNode {
   mutating func deliver(_ message: any Sendable, _ budget: inout SystemBudget) throws(SystemRunError)
     -> (result: SendResult, said: ChildSaid<ParentEvent>)
   {
-    guard let event = message as? Event else { return (.rejected(.wrongType), ChildSaid()) }
+    guard let event = cast(message, to: Event.self) else { return (.rejected(.wrongType), ChildSaid()) }
     var said = ChildSaid<ParentEvent>()
     switch try receive(event, &budget, &said) {
     case .handled: return (.accepted, said)
