@@ -50,7 +50,7 @@ final class Broadcast<Element: Sendable>: Sendable {
     for subscriber in subscribers { subscriber.yield(element) }
   }
 
-  func finish() {
+  @usableFromInline func finish() {
     let subscribers = state.withLock { state -> [AsyncStream<Element>.Continuation] in
       state.finished = true
       subscriberCount.store(0, ordering: .releasing)

@@ -151,7 +151,7 @@ public final class ManualClock: Clock, Sendable {
     state.withLock { $0.participants[ObjectIdentifier(participant)] = WeakParticipant(participant: participant) }
   }
 
-  func unregister(_ participant: any ManualClockParticipant) {
+  @usableFromInline func unregister(_ participant: any ManualClockParticipant) {
     _ = state.withLock { $0.participants.removeValue(forKey: ObjectIdentifier(participant)) }
   }
 }

@@ -74,7 +74,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   func elapsed() -> Duration { clock.elapsed }
 
   /// The clock, when it is a manual one.
-  var manualClock: ManualClock? { clock.manual }
+  @usableFromInline var manualClock: ManualClock? { clock.manual }
 
   /// Whether anyone listens to states.
   @inlinable var observesStates: Bool {
@@ -259,8 +259,9 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   }
 
   /// The last of finishing: the manual clock stops waiting for this store, and the observation
-  /// sequences end.
-  @usableFromInline
+  /// sequences end. (Inlinable: run specialised where a store finishes, it looks up no generic
+  /// type; a child's store finishes each time its state is left.)
+  @inlinable
   func leaveClockAndObservers() {
     manualClock?.unregister(self)
     if let made = subscriptions.load() {

@@ -128,14 +128,10 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   /// object: a message reaches it without this generic class looking up its type.
   @usableFromInline let started = OnceReference<AnyObject>()
   @usableFromInline let flags = Atomic<UInt8>(0)
-  /// The task finishing the store, when it could not finish at once.
-  let stopping = OnceReference<StopTask>()
-
-  /// A task finishing a child's store.
-  final class StopTask: Sendable {
-    let task: Task<Void, Never>
-    init(_ task: Task<Void, Never>) { self.task = task }
-  }
+  /// The task finishing the store, when it could not finish at once. (Of a type that is not
+  /// nested in this generic class: made and freed with every child, it then needs no generic
+  /// type looked up.)
+  let stopping = OnceReference<ChildStopTask>()
 
   @inlinable
   init(_ launch: ChildLaunch<ParentEvent>, kind: ChildKind<Definition, ParentEvent>) {
@@ -214,7 +210,7 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
     }
     let finish = kind.finish
     _ = stopping.storeIfNil(
-      StopTask(
+      ChildStopTask(
         Task {
           await finish(store)
           self.parent.childStopped(ObjectIdentifier(self))
@@ -236,4 +232,10 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   func stopped() async {
     await stopping.load()?.task.value
   }
+}
+
+/// A task finishing a child's store (see ``ChildRun``).
+final class ChildStopTask: Sendable {
+  let task: Task<Void, Never>
+  init(_ task: Task<Void, Never>) { self.task = task }
 }
