@@ -21,8 +21,9 @@ struct PositionIndex<Machine: _MachineExplorer, Keying: ContextKeying> where Key
   /// Per event (a position in the alphabet), the number of the key its last step ended with
   /// (-1: none yet).
   @usableFromInline var lastKeys: [Int32]
-  /// Per key number and event (`key * events + event`), the number of the key the last step on
-  /// that event from a position with that key ended with (-1: none yet).
+  /// Per key number and event (`key * events + event`, below ``followerSlots``), the number of
+  /// the key the last step on that event from a position with that key ended with (-1: none
+  /// yet).
   @usableFromInline var followers: [Int32] = []
   /// Every position reached, by number: its place, context (the one it was first reached
   /// with), the number of its context's key, and whether the machine had halted.
@@ -72,15 +73,26 @@ struct PositionIndex<Machine: _MachineExplorer, Keying: ContextKeying> where Key
     guard near >= 0, event >= 0 else { return keys.number(of: key) }
     let from = keyNumbers[near]
     if keys.keys[Int(from)] == key { return from }
+    // (Remembered for the first keys only: at most `followerSlots` numbers, 4 MB.)
     let slot = Int(from) &* events &+ event
-    if slot >= followers.count { followers += repeatElement(-1, count: max(slot + 1 - followers.count, followers.count)) }
-    let known = followers[slot]
-    if known >= 0, keys.keys[Int(known)] == key { return known }
+    var known: Int32 = -1
+    if slot < Self.followerSlots {
+      if slot >= followers.count {
+        followers += repeatElement(-1, count: min(max(slot + 1 - followers.count, followers.count), Self.followerSlots - followers.count))
+      }
+      known = followers[slot]
+      if known >= 0, keys.keys[Int(known)] == key { return known }
+    }
     let last = lastKeys[event]
     let number = last >= 0 && last != known && keys.keys[Int(last)] == key ? last : keys.number(of: key)
-    (lastKeys[event], followers[slot]) = (number, number)
+    lastKeys[event] = number
+    if slot < Self.followerSlots { followers[slot] = number }
     return number
   }
+
+  /// The most key numbers ``followers`` holds (key × event), so that it stays small beside the
+  /// positions however many contexts an exploration reaches.
+  @inlinable static var followerSlots: Int { 1 << 20 }
 
   /// The number of the position filed where `machine` is, with a context whose key's number is
   /// `key` (`hash` is their ``_MachineExplorer/placeHash(contextHash:)``), or -1 with the slot a
