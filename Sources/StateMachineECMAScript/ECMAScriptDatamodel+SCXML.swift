@@ -59,7 +59,10 @@ extension ECMAScriptDatamodel: SCXMLScriptEngine {
 
   /// An expression of a JSON value: the JSON itself, or, when it holds XML values, the JSON
   /// with those made DOM nodes.
-  static func expression(ofJSON json: String) -> String { holdsXML(json) ? "\(reviver)(\(json)\n)" : json }
+  static func expression(ofJSON json: String) -> String { holdsXML(json) ? revived(json) : json }
+
+  /// The expression of a JSON value holding XML values, with those made DOM nodes.
+  static func revived(_ json: String) -> String { "\(reviver)(\(json)\n)" }
 
   /// A function that turns the XML values in a JSON value (marked `{"$xml": tree}`) into DOM
   /// nodes: `tagName`, `attributes`, `textContent`, `childNodes`, `getAttribute(name)` and

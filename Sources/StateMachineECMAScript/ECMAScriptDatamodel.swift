@@ -207,7 +207,7 @@ public final class ECMAScriptDatamodel {
   }
 
   func parsed(_ json: String, source: String) throws(ECMAScriptError) -> JSValueRef {
-    if Self.holdsXML(json) { return try evaluated(Self.expression(ofJSON: json), source: source) }
+    if Self.holdsXML(json) { return try evaluated(Self.revived(json), source: source) }
     let text = JSStringCreateWithUTF8CString(json)
     defer { JSStringRelease(text) }
     guard let value = JSValueMakeFromJSONString(context, text) else {

@@ -3,9 +3,9 @@ import Testing
 
 /// A chart store keeps where its chart is, not a machine: it leases one from its chart's pool
 /// while it drains its mailbox and hands it back when the mailbox is empty (see
-/// ``ChartStepperPool``), but for the chart's keeper, which keeps its own between drains. The stores of one chart then step on each other's machines, so each
-/// must load its own configuration, history and context, and never keep another store's
-/// compiled node.
+/// ``ChartStepperPool``), but for the chart's keeper, which keeps its own between drains. The
+/// stores of one chart then step on each other's machines, so each must load its own
+/// configuration, history and context, and never keep another store's compiled node.
 @Suite("Chart stores lease their chart's stepping machines")
 struct ChartStoreLeaseTests {
   typealias StoreChart = Chart<String, String, Int, Command<String, String>>

@@ -5,13 +5,13 @@ enum SCXMLText {
   static let namespace = "http://www.w3.org/2005/07/scxml"
   static let eventProcessor = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor"
 
-  /// A space-separated list.
   /// `text` escaped for XML text or a double-quoted attribute value (`&`, `<`, `>`, `"`).
   static func escaped(_ text: String) -> String {
     text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
       .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
   }
 
+  /// A space-separated list.
   static func list(_ text: String) -> [String] { text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).map(String.init) }
 
   /// `In('id')` or `In("id")`: the id.

@@ -30,11 +30,6 @@ struct ClockSinceStart<C: Clock<Duration>>: StoreClock {
   @usableFromInline var base: any Clock<Duration> { clock }
 }
 
-/// The store clock of `clock` (opened from the existential the stores take). The usual clock is
-/// named: opened at run time, `C` is not specialised, and a `ClockSinceStart<C>` would look its
-/// type up (a child's store is made with every child).
+/// The store clock of `clock` (opened from the existential the stores take).
 @inlinable
-func storeClock<C: Clock<Duration>>(_ clock: C) -> any StoreClock {
-  if C.self == ContinuousClock.self { return ClockSinceStart(ContinuousClock()) }
-  return ClockSinceStart(clock)
-}
+func storeClock<C: Clock<Duration>>(_ clock: C) -> any StoreClock { ClockSinceStart(clock) }

@@ -6,13 +6,19 @@
 /// check at run time.)
 @usableFromInline
 final class Family {
-  /// The running children by id. Any change forgets the child last found by id.
+  /// The running children by id (attached: their stores started). Any change forgets the
+  /// child last found by id.
   @exclusivity(unchecked) @usableFromInline var running: [String: any RunningChild] = [:] {
     didSet { last = nil }
   }
+  /// Children cancelled or done whose stores are still finishing.
   @exclusivity(unchecked) @usableFromInline var stopping: [ObjectIdentifier: any RunningChild] = [:]
+  /// Whether the drainer is delivering a message or starting a child: what a child says or
+  /// ends with meanwhile is an event the store fed itself (see ``StoreCore/beginFeeding(limit:)``).
   @exclusivity(unchecked) @usableFromInline var feeding = false
+  /// How many events the store's children fed it so.
   @exclusivity(unchecked) @usableFromInline var fed = 0
+  /// Where the current cascade began: the store's step count and `fed` then.
   @exclusivity(unchecked) @usableFromInline var cascadeStart = (steps: 0, fed: 0)
   /// The child last found by id: messages to one child come in runs, and comparing a short id
   /// costs less than hashing it.

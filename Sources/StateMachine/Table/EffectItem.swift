@@ -33,6 +33,15 @@ public struct EffectItem<Context, Event, Effect>: Sendable where Effect: Sendabl
     }
   }
 
+  /// The effect it emits for `context` and `event` (`nil`: a made one that emits nothing).
+  @inlinable
+  func effect(_ context: Context, _ event: Event) -> Effect? {
+    switch kind {
+    case .value(let effect): effect
+    case .make(_, let build): build(context, event)
+    }
+  }
+
   @usableFromInline
   var fixedValue: Effect? {
     if case .value(let effect) = kind { effect } else { nil }

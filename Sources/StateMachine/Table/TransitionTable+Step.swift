@@ -273,19 +273,11 @@ extension TransitionTable.Storage {
   func makeEffects(_ hot: Hot, _ context: Context, _ event: Event) -> Effects<Effect> {
     let items = items[Int(hot.compiled)] ?? []
     // A row's one effect (most rows that make one) is kept as it is, with no array made for it.
-    if items.count == 1 {
-      switch items[0].kind {
-      case .value(let effect): return Effects(single: effect)
-      case .make(_, let build): return Effects(single: build(context, event))
-      }
-    }
+    if items.count == 1 { return Effects(single: items[0].effect(context, event)) }
     var effects: [Effect] = []
     effects.reserveCapacity(items.count)
     for item in items {
-      switch item.kind {
-      case .value(let effect): effects.append(effect)
-      case .make(_, let build): if let effect = build(context, event) { effects.append(effect) }
-      }
+      if let effect = item.effect(context, event) { effects.append(effect) }
     }
     return Effects(effects)
   }

@@ -75,10 +75,12 @@ struct PositionIndex<Machine: _MachineExplorer, Keying: ContextKeying> where Key
     if keys.keys[Int(from)] == key { return from }
     // (Remembered for the first keys only: at most `followerSlots` numbers, 4 MB.)
     let slot = Int(from) &* events &+ event
+    let remembered = slot < Self.followerSlots
     var known: Int32 = -1
-    if slot < Self.followerSlots {
+    if remembered {
       if slot >= followers.count {
-        followers += repeatElement(-1, count: min(max(slot + 1 - followers.count, followers.count), Self.followerSlots - followers.count))
+        let size = min(max(slot + 1, 2 * followers.count), Self.followerSlots)
+        followers += repeatElement(-1, count: size - followers.count)
       }
       known = followers[slot]
       if known >= 0, keys.keys[Int(known)] == key { return known }
@@ -86,7 +88,7 @@ struct PositionIndex<Machine: _MachineExplorer, Keying: ContextKeying> where Key
     let last = lastKeys[event]
     let number = last >= 0 && last != known && keys.keys[Int(last)] == key ? last : keys.number(of: key)
     lastKeys[event] = number
-    if slot < Self.followerSlots { followers[slot] = number }
+    if remembered { followers[slot] = number }
     return number
   }
 
