@@ -216,6 +216,34 @@ struct SCXMLECMAScriptTests {
         """)
   }
 
+  @Test("<finalize> runs when the parent takes the child's event, with the parent's data as it is then, and on done.invoke")
+  func finalizeWhenTaken() throws {
+    // The parent's queue holds `bump` (sent at its start) before the child's `hello`: the
+    // finalize of `hello` must see `n` as `bump` left it, and `_event` as `hello`.
+    let result = try Self.run(
+      """
+      <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript">
+        <datamodel><data id="n" expr="1"/><data id="seen" expr="0"/><data id="names" expr="''"/></datamodel>
+        <state id="p" initial="s0">
+          <invoke id="kid" type="http://www.w3.org/TR/scxml/">
+            <content><scxml version="1.0" datamodel="ecmascript"><state id="k"><onentry><send target="#_parent" event="hello"/></onentry>
+              <transition event="bye" target="end"/></state><final id="end"/></scxml></content>
+            <finalize><assign location="seen" expr="n"/><assign location="names" expr="names + _event.name + ';'"/></finalize>
+          </invoke>
+          <state id="s0"><onentry><send event="bump"/></onentry>
+            <transition event="bump"><assign location="n" expr="2"/></transition>
+            <transition event="hello" cond="seen === 2" target="s1"><send target="#_kid" event="bye"/></transition>
+            <transition event="hello" target="fail"/></state>
+          <state id="s1"><transition event="done.invoke.kid" cond="names === 'hello;done.invoke.kid;'" target="pass"/>
+            <transition event="*" target="fail"/></state>
+        </state>
+        <final id="pass"/><final id="fail"/>
+      </scxml>
+      """, events: "after 0ms")
+    #expect(result.code == 0, "\(result.errorOutput)")
+    #expect(result.output.hasPrefix("start -> [pass] (halted)\n"), "\(result.output)")
+  }
+
   /// The shared test data, when it is beside the package.
   static func shared(_ name: String) -> String? {
     let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -63,6 +63,10 @@ struct ChartDriver<Event: DriverEvent, Context> {
     let path: String
     /// The sessions it invoked, by key, in the order they started.
     var children: [Int] = []
+    /// The invocations it started, by invoke id, with the state (an index) that holds each:
+    /// kept while that state stays active, after the invoked chart is done (its
+    /// `done.invoke.<id>` is finalized too).
+    var invocations: [String: (owner: Int, invoke: Invoke)] = [:]
   }
 
   private var sessions: [Int: Session] = [:]
@@ -135,7 +139,13 @@ struct ChartDriver<Event: DriverEvent, Context> {
     guard handled <= maxEventsPerInput + 1 else {
       throw .tooManyEvents(limit: maxEventsPerInput, input: input, states: machine.configuration)
     }
-    // Before the macrostep: a copy for each invoked chart that asked for every event.
+    // Before the macrostep, as the recommendation's event loop does it when the event is taken
+    // (not when it was queued): the `<finalize>` of the invocation it came from, while its state
+    // is active, with the parent's data as it is now; then a copy for each invoked chart that
+    // asked for every event.
+    if let id = event.invokeID, let invocation = sessions[key]!.invocations[id], sessions[key]!.machine.isActive(at: invocation.owner) {
+      hooks.finalize(sessions[key]!.machine.context, invocation.invoke, event)
+    }
     for child in sessions[key]!.children where sessions[child]?.autoforward == true { sessions[child]!.external.append(event) }
     let step: ChartStep<Event, String>
     do { step = try sessions[key]!.machine.send(event) } catch { throw .run(error) }
@@ -209,10 +219,9 @@ struct ChartDriver<Event: DriverEvent, Context> {
       // A halted chart cancels what it invoked; an invoked one that halted is done.
       for child in sessions[key]!.children { end(child) }
       if let parent = sessions[key]!.parent {
-        let (id, invoke) = (sessions[key]!.invokeID, sessions[key]!.invoke)
+        let id = sessions[key]!.invokeID
         let done = Event.platform("done.invoke.\(id)", invokeid: id, data: hooks.doneData(sessions[key]!.machine.context))
         end(key)
-        if let invoke, let context = sessions[parent]?.machine.context { hooks.finalize(context, invoke, done) }
         sessions[parent]?.external.append(done)
       }
       return
@@ -231,6 +240,7 @@ struct ChartDriver<Event: DriverEvent, Context> {
       // Entered again (so exited first), or no longer active: exited.
       if entered.contains(owner) || !machine.isActive(at: owner) { end(child) }
     }
+    sessions[key]!.invocations = sessions[key]!.invocations.filter { !entered.contains($0.value.owner) && machine.isActive(at: $0.value.owner) }
     let chart = machine.steppedChart
     for s in entered.sorted() where machine.isActive(at: s) {
       for (n, invoke) in chart.invokes(of: s).enumerated() {
@@ -253,6 +263,7 @@ struct ChartDriver<Event: DriverEvent, Context> {
       machine: machine, parent: parent, owner: state, invokeID: id, invoke: invoke, autoforward: invoke.autoforward,
       path: parentPath.isEmpty ? id : parentPath + "/" + id)
     sessions[parent]!.children.append(key)
+    sessions[parent]!.invocations[id] = (state, invoke)
     order.append(key)
     let step: ChartStep<Event, String>
     do { step = try sessions[key]!.machine.start() } catch { throw .run(error) }
@@ -263,9 +274,7 @@ struct ChartDriver<Event: DriverEvent, Context> {
   /// invoked); `error.communication` for it when there is no such session.
   private mutating func deliver(_ event: Event, to target: String, from key: Int) {
     if target == "#_parent", let parent = sessions[key]!.parent, sessions[parent] != nil {
-      let sent = event.sent(byInvocation: sessions[key]!.invokeID)
-      if let invoke = sessions[key]!.invoke { hooks.finalize(sessions[parent]!.machine.context, invoke, sent) }
-      sessions[parent]!.external.append(sent)
+      sessions[parent]!.external.append(event.sent(byInvocation: sessions[key]!.invokeID))
       return
     }
     let invokeID = target.dropFirst(2)
@@ -318,6 +327,8 @@ protocol DriverEvent: Sendable {
   var deliveryTarget: String? { get }
   /// The event as its target receives it.
   var delivered: Self { get }
+  /// The invocation that sent it (an invoked chart's event, or its `done.invoke.<id>`).
+  var invokeID: String? { get }
 }
 
 extension String: DriverEvent {
@@ -326,6 +337,7 @@ extension String: DriverEvent {
   func sent(byInvocation id: String) -> String { self }
   var deliveryTarget: String? { nil }
   var delivered: String { self }
+  var invokeID: String? { nil }
 }
 
 extension SCXMLEvent: DriverEvent {
@@ -344,6 +356,7 @@ extension SCXMLEvent: DriverEvent {
     event.target = nil
     return event
   }
+  var invokeID: String? { invokeid }
 }
 
 /// The driver of a document without a datamodel.
