@@ -136,6 +136,25 @@ public final class ECMAScriptDatamodel {
     return "{" + fields.joined(separator: ",") + "}"
   }
 
+  /// Declares each name of `json`, a JSON object (one ``snapshotJSON()`` wrote), in its order,
+  /// with its value: what a session decoded from a log starts with.
+  public func restore(snapshotJSON json: String) throws(ECMAScriptError) {
+    let object = try parsed(json, source: "a snapshot")
+    guard JSValueIsObject(context, object), !JSValueIsNull(context, object) else {
+      throw ECMAScriptError(.notJSON, source: "a snapshot", message: "not a JSON object; expected the names and values of a datamodel")
+    }
+    try setGlobal(Self.restored, object, readOnly: false)
+    defer { deleteGlobal(Self.restored) }
+    let keys = try evaluated("JSON.stringify(Object.keys(\(Self.restored)))", source: "a snapshot")
+    guard let names = (try? JSONSerialization.jsonObject(with: Data(string(keys).utf8))) as? [String] else {
+      throw ECMAScriptError(.notJSON, source: "a snapshot", message: "its names cannot be read")
+    }
+    for name in names { try declare(name, "\(Self.restored)[\(SCXMLValueText.quoted(name))]") }
+  }
+
+  /// The name a snapshot being restored is held under for the moment.
+  static let restored = "__scxmlRestored"
+
   // MARK: - Evaluation
 
   /// The name a value being assigned is held under for the moment.

@@ -119,7 +119,7 @@ struct SCXMLECMAScriptTests {
     let document = """
       <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript"\(late ? " binding=\"late\"" : "")>\(body)</scxml>
       """
-    return try SCXMLDocument.parseScripted(Data(document.utf8), file: "case.scxml")
+    return try SCXMLDocument.parseScripted(Data(document.utf8), file: "case.scxml", datamodel: { ECMAScriptDatamodel(limits: .init(time: .milliseconds(200))) })
   }
 
   @Test("documents run by the recommendation's rules", arguments: cases)
@@ -152,7 +152,7 @@ struct SCXMLECMAScriptTests {
     let start = try #require(text.range(of: "```xml\n<scxml"), "the README shows an ECMAScript chart")
     let end = try #require(text.range(of: "```", range: start.upperBound..<text.endIndex))
     let document = String(text[text.index(start.lowerBound, offsetBy: 7)..<end.lowerBound])
-    let chart = try SCXMLDocument.parseScripted(Data(document.utf8), file: "README.md")
+    let chart = try SCXMLDocument.parseScripted(Data(document.utf8), file: "README.md", datamodel: { ECMAScriptDatamodel() })
     let engine = ECMAScriptDatamodel()
     var machine = ChartMachine(chart, context: SCXMLSession(engine: engine, sessionID: "readme", name: chart.name))
     _ = try machine.start()

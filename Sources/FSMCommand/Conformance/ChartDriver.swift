@@ -372,9 +372,9 @@ extension ChartDriver where Event == String, Context == NoContext {
 extension ChartDriver where Event == SCXMLEvent, Context == SCXMLSession {
   /// A driver of a document whose content a datamodel runs, each session on a datamodel
   /// `make` makes.
-  init(_ chart: DocumentChart, maxEventsPerInput: Int = Self.defaultMaxEventsPerInput, datamodel make: @escaping () -> any SCXMLScriptEngine) {
+  init(_ chart: DocumentChart, maxEventsPerInput: Int = Self.defaultMaxEventsPerInput, datamodel make: @escaping @Sendable () -> any SCXMLScriptEngine) {
     let hooks = Hooks(
-      makeContext: { chart, key, values in SCXMLSession(engine: make(), sessionID: "session-\(key)", name: chart.name, values: values) },
+      makeContext: { chart, key, values in SCXMLSession(engine: make(), datamodel: make, sessionID: "session-\(key)", name: chart.name, values: values) },
       invoking: { parent, invoke, id in
         guard let script = invoke.script else { return ([:], nil) }
         return parent.invoking(script, id: id)

@@ -15,7 +15,7 @@ enum DocumentLoad {
       guard error.kind == .needsDatamodel else { return .refused(error, needsTrait: false) }
       guard let make = FSM.ecmascript?.make else { return .refused(error, needsTrait: true) }
       do throws(SCXMLError) {
-        return .scripted(try SCXMLDocument.loadScripted(contentsOf: path), datamodel: make)
+        return .scripted(try SCXMLDocument.loadScripted(contentsOf: path, datamodel: make), datamodel: make)
       } catch {
         return .refused(error, needsTrait: false)
       }

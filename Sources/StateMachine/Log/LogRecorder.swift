@@ -82,7 +82,7 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
     machine name: String, fingerprint: String, state: State, context: Context, file path: String?,
     durability: LogFile.Durability, clock: (any Clock<Duration>)?, io: LogFileIO
   ) throws(LogError) {
-    let header = Log.Header(machine: name, fingerprint: fingerprint, state: state, context: context)
+    let header = Log.Header(machine: name, fingerprint: fingerprint, state: state, context: path == nil ? keptContext(context) : context)
     if let path {
       let line: Data
       do { line = try Log.line(header) } catch { throw .io(path: path, detail: "cannot encode the header: \(error)") }
@@ -201,7 +201,7 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
     let time = elapsed ?? now.map { $0.elapsed.inSeconds }
     let result: Result<Int, LogError> = recording.withLock { recording in
       if let stopped = recording.stopped { return .failure(stopped) }
-      let entry = Log.Entry(
+      var entry = Log.Entry(
         sequence: recording.count + 1, time: time, event: event, outcome: logged,
         state: state, context: context, effects: effects)
       if let file {
@@ -225,6 +225,7 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
           return .failure(failure)
         }
       } else {
+        if Context.self is any KeptByCopy.Type { entry.context = keptContext(entry.context) }
         recording.log.entries.append(entry)
       }
       recording.count += 1

@@ -40,7 +40,7 @@ public enum SCXMLDocument {
   }
 
   /// The bytes of the file at `path`, refused before reading when larger than ``maxFileSize``.
-  static func contents(of path: String) throws(SCXMLError) -> [UInt8] {
+  package static func contents(of path: String) throws(SCXMLError) -> [UInt8] {
     do {
       return try InputFile(path: path).readAll(limit: maxFileSize)
     } catch {

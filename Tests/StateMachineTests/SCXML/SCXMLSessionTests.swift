@@ -50,12 +50,21 @@ struct SCXMLSessionTests {
       data.updateValue(event?.data, forKey: "_event.data")
     }
     func setActive(_ id: String, _ isActive: Bool) { if isActive { active.insert(id) } else { active.remove(id) } }
+    func snapshotJSON() -> String {
+      "{" + data.keys.sorted().filter { !$0.hasPrefix("_") }.map { "\"\($0)\":\((data[$0] ?? nil) ?? "null")" }.joined(separator: ",") + "}"
+    }
+    func restore(snapshotJSON json: String) throws {
+      let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
+      for (name, value) in object {
+        data.updateValue(String(decoding: try JSONSerialization.data(withJSONObject: value, options: .fragmentsAllowed), as: UTF8.self), forKey: name)
+      }
+    }
   }
 
   /// Starts the document made of `body` on a `NamedEngine`; the machine and the engine.
   static func start(_ body: String) throws -> (ChartMachine<String, SCXMLEvent, SCXMLSession, String>, NamedEngine, ChartStep<SCXMLEvent, String>) {
     let chart = try SCXMLDocument.parseScripted(
-      Data("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" datamodel=\"ecmascript\">\(body)</scxml>".utf8), file: "test.scxml")
+      Data("<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" datamodel=\"ecmascript\">\(body)</scxml>".utf8), file: "test.scxml", datamodel: { NamedEngine() })
     let engine = NamedEngine()
     var machine = ChartMachine(chart, context: SCXMLSession(engine: engine, sessionID: "s", name: chart.name))
     let step = try machine.start()

@@ -190,7 +190,9 @@ struct ChartReplayer<ID: Hashable & Sendable & Codable, Event: Sendable & Codabl
   /// A machine at `state`: restored, or new (it starts on its first event) when the log began
   /// before the chart started.
   @inlinable
-  static func machine(_ chart: Chart<ID, Event, Context, Effect>, at state: ChartLogState<ID>, context: Context) -> Machine? {
+  static func machine(_ chart: Chart<ID, Event, Context, Effect>, at state: ChartLogState<ID>, context logged: Context) -> Machine? {
+    // (A copy of a context the log holds by reference: stepping must not change the log.)
+    let context = keptContext(logged)
     if state.configuration.isEmpty { return Machine(chart, context: context) }
     let snapshot = ChartSnapshot(configuration: state.configuration, history: state.history, context: context, isHalted: state.isHalted)
     return try? Machine(chart, restoring: snapshot)
@@ -215,7 +217,7 @@ struct ChartReplayer<ID: Hashable & Sendable & Codable, Event: Sendable & Codabl
   /// macrostep's. A log that begins anywhere else: none.
   @inlinable
   func startEffects() -> [Effect] {
-    var fresh = Machine(chart, context: first.context)
+    var fresh = Machine(chart, context: keptContext(first.context))
     guard let step = try? fresh.start() else { return [] }
     let begins = first.state.configuration.isEmpty || (ChartLogState(fresh) == first.state && fresh.context == first.context)
     return begins ? step.effects : []

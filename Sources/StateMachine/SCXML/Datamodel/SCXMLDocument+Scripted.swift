@@ -2,26 +2,35 @@ import Foundation
 
 extension SCXMLDocument {
   /// A chart read from a document whose content a datamodel runs: `String` ids, ``SCXMLEvent``
-  /// events, a ``SCXMLSession`` context, `String` effects (`<log>`).
+  /// events, a ``SCXMLSession`` context, `String` effects (`<log>`), as `fsm run` and `fsm
+  /// conform` run it.
   package typealias ScriptedChart = Chart<String, SCXMLEvent, SCXMLSession, String>
 
-  /// Reads the SCXML file at `path`, whose content a datamodel runs (see ``SCXMLSession``).
-  package static func loadScripted(contentsOf path: String) throws(SCXMLError) -> ScriptedChart {
-    try read(Data(contents(of: path)), file: path, bindings: .scripted, depth: 0, make: makeScriptedChart)
+  /// Reads the SCXML file at `path`, whose content a datamodel `make` makes runs (see
+  /// ``SCXMLSession``).
+  package static func loadScripted(contentsOf path: String, datamodel make: @escaping SCXMLDatamodelMaker) throws(SCXMLError) -> ScriptedChart {
+    try parseScripted(Data(contents(of: path)), file: path, datamodel: make)
   }
 
   /// Reads an SCXML document held in memory, whose content a datamodel runs; `file` names it.
-  package static func parseScripted(_ data: Data, file: String) throws(SCXMLError) -> ScriptedChart {
-    try read(data, file: file, bindings: .scripted, depth: 0, make: makeScriptedChart)
+  package static func parseScripted(_ data: Data, file: String, datamodel make: @escaping SCXMLDatamodelMaker) throws(SCXMLError) -> ScriptedChart {
+    try readScripted(data, file: file, datamodel: make) { $0 }
   }
 
-  static func makeScriptedChart(_ tree: DocumentTree<String, SCXMLEvent, SCXMLSession, String>) throws(ChartError) -> ScriptedChart {
-    try ScriptedChart(
-      name: tree.name, initial: tree.initial, states: tree.states, initialActions: tree.initialActions, eventName: { $0.name },
-      scripting: ChartScripting(
-        platformEvent: { name, session in
-          SCXMLEvent(name, type: .platform, data: name.hasPrefix("done.state.") ? session.takeDoneData() : nil)
-        },
-        takeOutputs: { $0.takeOutputs() }))
+  /// Reads a document whose content a datamodel runs into a chart whose effects `output`
+  /// makes of what the content leaves to do (`nil`: nothing).
+  package static func readScripted<Effect: Sendable>(
+    _ data: Data, file: String, datamodel make: @escaping SCXMLDatamodelMaker,
+    output: @escaping @Sendable (SCXMLSession.Output) -> ChartAction<SCXMLEvent, SCXMLSession, Effect>?
+  ) throws(SCXMLError) -> Chart<String, SCXMLEvent, SCXMLSession, Effect> {
+    try read(data, file: file, bindings: .scripted(datamodel: make), depth: 0) { tree throws(ChartError) in
+      try Chart(
+        name: tree.name, initial: tree.initial, states: tree.states, initialActions: tree.initialActions, eventName: { $0.name },
+        scripting: ChartScripting(
+          platformEvent: { name, session in
+            SCXMLEvent(name, type: .platform, data: name.hasPrefix("done.state.") ? session.takeDoneData() : nil)
+          },
+          takeOutputs: { session in session.takeOutputs().compactMap(output) }))
+    }
   }
 }

@@ -33,4 +33,9 @@ package protocol SCXMLScriptEngine: AnyObject {
   func setEvent(_ event: SCXMLEvent?) throws
   /// Marks the state `id` active or not, for `In(id)`.
   func setActive(_ id: String, _ active: Bool)
+  /// The declared names and their values, one JSON object in declaration order.
+  func snapshotJSON() -> String
+  /// Declares each name of a JSON object (one ``snapshotJSON()`` wrote), in its order, with
+  /// its value.
+  func restore(snapshotJSON json: String) throws
 }

@@ -15,23 +15,41 @@ struct SCXMLScriptingHooks<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   let start: @Sendable (_ data: [SCXMLData], _ scripts: [String]) -> ChartAction<Event, Context, Effect>
 }
 
-extension SCXMLBindings where ID == String, Event == SCXMLEvent, Context == SCXMLSession, Effect == String {
-  /// The bindings of a document whose content ``SCXMLSession`` runs.
-  static var scripted: SCXMLBindings {
+extension SCXMLBindings where ID == String, Event == SCXMLEvent, Context == SCXMLSession {
+  /// The bindings of a document whose content ``SCXMLSession`` runs, on a datamodel `make`
+  /// makes for each session when its content first runs.
+  static func scripted(datamodel make: @escaping SCXMLDatamodelMaker) -> SCXMLBindings {
     var bindings = SCXMLBindings(
-      state: { $0 }, event: { SCXMLEvent($0, type: .internal) }, effect: { $0 }, guards: [:], actions: [:], bindsNames: false)
+      state: { $0 }, event: { SCXMLEvent($0, type: .internal) }, effect: { _ in nil }, guards: [:], actions: [:], bindsNames: false)
     bindings.scripting = SCXMLScriptingHooks(
-      block: { content in .update("(content)") { session, event in session.run(content, event: event) } },
-      condition: { expression, place in ChartGuard(expression) { session, event in session.condition(expression, at: place, event: event) } },
+      block: { content in
+        .update("(content)") { session, event in
+          session.attach(make)
+          session.run(content, event: event)
+        }
+      },
+      condition: { expression, place in
+        ChartGuard(expression) { session, event in
+          session.attach(make)
+          return session.condition(expression, at: place, event: event)
+        }
+      },
       entered: { id, data in
         .update("(enter \(id))") { session, _ in
+          session.attach(make)
           session.setActive(id, true)
           if !data.isEmpty { session.bind(data, of: id) }
         }
       },
-      exited: { id in .update("(exit \(id))") { session, _ in session.setActive(id, false) } },
+      exited: { id in
+        .update("(exit \(id))") { session, _ in
+          session.attach(make)
+          session.setActive(id, false)
+        }
+      },
       start: { data, scripts in
         .update("(start)") { session, _ in
+          session.attach(make)
           session.declare(data)
           for script in scripts { session.run([.script(script)], event: nil) }
         }

@@ -2,23 +2,23 @@ extension SCXMLSession {
   /// Runs a `<send>`: its values are evaluated, then the event goes where its target says
   /// (see the recommendation's section 6.2).
   func send(_ send: SCXMLSend) throws {
-    guard let name = try send.event ?? send.eventexpr.map(engine.text(of:)) else {
+    guard let name = try send.event ?? send.eventexpr.map(model.text(of:)) else {
       throw SCXMLContentError(message: "<send> without an event")
     }
-    let target = try send.target ?? send.targetexpr.map(engine.text(of:))
-    if let type = try send.type ?? send.typeexpr.map(engine.text(of:)), type != SCXMLEvent.scxmlProcessor, type != "scxml" {
+    let target = try send.target ?? send.targetexpr.map(model.text(of:))
+    if let type = try send.type ?? send.typeexpr.map(model.text(of:)), type != SCXMLEvent.scxmlProcessor, type != "scxml" {
       throw SCXMLContentError(message: "<send> of type '\(type)'; expected \(SCXMLEvent.scxmlProcessor)")
     }
     var id = send.id
     if let location = send.idlocation {
       sent += 1
       let made = "\(sessionID).send.\(sent)"
-      try engine.assign(location, json: SCXMLValueText.quoted(made))
+      try model.assign(location, json: SCXMLValueText.quoted(made))
       id = made
     }
     var delay = send.delay ?? .zero
     if let expression = send.delayexpr {
-      let text = try engine.text(of: expression)
+      let text = try model.text(of: expression)
       guard let parsed = SCXMLText.duration(text) else { throw SCXMLContentError(message: "delay '\(text)' is not a time") }
       delay = parsed
     }
@@ -45,15 +45,15 @@ extension SCXMLSession {
 
   /// The event data of a send: its content, or an object of its namelist and params.
   func data(of send: SCXMLSend) throws -> String? {
-    if let expression = send.contentExpr { return try engine.evaluate(expression) }
+    if let expression = send.contentExpr { return try model.evaluate(expression) }
     if let json = send.contentJSON { return json }
     guard !send.namelist.isEmpty || !send.params.isEmpty else { return nil }
     var fields: [String] = []
     for name in send.namelist {
-      guard engine.isDeclared(name) else { throw SCXMLContentError(message: "namelist names '\(name)', which is not declared") }
-      fields.append(SCXMLValueText.quoted(name) + ":" + (try engine.evaluate(name) ?? "null"))
+      guard model.isDeclared(name) else { throw SCXMLContentError(message: "namelist names '\(name)', which is not declared") }
+      fields.append(SCXMLValueText.quoted(name) + ":" + (try model.evaluate(name) ?? "null"))
     }
-    for (name, expression) in send.params { fields.append(SCXMLValueText.quoted(name) + ":" + (try engine.evaluate(expression) ?? "null")) }
+    for (name, expression) in send.params { fields.append(SCXMLValueText.quoted(name) + ":" + (try model.evaluate(expression) ?? "null")) }
     return "{" + fields.joined(separator: ",") + "}"
   }
 }

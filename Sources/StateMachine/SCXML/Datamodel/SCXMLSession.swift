@@ -1,30 +1,55 @@
 import Foundation
 
-/// The context of a chart whose content a datamodel runs (an SCXML document with
-/// `datamodel="ecmascript"`): one session's datamodel, and what its content left for the
-/// machine to do (see ``ChartScripting``).
+/// Makes the datamodel a session's content runs on (a new, empty global scope each time).
+package typealias SCXMLDatamodelMaker = @Sendable () -> any SCXMLScriptEngine
+
+/// The context of a chart read from an SCXML document with `datamodel="ecmascript"`: one
+/// session of the document, its datamodel (the values its `<data>` declare) and `_sessionid`
+/// and `_name`.
+///
+/// ```swift
+/// let chart = try Chart(ecmascriptContentsOf: "counter.scxml")     // StateMachineECMAScript
+/// let store = try Store(chart, context: SCXMLSession(for: chart), handler: { log, _ in print(log) })
+/// store.send(SCXMLEvent("tick"))
+/// print(store.context.data)                                        // {"count":2}
+/// ```
+///
+/// A session is made without a datamodel; the chart makes one for it when its content first
+/// runs (the chart was read with its datamodel). It is a reference: the session is the
+/// running datamodel, and copies of it are the same session. What it holds is a value, though
+/// (``data``, the states active for `In()`, the late-bound data declared and the sends
+/// numbered): it is `Codable` and `Hashable` by that, so a store's log records it after every
+/// step (as JSON), a replay compares it, and a session decoded from a log (or a snapshot)
+/// continues with that data on a datamodel of its own. Values without a JSON form (functions a
+/// `<script>` made) are not part of it.
 ///
 /// Content runs block by block, as the recommendation says: the first failure (a bad
 /// expression, an assignment to nothing, a limit) raises `error.execution` and the rest of the
 /// block does not run. A `cond` that cannot be evaluated is false and raises `error.execution`.
-///
-/// Not API yet.
-// @unchecked Sendable: a session belongs to one machine, which the runtime steps on one thread
-// at a time; it is never handed to another machine or read while its machine steps.
-package final class SCXMLSession: @unchecked Sendable {
+// @unchecked Sendable: what it holds is behind `lock`; its datamodel is used only under it.
+public final class SCXMLSession: @unchecked Sendable {
   package typealias Output = ChartAction<SCXMLEvent, SCXMLSession, String>
 
-  package let engine: any SCXMLScriptEngine
   /// `_sessionid`.
-  package let sessionID: String
-  /// `_name`.
-  package let name: String
+  public let sessionID: String
+  /// `_name`: the chart's name.
+  public let name: String
+  /// Guards everything below: a store's readers may encode the session while it steps.
+  let lock = NSLock()
+  /// The datamodel, once made (see ``attach(_:)``).
+  private(set) var engine: (any SCXMLScriptEngine)?
+  /// What made `engine`: documents an invocation reads at run time get their sessions from it.
+  private(set) var make: SCXMLDatamodelMaker?
+  /// The data a new datamodel starts with: a decoded session's.
+  var restoring: SCXMLSessionState?
   /// What content left to do, in order, until the machine takes it.
   var outputs: [Output] = []
   /// The event `_event` holds.
   var current: SCXMLEvent?
   /// The states whose late-bound `<data>` was declared.
   var bound: Set<String> = []
+  /// The states active now, for `In()`.
+  var active: Set<String> = []
   /// Ids made for sends with an `idlocation`.
   var sent = 0
   /// The data the last final state's `<donedata>` gave, until its done event takes it.
@@ -32,12 +57,40 @@ package final class SCXMLSession: @unchecked Sendable {
   /// Values its invoker gave its data (by id, as JSON): they replace what the data declares.
   let values: [String: String]
 
-  /// A session of the chart `name` over `engine`: its system variables are set. `values`
-  /// (JSON, by data id) replace the values its `<data>` declares (an invocation's params).
-  package init(
-    engine: any SCXMLScriptEngine, sessionID: String, name: String, values: [String: String] = [:]
+  /// A new session of `chart` (its `_name`), with `sessionID` (a new UUID unless given). Its
+  /// datamodel is made when the chart first runs content on it.
+  public convenience init<Effect>(for chart: Chart<String, SCXMLEvent, SCXMLSession, Effect>, sessionID: String = UUID().uuidString) {
+    self.init(sessionID: sessionID, name: chart.name)
+  }
+
+  /// A session without a datamodel yet (see ``attach(_:)``).
+  package init(sessionID: String, name: String, values: [String: String] = [:], restoring: SCXMLSessionState? = nil) {
+    (self.sessionID, self.name, self.values, self.restoring) = (sessionID, name, values, restoring)
+  }
+
+  /// A session of the chart `name` on `engine` (made by `make`), its system variables set.
+  /// `values` (JSON, by data id) replace the values its `<data>` declares (an invocation's
+  /// params).
+  package convenience init(
+    engine: any SCXMLScriptEngine, datamodel make: SCXMLDatamodelMaker? = nil, sessionID: String, name: String, values: [String: String] = [:]
   ) {
-    (self.engine, self.sessionID, self.name, self.values) = (engine, sessionID, name, values)
+    self.init(sessionID: sessionID, name: name, values: values)
+    install(engine, make: make)
+  }
+
+  /// Gives the session a datamodel made by `make`, when it has none: its system variables are
+  /// set, and a decoded session's data declared in it again. What the chart's content calls
+  /// first.
+  package func attach(_ make: @escaping SCXMLDatamodelMaker) {
+    lock.lock()
+    defer { lock.unlock() }
+    guard engine == nil else { return }
+    install(make(), make: make)
+  }
+
+  /// `engine` becomes the session's datamodel.
+  private func install(_ engine: any SCXMLScriptEngine, make: SCXMLDatamodelMaker?) {
+    (self.engine, self.make) = (engine, make)
     let location = SCXMLValueText.quoted("#_scxml_\(sessionID)")
     let processor = "{\"location\":\(location)}"
     try? engine.setSystemVariable("_sessionid", json: SCXMLValueText.quoted(sessionID))
@@ -47,12 +100,31 @@ package final class SCXMLSession: @unchecked Sendable {
       json:
         "{\"scxml\":\(processor),\(SCXMLValueText.quoted(SCXMLEvent.scxmlProcessor)):\(processor)}")
     try? engine.setEvent(nil)
+    if let restoring {
+      self.restoring = nil
+      restore(restoring, on: engine)
+    }
+  }
+
+  /// The datamodel content runs on.
+  var model: any SCXMLScriptEngine {
+    guard let engine else { preconditionFailure("invalid state: SCXML content ran on a session with no datamodel (attach one first)") }
+    return engine
+  }
+
+  /// Runs `body` holding the session's lock.
+  func locked<Result>(_ body: () throws -> Result) rethrows -> Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body()
   }
 
   /// What the content run since the last call left to do; forgotten here.
   package func takeOutputs() -> [Output] {
-    defer { outputs.removeAll(keepingCapacity: true) }
-    return outputs
+    locked {
+      defer { outputs.removeAll(keepingCapacity: true) }
+      return outputs
+    }
   }
 
   /// `_event` becomes `event` (unless it already is; none: it stays, as for eventless
@@ -60,11 +132,16 @@ package final class SCXMLSession: @unchecked Sendable {
   func see(_ event: SCXMLEvent?) {
     guard let event, event != current else { return }
     current = event
-    try? engine.setEvent(event)
+    try? model.setEvent(event)
   }
 
   /// Runs a block of content for `event`.
   package func run(_ block: [SCXMLContent], event: SCXMLEvent?) {
+    locked { running(block, event: event) }
+  }
+
+  /// ``run(_:event:)``, the lock held.
+  func running(_ block: [SCXMLContent], event: SCXMLEvent?) {
     see(event)
     do {
       try execute(block)
@@ -75,13 +152,13 @@ package final class SCXMLSession: @unchecked Sendable {
 
   /// Whether `expression` holds for `event`: false, with `error.execution`, when it cannot be
   /// evaluated.
-  package func condition(_ expression: String, at place: SCXMLPlace? = nil, event: SCXMLEvent?)
-    -> Bool
-  {
-    see(event)
-    do { return try engine.condition(expression) } catch {
-      failed(SCXMLContentError(message: "\(error)", place: place))
-      return false
+  package func condition(_ expression: String, at place: SCXMLPlace? = nil, event: SCXMLEvent?) -> Bool {
+    locked {
+      see(event)
+      do { return try model.condition(expression) } catch {
+        failed(SCXMLContentError(message: "\(error)", place: place))
+        return false
+      }
     }
   }
 
@@ -97,30 +174,39 @@ package final class SCXMLSession: @unchecked Sendable {
   /// Declares `data` in order; one whose value cannot be had is declared `undefined` and
   /// raises `error.execution`.
   package func declare(_ data: [SCXMLData]) {
+    locked { declaring(data) }
+  }
+
+  /// ``declare(_:)``, the lock held.
+  func declaring(_ data: [SCXMLData]) {
     for item in data {
       do {
         if let json = values[item.id] ?? item.json {
-          try engine.declare(item.id, json: json)
+          try model.declare(item.id, json: json)
         } else {
-          try engine.declare(item.id, item.expr)
+          try model.declare(item.id, item.expr)
         }
       } catch {
         outputs.append(.error("error.execution"))
-        try? engine.declare(item.id, nil)
+        try? model.declare(item.id, nil)
       }
     }
   }
 
   /// Declares the late-bound `data` of `state` when it is entered for the first time.
   package func bind(_ data: [SCXMLData], of state: String) {
-    guard bound.insert(state).inserted else { return }
-    declare(data)
+    locked {
+      guard bound.insert(state).inserted else { return }
+      declaring(data)
+    }
   }
 
   /// The data the last `<donedata>` gave (forgotten here).
   package func takeDoneData() -> String? {
-    defer { doneData = nil }
-    return doneData
+    locked {
+      defer { doneData = nil }
+      return doneData
+    }
   }
 
   /// An invocation `id` starts: its id is assigned to its `idlocation`, the values its
@@ -129,29 +215,32 @@ package final class SCXMLSession: @unchecked Sendable {
   /// `<content expr>`) is read. `nil`: that chart cannot be read; the invocation does not
   /// start, and `error.execution` is raised.
   package func invoking(_ script: SCXMLInvokeScript, id: String) -> (values: [String: String], chart: SCXMLDocument.ScriptedChart?)? {
-    var values: [String: String] = [:]
-    do {
-      if let location = script.idlocation { try engine.assign(location, json: SCXMLValueText.quoted(id)) }
-      for name in script.namelist { values[name] = try engine.evaluate(name) ?? "null" }
-      for (name, expression) in script.params { values[name] = try engine.evaluate(expression) ?? "null" }
-    } catch {
-      failed(error)
-    }
-    do {
-      if let expression = script.srcexpr {
-        let src = try engine.text(of: expression)
-        let written = src.hasPrefix("file:") ? String(src.dropFirst("file:".count)) : src
-        let path = written.hasPrefix("/") ? written : URL(fileURLWithPath: script.base).deletingLastPathComponent().appendingPathComponent(written).path
-        return (values, try SCXMLDocument.loadScripted(contentsOf: path))
+    locked {
+      var values: [String: String] = [:]
+      do {
+        if let location = script.idlocation { try model.assign(location, json: SCXMLValueText.quoted(id)) }
+        for name in script.namelist { values[name] = try model.evaluate(name) ?? "null" }
+        for (name, expression) in script.params { values[name] = try model.evaluate(expression) ?? "null" }
+      } catch {
+        failed(error)
       }
-      if let expression = script.contentExpr {
-        return (values, try SCXMLDocument.parseScripted(Data(try engine.text(of: expression).utf8), file: script.base))
+      do {
+        guard let make, script.srcexpr != nil || script.contentExpr != nil else { return (values, nil) }
+        if let expression = script.srcexpr {
+          let src = try model.text(of: expression)
+          let written = src.hasPrefix("file:") ? String(src.dropFirst("file:".count)) : src
+          let path = written.hasPrefix("/") ? written : URL(fileURLWithPath: script.base).deletingLastPathComponent().appendingPathComponent(written).path
+          return (values, try SCXMLDocument.loadScripted(contentsOf: path, datamodel: make))
+        }
+        if let expression = script.contentExpr {
+          return (values, try SCXMLDocument.parseScripted(Data(try model.text(of: expression).utf8), file: script.base, datamodel: make))
+        }
+      } catch {
+        failed(SCXMLContentError(message: "the invoked document: \(error)"))
+        return nil
       }
-    } catch {
-      failed(SCXMLContentError(message: "the invoked document: \(error)"))
-      return nil
+      return (values, nil)
     }
-    return (values, nil)
   }
 
   /// An event from an invoked chart arrives: the invocation's `<finalize>` runs on it.
@@ -161,7 +250,12 @@ package final class SCXMLSession: @unchecked Sendable {
   }
 
   /// The state `id` was entered or exited (for `In()`).
-  package func setActive(_ id: String, _ active: Bool) { engine.setActive(id, active) }
+  package func setActive(_ id: String, _ isActive: Bool) {
+    locked {
+      if isActive { active.insert(id) } else { active.remove(id) }
+      model.setActive(id, isActive)
+    }
+  }
 }
 
 /// Why content stopped (the block raises `error.execution`).
@@ -183,32 +277,32 @@ extension SCXMLSession {
     case .raise(let name): outputs.append(.raise(SCXMLEvent(name, type: .internal)))
     case .send(let send): try self.send(send)
     case .cancel(let id, let expr):
-      guard let id = try id ?? expr.map(engine.text(of:)) else {
+      guard let id = try id ?? expr.map(model.text(of:)) else {
         throw SCXMLContentError(message: "<cancel> without an id")
       }
       outputs.append(.cancel(id))
     case .log(let label, let expr):
-      let text = try expr.map(engine.text(of:))
+      let text = try expr.map(model.text(of:))
       outputs.append(.effect([label, text].compactMap { $0 }.joined(separator: ": ")))
     case .assign(let location, let expr, let json):
       if let expr {
-        try engine.assign(location, expr)
+        try model.assign(location, expr)
       } else {
-        try engine.assign(location, json: json)
+        try model.assign(location, json: json)
       }
-    case .script(let script): try engine.run(script)
+    case .script(let script): try model.run(script)
     case .branches(let branches):
-      for branch in branches where try branch.condition.map(engine.condition) ?? true {
+      for branch in branches where try branch.condition.map(model.condition) ?? true {
         try execute(branch.body)
         break
       }
     case .foreach(let array, let item, let index, let body):
-      let elements = try engine.elements(of: array)
-      if !engine.isDeclared(item) { try engine.declare(item, nil) }
-      if let index, !engine.isDeclared(index) { try engine.declare(index, nil) }
+      let elements = try model.elements(of: array)
+      if !model.isDeclared(item) { try model.declare(item, nil) }
+      if let index, !model.isDeclared(index) { try model.declare(index, nil) }
       for (n, element) in elements.enumerated() {
-        try engine.assign(item, json: element)
-        if let index { try engine.assign(index, json: "\(n)") }
+        try model.assign(item, json: element)
+        if let index { try model.assign(index, json: "\(n)") }
         try execute(body)
       }
     case .doneData(let data):

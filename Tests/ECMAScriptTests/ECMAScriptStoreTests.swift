@@ -1,0 +1,164 @@
+#if ECMAScript
+import Foundation
+import StateMachine
+import StateMachineECMAScript
+import Synchronization
+import Testing
+
+/// An SCXML document with the ECMAScript datamodel as a Swift chart (`ECMAScriptChart`): in a
+/// store, on its clock, with its `<log>`s performed by the handler; its session recorded in a
+/// log and the log replayed; its session written and read back as JSON.
+@Suite("ECMAScript charts in a store, a log and a replay")
+struct ECMAScriptStoreTests {
+  /// Counts ticks; `<send delay>` reminds it after 2 s unless `hush` cancels the reminder; a
+  /// tick's data is added to `total`.
+  static let counter = """
+    <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript" name="counter" initial="counting">
+      <datamodel><data id="count" expr="0"/><data id="total" expr="0"/></datamodel>
+      <state id="counting">
+        <onentry><send event="remind" delay="2s" id="reminder"/></onentry>
+        <transition event="tick" cond="count &lt; 2" target="counting">
+          <assign location="count" expr="count + 1"/>
+          <assign location="total" expr="total + (_event.data ? _event.data.by : 1)"/>
+          <log label="count" expr="count"/>
+        </transition>
+        <transition event="tick" target="done"><assign location="count" expr="count + 1"/></transition>
+        <transition event="hush"><cancel sendid="reminder"/></transition>
+        <transition event="remind" target="reminded"/>
+      </state>
+      <state id="reminded"><transition event="tick" cond="In('reminded')" target="counting"/></state>
+      <final id="done"/>
+    </scxml>
+    """
+
+  static func chart(_ text: String = counter) throws -> ECMAScriptChart {
+    try ECMAScriptChart(ecmascript: Data(text.utf8), file: "counter.scxml")
+  }
+
+  /// A store of `chart` on `clock` whose handler writes each log line into `logs`.
+  static func store(_ chart: ECMAScriptChart, clock: ManualClock, logs: Logs) throws -> Store<ECMAScriptChart> {
+    try Store(chart, context: SCXMLSession(for: chart, sessionID: "s1"), clock: clock, handler: { line, _ in logs.add(line) })
+  }
+
+  final class Logs: Sendable {
+    let lines = Mutex<[String]>([])
+    func add(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+  }
+
+  @Test("a store runs the document: conds and assignments on its session, logs to its handler, a delayed send on its clock")
+  func runsInAStore() async throws {
+    let (clock, logs) = (ManualClock(), Logs())
+    let store = try Self.store(Self.chart(), clock: clock, logs: logs)
+    store.start()
+    store.send(SCXMLEvent("tick", data: #"{"by": 5}"#))
+    await store.settle()
+    #expect(store.configuration == ["counting"])
+    #expect(store.context.data == #"{"count":1,"total":5}"#)
+    #expect(logs.all == ["count: 1"])
+    // Entering `counting` again restarted the reminder: it fires 2 s later, on the store's clock.
+    await clock.advance(by: .seconds(2))
+    #expect(store.configuration == ["reminded"])
+    store.send(SCXMLEvent("tick"))
+    store.send(SCXMLEvent("hush"))
+    await clock.advance(by: .seconds(3))
+    #expect(store.configuration == ["counting"], "hush cancelled the reminder")
+    store.send(SCXMLEvent("tick"))
+    store.send(SCXMLEvent("tick"))
+    await store.settle()
+    #expect(store.configuration == ["done"])
+    #expect(store.context.data == #"{"count":3,"total":6}"#)
+    #expect(logs.all == ["count: 1", "count: 2"])
+    await store.finish()
+  }
+
+  @Test("a store's log records the session's data after every step, and replays identically")
+  func recordsAndReplays() async throws {
+    let (clock, logs) = (ManualClock(), Logs())
+    let chart = try Self.chart()
+    let store = try Self.store(chart, clock: clock, logs: logs)
+    let recorder = try store.record()
+    store.start()
+    store.send(SCXMLEvent("tick", data: #"{"by": 2}"#))
+    await clock.advance(by: .seconds(2))
+    store.send(SCXMLEvent("tick"))
+    store.send(SCXMLEvent("tick"))
+    await store.settle()
+    await store.finish()
+    let log = recorder.log
+    #expect(log.entries.map(\.event.name) == ["tick", "remind", "tick", "tick"])
+    #expect(log.entries.map(\.context.data) == [
+      #"{"count":1,"total":2}"#, #"{"count":1,"total":2}"#, #"{"count":1,"total":2}"#, #"{"count":2,"total":3}"#,
+    ])
+    #expect(chart.replay(log).isIdentical)
+    // Through its text, as a file holds it.
+    let read = try #require(EventLog<ChartLogState<String>, SCXMLEvent, SCXMLSession, Command<SCXMLEvent, String>>.read(log.encoded(), for: chart).log)
+    #expect(chart.replay(read).isIdentical)
+    // A log whose data says otherwise diverges there, naming the context.
+    var tampered = log
+    tampered.entries[3].context = try JSONDecoder().decode(
+      SCXMLSession.self, from: Data(#"{"sessionid":"s1","name":"counter","data":"{\"count\":9,\"total\":3}","active":["counting"]}"#.utf8))
+    let report = chart.replay(tampered)
+    #expect(report.divergences.first?.sequence == log.entries[3].sequence)
+    #expect(report.divergences.first?.differences.map(\.field).contains("context") == true)
+  }
+
+  @Test("a session written as JSON reads back with its data, and a machine restored with it continues from there")
+  func sessionRoundTrip() throws {
+    let chart = try Self.chart()
+    var machine = ChartMachine(chart, context: SCXMLSession(for: chart, sessionID: "s2"))
+    _ = try machine.start()
+    _ = try machine.send(SCXMLEvent("tick", data: #"{"by": 4}"#))
+    let json = try JSONEncoder().encode(machine.context)
+    let read = try JSONDecoder().decode(SCXMLSession.self, from: json)
+    #expect(read == machine.context)
+    #expect(read.data == #"{"count":1,"total":4}"#)
+    var restored = try ChartMachine(chart, restoring: ChartSnapshot(configuration: ["counting"], history: [:], context: read))
+    _ = try restored.send(SCXMLEvent("tick"))
+    #expect(restored.context.data == #"{"count":2,"total":5}"#)
+    #expect(restored.configuration == ["counting"])
+    // `In()` holds for what the session says is active.
+    var reminded = try ChartMachine(
+      chart,
+      restoring: ChartSnapshot(
+        configuration: ["reminded"], history: [:],
+        context: try JSONDecoder().decode(
+          SCXMLSession.self, from: Data(#"{"sessionid":"s3","name":"counter","data":"{\"count\":0,\"total\":0}","active":["reminded"]}"#.utf8))))
+    _ = try reminded.send(SCXMLEvent("tick"))
+    #expect(reminded.configuration == ["counting"])
+  }
+
+  @Test("a session whose data is not a JSON object is refused when read, naming the field")
+  func badSession() {
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode(SCXMLSession.self, from: Data(#"{"sessionid":"s","name":"n","data":"[1, 2"}"#.utf8))
+    }
+  }
+
+  @Test("a store refuses a document that invokes; a send to another chart raises error.communication")
+  func alone() async throws {
+    let invoking = """
+      <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript">
+        <state id="s"><invoke type="http://www.w3.org/TR/scxml/"><content><scxml version="1.0"><final id="f"/></scxml></content></invoke></state>
+      </scxml>
+      """
+    let chart = try Self.chart(invoking)
+    #expect(throws: ChartRunError.declaresInvokes(chart: chart.name)) {
+      try Store(chart, context: SCXMLSession(for: chart), handler: { _, _ in })
+    }
+    let sending = """
+      <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript">
+        <state id="s"><onentry><send target="#_parent" event="hello"/></onentry>
+          <transition event="error.communication" target="pass"/><transition event="*" target="fail"/></state>
+        <final id="pass"/><final id="fail"/>
+      </scxml>
+      """
+    let alone = try Self.chart(sending)
+    let store = try Store(alone, context: SCXMLSession(for: alone), handler: { _, _ in })
+    store.start()
+    await store.settle()
+    #expect(store.configuration == ["pass"])
+    await store.finish()
+  }
+}
+#endif
