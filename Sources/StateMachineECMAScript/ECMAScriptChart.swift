@@ -27,20 +27,7 @@ extension Chart where ID == String, Event == SCXMLEvent, Context == SCXMLSession
   /// - Throws: ``SCXMLError`` naming the file: malformed XML (line and column), content this
   ///   datamodel does not run, or an invalid chart.
   public init(ecmascript data: Data, file: String, limits: ECMAScriptDatamodel.Limits = .init()) throws(SCXMLError) {
-    self = try SCXMLDocument.readScripted(data, file: file, datamodel: { ECMAScriptDatamodel(limits: limits) }) { output in
-      switch output {
-      case .effect(let log): .effect(.perform(log))
-      // Another chart: a store's document has none to reach.
-      case .send(let event, _, _) where event.target != nil: .error("error.communication")
-      case .message: .error("error.communication")
-      case .send(let event, let delay, let id): .send(event, after: delay, id: id)
-      case .raise(let event): .raise(event)
-      case .cancel(let id): .cancel(id)
-      case .error(let name): .error(name)
-      case .update, .make: nil
-      @unknown default: nil
-      }
-    }
+    self = try SCXMLDocument.readStoreScripted(data, file: file, datamodel: { ECMAScriptDatamodel(limits: limits) })
   }
 
   /// Reads the SCXML file at `path` (at most ``SCXMLDocument/maxFileSize`` bytes); see

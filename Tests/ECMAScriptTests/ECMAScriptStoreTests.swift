@@ -1,5 +1,6 @@
 #if ECMAScript
 import Foundation
+import FSMCommand
 import StateMachine
 import StateMachineECMAScript
 import Synchronization
@@ -133,6 +134,39 @@ struct ECMAScriptStoreTests {
     #expect(throws: DecodingError.self) {
       try JSONDecoder().decode(SCXMLSession.self, from: Data(#"{"sessionid":"s","name":"n","data":"[1, 2"}"#.utf8))
     }
+  }
+
+  @Test("fsm replay and fsm view read a store's log of the document, with the datamodel")
+  func cliReadsTheLog() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fsm-ecmascript-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let (document, logPath) = (folder + "/counter.scxml", folder + "/session.jsonl")
+    try Self.counter.write(toFile: document, atomically: true, encoding: .utf8)
+    let chart = try ECMAScriptChart(ecmascriptContentsOf: document)
+    let store = try Self.store(chart, clock: ManualClock(), logs: Logs())
+    let recorder = try store.record(to: logPath)
+    store.start()
+    store.send(SCXMLEvent("tick"))
+    store.send(SCXMLEvent("tick", data: #"{"by": 3}"#))
+    await store.settle()
+    await store.finish()
+    try recorder.close()
+    func fsm(_ words: [String]) -> CommandResult {
+      FSM.$ecmascript.withValue(FSM.DatamodelMaker { ECMAScriptDatamodel() }) { FSM.run(words) }
+    }
+    let replayed = fsm(["replay", document, logPath])
+    #expect(replayed.code == 0, "\(replayed.output)\(replayed.errorOutput)")
+    #expect(replayed.output.contains("2 entries"), "\(replayed.output)")
+    let viewed = fsm(["view", document, logPath, "-o", folder + "/page.html"])
+    #expect(viewed.output == folder + "/page.html: 2 steps of counter, replays identically\n", "\(viewed.errorOutput)")
+    let page = try String(contentsOfFile: folder + "/page.html", encoding: .utf8)
+    #expect(page.contains("total"), "the page shows the session's data")
+    // A log whose data was changed diverges, in both.
+    let text = try String(contentsOfFile: logPath, encoding: .utf8)
+    try text.replacingOccurrences(of: #"\"total\":4"#, with: #"\"total\":40"#).write(toFile: logPath, atomically: true, encoding: .utf8)
+    #expect(fsm(["replay", document, logPath]).code == 1)
+    #expect(fsm(["view", document, logPath, "-o", folder + "/page.html"]).output.contains("diverges at step 2"))
   }
 
   @Test("a store refuses a document that invokes; a send to another chart raises error.communication")

@@ -83,14 +83,14 @@ struct ChartCLITests {
     defer { try? FileManager.default.removeItem(atPath: path) }
     try "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"><state id=\"a\"><onentry><script>go()</script></onentry></state></scxml>"
       .write(toFile: path, atomically: true, encoding: .utf8)
-    for command in ["run", "show", "check"] {
-      let result = PackageFSM.run([command, path])
-      #expect(result.code == 2)
-      #expect(result.errorOutput.contains("line 1: <script>: needs a datamodel"), "\(command): \(result.errorOutput)")
-    }
     #if !ECMAScript
-      // Built without the datamodel, fsm run says how to get it.
-      #expect(PackageFSM.run(["run", path]).errorOutput.contains("build fsm with the ECMAScript trait"))
+      // Built without the datamodel, every command that reads the chart says how to get it.
+      for command in [["run", path], ["show", path], ["check", path], ["replay", path, path + ".jsonl"], ["view", path, path + ".jsonl"]] {
+        let result = PackageFSM.run(command)
+        #expect(result.code == 2)
+        #expect(result.errorOutput.contains("line 1: <script>: needs a datamodel"), "\(command): \(result.errorOutput)")
+        #expect(result.errorOutput.contains("build fsm with the ECMAScript trait"), "\(command): \(result.errorOutput)")
+      }
     #endif
   }
 

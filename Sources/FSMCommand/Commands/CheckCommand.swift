@@ -31,6 +31,9 @@ enum CheckCommand {
     case .chart(let chart, let file):
       lines = chart.overviewLines()
       findings = chart.check().map { "\(file): \($0)" }
+    case .scripted(let chart, let file):
+      lines = chart.overviewLines()
+      findings = chart.check().map { "\(file): \($0)" }
     case .shipped(let machine):
       findings = machine.check().map { "\(machine.name): \($0)" }
     case .spec(let spec):

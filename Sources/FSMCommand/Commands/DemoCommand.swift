@@ -86,6 +86,8 @@ enum DemoCommand {
         return .failure(error.description)
       }
     case .success(.shipped): return .usage("no demo for '\(path)'; expected one of: \(names)", help: help)
+    case .success(.scripted(_, let file)):
+      return .failure("\(file) uses the ECMAScript datamodel: run it with `fsm run \(file) --events …`, which evaluates its content")
     case .failure(let error): return .failure(error.message)
     }
     for line in lines { emit(line) }

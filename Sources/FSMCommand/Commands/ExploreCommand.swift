@@ -116,6 +116,8 @@ enum ExploreCommand {
         let (lines, failed) = SpecGraph(spec: spec).explore(depth: depth)
         let text = lines.joined(separator: "\n") + "\n"
         return failed ? .findings(text) : .success(text)
+      case .success(.scripted(_, let file)):
+        return .failure("\(file) uses the ECMAScript datamodel, which fsm explore does not explore yet (its data is not a value the search can file)")
       case .success: break
       case .failure(let error): return .failure(error.message)
       }

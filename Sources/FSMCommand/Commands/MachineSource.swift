@@ -6,6 +6,8 @@ enum MachineSource {
   case shipped(MachineDescription)
   case spec(SpecDocument)
   case chart(SCXMLDocument.DocumentChart, file: String)
+  /// An SCXML chart with the ECMAScript datamodel (`fsm` built with the trait).
+  case scripted(SCXMLDocument.StoreScriptedChart, file: String)
 
   /// Resolves `argument`; the error is the message to print.
   static func resolve(_ argument: String) -> Result<MachineSource, ResolveError> {
@@ -14,7 +16,14 @@ enum MachineSource {
       do {
         return .success(.chart(try SCXMLDocument.load(contentsOf: argument), file: argument))
       } catch {
-        return .failure(.unreadable(error.description))
+        guard error.kind == .needsDatamodel else { return .failure(.unreadable(error.description)) }
+        guard let make = FSM.ecmascript?.make else { return .failure(.unreadable(error.description + "\n" + FSM.enableECMAScript)) }
+        do throws(SCXMLError) {
+          let chart = try SCXMLDocument.readStoreScripted(Data(SCXMLDocument.contents(of: argument)), file: argument, datamodel: make)
+          return .success(.scripted(chart, file: argument))
+        } catch {
+          return .failure(.unreadable(error.description))
+        }
       }
     }
     let looksLikeFile = argument.hasSuffix(".md") || argument.contains("/")
@@ -48,7 +57,7 @@ enum MachineSource {
     switch self {
     case .shipped(let machine): machine
     case .spec(let spec): MachineDescription(spec.table, summary: "spec \(spec.file)")
-    case .chart: nil
+    case .chart, .scripted: nil
     }
   }
 
@@ -60,6 +69,11 @@ enum MachineSource {
       case .mermaid, .dot: Self.drawing(of: chart).render(format)
       case .table: chart.markdown()
       }
+    case .scripted(let chart, _):
+      switch format {
+      case .mermaid, .dot: Self.drawing(of: chart).render(format)
+      case .table: chart.markdown()
+      }
     default: description!.render(format)
     }
   }
@@ -67,7 +81,9 @@ enum MachineSource {
 
 extension MachineSource {
   /// `chart` drawn with the charts it invokes (theirs too), each inside its invoker.
-  static func drawing(of chart: SCXMLDocument.DocumentChart) -> MachineDescription {
+  static func drawing<Event: Codable, Context: Codable & Equatable & Sendable, Effect: Codable & Equatable>(
+    of chart: Chart<String, Event, Context, Effect>
+  ) -> MachineDescription {
     chart.declaredInvokes.reduce(MachineDescription(chart: chart, summary: chart.name)) { drawn, declared in
       drawn.invoking(drawing(of: declared.invoke.chart), in: [declared.state])
     }

@@ -36,15 +36,8 @@ enum ReplayCommand {
     let all = arguments.flags.contains("--all")
     if name.hasSuffix(".scxml") || name.hasSuffix(".md") {
       switch MachineSource.resolve(name) {
-      case .success(.chart(let chart, _)):
-        do throws(LogError) {
-          let report = try chart.replay(logAt: path, reportingAll: all)
-          let text = "\(path): \(report.description)\n"
-          return report.isIdentical ? .success(text) : .findings(text)
-        } catch {
-          if case .io(_, let detail) = error { return .failure("\(path): \(detail)") }
-          return .failure("\(path): \(error.description)")
-        }
+      case .success(.chart(let chart, _)): return replay(chart, logAt: path, all: all)
+      case .success(.scripted(let chart, _)): return replay(chart, logAt: path, all: all)
       case .success(.spec(let spec)): return SpecReplay.replay(spec, logAt: path, all: all)
       case .success: break
       case .failure(let error): return .failure(error.message)
@@ -64,6 +57,20 @@ enum ReplayCommand {
     case .replayed(let report)?:
       let text = "\(path): \(report.description)\n"
       return report.isIdentical ? .success(text) : .findings(text)
+    }
+  }
+
+  /// Replays a chart file's log at `path`.
+  static func replay<ID: Codable, Event: Codable, Context: Codable & Equatable, Effect: Codable & Equatable>(
+    _ chart: Chart<ID, Event, Context, Effect>, logAt path: String, all: Bool
+  ) -> CommandResult {
+    do throws(LogError) {
+      let report = try chart.replay(logAt: path, reportingAll: all)
+      let text = "\(path): \(report.description)\n"
+      return report.isIdentical ? .success(text) : .findings(text)
+    } catch {
+      if case .io(_, let detail) = error { return .failure("\(path): \(detail)") }
+      return .failure("\(path): \(error.description)")
     }
   }
 }

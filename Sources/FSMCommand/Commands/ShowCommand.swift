@@ -38,6 +38,8 @@ enum ShowCommand {
     case .failure(let error): return .failure(error.message)
     case .success(.chart(let chart, _)):
       do throws(ExportError) { return .success(try chart.scxml()) } catch { return .failure("\(error)") }
+    case .success(.scripted(_, let file)):
+      return .failure("\(file) is SCXML with the ECMAScript datamodel already; its content is script, which is not written back")
     case .success(let source):
       let text: String?
       do throws(ExportError) { text = try source.description?.scxml() } catch { return .failure("\(error)") }

@@ -96,7 +96,9 @@ struct EncodedValues<Value: Encodable> {
 
   /// Values whose type is found `Hashable` at run time: its cache runs unspecialised.
   @usableFromInline init() {
-    self.init(hashed: makeJSONByValue(Value.self).map { cache in { try cache.json($0, $1) } })
+    // A value held by a reference that goes on changing (``KeptByCopy``) is no dictionary key:
+    // it is encoded every time.
+    self.init(hashed: Value.self is any KeptByCopy.Type ? nil : makeJSONByValue(Value.self).map { cache in { try cache.json($0, $1) } })
   }
 
   @usableFromInline init(hashed: ((Value, JSONEncoder) throws -> [UInt8])?) { self.hashed = hashed }

@@ -63,6 +63,8 @@ enum ViewCommand {
       read = session
     case .chart(let chart, _):
       read = MachineDescription.session(of: chart, logAt: path)
+    case .scripted(let chart, _):
+      read = MachineDescription.session(of: chart, logAt: path)
     case .spec(let spec):
       // Read by names against the spec's rows, as `fsm replay` checks it.
       switch SpecSession.read(spec, logAt: path) {
@@ -104,6 +106,8 @@ enum ViewCommand {
         .mapError { ViewFailure(message: "\(file): the chart cannot start: \($0)") }
     case .spec(let spec):
       simulation = .success(.of(spec: spec, limit: limit))
+    case .scripted(_, let file):
+      return .failure("\(file) uses the ECMAScript datamodel, which the simulator does not explore yet; view a log of it (fsm view \(file) <log.jsonl>)")
     }
     let simulated: Simulation
     do { simulated = try simulation.get() } catch { return .failure(error.message) }

@@ -34,3 +34,28 @@ extension SCXMLDocument {
     }
   }
 }
+
+extension SCXMLDocument {
+  /// A chart read from a document whose content a datamodel runs, for a ``Store``: each
+  /// `<log>` a ``Command/perform(_:id:scope:)`` of its text.
+  package typealias StoreScriptedChart = Chart<String, SCXMLEvent, SCXMLSession, Command<SCXMLEvent, String>>
+
+  /// Reads a document whose content a datamodel runs for a store, which runs it alone: a send
+  /// to another chart (`#_parent`, `#_<id>`, delayed or not) raises `error.communication`.
+  package static func readStoreScripted(_ data: Data, file: String, datamodel make: @escaping SCXMLDatamodelMaker) throws(SCXMLError)
+    -> StoreScriptedChart
+  {
+    try readScripted(data, file: file, datamodel: make) { output in
+      switch output {
+      case .effect(let log): .effect(.perform(log))
+      case .send(let event, _, _) where event.target != nil: .error("error.communication")
+      case .message: .error("error.communication")
+      case .send(let event, let delay, let id): .send(event, after: delay, id: id)
+      case .raise(let event): .raise(event)
+      case .cancel(let id): .cancel(id)
+      case .error(let name): .error(name)
+      case .update, .make: nil
+      }
+    }
+  }
+}

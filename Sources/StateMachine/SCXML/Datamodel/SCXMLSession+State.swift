@@ -96,3 +96,16 @@ extension SCXMLSession: KeptByCopy {
     SCXMLSession(sessionID: sessionID, name: name, restoring: locked { state })
   }
 }
+
+extension SCXMLSession: CustomStringConvertible {
+  /// The data, and what else the session holds when it holds anything: `{"count":2} (active:
+  /// counting; sends: 1)`.
+  public var description: String {
+    let state = locked { self.state }
+    var notes: [String] = []
+    if !state.active.isEmpty { notes.append("active: " + state.active.joined(separator: ", ")) }
+    if !state.bound.isEmpty { notes.append("bound: " + state.bound.joined(separator: ", ")) }
+    if state.sent > 0 { notes.append("sends: \(state.sent)") }
+    return state.data + (notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")")
+  }
+}
