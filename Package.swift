@@ -65,7 +65,8 @@ let package = Package(
         .linkedLibrary("javascriptcoregtk-4.1", .when(platforms: [.linux], traits: ["ECMAScript"])),
         .linkedFramework("JavaScriptCore", .when(platforms: [.macOS, .iOS, .tvOS, .visionOS], traits: ["ECMAScript"])),
       ]),
-    .testTarget(name: "ECMAScriptTests", dependencies: ["StateMachineECMAScript", "StateMachine", "FSMCommand"], swiftSettings: strict),
+    .testTarget(
+      name: "ECMAScriptTests", dependencies: ["StateMachineECMAScript", "StateMachine", "StateMachineChecking", "FSMCommand"], swiftSettings: strict),
     .testTarget(
       name: "StateMachineTests", dependencies: ["StateMachine", "StateMachineExamples", "StateMachineChecking"], exclude: ["Hostile"],
       swiftSettings: strict),

@@ -2,6 +2,7 @@
 import Foundation
 import FSMCommand
 import StateMachine
+import StateMachineChecking
 import StateMachineECMAScript
 import Synchronization
 import Testing
@@ -129,6 +130,19 @@ struct ECMAScriptStoreTests {
     #expect(reminded.configuration == ["counting"])
   }
 
+  @Test("the explorer tells configurations apart by the session's data, each stepping a datamodel of its own")
+  func explores() throws {
+    let chart = try Self.chart()
+    let explorer = Explorer(chart: chart, context: SCXMLSession(for: chart), alphabet: ["tick", "hush", "remind"].map { SCXMLEvent($0) })
+    // counting and reminded with count 0, 1 and 2 (`hush` changes nothing), and done: had the
+    // positions shared one datamodel, the counts would run on across them.
+    let result = explorer.explore(depth: 10)
+    #expect(result.configurations == 7)
+    #expect(result.coverage.statesNeverEntered.isEmpty)
+    let checked = explorer.invariant("the count stays below 2") { _, session in !session.data.contains(#""count":2"#) }.explore(depth: 10)
+    #expect(checked.violations.map { $0.path.map(\.name) } == [["tick", "tick"]])
+  }
+
   @Test("a session whose data is not a JSON object is refused when read, naming the field")
   func badSession() {
     #expect(throws: DecodingError.self) {
@@ -136,7 +150,7 @@ struct ECMAScriptStoreTests {
     }
   }
 
-  @Test("fsm replay and fsm view read a store's log of the document, with the datamodel")
+  @Test("fsm replay and fsm view read a store's log of the document; fsm explore and the simulator explore it")
   func cliReadsTheLog() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fsm-ecmascript-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -167,6 +181,10 @@ struct ECMAScriptStoreTests {
     try text.replacingOccurrences(of: #"\"total\":4"#, with: #"\"total\":40"#).write(toFile: logPath, atomically: true, encoding: .utf8)
     #expect(fsm(["replay", document, logPath]).code == 1)
     #expect(fsm(["view", document, logPath, "-o", folder + "/page.html"]).output.contains("diverges at step 2"))
+    // Explored and simulated over the event names it mentions, each configuration with its data.
+    let explored = fsm(["explore", document])
+    #expect(explored.output.contains("configurations: 7 (depth 3)"), "\(explored.output)\(explored.errorOutput)")
+    #expect(fsm(["view", document, "-o", folder + "/simulator.html"]).output == folder + "/simulator.html: simulator of counter, 7 configurations\n")
   }
 
   @Test("a store refuses a document that invokes; a send to another chart raises error.communication")

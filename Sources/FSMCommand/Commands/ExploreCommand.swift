@@ -116,8 +116,14 @@ enum ExploreCommand {
         let (lines, failed) = SpecGraph(spec: spec).explore(depth: depth)
         let text = lines.joined(separator: "\n") + "\n"
         return failed ? .findings(text) : .success(text)
-      case .success(.scripted(_, let file)):
-        return .failure("\(file) uses the ECMAScript datamodel, which fsm explore does not explore yet (its data is not a value the search can file)")
+      case .success(.scripted(let chart, _)):
+        // Each event as a name alone, without data.
+        let names = chart.eventNames
+        let result = Explorer(chart: chart, context: SCXMLSession(for: chart, sessionID: "explore"), alphabet: names.map { SCXMLEvent($0) })
+          .explore(depth: depth, limit: limit)
+        let (lines, failed) = report(result, alphabet: names)
+        let text = lines.joined(separator: "\n") + "\n"
+        return failed ? .findings(text) : .success(text)
       case .success: break
       case .failure(let error): return .failure(error.message)
       }

@@ -43,9 +43,14 @@ public struct _ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: 
   public typealias Definition = Chart<ID, Event, Context, Effect>
 
   @usableFromInline var machine: ChartMachine<ID, Event, Context, Effect>
+  /// Whether the context is a reference to what changes (an SCXML session, ``KeptByCopy``):
+  /// each position then files a copy of it, and the machine steps a copy of the one it is put
+  /// back with, so that no step changes what was filed.
+  @usableFromInline let copiesContexts: Bool
 
   public init(_ chart: Definition, context: Context) {
-    machine = ChartMachine(chart, context: context)
+    copiesContexts = Context.self is any KeptByCopy.Type
+    machine = ChartMachine(chart, context: copiesContexts ? keptContext(context) : context)
     machine._gatherCoverage()
     machine.discardsOutputs = true
   }
@@ -56,7 +61,7 @@ public struct _ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: 
   @inlinable
   public var place: _ChartPlace { _ChartPlace(key: key, halted: machine.halted, history: machine.history, node: machine.node) }
 
-  @inlinable public var context: Context { machine.storedContext }
+  @inlinable public var context: Context { copiesContexts ? keptContext(machine.storedContext) : machine.storedContext }
   @inlinable public var contextMayHaveChanged: Bool { machine.contextWritten }
   @inlinable public var configuration: [ID] { machine.configuration }
   @inlinable public var isHalted: Bool { machine.halted }
@@ -78,7 +83,9 @@ public struct _ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: 
       place.node < 0
         || (Int(place.node) < machine.compiledStorage.steps.keys.count && machine.compiledStorage.steps.keys[Int(place.node)] == place.key),
       "a place returned to a machine that did not read it")
-    machine.place(active: place.key.active, history: place.history, context: context, halted: place.halted, node: place.node)
+    machine.place(
+      active: place.key.active, history: place.history, context: copiesContexts ? keptContext(context) : context, halted: place.halted,
+      node: place.node)
   }
 
   @inlinable

@@ -10,7 +10,16 @@ protocol KeptByCopy {
 
 /// `context` as a log in memory keeps it: a copy when it is ``KeptByCopy``, else itself.
 @inlinable
-func keptContext<Context>(_ context: Context) -> Context {
+package func keptContext<Context>(_ context: Context) -> Context {
   guard let kept = context as? any KeptByCopy else { return context }
   return (kept.keptCopy() as? Context) ?? context
+}
+
+extension ChartMachine {
+  /// The machine steps a copy of its context from now on, when the context is held by a
+  /// reference (``KeptByCopy``): a copy of a machine then steps without changing the
+  /// original's context. (Else nothing changes.)
+  package mutating func detachContext() {
+    if Context.self is any KeptByCopy.Type { storedContext = keptContext(storedContext) }
+  }
 }

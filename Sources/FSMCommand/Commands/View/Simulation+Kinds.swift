@@ -48,6 +48,8 @@ extension Simulation {
         },
         steps: { here, event in
           var machine = here
+          // (A context held by a reference, an SCXML session, is copied: `here` stays as it is.)
+          machine.detachContext()
           // A macrostep that does not settle is not a way to go.
           guard let step = try? machine.send(event), step.loggedOutcome == .transitioned else { return [] }
           let edge = Edge(

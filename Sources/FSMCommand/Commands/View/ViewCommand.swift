@@ -106,8 +106,11 @@ enum ViewCommand {
         .mapError { ViewFailure(message: "\(file): the chart cannot start: \($0)") }
     case .spec(let spec):
       simulation = .success(.of(spec: spec, limit: limit))
-    case .scripted(_, let file):
-      return .failure("\(file) uses the ECMAScript datamodel, which the simulator does not explore yet; view a log of it (fsm view \(file) <log.jsonl>)")
+    case .scripted(let chart, let file):
+      simulation = Simulation.of(
+        chart: chart, context: SCXMLSession(for: chart, sessionID: "simulator"), alphabet: chart.eventNames.map { SCXMLEvent($0) }, limit: limit
+      )
+      .mapError { ViewFailure(message: "\(file): the chart cannot start: \($0)") }
     }
     let simulated: Simulation
     do { simulated = try simulation.get() } catch { return .failure(error.message) }
