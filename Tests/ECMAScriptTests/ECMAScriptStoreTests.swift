@@ -143,6 +143,24 @@ struct ECMAScriptStoreTests {
     #expect(checked.violations.map { $0.path.map(\.name) } == [["tick", "tick"]])
   }
 
+  @Test("property checks walk the document from its start each time, and shrink a failure to its shortest path")
+  func propertyChecks() throws {
+    let chart = try Self.chart()
+    let check = PropertyCheck(chart: chart, context: SCXMLSession(for: chart), alphabet: ["tick", "hush", "remind"].map { SCXMLEvent($0) })
+    // Had the walks shared one datamodel, the count would run on from walk to walk past 3.
+    try check.invariant("the count stays within 3") { _, session in
+      (session.data.firstMatch(of: #/"count":(\d+)/#).map { Int($0.1)! } ?? 0) <= 3
+    }.run(walks: 30, length: 12, seed: 7)
+    #expect(throws: PropertyFailure<SCXMLEvent>.self) {
+      try check.invariant("the count stays below 2") { _, session in !session.data.contains(#""count":2"#) }.run(walks: 30, length: 12, seed: 7)
+    }
+    do {
+      try check.invariant("the count stays below 2") { _, session in !session.data.contains(#""count":2"#) }.run(walks: 30, length: 12, seed: 7)
+    } catch {
+      #expect(error.events.map(\.name) == ["tick", "tick"])
+    }
+  }
+
   @Test("a session whose data is not a JSON object is refused when read, naming the field")
   func badSession() {
     #expect(throws: DecodingError.self) {

@@ -71,6 +71,11 @@ public protocol MachineInstance<Definition> {
   /// steps as ``step(_:)`` does).
   mutating func _step(_ event: Definition.Event, ordinal: Int) throws(Failure) -> MachineResponse
 
+  /// For checkers that copy a machine to step the copy: the machine steps a context of its own
+  /// from now on, when its context is held by a reference that changes as it steps (an SCXML
+  /// session), so that the original's does not change. Not API (the default does nothing).
+  mutating func _detachContext()
+
   /// Where a running machine is, as a value to keep and restore: a table's state and context
   /// (``TableSnapshot``), a chart's active states, history, context and halting
   /// (``ChartSnapshot``). `Codable` when the states and the context are.
@@ -99,6 +104,9 @@ extension MachineInstance {
 
   @inlinable
   public mutating func _step(_ event: Definition.Event, ordinal: Int) throws(Failure) -> MachineResponse { try step(event) }
+
+  @inlinable
+  public mutating func _detachContext() {}
 }
 
 /// What one event did to a running machine, as the tools that run every kind of machine read
@@ -277,4 +285,6 @@ extension ChartMachine: MachineInstance {
   public mutating func _step(_ event: Event, ordinal: Int) throws(ChartRunError) -> MachineResponse {
     try send(event, ordinal: ordinal).outcome == .transitioned ? .handled : .ignored
   }
+
+  public mutating func _detachContext() { detachContext() }
 }

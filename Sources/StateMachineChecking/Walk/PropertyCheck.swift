@@ -95,6 +95,7 @@ public struct PropertyCheck<Definition: MachineDefinition>: PropertyChecking, Se
     var steps = 0
     // Every walk starts where the machine's start leaves it: begun once, copied per walk.
     var origin = Instance(definition, context: context)
+    origin._detachContext()
     origin._discardOutputs()
     do {
       try origin.begin()
@@ -112,6 +113,7 @@ public struct PropertyCheck<Definition: MachineDefinition>: PropertyChecking, Se
     let ordinals = draw == nil ? alphabet.map { origin._ordinal(of: $0) } : []
     for _ in 0..<walks {
       var machine = origin
+      machine._detachContext()
       events.removeAll(keepingCapacity: true)
       var broke: Violation?
       do {
@@ -186,6 +188,7 @@ public struct PropertyCheck<Definition: MachineDefinition>: PropertyChecking, Se
   @usableFromInline
   func replay(_ events: [Event]) -> (failure: Violation?, sent: Int) {
     var machine = Instance(definition, context: context)
+    machine._detachContext()
     machine._discardOutputs()
     do {
       try machine.begin()
