@@ -161,6 +161,37 @@ struct ECMAScriptStoreTests {
     }
   }
 
+  @Test("the README's counter: a store runs it and records it, the log replays, and the explorer counts 7 configurations")
+  func readmeCounter() async throws {
+    let readme = try String(
+      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("README.md"), encoding: .utf8)
+    let start = try #require(readme.range(of: "```xml\n<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\" datamodel=\"ecmascript\" name=\"counter\""))
+    let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fsm-readme-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let (document, logPath, clock) = (folder + "/counter.scxml", folder + "/counter.jsonl", ManualClock())
+    try String(readme[readme.index(start.lowerBound, offsetBy: 7)..<end.lowerBound]).write(toFile: document, atomically: true, encoding: .utf8)
+
+    let chart = try ECMAScriptChart(ecmascriptContentsOf: document)
+    let store = try Store(chart, context: SCXMLSession(for: chart), clock: clock, handler: { log, _ in print(log) })
+    let recorder = try store.record(to: logPath)
+    store.start()
+    store.send(SCXMLEvent("tick", data: #"{"by": 2}"#))
+    await store.settle()
+    print(store.configuration, store.context.data)
+    #expect(store.configuration == ["counting"])
+    #expect(store.context.data == #"{"count":1,"total":2}"#)
+
+    let space = Explorer(chart: chart, context: SCXMLSession(for: chart), alphabet: [SCXMLEvent("tick"), SCXMLEvent("remind")])
+      .explore(depth: 10)
+    #expect(space.configurations == 7)
+    await store.finish()
+    try recorder.close()
+    #expect(try chart.replay(logAt: logPath).isIdentical)
+  }
+
   @Test("a session whose data is not a JSON object is refused when read, naming the field")
   func badSession() {
     #expect(throws: DecodingError.self) {
