@@ -192,6 +192,28 @@ struct ECMAScriptStoreTests {
     #expect(try chart.replay(logAt: logPath).isIdentical)
   }
 
+  @Test("a snapshot keeps the data it was taken with; two machines restored from it each step their own")
+  func snapshots() async throws {
+    let chart = try Self.chart()
+    let store = try Self.store(chart, clock: ManualClock(), logs: Logs())
+    store.start()
+    store.send(SCXMLEvent("tick"))
+    await store.settle()
+    let snapshot = store.snapshot
+    store.send(SCXMLEvent("tick"))
+    await store.settle()
+    #expect(snapshot.context.data == #"{"count":1,"total":1}"#)
+    #expect(store.context.data == #"{"count":2,"total":2}"#)
+    await store.finish()
+    for _ in 0..<2 {
+      var machine = try ChartMachine(chart, restoring: snapshot)
+      _ = try machine.send(SCXMLEvent("tick", data: #"{"by": 10}"#))
+      #expect(machine.context.data == #"{"count":2,"total":11}"#)
+      #expect(machine.snapshot.context.data == #"{"count":2,"total":11}"#)
+    }
+    #expect(snapshot.context.data == #"{"count":1,"total":1}"#)
+  }
+
   @Test("a session whose data is not a JSON object is refused when read, naming the field")
   func badSession() {
     #expect(throws: DecodingError.self) {

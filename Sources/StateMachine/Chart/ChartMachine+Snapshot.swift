@@ -36,9 +36,10 @@ public struct ChartRestoreError: Error, Hashable, Sendable, CustomStringConverti
 }
 
 extension ChartMachine {
-  /// Where the machine is now.
+  /// Where the machine is now. (A context held by a reference that changes as the machine
+  /// steps, an SCXML session, is copied: the snapshot stays as it was taken.)
   public var snapshot: ChartSnapshot<ID, Context> {
-    ChartSnapshot(configuration: configuration, history: historyValues, context: context, isHalted: isHalted)
+    ChartSnapshot(configuration: configuration, history: historyValues, context: keptContext(context), isHalted: isHalted)
   }
 
   /// A started machine at `snapshot`.
@@ -56,7 +57,8 @@ extension ChartMachine {
   ///
   /// - Throws: ``ChartRestoreError`` naming the first id that breaks a rule, and the rule.
   public init(_ chart: Chart<ID, Event, Context, Effect>, restoring snapshot: ChartSnapshot<ID, Context>) throws(ChartRestoreError) {
-    self.init(chart, context: snapshot.context)
+    // (A copy of a context held by a reference: stepping does not change the snapshot.)
+    self.init(chart, context: keptContext(snapshot.context))
     let restored = try chart.restoredState(snapshot.configuration, history: snapshot.history, isHalted: snapshot.isHalted)
     guard let restored else { return }
     (active, history) = restored

@@ -91,7 +91,7 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
     let restored = try chart.restoredState(snapshot.configuration, history: snapshot.history, isHalted: snapshot.isHalted)
     guard let restored else { preconditionFailure("invalid state: a snapshot with a configuration restored to none") }
     pool = chart.stepperPool()
-    (active, context, halted) = (restored.active, snapshot.context, snapshot.isHalted)
+    (active, context, halted) = (restored.active, keptContext(snapshot.context), snapshot.isHalted)
     rare = restored.history.isEmpty ? nil : Rare(history: restored.history, start: nil)
   }
 
@@ -107,7 +107,7 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   @usableFromInline func isActive(_ state: ID) -> Bool { pool.chart.isActive(state, in: active) }
   /// Where the chart is.
   @usableFromInline var snapshot: ChartSnapshot<ID, Context> {
-    ChartSnapshot(configuration: configuration, history: chart.historyValues(of: history), context: context, isHalted: halted)
+    ChartSnapshot(configuration: configuration, history: chart.historyValues(of: history), context: keptContext(context), isHalted: halted)
   }
 
   @usableFromInline var observed: [ID] { configuration }
