@@ -123,4 +123,36 @@ struct SCXMLSessionTests {
     #expect(engine.data["there"] == "true", "inner was active in its own entry content")
     #expect(engine.active == ["gone"], "outer and inner were exited")
   }
+
+  @Test("a store's session is read (data, hash, JSON, snapshot) from other tasks while 4 tasks send: every event handled, no race")
+  func readWhileStepping() async throws {
+    let chart = try SCXMLDocument.readStoreScripted(
+      Data(
+        """
+        <scxml xmlns="http://www.w3.org/2005/07/scxml" datamodel="ecmascript"><datamodel><data id="n"/></datamodel>
+          <state id="s"><transition event="tick" target="s"><assign location="n" expr="ok"/><log expr="ok"/></transition></state></scxml>
+        """.utf8), file: "ticks.scxml", datamodel: { NamedEngine() })
+    let store = try Store(chart, context: SCXMLSession(for: chart, sessionID: "t"), handler: { _, _ in })
+    store.start()
+    let (senders, each) = (4, 200)
+    await withTaskGroup(of: Void.self) { group in
+      for _ in 0..<senders {
+        group.addTask { for _ in 0..<each { store.send(SCXMLEvent("tick")) } }
+      }
+      group.addTask {
+        for _ in 0..<200 {
+          let session = store.context
+          _ = session.data
+          _ = session.hashValue
+          _ = try? JSONEncoder().encode(session)
+          _ = store.snapshot.context.data
+        }
+      }
+      await group.waitForAll()
+    }
+    await store.settle()
+    #expect(store.stepCount == senders * each)
+    #expect(store.context.data == #"{"n":1}"#)
+    await store.finish()
+  }
 }
