@@ -39,8 +39,9 @@ extension StoreRuntime {
   /// Stops a child whose end is decided; ``finish()`` waits for its store.
   @inlinable @inline(never)
   func stopChild(_ child: any RunningChild) {
-    core.withLock { $0.stopping(child) }
-    child.stop()
+    // (A child whose store does not finish at once waits among the stopping ones: it puts
+    // itself there.)
+    _ = child.stop()
   }
 
   /// The child `token` is done: reported finished, and `event` queued as its last.

@@ -122,6 +122,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
     inspector?(.childStep(step))
     if subscribed.load(ordering: .acquiring), let recorder = subscriptions.load()?.recorder.load() { recorder.recordChild?(step) }
   }
+  @usableFromInline override func childStopping(_ child: any RunningChild) { core.withLock { $0.stopping(child) } }
   @usableFromInline override func childStopped(_ child: ObjectIdentifier) {
     _ = core.withLock { $0.family?.stopping.removeValue(forKey: child) }
   }

@@ -18,6 +18,8 @@ class ParentLink<Event: Sendable>: @unchecked Sendable {
   @usableFromInline var watchesChildren: Bool { abstract() }
   /// A step of a child (or of a child's child), for the parent's inspector.
   @usableFromInline func childStepped(_ step: ChildStep) { abstract() }
+  /// A stopped child's store is finishing: the parent waits for it until ``childStopped(_:)``.
+  @usableFromInline func childStopping(_ child: any RunningChild) { abstract() }
   /// A child's store has finished after it was stopped.
   @usableFromInline func childStopped(_ child: ObjectIdentifier) { abstract() }
 
