@@ -214,6 +214,32 @@ struct ECMAScriptStoreTests {
     #expect(snapshot.context.data == #"{"count":1,"total":1}"#)
   }
 
+  @Test("a store resumes a log file where it ended, with the session's data, and the resumed log replays whole")
+  func resumes() async throws {
+    let chart = try Self.chart()
+    let path = FileManager.default.temporaryDirectory.path + "/fsm-ecmascript-resume-\(UUID().uuidString).jsonl"
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    do {
+      let store = try Self.store(chart, clock: ManualClock(), logs: Logs())
+      let recorder = try store.record(to: path)
+      store.start()
+      store.send(SCXMLEvent("tick", data: #"{"by": 3}"#))
+      await store.settle()
+      await store.finish()
+      try recorder.close()
+    }
+    // Another run of the app: the session goes on from the log's last entry.
+    let recorder = try LogRecorder(resuming: path, chart: chart)
+    let store = try Store(chart, resuming: recorder, clock: ManualClock(), handler: { _, _ in })
+    #expect(store.context.data == #"{"count":1,"total":3}"#)
+    store.send(SCXMLEvent("tick", data: #"{"by": 4}"#))
+    await store.settle()
+    #expect(store.context.data == #"{"count":2,"total":7}"#)
+    await store.finish()
+    try recorder.close()
+    #expect(try chart.replay(logAt: path).isIdentical)
+  }
+
   @Test("a session whose data is not a JSON object is refused when read, naming the field")
   func badSession() {
     #expect(throws: DecodingError.self) {
