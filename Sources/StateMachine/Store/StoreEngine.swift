@@ -50,6 +50,9 @@ protocol StoreEngine: Sendable {
   static func keepLeases(_ stepper: UnsafeMutablePointer<Stepper>)
   /// When the store is freed: `stepper` gives back everything it holds.
   func retire(_ stepper: UnsafeMutablePointer<Stepper>)
+  /// Whether ``retire(_:)`` does anything: a store freed with an engine whose steppers hold
+  /// nothing (a table's) takes no lock to retire it.
+  static var retiresSteppers: Bool { get }
   /// Under the store's lock, when the store starts: registers the commands the start asks for
   /// (a table's initial entry effects; a chart's first macrostep's).
   static func commitStart(to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork)
@@ -116,6 +119,9 @@ struct TableEngine<Definition: _TableStoreDefinition>: StoreEngine where Definit
 
   @inlinable
   func retire(_ stepper: UnsafeMutablePointer<TableEngine>) {}
+
+  @inlinable
+  static var retiresSteppers: Bool { false }
 
   @inlinable
   static func observed(_ stepper: UnsafePointer<TableEngine>) -> State { stepper.pointee.machine.state }

@@ -156,8 +156,10 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
 
   deinit {
     // A drainer holds the runtime, so none is draining: the stepper gives back what it kept
-    // between drains (and what a step that never returned held: its caller is gone).
-    core.withLock { [side = core.side] in $0.engine.retire(side) }
+    // between drains (and what a step that never returned held: its caller is gone). (This
+    // deinit runs unspecialised: an engine whose steppers hold nothing skips the lock, and the
+    // generic types it would look up.)
+    if Engine.retiresSteppers { core.withLock { [side = core.side] in $0.engine.retire(side) } }
     core.deallocate()
   }
 

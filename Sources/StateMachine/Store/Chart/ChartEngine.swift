@@ -154,6 +154,9 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   @inlinable
   static func keepLeases(_ stepper: UnsafeMutablePointer<Stepper>) { stepper.pointee.keeps = true }
 
+  @inlinable
+  static var retiresSteppers: Bool { true }
+
   /// Hands back the machine the store kept, and its place as the chart's keeper.
   @usableFromInline
   func retire(_ stepper: UnsafeMutablePointer<Stepper>) {
