@@ -31,9 +31,10 @@ extension SCXMLSession: Hashable, Codable {
     return SCXMLSessionState(data: engine.snapshotJSON(), active: active.sorted(), bound: bound.sorted(), sent: sent)
   }
 
-  /// A new datamodel takes `state`: its data declared again, its active states marked.
+  /// A new datamodel takes `state`: its data declared again, its active states marked. Data
+  /// that cannot be declared (past a limit) raises `error.execution`.
   func restore(_ state: SCXMLSessionState, on engine: any SCXMLScriptEngine) {
-    try? engine.restore(snapshotJSON: state.data)
+    do { try engine.restore(snapshotJSON: state.data) } catch { outputs.append(.error("error.execution")) }
     for id in state.active { engine.setActive(id, true) }
     (active, bound, sent) = (Set(state.active), Set(state.bound), state.sent)
   }

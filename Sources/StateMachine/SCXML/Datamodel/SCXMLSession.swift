@@ -11,7 +11,7 @@ package typealias SCXMLDatamodelMaker = @Sendable () -> any SCXMLScriptEngine
 /// let chart = try Chart(ecmascriptContentsOf: "counter.scxml")     // StateMachineECMAScript
 /// let store = try Store(chart, context: SCXMLSession(for: chart), handler: { log, _ in print(log) })
 /// store.send(SCXMLEvent("tick"))
-/// print(store.context.data)                                        // {"count":2}
+/// print(store.context.data)                                        // {"count":1,"total":1}
 /// ```
 ///
 /// A session is made without a datamodel; the chart makes one for it when its content first
