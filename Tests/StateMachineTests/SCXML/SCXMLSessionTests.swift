@@ -15,6 +15,8 @@ struct SCXMLSessionTests {
     var data: [String: String?] = [:]
     var calls: [String] = []
     var active: Set<String> = []
+    /// Whether restoring a snapshot fails (as a datamodel past its limits would).
+    var failsRestore = false
 
     func value(_ expression: String) throws -> String? {
       calls.append(expression)
@@ -54,6 +56,7 @@ struct SCXMLSessionTests {
       "{" + data.keys.sorted().filter { !$0.hasPrefix("_") }.map { "\"\($0)\":\((data[$0] ?? nil) ?? "null")" }.joined(separator: ",") + "}"
     }
     func restore(snapshotJSON json: String) throws {
+      if failsRestore { throw Failure() }
       let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
       for (name, value) in object {
         data.updateValue(String(decoding: try JSONSerialization.data(withJSONObject: value, options: .fragmentsAllowed), as: UTF8.self), forKey: name)
@@ -154,5 +157,24 @@ struct SCXMLSessionTests {
     #expect(store.stepCount == senders * each)
     #expect(store.context.data == #"{"n":1}"#)
     await store.finish()
+  }
+
+  @Test("a session read from JSON whose data its new datamodel cannot take raises error.execution, not silence")
+  func restoreFails() throws {
+    let chart = try SCXMLDocument.parseScripted(
+      Data(
+        """
+        <scxml xmlns="http://www.w3.org/2005/07/scxml" datamodel="ecmascript"><state id="s"><transition event="go" target="t"/></state>
+          <state id="t"><onentry><log expr="ok"/></onentry><transition event="error.execution" target="failed"/></state><final id="failed"/></scxml>
+        """.utf8), file: "restore.scxml",
+      datamodel: {
+        let engine = NamedEngine()
+        engine.failsRestore = true
+        return engine
+      })
+    let session = try JSONDecoder().decode(SCXMLSession.self, from: Data(#"{"sessionid":"r","name":"n","data":"{\"a\":1}"}"#.utf8))
+    var machine = try ChartMachine(chart, restoring: ChartSnapshot(configuration: ["s"], history: [:], context: session))
+    _ = try machine.send(SCXMLEvent("go"))
+    #expect(machine.configuration == ["failed"])
   }
 }
