@@ -64,22 +64,24 @@ enum MachineSource {
   /// The machine in `format`.
   func render(_ format: MachineDescription.Format) -> String {
     switch self {
-    case .chart(let chart, _):
-      switch format {
-      case .mermaid, .dot: Self.drawing(of: chart).render(format)
-      case .table: chart.markdown()
-      }
-    case .scripted(let chart, _):
-      switch format {
-      case .mermaid, .dot: Self.drawing(of: chart).render(format)
-      case .table: chart.markdown()
-      }
+    case .chart(let chart, _): Self.render(chart, format)
+    case .scripted(let chart, _): Self.render(chart, format)
     default: description!.render(format)
     }
   }
 }
 
 extension MachineSource {
+  /// A chart file's chart in `format`: drawn (with what it invokes), or as its Markdown table.
+  static func render<Event: Codable, Context: Codable & Equatable & Sendable, Effect: Codable & Equatable>(
+    _ chart: Chart<String, Event, Context, Effect>, _ format: MachineDescription.Format
+  ) -> String {
+    switch format {
+    case .mermaid, .dot: drawing(of: chart).render(format)
+    case .table: chart.markdown()
+    }
+  }
+
   /// `chart` drawn with the charts it invokes (theirs too), each inside its invoker.
   static func drawing<Event: Codable, Context: Codable & Equatable & Sendable, Effect: Codable & Equatable>(
     of chart: Chart<String, Event, Context, Effect>

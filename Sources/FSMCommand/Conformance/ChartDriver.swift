@@ -240,7 +240,9 @@ struct ChartDriver<Event: DriverEvent, Context> {
       // Entered again (so exited first), or no longer active: exited.
       if entered.contains(owner) || !machine.isActive(at: owner) { end(child) }
     }
-    sessions[key]!.invocations = sessions[key]!.invocations.filter { !entered.contains($0.value.owner) && machine.isActive(at: $0.value.owner) }
+    if !sessions[key]!.invocations.isEmpty {
+      sessions[key]!.invocations = sessions[key]!.invocations.filter { !entered.contains($0.value.owner) && machine.isActive(at: $0.value.owner) }
+    }
     let chart = machine.steppedChart
     for s in entered.sorted() where machine.isActive(at: s) {
       for (n, invoke) in chart.invokes(of: s).enumerated() {

@@ -47,6 +47,9 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
   @usableFromInline let file: LogFile?
   /// The recorder's clock and when the recording started on it.
   @usableFromInline let now: (any StoreClock)?
+  /// Whether the context is held by a reference that goes on changing (``KeptByCopy``): a log in
+  /// memory then keeps a copy of it at each step. (Worked out once, not per entry.)
+  @usableFromInline let copiesContexts = Context.self is any KeptByCopy.Type
 
   /// Starts a recording of `table` from `state` and `context`.
   ///
@@ -225,7 +228,7 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
           return .failure(failure)
         }
       } else {
-        if Context.self is any KeptByCopy.Type { entry.context = keptContext(entry.context) }
+        if copiesContexts { entry.context = keptContext(entry.context) }
         recording.log.entries.append(entry)
       }
       recording.count += 1

@@ -41,7 +41,7 @@ extension StoreRuntime {
   func stopChild(_ child: any RunningChild) {
     // (A child whose store does not finish at once waits among the stopping ones: it puts
     // itself there.)
-    _ = child.stop()
+    child.stop()
   }
 
   /// The child `token` is done: reported finished, and `event` queued as its last.

@@ -16,10 +16,10 @@ protocol RunningChild: AnyObject, Sendable {
   /// Waits until the child and its descendants are idle (see ``Store/settle()``).
   func settle() async
   /// Begins finishing the child's store (it cancels the child's own effects and children);
-  /// `stopped()` waits for the end. Calling it again does nothing. Returns whether the store
-  /// finished at once (or had nothing to finish); if not, the child is among its parent's
-  /// stopping children (``ParentLink/childStopping(_:)``) until its store has finished.
-  func stop() -> Bool
+  /// `stopped()` waits for the end. Calling it again does nothing. A store that does not finish
+  /// at once is among its parent's stopping children (``ParentLink/childStopping(_:)``) until it
+  /// has finished.
+  func stop()
   /// Waits until the child's store has finished, once ``stop()`` was called.
   func stopped() async
   /// The child's snapshot (its store's, and its children's), as its parent names it.
@@ -202,12 +202,12 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   func settle() async { await store?.settle() }
 
   @usableFromInline
-  func stop() -> Bool {
+  func stop() {
     _ = raise(Self.ended)
-    guard raise(Self.stopRequested), let store = started.load() else { return true }
+    guard raise(Self.stopRequested), let store = started.load() else { return }
     // A child with nothing running (most, when their state is left) finishes here and now: its
     // parent never waits for it.
-    if kind.finishNow(store) { return true }
+    if kind.finishNow(store) { return }
     // Among its parent's stopping children before the task that removes it starts.
     parent.childStopping(self)
     let finish = kind.finish
@@ -217,7 +217,6 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
           await finish(store)
           self.parent.childStopped(ObjectIdentifier(self))
         }))
-    return false
   }
 
   @usableFromInline

@@ -190,10 +190,10 @@ struct ChartReplayer<ID: Hashable & Sendable & Codable, Event: Sendable & Codabl
   /// A machine at `state`: restored, or new (it starts on its first event) when the log began
   /// before the chart started.
   @inlinable
-  static func machine(_ chart: Chart<ID, Event, Context, Effect>, at state: ChartLogState<ID>, context logged: Context) -> Machine? {
-    // (A copy of a context the log holds by reference: stepping must not change the log.)
-    let context = keptContext(logged)
-    if state.configuration.isEmpty { return Machine(chart, context: context) }
+  static func machine(_ chart: Chart<ID, Event, Context, Effect>, at state: ChartLogState<ID>, context: Context) -> Machine? {
+    // (A copy of a context the log holds by reference, as a restored machine steps one: stepping
+    // must not change the log.)
+    if state.configuration.isEmpty { return Machine(chart, context: keptContext(context)) }
     let snapshot = ChartSnapshot(configuration: state.configuration, history: state.history, context: context, isHalted: state.isHalted)
     return try? Machine(chart, restoring: snapshot)
   }
