@@ -66,7 +66,7 @@ let package = Package(
         .linkedFramework("JavaScriptCore", .when(platforms: [.macOS, .iOS, .tvOS, .visionOS], traits: ["ECMAScript"])),
       ]),
     .testTarget(
-      name: "ECMAScriptTests", dependencies: ["StateMachineECMAScript", "StateMachine", "StateMachineChecking", "FSMCommand"], swiftSettings: strict),
+      name: "ECMAScriptTests", dependencies: ["StateMachineECMAScript", "StateMachine", "StateMachineChecking", "StateMachineTesting", "FSMCommand"], swiftSettings: strict),
     .testTarget(
       name: "StateMachineTests", dependencies: ["StateMachine", "StateMachineExamples", "StateMachineChecking"], exclude: ["Hostile"],
       swiftSettings: strict),

@@ -69,7 +69,9 @@ where
   ) rethrows {
     let journal = Journal<Definition>()
     let store = try makeStore(clock) { journal.record($0.sighting()) }
-    journal.know(store.configuration, store.context)
+    // (A context held by a reference, a session, is known as a copy: later steps change the
+    // store's own.)
+    journal.know(store.configuration, keptContext(store.context))
     self.store = store
     let isChart = Definition.Configuration.self is any ShownAsList.Type
     driver = TestStoreDriver(

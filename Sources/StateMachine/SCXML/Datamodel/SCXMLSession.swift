@@ -88,6 +88,30 @@ public final class SCXMLSession: @unchecked Sendable {
     install(make(), make: make)
   }
 
+  /// Replaces the session's data with `json`, one JSON object as ``data`` reads: what a
+  /// `TestStore`'s expected change says a step left.
+  ///
+  /// ```swift
+  /// try await store.send(SCXMLEvent("tick"), effects: [.perform("count: 1")]) {
+  ///   try $0.setData(#"{"count":1,"total":1}"#)
+  /// }
+  /// ```
+  ///
+  /// The session's datamodel, if it has one, goes: the chart makes a new one when its content
+  /// next runs, with this data declared in it (as for a session read back from a log).
+  ///
+  /// - Throws: `DecodingError.dataCorrupted` when `json` is not a JSON object.
+  public func setData(_ json: String) throws {
+    guard (try? JSONSerialization.jsonObject(with: Data(json.utf8))) is [String: Any] else {
+      throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "'\(json.prefix(80))' is not a JSON object; expected the datamodel's data"))
+    }
+    locked {
+      var held = state
+      held.data = json
+      (restoring, engine) = (held, nil)
+    }
+  }
+
   /// `engine` becomes the session's datamodel.
   private func install(_ engine: any SCXMLScriptEngine, make: SCXMLDatamodelMaker?) {
     (self.engine, self.make) = (engine, make)
