@@ -34,6 +34,8 @@ struct CommandCodingTests {
     Case(label: "spawn", command: .invoke(Self.child, id: "file-2", scope: .global), json: #"{"invoke":{"id":"file-2","machine":"job"}}"#),
     Case(label: "message", command: .message(MachineMessage("pause", to: "upload/file-1")),
          json: #"{"message":{"message":"pause","to":"upload\/file-1"}}"#),
+    Case(label: "message after 5 s", command: .message(MachineMessage("ping", to: "file-1", after: .seconds(5), id: "ping")),
+         json: #"{"message":{"after":5,"id":"ping","message":"ping","to":"file-1"}}"#),
   ])
   func roundTrip(_ c: Case) throws {
     #expect(try Self.encode(c.command) == c.json)

@@ -7,6 +7,7 @@
 /// {"cancel":{"id":"ticker"}}
 /// {"invoke":{"machine":"upload","id":"file-1","scope":"state"}}
 /// {"message":{"to":"file-1","message":"pause"}}
+/// {"message":{"to":"file-1","message":"ping","after":5,"id":"ping"}}
 /// ```
 ///
 /// A child machine is kept by its name, and a message by its target and text: read back, they
@@ -51,6 +52,8 @@ extension Command: Codable where Event: Codable, Work: Codable {
       var fields = container.nestedContainer(keyedBy: FieldKey.self, forKey: .message)
       try fields.encode(message.target, forKey: .to)
       try fields.encode(message.text, forKey: .message)
+      if message.isDelayed { try fields.encode(message.delay.inSeconds, forKey: .after) }
+      try fields.encodeIfPresent(message.id, forKey: .id)
     }
   }
 
@@ -91,8 +94,10 @@ extension Command: Codable where Event: Codable, Work: Codable {
       }
       self = .invoke(ChildMachine(name: try fields.decode(String.self, forKey: .machine), launch: nil), id: id, scope: scope)
     case .message:
+      let delay = try fields.contains(.after) ? Self.duration(fields, .after) : .zero
       self = .message(
-        MachineMessage(logged: try fields.decode(String.self, forKey: .message), to: try fields.decode(String.self, forKey: .to)))
+        MachineMessage(
+          logged: try fields.decode(String.self, forKey: .message), to: try fields.decode(String.self, forKey: .to), after: delay, id: id))
     }
   }
 

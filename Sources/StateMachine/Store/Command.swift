@@ -29,6 +29,9 @@ public enum Command<Event: Sendable, Work: Sendable>: Sendable {
   /// child accepted it, failed when there is no such child or it refused the message (the
   /// reason is the failure's error).
   ///
+  /// A delayed message (``MachineMessage/init(_:to:after:id:)``) waits on the store's clock
+  /// as a timer does, cancellable by its id, and is delivered when it is due.
+  ///
   /// Messages are delivered at once, so machines that message each other back and forth would
   /// step forever inside one `send`: a store refuses a message (and a child's start) as
   /// ``SendRejection/loop`` when its last 10,000 steps were all of events its children said
@@ -46,7 +49,8 @@ extension Command: CustomStringConvertible {
     case .every(let interval, let event, _, let scope): "every \(Self.format(interval)): \(event)" + Self.mark(scope)
     case .cancel(let id): "cancel \(id)"
     case .invoke(let child, let id, let scope): ChildLabel(machine: child.name, id: id, scope: scope).description
-    case .message(let message): "send \(message.text) to \(message.target)"
+    case .message(let message):
+      (message.isDelayed ? "after \(Self.format(message.delay)): " : "") + "send \(message.text) to \(message.target)"
     }
   }
 

@@ -225,11 +225,15 @@ struct StoreCore<Engine: StoreEngine> {
       return
     case .perform(_, let i, let s), .send(_, _, let i, let s): (id, scope) = (i, s)
     case .every(_, _, let i, let s), .invoke(_, let i, let s): (id, scope) = (i, s)
-    case .message:
-      // Delivered when the step's work is done, and over then: nothing keeps running.
-      nextToken += 1
-      work.starts.append(Start(token: nextToken, command: command))
-      return
+    case .message(let message):
+      // A delayed one runs as a timer does, until it is due or cancelled.
+      guard message.isDelayed else {
+        // Delivered when the step's work is done, and over then: nothing keeps running.
+        nextToken += 1
+        work.starts.append(Start(token: nextToken, command: command))
+        return
+      }
+      (id, scope) = (message.id, .global)
     }
     if let id, let old = byID[id] { work.cancelled.append(remove(old)) }  // a new one replaces it
     nextToken += 1

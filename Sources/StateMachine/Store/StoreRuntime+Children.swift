@@ -73,12 +73,14 @@ extension StoreRuntime {
     if case .drain(let first)? = ended.enqueued { drain(first) }
   }
 
-  /// A ``Command/message(_:)``: delivered now, and reported finished or failed.
+  /// A ``Command/message(_:)``: delivered now, and reported finished or failed. `fromDrain`:
+  /// the drainer delivers it as its step's work (what the child says meanwhile counts toward
+  /// a loop); else a delayed message's timer does.
   @inlinable @inline(never)
-  func deliver(_ message: MachineMessage, command: Effect) {
-    let result = message.payload.map { routeToChild($0, to: Substring(message.target), feeding: true) } ?? .rejected(.wrongType)
+  func deliver(_ message: MachineMessage, command: Effect, fromDrain: Bool = true) {
+    let result = message.payload.map { routeToChild($0, to: Substring(message.target), feeding: fromDrain) } ?? .rejected(.wrongType)
     switch result {
-    case .accepted: inspector?(.effectFinished(id: nil, description: command.description))
+    case .accepted: inspector?(.effectFinished(id: message.id, description: command.description))
     case .rejected(let reason): inspector?(.effectFailed(description: command.description, error: reason.description, event: nil))
     }
   }

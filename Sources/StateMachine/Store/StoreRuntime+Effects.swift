@@ -198,8 +198,12 @@ extension StoreRuntime {
       inspector?(.effectStarted(id: id, description: command.description))
       launch(child, id: id, token: token, command: command)
     case .message(let message):
-      inspector?(.effectStarted(id: nil, description: command.description))
-      deliver(message, command: command)
+      inspector?(.effectStarted(id: message.id, description: command.description))
+      if message.isDelayed {
+        startTimer(token: token, message: message, command: command)
+      } else {
+        deliver(message, command: command)
+      }
     }
   }
 
@@ -263,6 +267,34 @@ extension StoreRuntime {
       } while timerFired(token, event: event, keep: repeating) && repeating
     }
     attach(.task(task), to: token)
+  }
+
+  /// Starts the timer of a delayed message (``MachineMessage/init(_:to:after:id:)``): when it
+  /// is due and still running, it ends and the message is delivered.
+  @usableFromInline
+  func startTimer(token: UInt64, message: MachineMessage, command: Effect) {
+    if let manualClock = clock.manual {
+      let timer = manualClock.schedule(after: message.delay) { [self] in messageDue(token, message, command: command) }
+      if !attach(.manualTimer(timer), to: token) { manualClock.cancelScheduled(timer) }
+      return
+    }
+    let clock = self.clock
+    let task = Task {
+      do { try await clock.sleep(for: message.delay) } catch { return }
+      messageDue(token, message, command: command)
+    }
+    attach(.task(task), to: token)
+  }
+
+  /// A delayed message fell due: delivered (and reported finished or failed) if it was not
+  /// cancelled meanwhile.
+  private func messageDue(_ token: UInt64, _ message: MachineMessage, command: Effect) {
+    let due = core.withLock { core -> Bool in
+      guard core.isActive(token) else { return false }
+      _ = core.remove(token)
+      return true
+    }
+    if due { deliver(message, command: command, fromDrain: false) }
   }
 
   /// A timer fell due: queue its event if it is still running. Returns whether it was.

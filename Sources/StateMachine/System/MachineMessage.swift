@@ -15,24 +15,52 @@ public struct MachineMessage: Sendable, Hashable, CustomStringConvertible {
   /// What it carries, in one object: a ``Command`` carrying a message stays small for it.
   @usableFromInline let content: Content
 
-  /// A message's content: the message, or the text of one read back from a log.
+  /// A message's content: the message, or the text of one read back from a log; and when it
+  /// is due, and its id (a delayed message's).
   @usableFromInline
   final class Content: Sendable {
     @usableFromInline let payload: (any Sendable)?
     let logged: String?
+    @usableFromInline let delay: Duration
+    @usableFromInline let id: EffectID?
 
     @usableFromInline
-    init(payload: (any Sendable)?, logged: String?) { (self.payload, self.logged) = (payload, logged) }
+    init(payload: (any Sendable)?, logged: String?) { (self.payload, self.logged, delay, id) = (payload, logged, .zero, nil) }
+
+    @usableFromInline
+    init(payload: (any Sendable)?, logged: String?, delay: Duration, id: EffectID?) {
+      (self.payload, self.logged, self.delay, self.id) = (payload, logged, delay, id)
+    }
   }
 
-  /// A message of `message` (one of the receiving machine's events) for the child at `target`.
+  /// A message of `message` (one of the receiving machine's events) for the child at `target`,
+  /// delivered at once.
   @inlinable
   public init<Message: Sendable>(_ message: Message, to target: String) {
     (self.target, content) = (target, Content(payload: message, logged: nil))
   }
 
+  /// A message of `message` for the child at `target`, delivered after `delay` of the store's
+  /// clock (XState's `sendTo` with a delay; SCXML's `<send>` with `delay` to another machine).
+  ///
+  /// Until it is due it is an effect like a timer: the store reports it started, then
+  /// finished when the child accepted it, failed when there is no such child then (or it
+  /// refused the message), or cancelled by ``Command/cancel(_:)`` with `id`, by a new effect
+  /// with the same id, or when the store finishes. A synchronous `MachineSystem`, where time
+  /// does not pass, never delivers it. A delay of zero is a message delivered at once.
+  ///
+  /// ```swift
+  /// .message(MachineMessage(.ping, to: "upload/file-3", after: .seconds(5), id: "ping"))
+  /// ```
+  @inlinable
+  public init<Message: Sendable>(_ message: Message, to target: String, after delay: Duration, id: EffectID? = nil) {
+    (self.target, content) = (target, Content(payload: message, logged: nil, delay: max(delay, .zero), id: id))
+  }
+
   /// A message read back from a log: its target and text, with nothing to deliver.
-  init(logged text: String, to target: String) { (self.target, content) = (target, Content(payload: nil, logged: text)) }
+  init(logged text: String, to target: String, after delay: Duration = .zero, id: EffectID? = nil) {
+    (self.target, content) = (target, Content(payload: nil, logged: text, delay: delay, id: id))
+  }
 
   /// The message itself; `nil` for one read back from a log.
   @inlinable var payload: (any Sendable)? { content.payload }
@@ -40,13 +68,27 @@ public struct MachineMessage: Sendable, Hashable, CustomStringConvertible {
   /// The message as it reads (its `description`; made when asked, not when the message is sent).
   public var text: String { content.logged ?? content.payload.map { String(describing: $0) } ?? "" }
 
-  public var description: String { "\(text) to \(target)" }
+  /// How long after it is sent the message is delivered (zero: at once).
+  public var delay: Duration { content.delay }
 
-  public static func == (a: MachineMessage, b: MachineMessage) -> Bool { a.target == b.target && a.text == b.text }
+  /// A delayed message's id, by which ``Command/cancel(_:)`` cancels it before it is due.
+  public var id: EffectID? { content.id }
+
+  /// Whether it waits before it is delivered (see ``init(_:to:after:id:)``).
+  @inlinable var isDelayed: Bool { content.delay > .zero }
+
+  /// `pause to file-3`; a delayed one `pause to file-3 after 5 s`.
+  public var description: String { "\(text) to \(target)" + (isDelayed ? " after \(Command<Never, Never>.format(delay))" : "") }
+
+  public static func == (a: MachineMessage, b: MachineMessage) -> Bool {
+    a.target == b.target && a.delay == b.delay && a.id == b.id && a.text == b.text
+  }
 
   public func hash(into hasher: inout Hasher) {
     hasher.combine(target)
     hasher.combine(text)
+    hasher.combine(delay)
+    hasher.combine(id)
   }
 }
 

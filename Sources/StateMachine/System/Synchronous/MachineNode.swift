@@ -142,9 +142,10 @@ where
       switch start.command {
       case .invoke(let child, let id, _):
         try launch(child, id: id, token: start.token, stepper: stepper, &budget, &said)
-      case .message(let message):
+      case .message(let message) where !message.isDelayed:
         // A message to no running child, or of another type, is refused and goes no further
-        // (the store reports it to its inspector as a failed effect).
+        // (the store reports it to its inspector as a failed effect). (A delayed one waits, as
+        // a timer does: time does not pass here.)
         guard let payload = message.payload else { continue }
         let heard = try routeDown(payload, to: Substring(message.target), &budget).said
         try queue(heard, stepper: stepper, &budget, &said)

@@ -1,0 +1,156 @@
+import StateMachine
+import Testing
+
+/// A message sent after a delay (`MachineMessage(_:to:after:id:)`): a timer on the store's
+/// clock until it is due, then delivered; cancellable by its id; ending as every effect does,
+/// with exactly one of finished, failed or cancelled.
+@Suite("Systems of machines: delayed messages")
+struct DelayedMessageTests {
+  typealias Parent = SystemMachines.Parent
+
+  /// The parent of the system tests, running the job, with delayed messages: `later` pauses
+  /// the job in 5 s (id `later`), `never` cancels that, `lostLater` messages a child that does
+  /// not exist in 1 s, `finishLater` completes the job in 2 s with no id, `soon` pauses it in
+  /// 20 ms.
+  static func parent() throws -> Parent {
+    try Parent(name: "parent", states: [
+      .compound("root", children: [
+        .atomic("idle", transitions: [.on("start", to: "running")]),
+        .atomic("running", transitions: [
+          .on("jobDone", to: "finished"),
+          .on("later", do: [.effect(.message(MachineMessage("pause", to: "job", after: .seconds(5), id: "later")))]),
+          .on("never", do: [.effect(.cancel("later"))]),
+          .on("soon", do: [.effect(.message(MachineMessage("pause", to: "job", after: .milliseconds(20))))]),
+          .on("lostLater", do: [.effect(.message(MachineMessage("pause", to: "nobody", after: .seconds(1))))]),
+          .on("finishLater", do: [.effect(.message(MachineMessage("complete", to: "job", after: .seconds(2))))]),
+        ], onEntry: [.effect(.invoke(SystemMachines.jobChild(), id: "job", scope: .state))]),
+        .atomic("finished"),
+      ], transitions: [
+        .on("jobPaused", do: [.update { context, event in context.heard.append(event ?? "") }]),
+      ]),
+    ])
+  }
+
+  static func running(_ ledger: SystemLedger, _ clock: ManualClock) throws -> Store<Parent> {
+    let store = try Store(parent(), context: .init(), clock: clock, handler: { _, _ in }, inspector: { ledger.record($0) })
+    store.start()
+    store.send("start")
+    return store
+  }
+
+  @Test("it is delivered when it is due, not before, and ends finished")
+  func deliveredWhenDue() async throws {
+    let (clock, ledger) = (ManualClock(), SystemLedger())
+    let store = try Self.running(ledger, clock)
+    store.send("later")
+    await clock.advance(by: .seconds(4))
+    #expect(store.context.heard.isEmpty, "not due yet")
+    #expect(store.runningEffectCount == 2, "the child, and the message waiting")
+    await clock.advance(by: .seconds(1))
+    await store.settle()
+    #expect(store.context.heard == ["jobPaused"])
+    #expect(ledger.all == [
+      "start invoke job as job (in state)", "start after 5 s: send pause to job", "finished after 5 s: send pause to job",
+    ])
+    await store.finish()
+  }
+
+  @Test("cancelled by its id before it is due, it is never delivered")
+  func cancelledByID() async throws {
+    let (clock, ledger) = (ManualClock(), SystemLedger())
+    let store = try Self.running(ledger, clock)
+    store.send("later")
+    await clock.advance(by: .seconds(3))
+    store.send("never")
+    await clock.advance(by: .seconds(10))
+    await store.settle()
+    #expect(store.context.heard.isEmpty)
+    #expect(ledger.all == [
+      "start invoke job as job (in state)", "start after 5 s: send pause to job", "cancelled after 5 s: send pause to job",
+    ])
+    await store.finish()
+  }
+
+  @Test("a new one with the same id replaces the one waiting: delivered once, when the new one is due")
+  func sameIDReplaces() async throws {
+    let (clock, ledger) = (ManualClock(), SystemLedger())
+    let store = try Self.running(ledger, clock)
+    store.send("later")
+    await clock.advance(by: .seconds(3))
+    store.send("later")
+    await clock.advance(by: .seconds(4))
+    #expect(store.context.heard.isEmpty, "the first was replaced; the second is due at 8 s")
+    await clock.advance(by: .seconds(1))
+    await store.settle()
+    #expect(store.context.heard == ["jobPaused"])
+    #expect(ledger.all.filter { $0.contains("pause") } == [
+      "start after 5 s: send pause to job", "cancelled after 5 s: send pause to job",
+      "start after 5 s: send pause to job", "finished after 5 s: send pause to job",
+    ])
+    await store.finish()
+  }
+
+  @Test("due for a child that does not exist, it fails with the reason")
+  func unknownTargetFails() async throws {
+    let (clock, ledger) = (ManualClock(), SystemLedger())
+    let store = try Self.running(ledger, clock)
+    store.send("lostLater")
+    await clock.advance(by: .seconds(1))
+    await store.settle()
+    #expect(ledger.all.last?.hasPrefix("failed after 1 s: send pause to nobody: ") == true)
+    #expect(ledger.all.filter { $0.contains("nobody") }.count == 2, "started, then failed: one end")
+    await store.finish()
+  }
+
+  @Test("a message due for the child completes it, and the child's done event moves the parent")
+  func dueMessageMovesTheSystem() async throws {
+    let (clock, ledger) = (ManualClock(), SystemLedger())
+    let store = try Self.running(ledger, clock)
+    store.send("finishLater")
+    await clock.advance(by: .seconds(2))
+    await store.settle()
+    #expect(store.configuration == ["finished"])
+    #expect(ledger.all.contains("finished after 2 s: send complete to job"))
+    await store.finish()
+  }
+
+  @Test("the store finishing cancels a message still waiting")
+  func finishCancels() async throws {
+    let (clock, ledger) = (ManualClock(), SystemLedger())
+    let store = try Self.running(ledger, clock)
+    store.send("later")
+    await store.finish()
+    #expect(ledger.all.contains("cancelled after 5 s: send pause to job"))
+    #expect(!ledger.all.contains("finished after 5 s: send pause to job"))
+    await clock.advance(by: .seconds(10))
+    #expect(store.context.heard.isEmpty)
+  }
+
+  @Test("on a real clock it is delivered after its delay")
+  func realClock() async throws {
+    let ledger = SystemLedger()
+    let store = try Store(Self.parent(), context: .init(), handler: { _, _ in }, inspector: { ledger.record($0) })
+    store.start()
+    store.send("start")
+    let sent = ContinuousClock.now
+    store.send("soon")
+    // Waited for, not assumed: 20 ms when the machine is idle; up to 2 minutes when the tests
+    // running beside this one keep every thread busy.
+    while store.context.heard.isEmpty, ContinuousClock.now - sent < .seconds(120) { try await Task.sleep(for: .milliseconds(5)) }
+    #expect(store.context.heard == ["jobPaused"])
+    #expect(ContinuousClock.now - sent >= .milliseconds(20))
+    #expect(ledger.all.contains("finished after 20 ms: send pause to job"))
+    await store.finish()
+  }
+
+  @Test("a synchronous system, where time does not pass, does not deliver it")
+  func systemDoesNotDeliver() throws {
+    var machine = SystemMachine(MachineSystem(chart: try Self.parent()), context: .init())
+    try machine.begin()
+    _ = try machine.step(.root("start"))
+    _ = try machine.step(.root("later"))
+    _ = try machine.step(.root("jobDone"))
+    #expect(machine.context.heard.isEmpty, "the pause never came")
+    #expect(machine.configuration.root == ["finished"])
+  }
+}
