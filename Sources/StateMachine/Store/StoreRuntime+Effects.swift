@@ -269,34 +269,6 @@ extension StoreRuntime {
     attach(.task(task), to: token)
   }
 
-  /// Starts the timer of a delayed message (``MachineMessage/init(_:to:after:id:)``): when it
-  /// is due and still running, it ends and the message is delivered.
-  @usableFromInline
-  func startTimer(token: UInt64, message: MachineMessage, command: Effect) {
-    if let manualClock = clock.manual {
-      let timer = manualClock.schedule(after: message.delay) { [self] in messageDue(token, message, command: command) }
-      if !attach(.manualTimer(timer), to: token) { manualClock.cancelScheduled(timer) }
-      return
-    }
-    let clock = self.clock
-    let task = Task {
-      do { try await clock.sleep(for: message.delay) } catch { return }
-      messageDue(token, message, command: command)
-    }
-    attach(.task(task), to: token)
-  }
-
-  /// A delayed message fell due: delivered (and reported finished or failed) if it was not
-  /// cancelled meanwhile.
-  private func messageDue(_ token: UInt64, _ message: MachineMessage, command: Effect) {
-    let due = core.withLock { core -> Bool in
-      guard core.isActive(token) else { return false }
-      _ = core.remove(token)
-      return true
-    }
-    if due { deliver(message, command: command, fromDrain: false) }
-  }
-
   /// A timer fell due: queue its event if it is still running. Returns whether it was.
   /// A one-shot timer has finished once it fired (its event is queued); a repeating one runs on.
   private func timerFired(_ token: UInt64, event: Event, keep: Bool) -> Bool {
