@@ -57,8 +57,30 @@ extension Store where Definition: _TableStoreDefinition {
       failure: failure, inspector: inspector)
   }
 
-  /// A store that continues `table` from `snapshot` (a child restored in its system): the
-  /// state and context are taken as they are.
+  /// A store that continues `table` from `snapshot` (a store's or a machine's `snapshot`, or
+  /// a log's last state and context): the state and context are taken as they are, and no
+  /// state is entered, so no entry effect is asked for again. The store has started
+  /// (``start()`` does nothing); effects and timers that were running when the snapshot was
+  /// taken do not restart.
+  ///
+  /// ```swift
+  /// let saved = store.snapshot                       // TableSnapshot: Codable when the state and context are
+  /// let again = try Store(table, restoring: saved, clock: clock, handler: handler)
+  /// ```
+  ///
+  /// - Throws: ``TableValidationError`` when the snapshot's state is not one of the table's.
+  @inlinable
+  public convenience init(
+    _ table: Definition, restoring snapshot: TableSnapshot<State, Context>,
+    clock: any Clock<Duration> = ContinuousClock(), mailbox: MailboxPolicy = .unbounded, handler: @escaping Handler,
+    failure: @escaping Failure = { _, _ in nil }, inspector: Inspector? = nil
+  ) throws(TableValidationError) {
+    try self.init(restoring: table, snapshot, clock: clock, mailbox: mailbox, handler: handler, failure: failure, inspector: inspector)
+    runtime.with(TableEngine<Definition>.self) { $0.start(committingStart: false) }
+  }
+
+  /// A store that continues `table` from `snapshot`, not started (a child restored in its
+  /// system, whose run starts it): the state and context are taken as they are.
   @inlinable
   convenience init(
     restoring table: Definition, _ snapshot: TableSnapshot<State, Context>, clock: any Clock<Duration>, mailbox: MailboxPolicy,
