@@ -39,7 +39,7 @@ extension Store where Definition: _ChartStoreDefinition {
   }
 
   /// A store that continues `chart` and its children from `system`: the root as
-  /// ``init(_:restoring:clock:mailbox:handler:failure:inspector:)`` does, then each child
+  /// ``init(_:restoring:clock:mailbox:handler:failure:inspector:)-(_,ChartSnapshot<ID,Context>,_,_,_,_,_)`` does, then each child
   /// where it was, made by the ``ChildMachine`` that `children` gives for its snapshot (its
   /// machine's name and its id; its children's too), running again in its scope, in the state
   /// it belonged to.
