@@ -144,6 +144,26 @@ struct DelayedMessageTests {
     await store.finish()
   }
 
+  @Test("a system's log with a delayed message replays identical: the message, and the child's step when it was due")
+  func replays() async throws {
+    let clock = ManualClock()
+    let store = try Store(Self.parent(), context: .init(), clock: clock, handler: { _, _ in })
+    let recorder = try store.record()
+    store.start()
+    store.send("start")
+    store.send("later")
+    await clock.advance(by: .seconds(5))
+    await store.settle()
+    #expect(store.context.heard == ["jobPaused"])
+    await store.finish()
+    let log = recorder.log
+    // The job's ticks each second, and its pause when the message was due: lines of its own.
+    #expect(log.childLines.allSatisfy { $0.path == "job" })
+    #expect(log.childLines.filter { $0.text.contains(#""pause""#) }.count == 1)
+    let report = try Self.parent().replay(log)
+    #expect(report.isIdentical, "\(report)")
+  }
+
   @Test("a synchronous system, where time does not pass, does not deliver it")
   func systemDoesNotDeliver() throws {
     var machine = SystemMachine(MachineSystem(chart: try Self.parent()), context: .init())
