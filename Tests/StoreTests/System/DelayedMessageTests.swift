@@ -6,7 +6,8 @@ import Testing
 /// with exactly one of finished, failed or cancelled.
 @Suite("Systems of machines: delayed messages")
 struct DelayedMessageTests {
-  typealias Parent = SystemMachines.Parent
+  /// The parent's context is what it heard from the job (`Codable`: its log is recorded).
+  typealias Parent = Chart<String, String, [String], Command<String, Never>>
 
   /// The parent of the system tests, running the job, with delayed messages: `later` pauses
   /// the job in 5 s (id `later`), `never` cancels that, `lostLater` messages a child that does
@@ -26,13 +27,13 @@ struct DelayedMessageTests {
         ], onEntry: [.effect(.invoke(SystemMachines.jobChild(), id: "job", scope: .state))]),
         .atomic("finished"),
       ], transitions: [
-        .on("jobPaused", do: [.update { context, event in context.heard.append(event ?? "") }]),
+        .on("jobPaused", do: [.update { heard, event in heard.append(event ?? "") }]),
       ]),
     ])
   }
 
   static func running(_ ledger: SystemLedger, _ clock: ManualClock) throws -> Store<Parent> {
-    let store = try Store(parent(), context: .init(), clock: clock, handler: { _, _ in }, inspector: { ledger.record($0) })
+    let store = try Store(parent(), context: [], clock: clock, handler: { _, _ in }, inspector: { ledger.record($0) })
     store.start()
     store.send("start")
     return store
@@ -44,11 +45,11 @@ struct DelayedMessageTests {
     let store = try Self.running(ledger, clock)
     store.send("later")
     await clock.advance(by: .seconds(4))
-    #expect(store.context.heard.isEmpty, "not due yet")
+    #expect(store.context.isEmpty, "not due yet")
     #expect(store.runningEffectCount == 2, "the child, and the message waiting")
     await clock.advance(by: .seconds(1))
     await store.settle()
-    #expect(store.context.heard == ["jobPaused"])
+    #expect(store.context == ["jobPaused"])
     #expect(ledger.all == [
       "start invoke job as job (in state)", "start after 5 s: send pause to job", "finished after 5 s: send pause to job",
     ])
@@ -64,7 +65,7 @@ struct DelayedMessageTests {
     store.send("never")
     await clock.advance(by: .seconds(10))
     await store.settle()
-    #expect(store.context.heard.isEmpty)
+    #expect(store.context.isEmpty)
     #expect(ledger.all == [
       "start invoke job as job (in state)", "start after 5 s: send pause to job", "cancelled after 5 s: send pause to job",
     ])
@@ -79,10 +80,10 @@ struct DelayedMessageTests {
     await clock.advance(by: .seconds(3))
     store.send("later")
     await clock.advance(by: .seconds(4))
-    #expect(store.context.heard.isEmpty, "the first was replaced; the second is due at 8 s")
+    #expect(store.context.isEmpty, "the first was replaced; the second is due at 8 s")
     await clock.advance(by: .seconds(1))
     await store.settle()
-    #expect(store.context.heard == ["jobPaused"])
+    #expect(store.context == ["jobPaused"])
     #expect(ledger.all.filter { $0.contains("pause") } == [
       "start after 5 s: send pause to job", "cancelled after 5 s: send pause to job",
       "start after 5 s: send pause to job", "finished after 5 s: send pause to job",
@@ -123,7 +124,7 @@ struct DelayedMessageTests {
     #expect(ledger.all.contains("cancelled after 5 s: send pause to job"))
     #expect(!ledger.all.contains("finished after 5 s: send pause to job"))
     await clock.advance(by: .seconds(10))
-    #expect(store.context.heard.isEmpty)
+    #expect(store.context.isEmpty)
   }
 
   // (The wait is for the delivery, however long the tests running beside this one keep every
@@ -132,13 +133,13 @@ struct DelayedMessageTests {
   @Test("on a real clock it is delivered after its delay", .timeLimit(.minutes(10)))
   func realClock() async throws {
     let ledger = SystemLedger()
-    let store = try Store(Self.parent(), context: .init(), handler: { _, _ in }, inspector: { ledger.record($0) })
+    let store = try Store(Self.parent(), context: [], handler: { _, _ in }, inspector: { ledger.record($0) })
     store.start()
     store.send("start")
     let sent = ContinuousClock.now
     store.send("soon")
-    while store.context.heard.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
-    #expect(store.context.heard == ["jobPaused"])
+    while store.context.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+    #expect(store.context == ["jobPaused"])
     #expect(ContinuousClock.now - sent >= .milliseconds(20))
     #expect(ledger.all.contains("finished after 20 ms: send pause to job"))
     await store.finish()
@@ -147,14 +148,14 @@ struct DelayedMessageTests {
   @Test("a system's log with a delayed message replays identical: the message, and the child's step when it was due")
   func replays() async throws {
     let clock = ManualClock()
-    let store = try Store(Self.parent(), context: .init(), clock: clock, handler: { _, _ in })
+    let store = try Store(Self.parent(), context: [], clock: clock, handler: { _, _ in })
     let recorder = try store.record()
     store.start()
     store.send("start")
     store.send("later")
     await clock.advance(by: .seconds(5))
     await store.settle()
-    #expect(store.context.heard == ["jobPaused"])
+    #expect(store.context == ["jobPaused"])
     await store.finish()
     let log = recorder.log
     // The job's ticks each second, and its pause when the message was due: lines of its own.
@@ -166,12 +167,12 @@ struct DelayedMessageTests {
 
   @Test("a synchronous system, where time does not pass, does not deliver it")
   func systemDoesNotDeliver() throws {
-    var machine = SystemMachine(MachineSystem(chart: try Self.parent()), context: .init())
+    var machine = SystemMachine(MachineSystem(chart: try Self.parent()), context: [])
     try machine.begin()
     _ = try machine.step(.root("start"))
     _ = try machine.step(.root("later"))
     _ = try machine.step(.root("jobDone"))
-    #expect(machine.context.heard.isEmpty, "the pause never came")
+    #expect(machine.context.isEmpty, "the pause never came")
     #expect(machine.configuration.root == ["finished"])
   }
 }

@@ -6,7 +6,7 @@ enum SystemMachines {
   typealias Job = TransitionTable<String, String, [String], Command<String, Never>>
   typealias Parent = Chart<String, String, ParentContext, Command<String, Never>>
 
-  struct ParentContext: Hashable, Sendable, Codable {
+  struct ParentContext: Hashable, Sendable {
     var heard: [String] = []
   }
 
