@@ -49,7 +49,7 @@ public struct _ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: 
   @usableFromInline let copiesContexts: Bool
 
   public init(_ chart: Definition, context: Context) {
-    copiesContexts = Context.self is any KeptByCopy.Type
+    copiesContexts = chart.tables.copiesContexts
     machine = ChartMachine(chart, context: copiesContexts ? keptContext(context) : context)
     machine._gatherCoverage()
     machine.discardsOutputs = true

@@ -168,6 +168,10 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
   /// Whether any state invokes a chart (read by every store made of the chart: worked out
   /// once, as the unspecialised walk over `invokes` was a fifth of a chart store's making).
   let declaresInvokes: Bool
+  /// Whether the context is held by a reference that goes on changing (``KeptByCopy``, a
+  /// session): what keeps a context (a step's report, an explorer's position, a detached
+  /// machine) keeps a copy. Worked out once per chart.
+  @usableFromInline let copiesContexts = Context.self is any KeptByCopy.Type
   @usableFromInline let defaultTransition: [Int]
   let stateTransitions: [[Int]]
   @usableFromInline let index: [ID: Int]

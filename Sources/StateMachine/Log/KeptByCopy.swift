@@ -20,6 +20,6 @@ extension ChartMachine {
   /// reference (``KeptByCopy``): a copy of a machine then steps without changing the
   /// original's context. (Else nothing changes.)
   package mutating func detachContext() {
-    if Context.self is any KeptByCopy.Type { storedContext = keptContext(storedContext) }
+    if chart.tables.copiesContexts { storedContext = keptContext(storedContext) }
   }
 }

@@ -75,20 +75,10 @@ extension Store where Definition: _TableStoreDefinition {
     clock: any Clock<Duration> = ContinuousClock(), mailbox: MailboxPolicy = .unbounded, handler: @escaping Handler,
     failure: @escaping Failure = { _, _ in nil }, inspector: Inspector? = nil
   ) throws(TableValidationError) {
-    try self.init(restoring: table, snapshot, clock: clock, mailbox: mailbox, handler: handler, failure: failure, inspector: inspector)
-    runtime.with(TableEngine<Definition>.self) { $0.start(committingStart: false) }
-  }
-
-  /// A store that continues `table` from `snapshot`, not started (a child restored in its
-  /// system, whose run starts it): the state and context are taken as they are.
-  @inlinable
-  convenience init(
-    restoring table: Definition, _ snapshot: TableSnapshot<State, Context>, clock: any Clock<Duration>, mailbox: MailboxPolicy,
-    handler: @escaping Handler, failure: @escaping Failure, inspector: Inspector?
-  ) throws(TableValidationError) {
     self.init(
       engine: TableEngine(machine: try Machine(table._table, restoring: snapshot)), clock: clock, mailbox: mailbox, handler: handler,
       failure: failure, inspector: inspector)
+    runtime.with(TableEngine<Definition>.self) { $0.start(committingStart: false) }
   }
 
   /// The current state. A state of at most eight plain bytes (an enum without payloads) is

@@ -85,32 +85,17 @@ extension StoreRuntime {
     }
   }
 
-  /// Starts the timer of a delayed message (``MachineMessage/init(_:to:after:id:)``): when it
-  /// is due and still running, it ends and the message is delivered.
+  /// A delayed message (``MachineMessage/init(_:to:after:id:)``) fell due: delivered (and
+  /// reported finished or failed) if it was not cancelled meanwhile. Returns whether it was.
   @usableFromInline
-  func startTimer(token: UInt64, message: MachineMessage, command: Effect) {
-    if let manualClock = clock.manual {
-      let timer = manualClock.schedule(after: message.delay) { [self] in messageDue(token, message, command: command) }
-      if !attach(.manualTimer(timer), to: token) { manualClock.cancelScheduled(timer) }
-      return
-    }
-    let clock = self.clock
-    let task = Task {
-      do { try await clock.sleep(for: message.delay) } catch { return }
-      messageDue(token, message, command: command)
-    }
-    attach(.task(task), to: token)
-  }
-
-  /// A delayed message fell due: delivered (and reported finished or failed) if it was not
-  /// cancelled meanwhile.
-  private func messageDue(_ token: UInt64, _ message: MachineMessage, command: Effect) {
+  func messageDue(_ token: UInt64, _ message: MachineMessage, command: Effect) -> Bool {
     let due = core.withLock { core -> Bool in
       guard core.isActive(token) else { return false }
       _ = core.remove(token)
       return true
     }
     if due { deliver(message, command: command, fromDrain: false) }
+    return due
   }
 
   /// Sends `message` to the running child at `path` (see ``StoreRuntimeBase/route(_:to:)``).

@@ -188,10 +188,10 @@ extension StoreRuntime {
       attach(.task(task), to: token)
     case .send(let event, let delay, let id, _):
       inspector?(.effectStarted(id: id, description: command.description))
-      startTimer(token: token, event: event, delay: delay, repeating: false)
+      startTimer(token: token, delay: delay, repeating: false) { [self] in timerFired(token, event: event, keep: false) }
     case .every(let interval, let event, let id, _):
       inspector?(.effectStarted(id: id, description: command.description))
-      startTimer(token: token, event: event, delay: interval, repeating: true)
+      startTimer(token: token, delay: interval, repeating: true) { [self] in timerFired(token, event: event, keep: true) }
     case .cancel:
       break  // handled under the lock when the step ran
     case .invoke(let child, let id, _):
@@ -200,7 +200,7 @@ extension StoreRuntime {
     case .message(let message):
       inspector?(.effectStarted(id: message.id, description: command.description))
       if message.isDelayed {
-        startTimer(token: token, message: message, command: command)
+        startTimer(token: token, delay: message.delay, repeating: false) { [self] in messageDue(token, message, command: command) }
       } else {
         deliver(message, command: command)
       }
@@ -249,13 +249,14 @@ extension StoreRuntime {
     }
   }
 
+  /// Starts the timer of effect `token`: `fire` runs when it falls due (again every `delay`
+  /// while it returns true, when `repeating`). One mechanism for every timer: a delayed send,
+  /// a repeating one, and a delayed message.
   @usableFromInline
-  func startTimer(token: UInt64, event: Event, delay: Duration, repeating: Bool) {
+  func startTimer(token: UInt64, delay: Duration, repeating: Bool, fire: @escaping @Sendable () -> Bool) {
     if let manualClock = clock.manual {
       let timer = manualClock.schedule(after: delay) { [self] in
-        if timerFired(token, event: event, keep: repeating), repeating {
-          startTimer(token: token, event: event, delay: delay, repeating: true)
-        }
+        if fire(), repeating { startTimer(token: token, delay: delay, repeating: true, fire: fire) }
       }
       if !attach(.manualTimer(timer), to: token) { manualClock.cancelScheduled(timer) }
       return
@@ -264,14 +265,15 @@ extension StoreRuntime {
     let task = Task {
       repeat {
         do { try await clock.sleep(for: delay) } catch { return }
-      } while timerFired(token, event: event, keep: repeating) && repeating
+      } while fire() && repeating
     }
     attach(.task(task), to: token)
   }
 
   /// A timer fell due: queue its event if it is still running. Returns whether it was.
   /// A one-shot timer has finished once it fired (its event is queued); a repeating one runs on.
-  private func timerFired(_ token: UInt64, event: Event, keep: Bool) -> Bool {
+  @usableFromInline
+  func timerFired(_ token: UInt64, event: Event, keep: Bool) -> Bool {
     let side = core.side
     let fired = core.withLock { core -> (StoreCore<Engine>.Enqueued, ended: StoreCore<Engine>.Running?)? in
       guard core.isActive(token) else { return nil }

@@ -112,7 +112,7 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
         let store: Store<Definition>
         do {
           store = try Store(
-            restoring: table, snapshot, clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher)
+            table, restoring: snapshot, clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher)
         } catch {
           throw SystemSnapshotError(path: "", reason: "\(error)")
         }

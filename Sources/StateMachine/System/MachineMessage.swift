@@ -25,10 +25,7 @@ public struct MachineMessage: Sendable, Hashable, CustomStringConvertible {
     @usableFromInline let id: EffectID?
 
     @usableFromInline
-    init(payload: (any Sendable)?, logged: String?) { (self.payload, self.logged, delay, id) = (payload, logged, .zero, nil) }
-
-    @usableFromInline
-    init(payload: (any Sendable)?, logged: String?, delay: Duration, id: EffectID?) {
+    init(payload: (any Sendable)?, logged: String?, delay: Duration = .zero, id: EffectID? = nil) {
       (self.payload, self.logged, self.delay, self.id) = (payload, logged, delay, id)
     }
   }

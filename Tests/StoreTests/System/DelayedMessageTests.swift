@@ -32,17 +32,18 @@ struct DelayedMessageTests {
     ])
   }
 
-  static func running(_ ledger: SystemLedger, _ clock: ManualClock) throws -> Store<Parent> {
+  /// A store of the parent on a manual clock, its job running, and the ledger of its effects.
+  static func running() throws -> (Store<Parent>, ManualClock, SystemLedger) {
+    let (clock, ledger) = (ManualClock(), SystemLedger())
     let store = try Store(parent(), context: [], clock: clock, handler: { _, _ in }, inspector: { ledger.record($0) })
     store.start()
     store.send("start")
-    return store
+    return (store, clock, ledger)
   }
 
   @Test("it is delivered when it is due, not before, and ends finished")
   func deliveredWhenDue() async throws {
-    let (clock, ledger) = (ManualClock(), SystemLedger())
-    let store = try Self.running(ledger, clock)
+    let (store, clock, ledger) = try Self.running()
     store.send("later")
     await clock.advance(by: .seconds(4))
     #expect(store.context.isEmpty, "not due yet")
@@ -58,8 +59,7 @@ struct DelayedMessageTests {
 
   @Test("cancelled by its id before it is due, it is never delivered")
   func cancelledByID() async throws {
-    let (clock, ledger) = (ManualClock(), SystemLedger())
-    let store = try Self.running(ledger, clock)
+    let (store, clock, ledger) = try Self.running()
     store.send("later")
     await clock.advance(by: .seconds(3))
     store.send("never")
@@ -74,8 +74,7 @@ struct DelayedMessageTests {
 
   @Test("a new one with the same id replaces the one waiting: delivered once, when the new one is due")
   func sameIDReplaces() async throws {
-    let (clock, ledger) = (ManualClock(), SystemLedger())
-    let store = try Self.running(ledger, clock)
+    let (store, clock, ledger) = try Self.running()
     store.send("later")
     await clock.advance(by: .seconds(3))
     store.send("later")
@@ -93,8 +92,7 @@ struct DelayedMessageTests {
 
   @Test("due for a child that does not exist, it fails with the reason")
   func unknownTargetFails() async throws {
-    let (clock, ledger) = (ManualClock(), SystemLedger())
-    let store = try Self.running(ledger, clock)
+    let (store, clock, ledger) = try Self.running()
     store.send("lostLater")
     await clock.advance(by: .seconds(1))
     await store.settle()
@@ -105,8 +103,7 @@ struct DelayedMessageTests {
 
   @Test("a message due for the child completes it, and the child's done event moves the parent")
   func dueMessageMovesTheSystem() async throws {
-    let (clock, ledger) = (ManualClock(), SystemLedger())
-    let store = try Self.running(ledger, clock)
+    let (store, clock, ledger) = try Self.running()
     store.send("finishLater")
     await clock.advance(by: .seconds(2))
     await store.settle()
@@ -117,8 +114,7 @@ struct DelayedMessageTests {
 
   @Test("the store finishing cancels a message still waiting")
   func finishCancels() async throws {
-    let (clock, ledger) = (ManualClock(), SystemLedger())
-    let store = try Self.running(ledger, clock)
+    let (store, clock, ledger) = try Self.running()
     store.send("later")
     await store.finish()
     #expect(ledger.all.contains("cancelled after 5 s: send pause to job"))

@@ -276,9 +276,9 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
     let machine = UnsafePointer(stepper.pointee.machine.unsafelyUnwrapped)
     return StoreStep(
       sequence: sequence, event: event, from: machine.pointee.configuration(of: outcome.from), to: machine.pointee.configuration,
-      // A context held by a reference (a scripted chart's session) is reported as it is after
-      // this step: a copy, which later steps do not change. (Only a scripted chart's can be.)
-      context: machine.pointee.chart.tables.scripting == nil ? machine.pointee.context : keptContext(machine.pointee.context), time: time,
+      // A context held by a reference (a session) is reported as it is after this step: a copy,
+      // which later steps do not change.
+      context: machine.pointee.chart.tables.copiesContexts ? keptContext(machine.pointee.context) : machine.pointee.context, time: time,
       detail: _ChartStepDetail(
         outcome: outcome.step?.outcome ?? .transitioned, outputs: outcome.step?.outputs ?? [], history: machine.pointee.historyValues,
         isHalted: machine.pointee.isHalted, error: outcome.error))
