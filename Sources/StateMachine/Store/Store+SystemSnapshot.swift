@@ -8,23 +8,23 @@ extension Store {
     SystemSnapshot(root: root, children: try runtime.childSnapshots())
   }
 
-  /// A store on `engine` (made from a system's root snapshot) that has started (asking for
-  /// nothing: it enters no state) and whose `children` are made again.
+  /// A store on the engine `engine` makes from `system`'s root (its error is the root's) that has
+  /// started (asking for nothing: it enters no state) and whose children are made again by
+  /// `resolve`. `options`: the store's clock, mailbox, handler, failure and inspector.
   @usableFromInline
-  convenience init<Engine: StoreEngine>(
-    restored engine: Engine, children: [ChildSnapshot], resolve: @escaping ChildResolver,
-    clock: any Clock<Duration>, mailbox: MailboxPolicy, handler: @escaping Handler, failure: @escaping Failure, inspector: Inspector?
+  convenience init<Engine: StoreEngine, Root, RootError: Error>(
+    _ system: SystemSnapshot<Root>, resolve: @escaping ChildResolver,
+    options: (clock: any Clock<Duration>, mailbox: MailboxPolicy, handler: Handler, failure: Failure, inspector: Inspector?),
+    engine: (Root) throws(RootError) -> Engine
   ) throws(SystemSnapshotError)
   where Engine.Event == Event, Engine.Work == Work, Engine.Context == Context, Engine.Observed == Definition.Configuration, Engine.Step == StoreStep<Definition> {
-    self.init(engine: engine, clock: clock, mailbox: mailbox, handler: handler, failure: failure, inspector: inspector)
+    let made: Engine
+    do { made = try engine(system.root) } catch { throw SystemSnapshotError(path: "", reason: "\(error)") }
+    self.init(
+      engine: made, clock: options.clock, mailbox: options.mailbox, handler: options.handler, failure: options.failure,
+      inspector: options.inspector)
     runtime.with(Engine.self) { $0.start(committingStart: false) }
-    try runtime.restoreChildren(children, resolve: resolve)
-  }
-
-  /// `make`'s error, as the root's.
-  @usableFromInline
-  static func rootRestored<Made>(_ make: () throws -> Made) throws(SystemSnapshotError) -> Made {
-    do { return try make() } catch { throw SystemSnapshotError(path: "", reason: "\(error)") }
+    try runtime.restoreChildren(system.children, resolve: resolve)
   }
 }
 
@@ -57,9 +57,9 @@ extension Store where Definition: _ChartStoreDefinition {
     clock: any Clock<Duration> = ContinuousClock(), mailbox: MailboxPolicy = .unbounded, handler: @escaping Handler,
     failure: @escaping Failure = { _, _ in nil }, inspector: Inspector? = nil
   ) throws(SystemSnapshotError) {
-    try self.init(
-      restored: try Self.rootRestored { () throws(ChartRestoreError) in try ChartEngine<Definition>(chart._chart, restoring: system.root) },
-      children: system.children, resolve: children, clock: clock, mailbox: mailbox, handler: handler, failure: failure, inspector: inspector)
+    try self.init(system, resolve: children, options: (clock, mailbox, handler, failure, inspector)) { root throws(ChartRestoreError) in
+      try ChartEngine<Definition>(chart._chart, restoring: root)
+    }
   }
 }
 
@@ -76,9 +76,8 @@ extension Store where Definition: _TableStoreDefinition {
     clock: any Clock<Duration> = ContinuousClock(), mailbox: MailboxPolicy = .unbounded, handler: @escaping Handler,
     failure: @escaping Failure = { _, _ in nil }, inspector: Inspector? = nil
   ) throws(SystemSnapshotError) {
-    let machine = try Self.rootRestored { () throws(TableValidationError) in try Machine(table._table, restoring: system.root) }
-    try self.init(
-      restored: TableEngine(machine: machine), children: system.children, resolve: children, clock: clock, mailbox: mailbox,
-      handler: handler, failure: failure, inspector: inspector)
+    try self.init(system, resolve: children, options: (clock, mailbox, handler, failure, inspector)) { root throws(TableValidationError) in
+      TableEngine<Definition>(machine: try Machine(table._table, restoring: root))
+    }
   }
 }

@@ -108,16 +108,9 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
         guard let restoring = launch.restoring else {
           return Store(table, context: context, clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher)
         }
-        let snapshot = try SystemSnapshotCoding.decode(TableSnapshot<State, Context>.self, restoring.snapshot.snapshot)
-        let store: Store<Definition>
-        do {
-          store = try Store(
-            table, restoring: snapshot, clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher)
-        } catch {
-          throw SystemSnapshotError(path: "", reason: "\(error)")
+        return try Self.restored(restoring, as: TableSnapshot<State, Context>.self) { snapshot throws(TableValidationError) in
+          try Store(table, restoring: snapshot, clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher)
         }
-        try store.runtime.restoreChildren(restoring.snapshot.children, resolve: restoring.resolve)
-        return store
       }
     }
   }
@@ -153,16 +146,9 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     self.init(name: chart.name, replay: Self.replaying(chart, context: context), node: node) { launch in
       try Self.running(launch, kind: kind, inspector: inspector, doneAtStart: { $0.isHalted ? $0.context : nil }) { watcher in
         if let restoring = launch.restoring {
-          let snapshot = try SystemSnapshotCoding.decode(ChartSnapshot<ID, Context>.self, restoring.snapshot.snapshot)
-          let store: Store<Definition>
-          do {
-            store = try Store(
-              chart, restoring: snapshot, clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher)
-          } catch {
-            throw SystemSnapshotError(path: "", reason: "\(error)")
+          return try Self.restored(restoring, as: ChartSnapshot<ID, Context>.self) { snapshot throws(ChartRestoreError) in
+            try Store(chart, restoring: snapshot, clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher)
           }
-          try store.runtime.restoreChildren(restoring.snapshot.children, resolve: restoring.resolve)
-          return store
         }
         do {
           return try Store(
@@ -223,6 +209,25 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     let restored = launch.restoring != nil
     run.begin(store, restored: restored, doneAtStart: restored ? nil : doneAtStart(store))
     return run
+  }
+
+  /// A child's store made again from `restoring`: its own snapshot read as `Snapshot` and given
+  /// to `make` (whose error, a snapshot the machine cannot be in, becomes a
+  /// ``SystemSnapshotError``), then its children.
+  @inlinable
+  static func restored<Definition: StoreDefinition, Snapshot, Failure: Error>(
+    _ restoring: (snapshot: ChildSnapshot, resolve: ChildResolver), as: Snapshot.Type,
+    make: (Snapshot) throws(Failure) -> Store<Definition>
+  ) throws(SystemSnapshotError) -> Store<Definition> {
+    let snapshot = try SystemSnapshotCoding.decode(Snapshot.self, restoring.snapshot.snapshot)
+    let store: Store<Definition>
+    do {
+      store = try make(snapshot)
+    } catch {
+      throw SystemSnapshotError(path: "", reason: "\(error)")
+    }
+    try store.runtime.restoreChildren(restoring.snapshot.children, resolve: restoring.resolve)
+    return store
   }
 
   /// What replays a table child in a system's log (not inlined: a replay is not a hot path).

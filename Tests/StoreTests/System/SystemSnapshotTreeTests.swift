@@ -59,6 +59,49 @@ struct SystemSnapshotTreeTests {
     await restored.finish()
   }
 
+  /// A snapshot a restore must refuse, and the path and words its error must have.
+  struct Refused: Sendable, CustomTestStringConvertible {
+    let label: String
+    /// The root's configuration, or `nil`: as it was.
+    let root: [String]?
+    /// The grandchild's (`job/job`) snapshot JSON, or `nil`: as it was.
+    let grandchild: String?
+    let path: String
+    let words: String
+    var testDescription: String { label }
+  }
+
+  static let refused: [Refused] = [
+    Refused(label: "the root in a state its chart has not", root: ["nowhere"], grandchild: nil, path: "", words: "nowhere"),
+    Refused(
+      label: "a grandchild in a state its table has not", root: nil, grandchild: #"{"context":[],"state":"nowhere"}"#, path: "job/job",
+      words: "nowhere"),
+    Refused(label: "a grandchild's snapshot that is not JSON", root: nil, grandchild: "{", path: "job/job", words: "its snapshot is not a"),
+  ]
+
+  @Test("a snapshot that is not one of its machine's is refused, naming the machine", arguments: refused)
+  func refusedSnapshot(_ refused: Refused) async throws {
+    let store = try Store(try SystemLogReplayTests.system(), context: [], clock: ManualClock(), handler: { _, _ in })
+    store.start()
+    #expect(store.send("pause", to: "job/job") == .accepted)
+    await store.settle()
+    var snapshot = try store.systemSnapshot()
+    await store.finish()
+    if let root = refused.root { snapshot.root.configuration = root }
+    if let json = refused.grandchild, let child = snapshot.children.first, let grandchild = child.children.first {
+      let changed = ChildSnapshot(
+        id: grandchild.id, machine: grandchild.machine, scope: grandchild.scope, owner: grandchild.owner, snapshot: json, children: [])
+      snapshot.children = [
+        ChildSnapshot(id: child.id, machine: child.machine, scope: child.scope, owner: child.owner, snapshot: child.snapshot, children: [changed])
+      ]
+    }
+    let error = #expect(throws: SystemSnapshotError.self) {
+      try Store(try SystemLogReplayTests.system(), restoring: snapshot, children: Self.children, clock: ManualClock(), handler: { _, _ in })
+    }
+    #expect(error?.path == refused.path)
+    #expect(error.map { "\($0)".contains(refused.words) } == true, "\(String(describing: error))")
+  }
+
   @Test("a child whose snapshot is not Encodable is named")
   func notEncodable() async throws {
     // The group's context (ParentContext) is not Codable.
