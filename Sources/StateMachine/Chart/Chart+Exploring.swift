@@ -102,8 +102,10 @@ public struct _ChartExplorer<ID: Hashable & Sendable, Event: Sendable, Context: 
   @inlinable
   public func placeHash(contextHash: Int) -> Int {
     let seed = UInt64(truncatingIfNeeded: contextHash) ^ (machine.halted ? 0x5851_F42D_4C95_7F2D : 0)
-    guard machine.node >= 0 else { return Self.hash(machine.compiledKey(), seed) }
-    return machine.compiledStorage.steps.keys.withUnsafeBufferPointer { Self.hash($0[Int(machine.node)], seed) }
+    let node = Int(machine.node)
+    guard node >= 0 else { return Self.hash(machine.compiledKey(), seed) }
+    // (The closure captures the node, not the machine: capturing it copied the machine whole.)
+    return machine.compiledStorage.steps.keys.withUnsafeBufferPointer { Self.hash($0[node], seed) }
   }
 
   @inlinable

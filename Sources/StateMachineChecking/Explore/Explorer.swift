@@ -98,14 +98,14 @@ public struct Explorer<Definition: ExplorableDefinition>: PropertyChecking, Send
     // Growing the index refiles every position in it: start with room for a small machine.
     var index = PositionIndex<Definition._Explorer, Keying>(capacity: min(limit, 128), events: alphabet.count, keying: keying)
     do {
-      let key = index.keyNumber(of: machine, near: -1, event: -1)
+      let key = index.keyNumber(of: &machine, near: -1, event: -1)
       let hash = machine.placeHash(contextHash: Int(key))
-      let slot = index.find(machine, key: key, hash: hash).slot
+      let slot = index.find(&machine, key: key, hash: hash).slot
       _ = index.add(machine.place, context: machine.context, halted: machine.isHalted, key: key, hash: hash, slot: slot)
     }
     result.reached(from: -1, by: -1)
     result.firstEntered(machine.keepCoverage(), at: 0, then: nil)
-    check(machine, at: 0, deadEnd: deadEnd, &result)
+    check(&machine, at: 0, deadEnd: deadEnd, &result)
     var head = 0
     // Whether the machine is still at the position it was put back to (a step that changed
     // nothing leaves it there).
@@ -143,9 +143,9 @@ public struct Explorer<Definition: ExplorableDefinition>: PropertyChecking, Send
         if machine.coverageGrew { result.firstEntered(machine.keepCoverage(), at: i, then: e) }
         // The machine is compared with what is filed before a position is read from it: most
         // steps reach a configuration reached before.
-        let key = index.keyNumber(of: machine, near: i, event: e)
+        let key = index.keyNumber(of: &machine, near: i, event: e)
         let hash = machine.placeHash(contextHash: Int(key))
-        let (found, slot) = index.find(machine, key: key, hash: hash)
+        let (found, slot) = index.find(&machine, key: key, hash: hash)
         guard found < 0 else { continue }
         guard index.count < limit else {
           result.truncated = true
@@ -153,7 +153,7 @@ public struct Explorer<Definition: ExplorableDefinition>: PropertyChecking, Send
         }
         let next = index.add(machine.place, context: machine.context, halted: machine.isHalted, key: key, hash: hash, slot: slot)
         result.reached(from: i, by: e)
-        check(machine, at: next, deadEnd: deadEnd, &result)
+        check(&machine, at: next, deadEnd: deadEnd, &result)
       }
     }
     result.configurations = index.count
@@ -161,10 +161,11 @@ public struct Explorer<Definition: ExplorableDefinition>: PropertyChecking, Send
   }
 
   /// Checks configuration `i`, where `machine` is: every invariant it breaks that was not
-  /// broken before, and whether it is a dead end (when `deadEnd` is given).
+  /// broken before, and whether it is a dead end (when `deadEnd` is given). (`machine` is
+  /// `inout` only to pass it by its address, not a copy of it.)
   @inlinable
   func check(
-    _ machine: Definition._Explorer, at i: Int, deadEnd: (@Sendable (Definition.Configuration) -> Bool)?,
+    _ machine: inout Definition._Explorer, at i: Int, deadEnd: (@Sendable (Definition.Configuration) -> Bool)?,
     _ result: inout ExplorationSearch<Definition>
   ) {
     // (The configuration is read only when something reads it: a chart's is an array.)

@@ -66,8 +66,11 @@ struct PositionIndex<Machine: _MachineExplorer, Keying: ContextKeying> where Key
   /// context what it did before, whatever the state: a chart's context is written by its
   /// transitions, which most states share), then with the one the last step on that event
   /// ended with (a reset, a page loaded: the same context wherever they are taken).
+  ///
+  /// (`machine` is `inout`, though nothing changes it, so that it is passed by its address:
+  /// passed as a value, the whole machine was copied on every step.)
   @inlinable
-  mutating func keyNumber(of machine: Machine, near: Int, event: Int) -> Int32 {
+  mutating func keyNumber(of machine: inout Machine, near: Int, event: Int) -> Int32 {
     if near >= 0, !machine.contextMayHaveChanged { return keyNumbers[near] }
     let key = keys.keying.key(of: machine.context)
     guard near >= 0, event >= 0 else { return keys.number(of: key) }
@@ -99,9 +102,9 @@ struct PositionIndex<Machine: _MachineExplorer, Keying: ContextKeying> where Key
   /// The number of the position filed where `machine` is, with a context whose key's number is
   /// `key` (`hash` is their ``_MachineExplorer/placeHash(contextHash:)``), or -1 with the slot a
   /// new one goes in (for ``add(_:context:halted:key:hash:slot:)``, before anything else is
-  /// filed).
+  /// filed). (`machine` is `inout` to pass it by its address, as for ``keyNumber(of:near:event:)``.)
   @inlinable
-  func find(_ machine: Machine, key: Int32, hash: Int) -> (number: Int, slot: Int) {
+  func find(_ machine: inout Machine, key: Int32, hash: Int) -> (number: Int, slot: Int) {
     let mask = slots.count - 1
     var slot = hash & mask
     while true {

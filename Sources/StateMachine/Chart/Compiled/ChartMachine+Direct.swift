@@ -9,8 +9,11 @@ extension ChartMachine {
   /// node's compiled selection for it is one group of candidates (or several alike): the first
   /// whose guard holds, or -1 when none does. `nil` when the lane does not apply (the selection
   /// is not compiled yet, or is groups that differ), before any guard ran.
+  ///
+  /// (Mutating though it changes nothing: the machine is then passed by its address. Called
+  /// as a non-mutating method from a mutating one, all 144 bytes of it were copied first.)
   @inlinable
-  func directTransition(_ value: Event?, ordinal: Int) -> Int? {
+  mutating func directTransition(_ value: Event?, ordinal: Int) -> Int? {
     let s = Int(compiledStorage.steps.byOrdinal[Int(node) << 6 | ordinal])
     guard s >= 0 else { return nil }
     var i = Int(compiledStorage.steps.selectionStarts[s])
