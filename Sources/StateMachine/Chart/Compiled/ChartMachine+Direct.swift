@@ -23,7 +23,7 @@ extension ChartMachine {
     // Groups that list the same candidates (regions of a parallel state meeting its own
     // transitions) select the same one: the first group stands for them all.
     if groupEnd < end {
-      guard sameGroups(from: i, to: groupEnd, end: end) else { return nil }
+      guard Self.sameGroups(compiledStorage.steps.candidates, from: i, to: groupEnd, end: end) else { return nil }
       end = groupEnd
     }
     i += 1
@@ -35,15 +35,16 @@ extension ChartMachine {
     return -1
   }
 
-  /// Whether each group of candidates in `groupEnd ..< end` lists the same ones as the group
-  /// at `first ..< groupEnd`.
+  /// Whether each group of `candidates` in `groupEnd ..< end` lists the same ones as the group
+  /// at `first ..< groupEnd`. (Static: a method called from the mutating lane copied the
+  /// machine whole to be its `self`.)
   @inlinable
-  func sameGroups(from first: Int, to groupEnd: Int, end: Int) -> Bool {
+  static func sameGroups(_ candidates: [Int32], from first: Int, to groupEnd: Int, end: Int) -> Bool {
     let width = groupEnd - first
     guard (end - first) % width == 0 else { return false }
     var g = groupEnd
     while g < end {
-      for k in 0..<width where compiledStorage.steps.candidates[g + k] != compiledStorage.steps.candidates[first + k] { return false }
+      for k in 0..<width where candidates[g + k] != candidates[first + k] { return false }
       g += width
     }
     return true
