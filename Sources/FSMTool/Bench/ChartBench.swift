@@ -193,7 +193,7 @@ enum ChartBench {
   static func bytesPerIdleStore(_ chart: StoreChart, count: Int, stepped: Input? = nil, kept: inout [Any]) -> Double {
     var stores: [Store<StoreChart>] = []
     stores.reserveCapacity(count)
-    guard let before = StoreBench.residentBytes() else { return .nan }
+    guard let before = StoreBench.residentBaseline() else { return .nan }
     for _ in 0..<count {
       guard let store = try? Store(chart, context: NoContext(), handler: { _, _ in }) else { return .nan }
       if let stepped {

@@ -66,7 +66,7 @@ enum ChartLogBench {
     let path = temporaryPath("write")
     // Memory: a long recording to a file, the resident set sampled as it goes.
     var peak = 0
-    let before = StoreBench.residentBytes() ?? 0
+    let before = StoreBench.residentBaseline() ?? 0
     let long = (0..<memoryEntries).map { _ in Input(rawValue: UInt8(random.next() % 3))! }
     let recorded = recordChart(long, at: path) { peak = max(peak, StoreBench.residentBytes() ?? 0) }
     peak = max(peak, StoreBench.residentBytes() ?? 0)

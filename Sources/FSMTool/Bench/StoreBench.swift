@@ -91,7 +91,7 @@ enum StoreBench {
     let plain = table(effects: false)
     var stores: [Store<TransitionTable<State, Event, NoContext, Command<Event, Work>>>] = []
     stores.reserveCapacity(count)
-    guard let before = residentBytes() else { return .nan }
+    guard let before = residentBaseline() else { return .nan }
     for _ in 0..<count {
       let store = Store(plain, context: NoContext()) { _, _ in }
       if stepped {
@@ -108,6 +108,17 @@ enum StoreBench {
   static func bytesPerIdleStore(count: Int) -> Double {
     var kept: [Any] = []
     return bytesPerIdleStore(count: count, kept: &kept)
+  }
+
+  /// The resident set before a growth is measured: glibc's free heap memory is given back to
+  /// the system first (`malloc_trim`), so that what is made next takes new pages instead of
+  /// pages an earlier workload freed, which read as no growth at all (0 bytes per store).
+  static func residentBaseline() -> Int? {
+    #if canImport(Glibc)
+      typealias Trim = @convention(c) (Int) -> Int32
+      if let trim = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") { _ = unsafeBitCast(trim, to: Trim.self)(0) }
+    #endif
+    return residentBytes()
   }
 
   static func residentBytes() -> Int? {

@@ -90,7 +90,7 @@ enum SystemBench {
   /// store, divided by `count` (the store is kept in `kept`).
   static func bytesPerIdleChild(count: Int, kept: inout [Any]) -> Double {
     let store = Store(host, context: NoContext(), handler: { _, _ in })
-    guard let before = StoreBench.residentBytes() else { return .nan }
+    guard let before = StoreBench.residentBaseline() else { return .nan }
     for n in 0..<count { store.send(.spawn(n)) }
     guard let after = StoreBench.residentBytes(), store.children.count == count else { return .nan }
     kept.append(store)
