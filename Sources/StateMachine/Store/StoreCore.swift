@@ -18,11 +18,11 @@ struct StoreCore<Engine: StoreEngine> {
     case child(any RunningChild)
   }
 
+  /// (Its id and scope are read from its command, not kept beside it: a store keeps one per
+  /// running effect and child, and an idle child's size is most of what it costs.)
   @usableFromInline
   struct Running {
     @usableFromInline let token: UInt64
-    @usableFromInline let id: EffectID?
-    @usableFromInline let scope: EffectScope
     /// The state it belongs to (an index of the engine's): a state-scoped effect is cancelled
     /// when that state is left.
     @usableFromInline let owner: Int
@@ -31,11 +31,13 @@ struct StoreCore<Engine: StoreEngine> {
     @usableFromInline var handle: Handle
 
     @usableFromInline
-    init(token: UInt64, id: EffectID?, scope: EffectScope, owner: Int, command: Effect, handle: Handle) {
-      (self.token, self.id, self.scope, self.owner) = (token, id, scope, owner)
-      (self.command, self.handle) = (command, handle)
+    init(token: UInt64, owner: Int, command: Effect, handle: Handle) {
+      (self.token, self.owner, self.command, self.handle) = (token, owner, command, handle)
     }
 
+    /// The id it can be cancelled or replaced by.
+    @inlinable var id: EffectID? { command.runningID }
+    @inlinable var scope: EffectScope { command.scope }
     @usableFromInline var description: String { command.description }
   }
 
@@ -237,8 +239,7 @@ struct StoreCore<Engine: StoreEngine> {
     }
     if let id, let old = byID[id] { work.cancelled.append(remove(old)) }  // a new one replaces it
     nextToken += 1
-    running[nextToken] = Running(
-      token: nextToken, id: id, scope: scope, owner: owner, command: command, handle: .pending)
+    running[nextToken] = Running(token: nextToken, owner: owner, command: command, handle: .pending)
     if let id { byID[id] = nextToken }
     if scope == .state { owned[owner, default: []].insert(nextToken) }
     if case .perform = command { activeTasks += 1 }
@@ -250,7 +251,7 @@ struct StoreCore<Engine: StoreEngine> {
   mutating func remove(_ token: UInt64) -> Running {
     let effect = running.removeValue(forKey: token)!
     if let id = effect.id, byID[id] == token { byID[id] = nil }
-    if case .child = effect.handle, let id = effect.id { family?.running[id.name] = nil }
+    if case .child = effect.handle, let family { family.last = nil }
     if effect.scope == .state, var tokens = owned.removeValue(forKey: effect.owner) {
       tokens.remove(token)
       if !tokens.isEmpty { owned[effect.owner] = tokens }
@@ -344,7 +345,7 @@ struct StoreCore<Engine: StoreEngine> {
   /// Every running effect, to cancel, and the tasks of those whose end is still to be reported.
   mutating func cancelAll() -> (cancelled: [Running], awaited: [Task<Void, Never>]) {
     (byID, owned) = ([:], [:])
-    family?.running = [:]
+    family?.last = nil
     defer { running = [:] }
     let cancelled = running.values.sorted { $0.token < $1.token }
     return (cancelled, deferred.values.compactMap(\.task))
@@ -353,15 +354,18 @@ struct StoreCore<Engine: StoreEngine> {
 
 extension StoreCore {
   /// Checks the indexes over the running effects: `byID` and `owned` name exactly the running
-  /// effects with an id and the running state-scoped effects of each owner, and the family's
-  /// running children are exactly the running effects whose handle is a child, by id.
+  /// effects with an id and the running state-scoped effects of each owner, every running
+  /// child has an id, and the child the family last found by id is the one running with it.
   func _checkInvariants() {
-    let children = running.values.compactMap { effect -> String? in
-      if case .child = effect.handle { effect.id?.name } else { nil }
+    for effect in running.values {
+      if case .child = effect.handle { precondition(effect.id != nil, "a running child without an id: \(effect.description)") }
     }
-    precondition(
-      Set(children) == Set(family?.running.keys ?? [:].keys) && children.count == (family?.running.count ?? 0),
-      "the family's children \((family?.running.keys).map(Array.init) ?? []) are not the running child effects \(children)")
+    if let last = family?.last {
+      let found = byID[EffectID(last.id)].flatMap { running[$0]?.handle }
+      guard case .child(let child)? = found, child === last.child else {
+        preconditionFailure("the child last found by id, \(last.id), is not the one running with that id")
+      }
+    }
     for (id, token) in byID { precondition(running[token]?.id == id, "byID names \(id), which is not running") }
     var expected: [Int: Set<UInt64>] = [:]
     for (token, effect) in running where effect.scope == .state { expected[effect.owner, default: []].insert(token) }

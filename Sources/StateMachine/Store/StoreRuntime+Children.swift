@@ -106,7 +106,7 @@ extension StoreRuntime {
     let slash = path.utf8.firstIndex(of: UInt8(ascii: "/"))
     let head = slash.map { path[..<$0] } ?? path
     let found = core.withLock { core -> (child: (any RunningChild)?, refusal: SendRejection) in
-      guard let child = core.family?.child(head) else { return (nil, .unknownTarget) }
+      guard let child = core.child(head) else { return (nil, .unknownTarget) }
       if feeding, !core.beginFeeding(limit: Self.cascadeLimit) { return (nil, .loop) }
       return (child, .unknownTarget)
     }
@@ -118,7 +118,7 @@ extension StoreRuntime {
 
   /// The running children, by id.
   var runningChildren: [(id: String, child: any RunningChild)] {
-    core.withLock { core in (core.family?.running ?? [:]).map { ($0.key, $0.value) } }.sorted { $0.id < $1.id }
+    core.withLock { $0.runningChildren }.sorted { $0.id < $1.id }
   }
 
   /// See ``StoreRuntimeBase/childPaths``.

@@ -1,16 +1,14 @@
-/// A store's children, kept behind the store's lock: the running ones by id, for messages, and
-/// those whose stores are still finishing, for ``Store/finish()`` to wait for. Made on the first
-/// child a store starts (a store without children carries one empty word for it).
+/// What a store keeps about its children beyond their running effects, behind the store's
+/// lock: those whose stores are still finishing, for ``Store/finish()`` to wait for, the loop
+/// bound's count, and the child last found by id. Made on the first child a store starts (a
+/// store without children carries one empty word for it). The running children themselves are
+/// the running effects whose handle is a child, found by id as any effect is (`byID`): no
+/// second map of them (it was a sixth of what an idle child cost its parent).
 ///
 /// (Its fields are read and written only under the store's lock, so their exclusivity needs no
 /// check at run time.)
 @usableFromInline
 final class Family {
-  /// The running children by id (attached: their stores started). Any change forgets the
-  /// child last found by id.
-  @exclusivity(unchecked) @usableFromInline var running: [String: any RunningChild] = [:] {
-    didSet { last = nil }
-  }
   /// Children cancelled or done whose stores are still finishing.
   @exclusivity(unchecked) @usableFromInline var stopping: [ObjectIdentifier: any RunningChild] = [:]
   /// Whether the drainer is delivering a message or starting a child: what a child says or
@@ -21,21 +19,11 @@ final class Family {
   /// Where the current cascade began: the store's step count and `fed` then.
   @exclusivity(unchecked) @usableFromInline var cascadeStart = (steps: 0, fed: 0)
   /// The child last found by id: messages to one child come in runs, and comparing a short id
-  /// costs less than hashing it.
+  /// costs less than hashing it. Forgotten whenever a child stops running.
   @exclusivity(unchecked) @usableFromInline var last: (id: String, child: any RunningChild)?
 
   @inlinable
   init() {}
-
-  /// The running child `id`.
-  @inlinable
-  func child(_ id: Substring) -> (any RunningChild)? {
-    if let last, last.id == id { return last.child }
-    let name = String(id)
-    guard let found = running[name] else { return nil }
-    last = (name, found)
-    return found
-  }
 }
 
 extension StoreCore {
@@ -52,9 +40,30 @@ extension StoreCore {
   /// (or ended) meanwhile.
   @inlinable
   mutating func attach(child: any RunningChild, to token: UInt64) -> Bool {
-    guard let id = running[token]?.id, attach(.child(child), to: token) else { return false }
-    makeFamily().running[id.name] = child
+    guard running[token]?.id != nil, attach(.child(child), to: token) else { return false }
+    makeFamily().last = nil
     return true
+  }
+
+  /// The running child `id` (attached: its store started).
+  @inlinable
+  mutating func child(_ id: Substring) -> (any RunningChild)? {
+    guard let family else { return nil }
+    if let last = family.last, last.id == id { return last.child }
+    let name = String(id)
+    guard let token = byID[EffectID(name)], case .child(let found)? = running[token]?.handle else { return nil }
+    family.last = (name, found)
+    return found
+  }
+
+  /// The running children (attached), by id, in no order.
+  @inlinable
+  var runningChildren: [(id: String, child: any RunningChild)] {
+    guard family != nil else { return [] }
+    return running.values.compactMap { effect in
+      guard case .child(let child) = effect.handle, let id = effect.id else { return nil }
+      return (id.name, child)
+    }
   }
 
   /// The drainer is about to deliver a message or start a child; `false` when that would go on
@@ -92,7 +101,7 @@ extension StoreCore {
   mutating func registerRestored(_ command: Effect, id: EffectID, scope: EffectScope, owner: Int) -> UInt64 {
     if let old = byID[id] { _ = remove(old) }
     nextToken += 1
-    running[nextToken] = Running(token: nextToken, id: id, scope: scope, owner: owner, command: command, handle: .pending)
+    running[nextToken] = Running(token: nextToken, owner: owner, command: command, handle: .pending)
     byID[id] = nextToken
     if scope == .state { owned[owner, default: []].insert(nextToken) }
     return nextToken

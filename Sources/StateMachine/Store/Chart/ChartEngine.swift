@@ -310,6 +310,17 @@ extension Command {
     case .cancel, .message: .global
     }
   }
+
+  /// The id a command that runs is known by (a delayed message's; a cancel names another's).
+  @inlinable
+  var runningID: EffectID? {
+    switch self {
+    case .perform(_, let id, _), .send(_, _, let id, _): id
+    case .every(_, _, let id, _), .invoke(_, let id, _): id
+    case .message(let message): message.id
+    case .cancel: nil
+    }
+  }
 }
 
 /// A chart store's macrostep outcome: the step (`nil` when it did not settle), its error, the
