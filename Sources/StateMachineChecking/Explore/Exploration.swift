@@ -127,6 +127,15 @@ struct ExplorationSearch<Definition: ExplorableDefinition> {
   @inlinable
   init(alphabet: [Definition.Event], states: [(name: Definition.StateName, counts: Bool)]) { (self.alphabet, self.states) = (alphabet, states) }
 
+  /// Makes room for `configurations` configurations and a path to every state, so that a small
+  /// machine's search does not grow its arrays and table step by step (each growth a copy).
+  @inlinable
+  mutating func reserve(_ configurations: Int) {
+    parents.reserveCapacity(configurations)
+    depths.reserveCapacity(configurations)
+    shortestPaths.reserveCapacity(states.count)
+  }
+
   /// The next configuration was first reached from configuration `from` by event `event`
   /// (-1, -1: the start).
   @inlinable

@@ -97,6 +97,7 @@ public struct Explorer<Definition: ExplorableDefinition>: PropertyChecking, Send
     }
     // Growing the index refiles every position in it: start with room for a small machine.
     var index = PositionIndex<Definition._Explorer, Keying>(capacity: min(limit, 128), events: alphabet.count, keying: keying)
+    result.reserve(min(limit, 128))
     do {
       let key = index.keyNumber(of: &machine, near: -1, event: -1)
       let hash = machine.placeHash(contextHash: Int(key))

@@ -50,6 +50,9 @@ struct PositionIndex<Machine: _MachineExplorer, Keying: ContextKeying> where Key
     keyNumbers.reserveCapacity(capacity)
     halted.reserveCapacity(capacity)
     hashes.reserveCapacity(capacity)
+    // Room for the followers of the first keys: grown an event at a time, it was copied again
+    // and again in a small machine's search.
+    followers.reserveCapacity(min(min(capacity, 32) * events, Self.followerSlots))
   }
 
   @inlinable var count: Int { places.count }
