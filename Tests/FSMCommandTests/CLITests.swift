@@ -149,10 +149,13 @@ struct CLITests {
       if variant == "switch" || variant.hasPrefix("switch ") { #expect(ratio == 1) }
       #expect(ratio > 0)
     }
-    // (The system workload's variants are stores of children and messages, counted apart.)
+    // (The system workload's variants are stores of children and messages, and the checkers'
+    // synchronous system, counted apart.)
     let frameworkVariants = entries.filter { $0["workload"] as? String != "system" }.compactMap { $0["variant"] as? String }
       .filter { !$0.contains("switch") && !$0.contains("dictionary") }
-    #expect(entries.filter { $0["workload"] as? String == "system" }.count == 4)
+    let system = entries.filter { $0["workload"] as? String == "system" }.compactMap { $0["variant"] as? String }
+    #expect(system.count == 6)
+    #expect(system.filter { $0.hasPrefix("MachineSystem.step") }.count == 2)
     #expect(frameworkVariants.contains("machine.send"))
     #expect(
       frameworkVariants.filter { $0.contains("store") }.count == 7,

@@ -24,7 +24,8 @@ package enum BenchCommand {
                loader chart's random walks and exploration, beside a table's), identity (each
                shipped and bench chart stepped compiled and by the SCXML algorithm alone, side by
                side on 1 M seeded events, failing on the first difference), system (messages
-               between machines in one store, a child's start and stop, idle children),
+               between machines in one store, a child's start and stop, idle children; and
+               the step of the synchronous system the checkers run),
                ecmascript (with the ECMAScript trait: 1 M `cond` evaluations by the datamodel)
 
     options:

@@ -69,6 +69,23 @@ enum SystemBench {
           StoreBench.finishSynchronously(store)
           return accepted
         },
+        // The synchronous system the checkers step (PropertyCheck, Explorer over a MachineSystem).
+        BenchVariant(name: "MachineSystem.step, parent machine to child (what checks of a system step)") {
+          var system = SystemMachine(MachineSystem(table: host), context: NoContext())
+          try! system.begin()
+          _ = try! system.step(.root(.spawn(0)))
+          var accepted = 0
+          for event in events { if (try? system.step(.root(.forward(event)))) == .handled { accepted += 1 } }
+          return accepted
+        },
+        BenchVariant(name: "MachineSystem.step, outside to child") {
+          var system = SystemMachine(MachineSystem(table: host), context: NoContext())
+          try! system.begin()
+          _ = try! system.step(.root(.spawn(0)))
+          var accepted = 0
+          for event in events { if (try? system.step(.message(event, to: "c0"))) != nil { accepted += 1 } }
+          return accepted
+        },
         BenchVariant(name: "child start and stop (enter and leave its state), per pair") {
           let store = Store(host, context: NoContext(), handler: { _, _ in })
           var pairs = 0

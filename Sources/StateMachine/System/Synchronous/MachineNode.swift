@@ -304,15 +304,17 @@ extension MachineNode: ChildNode {
 @usableFromInline
 struct SystemBudget {
   @usableFromInline let limit: Int
-  @usableFromInline let input: String
+  /// The input, described only when it fails: describing every input (its event, or the
+  /// message and its path) was a third of what a system's step cost.
+  @usableFromInline let input: any CustomStringConvertible
   @usableFromInline var spent = 0
 
   @inlinable
-  init(limit: Int, input: String) { (self.limit, self.input) = (limit, input) }
+  init(limit: Int, input: any CustomStringConvertible) { (self.limit, self.input) = (limit, input) }
 
   @inlinable
   mutating func spend() throws(SystemRunError) {
     spent += 1
-    guard spent <= limit + 1 else { throw SystemRunError.tooManyEvents(limit: limit, input: input) }
+    guard spent <= limit + 1 else { throw SystemRunError.tooManyEvents(limit: limit, input: input.description) }
   }
 }

@@ -116,7 +116,7 @@ public struct SystemMachine<Root: StoreDefinition>: MachineInstance where Root.C
   ///   causes more steps than ``MachineSystem/maxStepsPerInput``.
   public mutating func step(_ event: SystemEvent<Root.Event>) throws(SystemRunError) -> MachineResponse {
     guard root != nil else { preconditionFailure("invalid state: a system whose start failed is stepped") }
-    var budget = SystemBudget(limit: limit, input: event.description)
+    var budget = SystemBudget(limit: limit, input: event)
     switch event.kind {
     case .root(let event): return try root!.send(event, &budget)
     case .message(let message): return try root!.send(message, &budget)
