@@ -71,21 +71,9 @@ enum SystemBench {
         },
         // The synchronous system the checkers step (PropertyCheck, Explorer over a MachineSystem).
         BenchVariant(name: "MachineSystem.step, parent machine to child (what checks of a system step)") {
-          var system = SystemMachine(MachineSystem(table: host), context: NoContext())
-          try! system.begin()
-          _ = try! system.step(.root(.spawn(0)))
-          var accepted = 0
-          for event in events { if (try? system.step(.root(.forward(event)))) == .handled { accepted += 1 } }
-          return accepted
+          systemSteps(events) { .root(.forward($0)) }
         },
-        BenchVariant(name: "MachineSystem.step, outside to child") {
-          var system = SystemMachine(MachineSystem(table: host), context: NoContext())
-          try! system.begin()
-          _ = try! system.step(.root(.spawn(0)))
-          var accepted = 0
-          for event in events { if (try? system.step(.message(event, to: "c0"))) != nil { accepted += 1 } }
-          return accepted
-        },
+        BenchVariant(name: "MachineSystem.step, outside to child") { systemSteps(events) { .message($0, to: "c0") } },
         BenchVariant(name: "child start and stop (enter and leave its state), per pair") {
           let store = Store(host, context: NoContext(), handler: { _, _ in })
           var pairs = 0
@@ -101,6 +89,17 @@ enum SystemBench {
       notes: [
         "idle_bytes_per_child": idleBytes, "idle_children": Double(idleChildren), "idle_bytes_per_store_of_its_table": storeBytes,
       ])
+  }
+
+  /// Steps a synchronous system of `host` with child `c0` through `input` of each event; returns
+  /// how many steps were handled.
+  static func systemSteps(_ events: [StoreBench.Event], _ input: (StoreBench.Event) -> SystemEvent<Event>) -> Int {
+    var system = SystemMachine(MachineSystem(table: host), context: NoContext())
+    try! system.begin()
+    _ = try! system.step(.root(.spawn(0)))
+    var handled = 0
+    for event in events where (try? system.step(input(event))) == .handled { handled += 1 }
+    return handled
   }
 
   /// Bytes per idle child: growth of the resident set over `count` children spawned in one
