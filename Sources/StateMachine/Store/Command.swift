@@ -63,6 +63,33 @@ extension Command: CustomStringConvertible {
   }
 }
 
+/// What a store reads of a command it runs.
+extension Command {
+  /// Whether it hands work to the handler.
+  @inlinable
+  var isPerform: Bool { if case .perform = self { true } else { false } }
+
+  /// The scope of a command that runs (a cancel has none: global).
+  @inlinable
+  var scope: EffectScope {
+    switch self {
+    case .perform(_, _, let scope), .send(_, _, _, let scope), .every(_, _, _, let scope), .invoke(_, _, let scope): scope
+    case .cancel, .message: .global
+    }
+  }
+
+  /// The id a command that runs is known by (a delayed message's; a cancel names another's).
+  @inlinable
+  var runningID: EffectID? {
+    switch self {
+    case .perform(_, let id, _), .send(_, _, let id, _): id
+    case .every(_, _, let id, _), .invoke(_, let id, _): id
+    case .message(let message): message.id
+    case .cancel: nil
+    }
+  }
+}
+
 extension Command: Equatable where Event: Equatable, Work: Equatable {}
 extension Command: Hashable where Event: Hashable, Work: Hashable {}
 

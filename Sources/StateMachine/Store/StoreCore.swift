@@ -219,24 +219,21 @@ struct StoreCore<Engine: StoreEngine> {
 
   @inlinable
   mutating func register(_ command: Effect, owner: Int, into work: inout StepWork) {
-    let id: EffectID?
-    let scope: EffectScope
     switch command {
     case .cancel(let target):
       if let token = byID[target] { work.cancelled.append(remove(token)) }
       return
-    case .perform(_, let i, let s), .send(_, _, let i, let s): (id, scope) = (i, s)
-    case .every(_, _, let i, let s), .invoke(_, let i, let s): (id, scope) = (i, s)
-    case .message(let message):
-      // A delayed one runs as a timer does, until it is due or cancelled.
-      guard message.isDelayed else {
-        // Delivered when the step's work is done, and over then: nothing keeps running.
-        nextToken += 1
-        work.starts.append(Start(token: nextToken, command: command))
-        return
-      }
-      (id, scope) = (message.id, .global)
+    case .message(let message) where !message.isDelayed:
+      // Delivered when the step's work is done, and over then: nothing keeps running. (A
+      // delayed one runs as a timer does, until it is due or cancelled.)
+      nextToken += 1
+      work.starts.append(Start(token: nextToken, command: command))
+      return
+    default:
+      break
     }
+    // The id and scope it runs by, as its running entry reads them.
+    let (id, scope) = (command.runningID, command.scope)
     if let id, let old = byID[id] { work.cancelled.append(remove(old)) }  // a new one replaces it
     nextToken += 1
     running[nextToken] = Running(token: nextToken, owner: owner, command: command, handle: .pending)

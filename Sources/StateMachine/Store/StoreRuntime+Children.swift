@@ -154,7 +154,7 @@ extension StoreRuntime {
       guard let make = child.launch else { throw SystemSnapshotError(path: snapshot.id, reason: ChildNotRunnable(name: child.name).description) }
       let id = EffectID(snapshot.id)
       let command = Effect.invoke(child, id: id, scope: snapshot.scope)
-      let token = core.withLock { $0.registerRestored(command, id: id, scope: snapshot.scope, owner: snapshot.owner) }
+      let token = core.withLock { $0.registerRestored(command, owner: snapshot.owner) }
       inspector?(.effectStarted(id: id, description: command.description))
       let label = ChildLabel(machine: child.name, id: id, scope: snapshot.scope)
       do {

@@ -175,8 +175,8 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
         cast(message, to: Definition.Event.self).map { unsafeDowncast(store, to: Store<Definition>.self).runtime.enqueue($0, on: Engine.self) }
           ?? .rejected(.wrongType)
       },
-      // A child restored from a snapshot enters no state as it starts: it asks for no start effects.
-      start: { store, restored in store.runtime.with(Engine.self) { $0.start(committingStart: !restored) } },
+      // (A store restored from a snapshot has nothing to start: it enters no state.)
+      start: { store in store.runtime.with(Engine.self) { $0.start() } },
       finishNow: { store in unsafeDowncast(store, to: Store<Definition>.self).runtime.with(Engine.self) { $0.finishIfIdle() } },
       finish: { store in await unsafeDowncast(store, to: Store<Definition>.self).finish() },
       snapshotOf: { object throws(SystemSnapshotError) in
@@ -206,8 +206,7 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
       }
     }
     let store = try makeStore(watcher)
-    let restored = launch.restoring != nil
-    run.begin(store, restored: restored, doneAtStart: restored ? nil : doneAtStart(store))
+    run.begin(store, doneAtStart: launch.restoring != nil ? nil : doneAtStart(store))
     return run
   }
 

@@ -98,11 +98,12 @@ extension StoreCore {
   /// A child restored from a snapshot, registered as the running effect `command` (an invoke)
   /// belonging to state `owner`, its handle to be attached; returns its token.
   @usableFromInline
-  mutating func registerRestored(_ command: Effect, id: EffectID, scope: EffectScope, owner: Int) -> UInt64 {
-    if let old = byID[id] { _ = remove(old) }
+  mutating func registerRestored(_ command: Effect, owner: Int) -> UInt64 {
+    let (id, scope) = (command.runningID, command.scope)
+    if let id, let old = byID[id] { _ = remove(old) }
     nextToken += 1
     running[nextToken] = Running(token: nextToken, owner: owner, command: command, handle: .pending)
-    byID[id] = nextToken
+    if let id { byID[id] = nextToken }
     if scope == .state { owned[owner, default: []].insert(nextToken) }
     return nextToken
   }

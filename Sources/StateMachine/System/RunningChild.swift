@@ -81,8 +81,8 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   @usableFromInline let isDone: (@Sendable (Step) -> Bool)?
   /// Sends a message to a store (given as itself), checking its type.
   @usableFromInline let send: @Sendable (AnyObject, any Sendable) -> SendResult
-  /// Starts a store; `true`: one restored from a snapshot, which asks for no start effects.
-  @usableFromInline let start: @Sendable (Store<Definition>, Bool) -> Void
+  /// Starts a store (one restored from a snapshot has nothing to start).
+  @usableFromInline let start: @Sendable (Store<Definition>) -> Void
   /// Finishes a store (given as itself) at once when nothing runs in it; `false` otherwise.
   /// Over the store as an object: stopping a child (a generic class's method, never
   /// specialised) then looks up no generic type.
@@ -96,7 +96,7 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   init(
     toParent: (@Sendable (Step) -> ParentEvent?)?, onDone: @escaping @Sendable (Definition.Context) -> ParentEvent?,
     isDone: (@Sendable (Step) -> Bool)?, send: @escaping @Sendable (AnyObject, any Sendable) -> SendResult,
-    start: @escaping @Sendable (Store<Definition>, Bool) -> Void, finishNow: @escaping @Sendable (AnyObject) -> Bool,
+    start: @escaping @Sendable (Store<Definition>) -> Void, finishNow: @escaping @Sendable (AnyObject) -> Bool,
     finish: @escaping @Sendable (AnyObject) async -> Void,
     snapshotOf: @escaping @Sendable (AnyObject) throws(SystemSnapshotError) -> (json: String, children: [ChildSnapshot])
   ) {
@@ -140,12 +140,12 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
     (parent, token, label, watched, self.kind) = (launch.parent, launch.token, launch.label, launch.parent.watchesChildren, kind)
   }
 
-  /// Starts the child's `store` (`restored`: from a snapshot); a child that is done from its
-  /// start (`doneAtStart`: its context) ends at once.
+  /// Starts the child's `store`; a child that is done from its start (`doneAtStart`: its
+  /// context) ends at once.
   @inlinable
-  func begin(_ store: Store<Definition>, restored: Bool, doneAtStart: Definition.Context?) {
+  func begin(_ store: Store<Definition>, doneAtStart: Definition.Context?) {
     _ = started.storeIfNil(store)
-    kind.start(store, restored)
+    kind.start(store)
     if let doneAtStart { done(doneAtStart) }
   }
 

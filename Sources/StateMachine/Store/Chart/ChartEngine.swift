@@ -297,32 +297,6 @@ extension ChartMachine {
   }
 }
 
-extension Command {
-  /// Whether it hands work to the handler.
-  @inlinable
-  var isPerform: Bool { if case .perform = self { true } else { false } }
-
-  /// The scope of a command that runs (a cancel has none: global).
-  @inlinable
-  var scope: EffectScope {
-    switch self {
-    case .perform(_, _, let scope), .send(_, _, _, let scope), .every(_, _, _, let scope), .invoke(_, _, let scope): scope
-    case .cancel, .message: .global
-    }
-  }
-
-  /// The id a command that runs is known by (a delayed message's; a cancel names another's).
-  @inlinable
-  var runningID: EffectID? {
-    switch self {
-    case .perform(_, let id, _), .send(_, _, let id, _): id
-    case .every(_, _, let id, _), .invoke(_, let id, _): id
-    case .message(let message): message.id
-    case .cancel: nil
-    }
-  }
-}
-
 /// A chart store's macrostep outcome: the step (`nil` when it did not settle), its error, the
 /// active states before it, and whether it changed them. A type of its own over the event and
 /// effect types, not nested in a `ChartEngine` generic over the definition, so that its value
