@@ -44,7 +44,7 @@ struct MachineSystemTests {
     #expect("\(machine.configuration)" == "finished")
   }
 
-  @Test("a copy of a running system steps on its own: the original keeps its children where they were")
+  @Test("a copy of a running system steps on its own, and so does the original: each keeps its children where they were")
   func copies() throws {
     var original = SystemMachine(Self.system, context: UploadQueue.Context())
     try original.begin()
@@ -55,6 +55,12 @@ struct MachineSystemTests {
     #expect(copy.configuration.children == ["a": "waiting"])
     #expect(original.configuration.children == ["a": "sending", "b": "sending"])
     #expect(original.context.uploaded.isEmpty)
+    // And the other way round: the original steps on, the copy stays where it was.
+    _ = try original.step(.message(Upload.Event.succeeded, to: "a"))
+    #expect(original.configuration.children == ["b": "sending"])
+    #expect(original.context.uploaded == ["a"])
+    #expect(copy.configuration.children == ["a": "waiting"])
+    #expect(copy.context.uploaded == ["b"])
   }
 
   @Test("property checks walk a system: the queue never runs more uploads than its limit, one per active file")

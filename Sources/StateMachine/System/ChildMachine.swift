@@ -36,12 +36,12 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     @usableFromInline let replay: (@Sendable () -> any ChildReplaying)?
     /// Makes the child's machine, not started, for a system run on the caller's thread (see
     /// ``SystemMachine``); throws a ``ChildLaunchError`` when it cannot start.
-    @usableFromInline let node: (@Sendable () throws -> any ChildNode<ParentEvent>)?
+    @usableFromInline let node: (@Sendable () throws -> AnyChildNode<ParentEvent>)?
 
     @usableFromInline
     init(
       name: String, launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> any RunningChild)?,
-      replay: (@Sendable () -> any ChildReplaying)?, node: (@Sendable () throws -> any ChildNode<ParentEvent>)?
+      replay: (@Sendable () -> any ChildReplaying)?, node: (@Sendable () throws -> AnyChildNode<ParentEvent>)?
     ) {
       (self.name, self.launch, self.replay, self.node) = (name, launch, replay, node)
     }
@@ -56,7 +56,7 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
 
   @usableFromInline
   init(
-    name: String, replay: (@Sendable () -> any ChildReplaying)? = nil, node: (@Sendable () throws -> any ChildNode<ParentEvent>)? = nil,
+    name: String, replay: (@Sendable () -> any ChildReplaying)? = nil, node: (@Sendable () throws -> AnyChildNode<ParentEvent>)? = nil,
     launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> any RunningChild)?
   ) {
     parts = Parts(name: name, launch: launch, replay: replay, node: node)
@@ -97,9 +97,10 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     var isDone: (@Sendable (StoreStep<Definition>) -> Bool)?
     if let doneWhen { isDone = { step in doneWhen(step.to) } }
     let kind = Self.kind(engine: TableEngine<Definition>.self, toParent: toParent, onDone: onDone, isDone: isDone) { $0.snapshot }
-    let node: @Sendable () -> any ChildNode<ParentEvent> = {
-      MachineNode<TableEngine<Definition>, ParentEvent>(
-        engine: TableEngine(machine: Machine(table, context: context)), kind: kind, doneAtStart: doneWhen?(table.initial) == true)
+    typealias Node = MachineNode<TableEngine<Definition>, ParentEvent>
+    let ops = Node.childOps()
+    let node: @Sendable () -> AnyChildNode<ParentEvent> = {
+      Node(engine: TableEngine(machine: Machine(table, context: context)), kind: kind, doneAtStart: doneWhen?(table.initial) == true).erased(ops)
     }
     self.init(name: table.name, replay: Self.replaying(table, context: context), node: node) { launch in
       try Self.running(
@@ -135,10 +136,12 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     let kind = Self.kind(engine: ChartEngine<Definition>.self, toParent: toParent, onDone: onDone, isDone: { $0.isHalted }) {
       $0.snapshot
     }
-    let node: @Sendable () throws -> any ChildNode<ParentEvent> = {
+    typealias Node = MachineNode<ChartEngine<Definition>, ParentEvent>
+    let ops = Node.childOps()
+    let node: @Sendable () throws -> AnyChildNode<ParentEvent> = {
       do {
         let engine = try ChartEngine<Definition>(chart, context: context)
-        return MachineNode<ChartEngine<Definition>, ParentEvent>(engine: engine, kind: kind, doneAtStart: engine.halted)
+        return Node(engine: engine, kind: kind, doneAtStart: engine.halted).erased(ops)
       } catch {
         throw ChildLaunchError(error: error, event: onError(error))
       }

@@ -5,8 +5,8 @@
 /// only what performs the work: here no work runs and no time passes, child machines step in
 /// place, and everything a step causes happens before the input returns.
 ///
-/// A value: copying a node copies its children (each an existential whose storage is copied
-/// when a copy is stepped), so a checker can keep a system and step a copy of it.
+/// A value: copying a node copies its children (each in a box that is copied when a copy is
+/// stepped: see ``NodeBox``), so a checker can keep a system and step a copy of it.
 @usableFromInline
 struct MachineNode<Engine: StoreEngine, ParentEvent: Sendable>
 where
@@ -17,7 +17,7 @@ where
 
   @usableFromInline var core: StoreCore<Engine>
   /// The running children, by id.
-  @usableFromInline var children: [String: any ChildNode<Event>] = [:]
+  @usableFromInline var children: [String: AnyChildNode<Event>] = [:]
   /// What a child says to its parent and when it is done (`nil`: the root's).
   @usableFromInline let kind: ChildKind<Engine.Definition, ParentEvent>?
   /// A child done from its start (a table in a state its `doneWhen` names, a chart halted in
@@ -26,21 +26,21 @@ where
   /// Set when the child is done: it takes nothing more.
   @usableFromInline var done = false
 
-  @usableFromInline
+  @inlinable
   init(engine: Engine, kind: ChildKind<Engine.Definition, ParentEvent>?, doneAtStart: Bool = false) {
     core = StoreCore(engine: engine, capacity: .max)
     (self.kind, self.doneAtStart) = (kind, doneAtStart)
   }
 
   /// The stepper a drain steps on, made from where the engine is (as a new store's is).
-  @usableFromInline
+  @inlinable
   func makeStepper() -> UnsafeMutablePointer<Engine.Stepper> {
     let stepper = UnsafeMutablePointer<Engine.Stepper>.allocate(capacity: 1)
     stepper.initialize(to: core.engine.stepper)
     return stepper
   }
 
-  @usableFromInline
+  @inlinable
   static func free(_ stepper: UnsafeMutablePointer<Engine.Stepper>) {
     stepper.deinitialize(count: 1)
     stepper.deallocate()
@@ -48,7 +48,7 @@ where
 
   /// Starts the machine as its store's `start()` does: the start's commands are registered and
   /// performed, and what they queued is handled. Returns what it says to its parent.
-  @usableFromInline
+  @inlinable
   mutating func begin(_ budget: inout SystemBudget) throws(SystemRunError) -> ChildSaid<ParentEvent> {
     var said = ChildSaid<ParentEvent>()
     let stepper = makeStepper()
@@ -66,7 +66,7 @@ where
 
   /// `event` from outside (or from a child): handled with everything it causes, unless the
   /// machine refuses it. Returns the response to `event` (`nil` when it was refused).
-  @usableFromInline
+  @inlinable
   mutating func receive(_ event: Event, force: Bool = false, _ budget: inout SystemBudget, _ said: inout ChildSaid<ParentEvent>)
     throws(SystemRunError) -> Received
   {
@@ -89,7 +89,7 @@ where
 
   /// Handles `first`, then the mailbox until it is empty, each step committed and its work
   /// performed before the next (the store's drain, on this thread); the response to `first`.
-  @usableFromInline
+  @inlinable
   mutating func drain(
     _ first: Event, stepper: UnsafeMutablePointer<Engine.Stepper>, _ budget: inout SystemBudget, _ said: inout ChildSaid<ParentEvent>
   ) throws(SystemRunError) -> MachineResponse {
@@ -130,7 +130,7 @@ where
 
   /// Ends the children a step cancelled, starts those it invoked and delivers its messages;
   /// queues what the children say.
-  @usableFromInline
+  @inlinable
   mutating func perform(
     _ work: StoreCore<Engine>.StepWork, stepper: UnsafeMutablePointer<Engine.Stepper>, _ budget: inout SystemBudget,
     _ said: inout ChildSaid<ParentEvent>
@@ -157,7 +157,7 @@ where
   }
 
   /// Starts `child` as the effect `token` (``Command/invoke(_:id:scope:)``).
-  @usableFromInline
+  @inlinable
   mutating func launch(
     _ child: ChildMachine<Event>, id: EffectID, token: UInt64, stepper: UnsafeMutablePointer<Engine.Stepper>,
     _ budget: inout SystemBudget, _ said: inout ChildSaid<ParentEvent>
@@ -183,18 +183,19 @@ where
 
   /// Sends `message` to the descendant at `path` (ids separated by `/`): the result, and what
   /// the child on the way said to this machine. A child that is done is forgotten.
-  @usableFromInline
+  @inlinable
   mutating func routeDown(_ message: any Sendable, to path: Substring, _ budget: inout SystemBudget) throws(SystemRunError)
     -> (result: SendResult, said: ChildSaid<Event>)
   {
     let slash = path.firstIndex(of: "/")
     let id = String(slash.map { path[..<$0] } ?? path)
-    guard children[id] != nil else { return (.rejected(.unknownTarget), ChildSaid()) }
+    guard let index = children.index(forKey: id) else { return (.rejected(.unknownTarget), ChildSaid()) }
+    // (Stepped in place in the map, so that its box stays uniquely held.)
     let (result, heard) =
       if let slash {
-        try children[id]!.route(message, to: path[path.index(after: slash)...], &budget)
+        try children.values[index].route(message, to: path[path.index(after: slash)...], &budget)
       } else {
-        try children[id]!.deliver(message, &budget)
+        try children.values[index].deliver(message, &budget)
       }
     if heard.done {
       children[id] = nil
@@ -204,7 +205,7 @@ where
   }
 
   /// Queues what a child said (handled now when nothing is draining).
-  @usableFromInline
+  @inlinable
   mutating func queue(
     _ heard: ChildSaid<Event>, stepper: UnsafeMutablePointer<Engine.Stepper>, _ budget: inout SystemBudget,
     _ said: inout ChildSaid<ParentEvent>
@@ -218,7 +219,7 @@ where
   }
 
   /// The running children's places by path below `prefix`, and their children's.
-  @usableFromInline
+  @inlinable
   func describeChildren(below prefix: String, into places: inout [String: ChildPlace]) {
     for (id, child) in children { child.describe(at: prefix.isEmpty ? id : "\(prefix)/\(id)", into: &places) }
   }
@@ -235,24 +236,6 @@ struct ChildPlace: Hashable {
   init(configuration: String, context: String) { (self.configuration, self.context) = (configuration, context) }
 }
 
-/// A child machine of a system run on the caller's thread (a ``MachineNode`` whose parent
-/// takes `ParentEvent`s), without its types.
-@usableFromInline
-protocol ChildNode<ParentEvent> {
-  associatedtype ParentEvent
-  /// Starts the child (see ``MachineNode/begin(_:)``).
-  mutating func start(_ budget: inout SystemBudget) throws(SystemRunError) -> ChildSaid<ParentEvent>
-  /// Sends `message` to the child's machine (refused as ``SendRejection/wrongType`` when it is
-  /// not one of its events).
-  mutating func deliver(_ message: any Sendable, _ budget: inout SystemBudget) throws(SystemRunError)
-    -> (result: SendResult, said: ChildSaid<ParentEvent>)
-  /// Sends `message` to the child's descendant at `path`.
-  mutating func route(_ message: any Sendable, to path: Substring, _ budget: inout SystemBudget) throws(SystemRunError)
-    -> (result: SendResult, said: ChildSaid<ParentEvent>)
-  /// Adds the child's place at `path`, and its descendants'.
-  func describe(at path: String, into places: inout [String: ChildPlace])
-}
-
 /// What a child said to its parent while it stepped: events for the parent, in order, and
 /// whether it is done (its done event, if any, is the last of them).
 @usableFromInline
@@ -264,11 +247,12 @@ struct ChildSaid<ParentEvent> {
   init() {}
 }
 
-extension MachineNode: ChildNode {
-  @usableFromInline
+/// What a child node does (see ``ChildNodeOps``).
+extension MachineNode {
+  @inlinable
   mutating func start(_ budget: inout SystemBudget) throws(SystemRunError) -> ChildSaid<ParentEvent> { try begin(&budget) }
 
-  @usableFromInline
+  @inlinable
   mutating func deliver(_ message: any Sendable, _ budget: inout SystemBudget) throws(SystemRunError)
     -> (result: SendResult, said: ChildSaid<ParentEvent>)
   {
@@ -280,7 +264,7 @@ extension MachineNode: ChildNode {
     }
   }
 
-  @usableFromInline
+  @inlinable
   mutating func route(_ message: any Sendable, to path: Substring, _ budget: inout SystemBudget) throws(SystemRunError)
     -> (result: SendResult, said: ChildSaid<ParentEvent>)
   {
@@ -292,7 +276,7 @@ extension MachineNode: ChildNode {
     return (result, said)
   }
 
-  @usableFromInline
+  @inlinable
   func describe(at path: String, into places: inout [String: ChildPlace]) {
     places[path] = ChildPlace(configuration: ChildStep.shown(core.engine.observed), context: "\(core.engine.context)")
     describeChildren(below: path, into: &places)

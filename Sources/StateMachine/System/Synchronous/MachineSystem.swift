@@ -37,26 +37,34 @@ public struct MachineSystem<Root: StoreDefinition>: MachineDefinition where Root
   /// unless set).
   public var maxStepsPerInput = 10_000
   /// Makes the root, not started.
-  @usableFromInline let makeRoot: @Sendable (Root.Context) throws(SystemRunError) -> any SystemRoot<Root>
+  @usableFromInline let makeRoot: @Sendable (Root.Context) throws(SystemRunError) -> AnyRoot<Root>
 
   @usableFromInline
-  init(root: Root, makeRoot: @escaping @Sendable (Root.Context) throws(SystemRunError) -> any SystemRoot<Root>) {
+  init(root: Root, makeRoot: @escaping @Sendable (Root.Context) throws(SystemRunError) -> AnyRoot<Root>) {
     (self.root, self.makeRoot) = (root, makeRoot)
   }
 
   /// The system of `table` and the children its effects start.
+  ///
+  /// (Inlinable: the system steps specialised for your types where you make it.)
+  @inlinable
   public init<State, E, C, Work>(table: TransitionTable<State, E, C, Command<E, Work>>)
   where Root == TransitionTable<State, E, C, Command<E, Work>>, C: Sendable, State: Sendable {
-    self.init(root: table) { context in
-      MachineNode<TableEngine<Root>, Never>(engine: TableEngine(machine: Machine(table, context: context)), kind: nil)
-    }
+    typealias Node = MachineNode<TableEngine<Root>, Never>
+    let ops = Node.rootOps()
+    self.init(root: table) { context in Node(engine: TableEngine(machine: Machine(table, context: context)), kind: nil).root(ops) }
   }
 
   /// The system of `chart` and the children its effects start.
+  ///
+  /// (Inlinable, as the table's.)
+  @inlinable
   public init<ID, E, C, Work>(chart: Chart<ID, E, C, Command<E, Work>>) where Root == Chart<ID, E, C, Command<E, Work>>, C: Sendable {
+    typealias Node = MachineNode<ChartEngine<Root>, Never>
+    let ops = Node.rootOps()
     self.init(root: chart) { context throws(SystemRunError) in
       do {
-        return MachineNode<ChartEngine<Root>, Never>(engine: try ChartEngine(chart, context: context), kind: nil)
+        return Node(engine: try ChartEngine(chart, context: context), kind: nil).root(ops)
       } catch {
         throw .start(error: "\(error)")
       }
@@ -81,7 +89,7 @@ public struct SystemMachine<Root: StoreDefinition>: MachineInstance where Root.C
   /// Why an input was stopped.
   public typealias Failure = SystemRunError
 
-  @usableFromInline var root: (any SystemRoot<Root>)?
+  @usableFromInline var root: AnyRoot<Root>?
   @usableFromInline var failedStart: SystemRunError?
   @usableFromInline let limit: Int
   @usableFromInline var begun = false
@@ -223,37 +231,104 @@ public struct SystemRunError: Error, Hashable, Sendable, CustomStringConvertible
   public static func start(error: String) -> SystemRunError { SystemRunError("the root could not start: \(error)") }
 }
 
-/// The root of a system run on the caller's thread, without its engine's type.
+/// What runs on a system's root node (see ``NodeBox``), over its box.
 @usableFromInline
-protocol SystemRoot<Definition> {
-  associatedtype Definition: StoreDefinition
-  var configuration: Definition.Configuration { get }
-  var context: Definition.Context { get }
-  /// The running descendants' places by path.
-  var childPlaces: [String: ChildPlace] { get }
-  mutating func start(_ budget: inout SystemBudget) throws(SystemRunError)
-  mutating func send(_ event: Definition.Event, _ budget: inout SystemBudget) throws(SystemRunError) -> MachineResponse
-  mutating func send(_ message: MachineMessage, _ budget: inout SystemBudget) throws(SystemRunError) -> MachineResponse
+final class RootOps<Root: StoreDefinition>: Sendable {
+  @usableFromInline let configuration: @Sendable (NodeBoxBase) -> Root.Configuration
+  @usableFromInline let context: @Sendable (NodeBoxBase) -> Root.Context
+  @usableFromInline let childPlaces: @Sendable (NodeBoxBase) -> [String: ChildPlace]
+  @usableFromInline let start: @Sendable (NodeBoxBase, inout SystemBudget) throws(SystemRunError) -> Void
+  @usableFromInline let send: @Sendable (NodeBoxBase, Root.Event, inout SystemBudget) throws(SystemRunError) -> MachineResponse
+  @usableFromInline let sendMessage: @Sendable (NodeBoxBase, MachineMessage, inout SystemBudget) throws(SystemRunError) -> MachineResponse
+  @usableFromInline let copy: @Sendable (NodeBoxBase) -> NodeBoxBase
+
+  @inlinable
+  init(
+    configuration: @escaping @Sendable (NodeBoxBase) -> Root.Configuration, context: @escaping @Sendable (NodeBoxBase) -> Root.Context,
+    childPlaces: @escaping @Sendable (NodeBoxBase) -> [String: ChildPlace],
+    start: @escaping @Sendable (NodeBoxBase, inout SystemBudget) throws(SystemRunError) -> Void,
+    send: @escaping @Sendable (NodeBoxBase, Root.Event, inout SystemBudget) throws(SystemRunError) -> MachineResponse,
+    sendMessage: @escaping @Sendable (NodeBoxBase, MachineMessage, inout SystemBudget) throws(SystemRunError) -> MachineResponse,
+    copy: @escaping @Sendable (NodeBoxBase) -> NodeBoxBase
+  ) {
+    (self.configuration, self.context, self.childPlaces, self.start) = (configuration, context, childPlaces, start)
+    (self.send, self.sendMessage, self.copy) = (send, sendMessage, copy)
+  }
 }
 
-extension MachineNode: SystemRoot
-where ParentEvent == Never, Engine.Observed == Engine.Definition.Configuration {
-  @usableFromInline typealias Definition = Engine.Definition
+/// The root of a system run on the caller's thread: its node's box and what runs on it. A
+/// value: a copy steps on its own.
+@usableFromInline
+struct AnyRoot<Root: StoreDefinition> {
+  @usableFromInline var box: NodeBoxBase
+  @usableFromInline let ops: RootOps<Root>
 
-  @usableFromInline var configuration: Engine.Definition.Configuration { core.engine.observed }
-  @usableFromInline var context: Engine.Definition.Context { core.engine.context }
+  @inlinable
+  init(box: NodeBoxBase, ops: RootOps<Root>) { (self.box, self.ops) = (box, ops) }
 
-  @usableFromInline
+  @inlinable var configuration: Root.Configuration { ops.configuration(box) }
+  @inlinable var context: Root.Context { ops.context(box) }
+  /// The running descendants' places by path.
+  @inlinable var childPlaces: [String: ChildPlace] { ops.childPlaces(box) }
+
+  /// Takes a box of its own before it steps, when a copy of the system shares it.
+  @inlinable
+  mutating func unique() { if !isKnownUniquelyReferenced(&box) { box = ops.copy(box) } }
+
+  @inlinable
+  mutating func start(_ budget: inout SystemBudget) throws(SystemRunError) {
+    unique()
+    try ops.start(box, &budget)
+  }
+
+  @inlinable
+  mutating func send(_ event: Root.Event, _ budget: inout SystemBudget) throws(SystemRunError) -> MachineResponse {
+    unique()
+    return try ops.send(box, event, &budget)
+  }
+
+  @inlinable
+  mutating func send(_ message: MachineMessage, _ budget: inout SystemBudget) throws(SystemRunError) -> MachineResponse {
+    unique()
+    return try ops.sendMessage(box, message, &budget)
+  }
+}
+
+extension MachineNode where ParentEvent == Never, Engine.Observed == Engine.Definition.Configuration {
+  /// What runs on a root node of this type, specialised where it is made.
+  @inlinable
+  static func rootOps() -> RootOps<Engine.Definition> {
+    typealias Box = NodeBox<Engine, Never>
+    return RootOps(
+      configuration: { box in Box.of(box).node.configuration }, context: { box in Box.of(box).node.context },
+      childPlaces: { box in Box.of(box).node.childPlaces },
+      start: { box, budget throws(SystemRunError) in try Box.of(box).node.start(&budget) },
+      send: { box, event, budget throws(SystemRunError) in try Box.of(box).node.send(event, &budget) },
+      sendMessage: { box, message, budget throws(SystemRunError) in try Box.of(box).node.send(message, &budget) },
+      copy: { box in Box(Box.of(box).node) })
+  }
+
+  /// This node as a system's root, run by `ops` (``rootOps()``, made once per system).
+  @inlinable
+  func root(_ ops: RootOps<Engine.Definition>) -> AnyRoot<Engine.Definition> { AnyRoot(box: NodeBox(self), ops: ops) }
+}
+
+/// What a root node does (see ``RootOps``).
+extension MachineNode where ParentEvent == Never, Engine.Observed == Engine.Definition.Configuration {
+  @inlinable var configuration: Engine.Definition.Configuration { core.engine.observed }
+  @inlinable var context: Engine.Definition.Context { core.engine.context }
+
+  @inlinable
   var childPlaces: [String: ChildPlace] {
     var places: [String: ChildPlace] = [:]
     describeChildren(below: "", into: &places)
     return places
   }
 
-  @usableFromInline
+  @inlinable
   mutating func start(_ budget: inout SystemBudget) throws(SystemRunError) { _ = try begin(&budget) }
 
-  @usableFromInline
+  @inlinable
   mutating func send(_ event: Engine.Event, _ budget: inout SystemBudget) throws(SystemRunError) -> MachineResponse {
     var said = ChildSaid<Never>()
     switch try receive(event, &budget, &said) {
@@ -264,7 +339,7 @@ where ParentEvent == Never, Engine.Observed == Engine.Definition.Configuration {
     }
   }
 
-  @usableFromInline
+  @inlinable
   mutating func send(_ message: MachineMessage, _ budget: inout SystemBudget) throws(SystemRunError) -> MachineResponse {
     guard let payload = message.payload else { return .rejected(SendRejection.wrongType.description) }
     try budget.spend()
