@@ -1,0 +1,82 @@
+/// What runs on a child node of one machine (see ``NodeBox``), over its box.
+@usableFromInline
+final class ChildNodeOps<ParentEvent>: Sendable {
+  @usableFromInline typealias Said = (result: SendResult, said: ChildSaid<ParentEvent>)
+
+  @usableFromInline let start: @Sendable (NodeBoxBase, inout SystemBudget) throws(SystemRunError) -> ChildSaid<ParentEvent>
+  @usableFromInline let deliver: @Sendable (NodeBoxBase, any Sendable, inout SystemBudget) throws(SystemRunError) -> Said
+  @usableFromInline let route: @Sendable (NodeBoxBase, any Sendable, Substring, inout SystemBudget) throws(SystemRunError) -> Said
+  @usableFromInline let describe: @Sendable (NodeBoxBase, String, inout [String: ChildPlace]) -> Void
+  @usableFromInline let copy: @Sendable (NodeBoxBase) -> NodeBoxBase
+
+  @inlinable
+  init(
+    start: @escaping @Sendable (NodeBoxBase, inout SystemBudget) throws(SystemRunError) -> ChildSaid<ParentEvent>,
+    deliver: @escaping @Sendable (NodeBoxBase, any Sendable, inout SystemBudget) throws(SystemRunError) -> Said,
+    route: @escaping @Sendable (NodeBoxBase, any Sendable, Substring, inout SystemBudget) throws(SystemRunError) -> Said,
+    describe: @escaping @Sendable (NodeBoxBase, String, inout [String: ChildPlace]) -> Void, copy: @escaping @Sendable (NodeBoxBase) -> NodeBoxBase
+  ) {
+    (self.start, self.deliver, self.route, self.describe, self.copy) = (start, deliver, route, describe, copy)
+  }
+}
+
+/// A running child of a system run on the caller's thread: its node's box and what runs on it.
+/// A value: a copy steps on its own.
+@usableFromInline
+struct AnyChildNode<ParentEvent> {
+  @usableFromInline var box: NodeBoxBase
+  @usableFromInline let ops: ChildNodeOps<ParentEvent>
+
+  @inlinable
+  init(box: NodeBoxBase, ops: ChildNodeOps<ParentEvent>) { (self.box, self.ops) = (box, ops) }
+
+  /// Takes a box of its own before it steps, when a copy of the system shares it.
+  @inlinable
+  mutating func unique() { if !isKnownUniquelyReferenced(&box) { box = ops.copy(box) } }
+
+  /// Starts the child (see ``MachineNode/begin(_:)``).
+  @inlinable
+  mutating func start(_ budget: inout SystemBudget) throws(SystemRunError) -> ChildSaid<ParentEvent> {
+    unique()
+    return try ops.start(box, &budget)
+  }
+
+  /// Sends `message` to the child's machine (refused as ``SendRejection/wrongType`` when it is
+  /// not one of its events).
+  @inlinable
+  mutating func deliver(_ message: any Sendable, _ budget: inout SystemBudget) throws(SystemRunError) -> ChildNodeOps<ParentEvent>.Said {
+    unique()
+    return try ops.deliver(box, message, &budget)
+  }
+
+  /// Sends `message` to the child's descendant at `path`.
+  @inlinable
+  mutating func route(_ message: any Sendable, to path: Substring, _ budget: inout SystemBudget) throws(SystemRunError)
+    -> ChildNodeOps<ParentEvent>.Said
+  {
+    unique()
+    return try ops.route(box, message, path, &budget)
+  }
+
+  /// Adds the child's place at `path`, and its descendants'.
+  @inlinable
+  func describe(at path: String, into places: inout [String: ChildPlace]) { ops.describe(box, path, &places) }
+}
+
+extension MachineNode {
+  /// What runs on a child node of this type, specialised where it is made.
+  @inlinable
+  static func childOps() -> ChildNodeOps<ParentEvent> {
+    typealias Box = NodeBox<Engine, ParentEvent>
+    return ChildNodeOps(
+      start: { box, budget throws(SystemRunError) in try Box.of(box).node.begin(&budget) },
+      deliver: { box, message, budget throws(SystemRunError) in try Box.of(box).node.deliver(message, &budget) },
+      route: { box, message, path, budget throws(SystemRunError) in try Box.of(box).node.route(message, to: path, &budget) },
+      describe: { box, path, places in Box.of(box).node.describe(at: path, into: &places) },
+      copy: { box in Box(Box.of(box).node) })
+  }
+
+  /// This node as a child, run by `ops` (``childOps()``, made once per machine).
+  @inlinable
+  func erased(_ ops: ChildNodeOps<ParentEvent>) -> AnyChildNode<ParentEvent> { AnyChildNode(box: NodeBox(self), ops: ops) }
+}
