@@ -141,7 +141,7 @@ struct CLITests {
     let result = PackageFSM.run(["bench", "--json", "--scale", "0.0005", "--repetitions", "1"])
     #expect(result.code == 0, "\(result.errorOutput)")
     let entries = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
-    #expect(Set(entries.compactMap { $0["workload"] as? String }) == ["loader", "cd-player", "complex", "store-effects", "store-8-producers", "replay", "walk", "explore", "spec-check", "chart", "chart-parallel", "chart-log-write", "shipped", "chart-walk", "chart-explore", "identity", "system"])
+    #expect(Set(entries.compactMap { $0["workload"] as? String }) == ["loader", "cd-player", "complex", "store-effects", "store-8-producers", "replay", "walk", "explore", "spec-check", "chart", "chart-parallel", "chart-log-write", "shipped", "chart-walk", "chart-explore", "identity", "system", "system-explore"])
     for entry in entries {
       let variant = try #require(entry["variant"] as? String)
       let ratio = try #require(entry["ratio_to_switch"] as? Double)

@@ -25,7 +25,8 @@ package enum BenchCommand {
                shipped and bench chart stepped compiled and by the SCXML algorithm alone, side by
                side on 1 M seeded events, failing on the first difference), system (messages
                between machines in one store, a child's start and stop, idle children; and
-               the step of the synchronous system the checkers run),
+               the step of the synchronous system the checkers run), system-explore (the
+               upload queue and its children explored whole, beside a table's exploration),
                ecmascript (with the ECMAScript trait: 1 M `cond` evaluations by the datamodel)
 
     options:

@@ -1,5 +1,7 @@
 import FSMCommand
 import StateMachine
+import StateMachineChecking
+import StateMachineExamples
 
 /// The `system` workload: messages between machines in one store, a child's start and stop,
 /// and the memory of idle children, beside a plain store's send.
@@ -111,5 +113,37 @@ enum SystemBench {
     guard let after = StoreBench.residentBytes(), store.children.count == count else { return .nan }
     kept.append(store)
     return Double(after - before) / Double(count)
+  }
+}
+
+extension SystemBench {
+  /// The `system-explore` workload: the upload queue as a system (its chart, and a child table
+  /// per file) explored whole with two files, again and again (`Explorer.explore`, ns per
+  /// configuration), beside the table explorer on a paged loader of about as many
+  /// configurations (as `chart-explore`).
+  static func exploreWorkload(configurations: Int) -> BenchWorkload {
+    let files = ["a", "b"]
+    let alphabet: [SystemEvent<UploadQueue.Event>] =
+      files.map { .root(.add([$0])) } + files.flatMap { file in Upload.Event.allCases.map { SystemEvent.message($0, to: file) } }
+    let systemExplorer = Explorer(MachineSystem(chart: UploadQueue.chart), context: UploadQueue.Context(), alphabet: alphabet)
+    let space = systemExplorer.explore(depth: Int.max / 2).configurations
+    let tableExplorer = Explorer(
+      table: ModelCheckBench.pagedLoader(pages: max(1, space / 5)), context: 0, alphabet: ModelCheckBench.Event.allCases)
+    let rounds = max(1, configurations / max(1, space))
+    return BenchWorkload(
+      name: "system-explore", events: rounds * space,
+      variants: [
+        BenchVariant(name: "table explore (Explorer.explore)") {
+          var total = 0
+          for _ in 0..<rounds { total += tableExplorer.explore(depth: Int.max / 2).configurations }
+          return total > 0 ? rounds * space : -1
+        },
+        BenchVariant(name: "upload-queue system explore, two files (Explorer.explore)") {
+          var total = 0
+          for _ in 0..<rounds { total += systemExplorer.explore(depth: Int.max / 2).configurations }
+          return total == rounds * space ? total : -total
+        },
+      ],
+      notes: ["configurations": Double(space)])
   }
 }
