@@ -69,10 +69,12 @@ extension MachineNode {
   static func childOps() -> ChildNodeOps<ParentEvent> {
     typealias Box = NodeBox<Engine, ParentEvent>
     return ChildNodeOps(
-      start: { box, budget throws(SystemRunError) in try Box.of(box).node.begin(&budget) },
-      deliver: { box, message, budget throws(SystemRunError) in try Box.of(box).node.deliver(message, &budget) },
-      route: { box, message, path, budget throws(SystemRunError) in try Box.of(box).node.route(message, to: path, &budget) },
-      describe: { box, path, places in Box.of(box).node.describe(at: path, into: &places) },
+      start: { box, budget throws(SystemRunError) in try Box.of(box).stepping().node.begin(&budget) },
+      deliver: { box, message, budget throws(SystemRunError) in try Box.of(box).stepping().node.deliver(message, &budget) },
+      route: { box, message, path, budget throws(SystemRunError) in
+        try Box.of(box).stepping().node.route(message, to: path, &budget)
+      },
+      describe: { box, path, places in Box.of(box).describe(at: path, into: &places) },
       copy: { box in Box(Box.of(box).node) })
   }
 

@@ -24,21 +24,21 @@ public struct _SystemPlace<Root: StoreDefinition>: Hashable where Root.Context: 
   @usableFromInline
   struct Key: Hashable {
     @usableFromInline let root: Root.Configuration
-    @usableFromInline let children: [String]
+    @usableFromInline let children: [AnyHashable]
 
     @inlinable
     init(_ machine: SystemMachine<Root>) {
       let places = machine.root?.childPlaces ?? [:]
-      root = machine.configuration.root
-      children = places.keys.sorted().flatMap { [$0, places[$0]!.configuration, places[$0]!.context] }
+      root = machine.rootConfiguration
+      children = places.keys.sorted().flatMap { [AnyHashable($0), AnyHashable(places[$0]!.configuration), places[$0]!.context] }
     }
   }
 
   @inlinable
   init(_ machine: SystemMachine<Root>, key: Key) { (self.key, self.machine) = (key, machine) }
 
-  public static func == (a: Self, b: Self) -> Bool { a.key == b.key }
-  public func hash(into hasher: inout Hasher) { hasher.combine(key) }
+  @inlinable public static func == (a: Self, b: Self) -> Bool { a.key == b.key }
+  @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(key) }
 }
 
 /// What an explorer steps for a system (not API): a ``SystemMachine``, put back at each place
@@ -55,45 +55,49 @@ where Root.Context: Sendable, Root.Configuration: Hashable {
   /// The root's states entered so far, by ``ExplorableDefinition/_coverageStates`` number, and
   /// those entered since coverage was last kept.
   @usableFromInline var covered: [Bool]
+  /// The root's states, as coverage names them (worked out once: a chart makes the list anew
+  /// each time it is asked).
+  @usableFromInline let states: [(name: Root.StateName, counts: Bool)]
   @usableFromInline var fresh: [Int] = []
 
   public init(_ definition: MachineSystem<Root>, context: Root.Context) {
     self.definition = definition
     machine = SystemMachine(definition, context: context)
-    covered = definition._coverageStates.map { !$0.counts }
+    states = definition._coverageStates
+    covered = states.map { !$0.counts }
   }
 
-  public mutating func start() throws(SystemRunError) {
+  @inlinable public mutating func start() throws(SystemRunError) {
     try machine.begin()
     key = _SystemPlace.Key(machine)
     noteStates()
   }
 
   /// Notes the root's states active now that were never entered before.
-  @usableFromInline
+  @inlinable
   mutating func noteStates() {
-    let states = definition._coverageStates
-    let configuration = machine.configuration
-    for (i, state) in states.enumerated() where !covered[i] && definition._isIn(state.name, configuration) {
+    // (The root's configuration alone: coverage is of the root's states.)
+    let configuration = machine.rootConfiguration
+    for (i, state) in states.enumerated() where !covered[i] && definition.root._isIn(state.name, configuration) {
       covered[i] = true
       fresh.append(i)
     }
   }
 
-  public var place: _SystemPlace<Root> { _SystemPlace(machine, key: currentKey) }
+  @inlinable public var place: _SystemPlace<Root> { _SystemPlace(machine, key: currentKey) }
 
   /// The key of where the machine is.
-  @usableFromInline var currentKey: _SystemPlace<Root>.Key { key ?? _SystemPlace.Key(machine) }
-  public var context: Root.Context { machine.context }
-  public var configuration: SystemConfiguration<Root.Configuration> { machine.configuration }
+  @inlinable var currentKey: _SystemPlace<Root>.Key { key ?? _SystemPlace.Key(machine) }
+  @inlinable public var context: Root.Context { machine.context }
+  @inlinable public var configuration: SystemConfiguration<Root.Configuration> { machine.configuration }
   /// A halted root chart ignores every event: explored as any other place.
-  public var isHalted: Bool { false }
-  public func ordinal(of event: SystemEvent<Root.Event>) -> Int { -1 }
-  public func isUnhandled(ordinal: Int, at place: _SystemPlace<Root>) -> Bool { false }
+  @inlinable public var isHalted: Bool { false }
+  @inlinable public func ordinal(of event: SystemEvent<Root.Event>) -> Int { -1 }
+  @inlinable public func isUnhandled(ordinal: Int, at place: _SystemPlace<Root>) -> Bool { false }
 
-  public mutating func `return`(to place: _SystemPlace<Root>, context: Root.Context) { (machine, key) = (place.machine, place.key) }
+  @inlinable public mutating func `return`(to place: _SystemPlace<Root>, context: Root.Context) { (machine, key) = (place.machine, place.key) }
 
-  public mutating func advance(_ event: SystemEvent<Root.Event>, ordinal: Int) throws(SystemRunError) -> MachineResponse {
+  @inlinable public mutating func advance(_ event: SystemEvent<Root.Event>, ordinal: Int) throws(SystemRunError) -> MachineResponse {
     key = nil
     let response = try machine.step(event)
     key = _SystemPlace.Key(machine)
@@ -101,26 +105,26 @@ where Root.Context: Sendable, Root.Configuration: Hashable {
     return response
   }
 
-  public func placeHash(contextHash: Int) -> Int {
+  @inlinable public func placeHash(contextHash: Int) -> Int {
     var hasher = Hasher()
     hasher.combine(currentKey)
     hasher.combine(contextHash)
     return hasher.finalize()
   }
 
-  public func isAt(_ place: _SystemPlace<Root>) -> Bool { currentKey == place.key }
+  @inlinable public func isAt(_ place: _SystemPlace<Root>) -> Bool { currentKey == place.key }
 
-  public var coverageGrew: Bool { !fresh.isEmpty }
+  @inlinable public var coverageGrew: Bool { !fresh.isEmpty }
 
-  public mutating func keepCoverage() -> [Int] {
+  @inlinable public mutating func keepCoverage() -> [Int] {
     defer { fresh = [] }
     return fresh
   }
 
-  public mutating func dropCoverage() {
+  @inlinable public mutating func dropCoverage() {
     for i in fresh { covered[i] = false }
     fresh = []
   }
 
-  public var coveredTransitions: [Int] { [] }
+  @inlinable public var coveredTransitions: [Int] { [] }
 }

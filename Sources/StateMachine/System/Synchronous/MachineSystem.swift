@@ -131,6 +131,13 @@ public struct SystemMachine<Root: StoreDefinition>: MachineInstance where Root.C
     }
   }
 
+  /// The root's configuration alone (not its children's, which take describing).
+  @inlinable
+  var rootConfiguration: Root.Configuration {
+    guard let root else { preconditionFailure("invalid state: a system whose start failed has no configuration") }
+    return root.configuration
+  }
+
   /// The root's configuration and each running child's.
   public var configuration: SystemConfiguration<Root.Configuration> {
     guard let root else { preconditionFailure("invalid state: a system whose start failed has no configuration") }

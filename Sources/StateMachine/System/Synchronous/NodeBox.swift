@@ -18,9 +18,32 @@ where
   // (Changed only by the one system value that holds the box uniquely, on its caller's
   // thread, and read otherwise: its accesses need no check at run time.)
   @exclusivity(unchecked) @usableFromInline var node: MachineNode<Engine, ParentEvent>
+  /// The node's own place as it reads (its configuration and context), worked out when first
+  /// asked and kept for as long as the node does not step (forgotten by ``stepping()``):
+  /// describing a context, by reflection, was most of what exploring a system cost.
+  ///
+  /// (Written when first read, so on a box that copies of a system may share; they are values
+  /// of a type that is not `Sendable`, so they are all in one isolation domain, and never
+  /// read it at the same time.)
+  @exclusivity(unchecked) @usableFromInline var ownPlace: ChildPlace?
 
   @inlinable
   init(_ node: MachineNode<Engine, ParentEvent>) { self.node = node }
+
+  /// The node, about to step (its box held uniquely): its place is forgotten.
+  @inlinable
+  func stepping() -> NodeBox {
+    ownPlace = nil
+    return self
+  }
+
+  /// Adds the node's place at `path` (kept, see ``ownPlace``), and its descendants'.
+  @inlinable
+  func describe(at path: String, into places: inout [String: ChildPlace]) {
+    if ownPlace == nil { ownPlace = node.ownPlace }
+    places[path] = ownPlace
+    node.describeChildren(below: path, into: &places)
+  }
 
   /// `box`, known to be one of these.
   @inlinable
