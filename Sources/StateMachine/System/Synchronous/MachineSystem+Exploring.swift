@@ -24,13 +24,23 @@ public struct _SystemPlace<Root: StoreDefinition>: Hashable where Root.Context: 
   @usableFromInline
   struct Key: Hashable {
     @usableFromInline let root: Root.Configuration
-    @usableFromInline let children: [AnyHashable]
+    @usableFromInline let children: [Child]
+
+    /// A running child's path and place.
+    @usableFromInline
+    struct Child: Hashable {
+      @usableFromInline let path: String
+      @usableFromInline let place: ChildPlace
+
+      @inlinable
+      init(path: String, place: ChildPlace) { (self.path, self.place) = (path, place) }
+    }
 
     @inlinable
     init(_ machine: SystemMachine<Root>) {
       let places = machine.root?.childPlaces ?? [:]
       root = machine.rootConfiguration
-      children = places.keys.sorted().flatMap { [AnyHashable($0), AnyHashable(places[$0]!.configuration), places[$0]!.context] }
+      children = places.keys.sorted().map { Child(path: $0, place: places[$0]!) }
     }
   }
 
