@@ -133,15 +133,11 @@ extension SystemBench {
     return BenchWorkload(
       name: "system-explore", events: rounds * space,
       variants: [
-        BenchVariant(name: "table explore (Explorer.explore)") {
-          var total = 0
-          for _ in 0..<rounds { total += tableExplorer.explore(depth: Int.max / 2).configurations }
-          return total > 0 ? rounds * space : -1
+        ModelCheckBench.exploring("table explore (Explorer.explore)", rounds: rounds, space: space, exact: false) {
+          tableExplorer.explore(depth: Int.max / 2).configurations
         },
-        BenchVariant(name: "upload-queue system explore, two files (Explorer.explore)") {
-          var total = 0
-          for _ in 0..<rounds { total += systemExplorer.explore(depth: Int.max / 2).configurations }
-          return total == rounds * space ? total : -total
+        ModelCheckBench.exploring("upload-queue system explore, two files (Explorer.explore)", rounds: rounds, space: space, exact: true) {
+          systemExplorer.explore(depth: Int.max / 2).configurations
         },
       ],
       notes: ["configurations": Double(space)])

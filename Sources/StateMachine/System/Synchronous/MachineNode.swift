@@ -190,7 +190,7 @@ where
     let slash = path.firstIndex(of: "/")
     let id = String(slash.map { path[..<$0] } ?? path)
     guard let index = children.index(forKey: id) else { return (.rejected(.unknownTarget), ChildSaid()) }
-    // (Stepped in place in the map, so that its box stays uniquely held.)
+    // (Found once, and stepped where it is in the map.)
     let (result, heard) =
       if let slash {
         try children.values[index].route(message, to: path[path.index(after: slash)...], &budget)
