@@ -226,7 +226,7 @@ where
 }
 
 /// Where a running child is: its configuration as it reads (a table's state; a chart's active
-/// states, joined by `, `), and its context (itself when it is `Hashable`, as it reads
+/// states, joined by `, `), and its context (itself when it is a `Hashable` value, as it reads
 /// otherwise).
 @usableFromInline
 struct ChildPlace: Hashable {
@@ -277,13 +277,19 @@ extension MachineNode {
     return (result, said)
   }
 
-  /// The node's own place: its configuration as it reads, and its context (itself when it is
-  /// `Hashable`, as it reads otherwise: describing a context, by reflection, cost tens of
-  /// microseconds).
+  /// The node's own place: its configuration as it reads, and its context: itself when it is
+  /// a `Hashable` value (describing a context, by reflection, cost tens of microseconds), as it
+  /// reads otherwise. (A context that is an object, an SCXML session, changes in place as its
+  /// machine steps: it is kept as it reads then, as a place must not change once filed.)
   @inlinable
   var ownPlace: ChildPlace {
     let context = core.engine.context
-    let identity = if let hashable = context as? any Hashable { AnyHashable(hashable) } else { AnyHashable("\(context)") }
+    let identity =
+      if !(type(of: context) is AnyObject.Type), let hashable = context as? any Hashable {
+        AnyHashable(hashable)
+      } else {
+        AnyHashable("\(context)")
+      }
     return ChildPlace(configuration: ChildStep.shown(core.engine.observed), context: identity)
   }
 }
