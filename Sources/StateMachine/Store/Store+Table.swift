@@ -11,6 +11,7 @@ where Effect: _StoreCommand, Effect.Event == Event {
     (LoggedOutcome(step.detail), step.to)
   }
 
+  @inlinable
   public static func _response(of detail: _StepDetail) -> MachineResponse {
     switch detail {
     case .transitioned, .stayed: .handled

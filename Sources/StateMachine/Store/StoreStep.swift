@@ -31,7 +31,9 @@ public struct StoreStep<Definition: StoreDefinition> {
   /// The effects the step emitted, in order.
   public var effects: [Effect] { Definition._effects(of: detail) }
   /// Whether the machine handled the event, ignored it, or rejected it (and why).
-  public var response: MachineResponse { Definition._response(of: detail) }
+  /// (Inlinable: a synchronous system reads it at every step, and unspecialised it looked up
+  /// the step's generic types each time.)
+  @inlinable public var response: MachineResponse { Definition._response(of: detail) }
 
   @inlinable
   init(
