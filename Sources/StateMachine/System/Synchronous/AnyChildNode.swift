@@ -7,16 +7,15 @@ final class ChildNodeOps<ParentEvent>: Sendable {
   @usableFromInline let deliver: @Sendable (NodeBoxBase, any Sendable, inout SystemBudget) throws(SystemRunError) -> Said
   @usableFromInline let route: @Sendable (NodeBoxBase, any Sendable, Substring, inout SystemBudget) throws(SystemRunError) -> Said
   @usableFromInline let describe: @Sendable (NodeBoxBase, String, inout [String: ChildPlace]) -> Void
-  @usableFromInline let copy: @Sendable (NodeBoxBase) -> NodeBoxBase
 
   @inlinable
   init(
     start: @escaping @Sendable (NodeBoxBase, inout SystemBudget) throws(SystemRunError) -> ChildSaid<ParentEvent>,
     deliver: @escaping @Sendable (NodeBoxBase, any Sendable, inout SystemBudget) throws(SystemRunError) -> Said,
     route: @escaping @Sendable (NodeBoxBase, any Sendable, Substring, inout SystemBudget) throws(SystemRunError) -> Said,
-    describe: @escaping @Sendable (NodeBoxBase, String, inout [String: ChildPlace]) -> Void, copy: @escaping @Sendable (NodeBoxBase) -> NodeBoxBase
+    describe: @escaping @Sendable (NodeBoxBase, String, inout [String: ChildPlace]) -> Void
   ) {
-    (self.start, self.deliver, self.route, self.describe, self.copy) = (start, deliver, route, describe, copy)
+    (self.start, self.deliver, self.route, self.describe) = (start, deliver, route, describe)
   }
 }
 
@@ -30,9 +29,9 @@ struct AnyChildNode<ParentEvent> {
   @inlinable
   init(box: NodeBoxBase, ops: ChildNodeOps<ParentEvent>) { (self.box, self.ops) = (box, ops) }
 
-  /// Takes a box of its own before it steps, when a copy of the system shares it.
+  /// Before the child steps (see ``NodeBoxBase/prepareToStep(_:)``).
   @inlinable
-  mutating func unique() { if !isKnownUniquelyReferenced(&box) { box = ops.copy(box) } }
+  mutating func unique() { NodeBoxBase.prepareToStep(&box, hasPlace: true) }
 
   /// Starts the child (see ``MachineNode/begin(_:)``).
   @inlinable
@@ -69,13 +68,10 @@ extension MachineNode {
   static func childOps() -> ChildNodeOps<ParentEvent> {
     typealias Box = NodeBox<Engine, ParentEvent>
     return ChildNodeOps(
-      start: { box, budget throws(SystemRunError) in try Box.of(box).stepping().node.begin(&budget) },
-      deliver: { box, message, budget throws(SystemRunError) in try Box.of(box).stepping().node.deliver(message, &budget) },
-      route: { box, message, path, budget throws(SystemRunError) in
-        try Box.of(box).stepping().node.route(message, to: path, &budget)
-      },
-      describe: { box, path, places in Box.of(box).describe(at: path, into: &places) },
-      copy: { box in Box(Box.of(box).node) })
+      start: { box, budget throws(SystemRunError) in try Box.of(box).node.begin(&budget) },
+      deliver: { box, message, budget throws(SystemRunError) in try Box.of(box).node.deliver(message, &budget) },
+      route: { box, message, path, budget throws(SystemRunError) in try Box.of(box).node.route(message, to: path, &budget) },
+      describe: { box, path, places in Box.of(box).describe(at: path, into: &places) })
   }
 
   /// This node as a child, run by `ops` (``childOps()``, made once per machine).

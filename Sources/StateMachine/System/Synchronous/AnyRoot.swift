@@ -7,7 +7,6 @@ final class RootOps<Root: StoreDefinition>: Sendable {
   @usableFromInline let start: @Sendable (NodeBoxBase, inout SystemBudget) throws(SystemRunError) -> Void
   @usableFromInline let send: @Sendable (NodeBoxBase, Root.Event, inout SystemBudget) throws(SystemRunError) -> MachineResponse
   @usableFromInline let sendMessage: @Sendable (NodeBoxBase, MachineMessage, inout SystemBudget) throws(SystemRunError) -> MachineResponse
-  @usableFromInline let copy: @Sendable (NodeBoxBase) -> NodeBoxBase
 
   @inlinable
   init(
@@ -15,11 +14,10 @@ final class RootOps<Root: StoreDefinition>: Sendable {
     childPlaces: @escaping @Sendable (NodeBoxBase) -> [String: ChildPlace],
     start: @escaping @Sendable (NodeBoxBase, inout SystemBudget) throws(SystemRunError) -> Void,
     send: @escaping @Sendable (NodeBoxBase, Root.Event, inout SystemBudget) throws(SystemRunError) -> MachineResponse,
-    sendMessage: @escaping @Sendable (NodeBoxBase, MachineMessage, inout SystemBudget) throws(SystemRunError) -> MachineResponse,
-    copy: @escaping @Sendable (NodeBoxBase) -> NodeBoxBase
+    sendMessage: @escaping @Sendable (NodeBoxBase, MachineMessage, inout SystemBudget) throws(SystemRunError) -> MachineResponse
   ) {
     (self.configuration, self.context, self.childPlaces, self.start) = (configuration, context, childPlaces, start)
-    (self.send, self.sendMessage, self.copy) = (send, sendMessage, copy)
+    (self.send, self.sendMessage) = (send, sendMessage)
   }
 }
 
@@ -38,9 +36,9 @@ struct AnyRoot<Root: StoreDefinition> {
   /// The running descendants' places by path.
   @inlinable var childPlaces: [String: ChildPlace] { ops.childPlaces(box) }
 
-  /// Takes a box of its own before it steps, when a copy of the system shares it.
+  /// Before the root steps (see ``NodeBoxBase/prepareToStep(_:)``).
   @inlinable
-  mutating func unique() { if !isKnownUniquelyReferenced(&box) { box = ops.copy(box) } }
+  mutating func unique() { NodeBoxBase.prepareToStep(&box, hasPlace: false) }
 
   @inlinable
   mutating func start(_ budget: inout SystemBudget) throws(SystemRunError) {
@@ -71,8 +69,7 @@ extension MachineNode where ParentEvent == Never, Engine.Observed == Engine.Defi
       childPlaces: { box in Box.of(box).node.childPlaces },
       start: { box, budget throws(SystemRunError) in try Box.of(box).node.start(&budget) },
       send: { box, event, budget throws(SystemRunError) in try Box.of(box).node.send(event, &budget) },
-      sendMessage: { box, message, budget throws(SystemRunError) in try Box.of(box).node.send(message, &budget) },
-      copy: { box in Box(Box.of(box).node) })
+      sendMessage: { box, message, budget throws(SystemRunError) in try Box.of(box).node.send(message, &budget) })
   }
 
   /// This node as a system's root, run by `ops` (``rootOps()``, made once per system).

@@ -8,7 +8,7 @@
 /// than half of what a system's step cost.
 ///
 /// The box is shared by copies of a system (a checker keeps one and steps a copy) until one of
-/// them steps it: the stepping copy first takes a box of its own (``AnyChildNode/unique()``).
+/// them steps it: the stepping copy first takes a box of its own (``NodeBoxBase/prepareToStep(_:)``).
 @usableFromInline
 final class NodeBox<Engine: StoreEngine, ParentEvent: Sendable>: NodeBoxBase
 where
@@ -18,26 +18,14 @@ where
   // (Changed only by the one system value that holds the box uniquely, on its caller's
   // thread, and read otherwise: its accesses need no check at run time.)
   @exclusivity(unchecked) @usableFromInline var node: MachineNode<Engine, ParentEvent>
-  /// The node's own place as it reads (its configuration and context), worked out when first
-  /// asked and kept for as long as the node does not step (forgotten by ``stepping()``):
-  /// describing a context, by reflection, was most of what exploring a system cost.
-  ///
-  /// (Written when first read, so on a box that copies of a system may share; they are values
-  /// of a type that is not `Sendable`, so they are all in one isolation domain, and never
-  /// read it at the same time.)
-  @exclusivity(unchecked) @usableFromInline var ownPlace: ChildPlace?
 
   @inlinable
   init(_ node: MachineNode<Engine, ParentEvent>) { self.node = node }
 
-  /// The node, about to step (its box held uniquely): its place is forgotten.
   @inlinable
-  func stepping() -> NodeBox {
-    ownPlace = nil
-    return self
-  }
+  override func copy() -> NodeBoxBase { NodeBox(node) }
 
-  /// Adds the node's place at `path` (kept, see ``ownPlace``), and its descendants'.
+  /// Adds the node's place at `path` (kept, see ``NodeBoxBase/ownPlace``), and its descendants'.
   @inlinable
   func describe(at path: String, into places: inout [String: ChildPlace]) {
     if ownPlace == nil { ownPlace = node.ownPlace }
@@ -56,6 +44,31 @@ where
 /// its node.)
 @usableFromInline
 class NodeBoxBase {
+  /// The node's own place as it reads (its configuration and context), worked out when first
+  /// asked and kept until the node steps (see ``prepareToStep(_:)``): describing a context, by
+  /// reflection, was most of what exploring a system cost. (A root's is never asked.)
+  ///
+  /// (Written when first read, so on a box that copies of a system may share; they are values
+  /// of a type that is not `Sendable`, so they are all in one isolation domain, and never
+  /// read it at the same time.)
+  @exclusivity(unchecked) @usableFromInline final var ownPlace: ChildPlace?
+
   @inlinable
   init() {}
+
+  /// A box of its own holding a copy of the node.
+  @inlinable
+  func copy() -> NodeBoxBase { preconditionFailure("invalid state: NodeBoxBase is abstract; NodeBox overrides copy()") }
+
+  /// `box`'s node is about to step: when a copy of the system shares the box, the stepping
+  /// copy takes a box of its own (with no place kept); else the place kept for the node, if it
+  /// `hasPlace` (a child's: a root's is never asked), is forgotten.
+  @inlinable
+  static func prepareToStep(_ box: inout NodeBoxBase, hasPlace: Bool) {
+    if !isKnownUniquelyReferenced(&box) {
+      box = box.copy()
+    } else if hasPlace {
+      box.ownPlace = nil
+    }
+  }
 }
