@@ -232,15 +232,25 @@ struct StoreCore<Engine: StoreEngine> {
     default:
       break
     }
-    // The id and scope it runs by, as its running entry reads them.
+    let (token, replaced) = enroll(command, owner: owner)
+    if let replaced { work.cancelled.append(replaced) }  // a new one replaces it
+    if case .perform = command { activeTasks += 1 }
+    work.starts.append(Start(token: token, command: command))
+  }
+
+  /// Files `command` as a running effect belonging to state `owner`, by the id and scope its
+  /// command says, its handle to be attached; returns its token, and the effect of the same id
+  /// it replaces (forgotten here: the caller cancels it).
+  @inlinable
+  mutating func enroll(_ command: Effect, owner: Int) -> (token: UInt64, replaced: Running?) {
     let (id, scope) = (command.runningID, command.scope)
-    if let id, let old = byID[id] { work.cancelled.append(remove(old)) }  // a new one replaces it
+    var replaced: Running?
+    if let id, let old = byID[id] { replaced = remove(old) }
     nextToken += 1
     running[nextToken] = Running(token: nextToken, owner: owner, command: command, handle: .pending)
     if let id { byID[id] = nextToken }
     if scope == .state { owned[owner, default: []].insert(nextToken) }
-    if case .perform = command { activeTasks += 1 }
-    work.starts.append(Start(token: nextToken, command: command))
+    return (nextToken, replaced)
   }
 
   /// Forgets a running effect and returns it, so the caller can cancel its handle.

@@ -99,13 +99,8 @@ extension StoreCore {
   /// belonging to state `owner`, its handle to be attached; returns its token.
   @usableFromInline
   mutating func registerRestored(_ command: Effect, owner: Int) -> UInt64 {
-    let (id, scope) = (command.runningID, command.scope)
-    if let id, let old = byID[id] { _ = remove(old) }
-    nextToken += 1
-    running[nextToken] = Running(token: nextToken, owner: owner, command: command, handle: .pending)
-    if let id { byID[id] = nextToken }
-    if scope == .state { owned[owner, default: []].insert(nextToken) }
-    return nextToken
+    // (A snapshot names each child once: nothing of its id runs yet to be replaced.)
+    enroll(command, owner: owner).token
   }
 
   /// A child whose store is finishing.
