@@ -14,6 +14,27 @@ extension Chart: StoreDefinition, _ChartStoreDefinition where Effect: _StoreComm
     return (detail.outcome == .transitioned ? .transitioned : .ignored, ChartLogState(configuration: step.to, history: detail.history, isHalted: detail.isHalted))
   }
 
+  @inlinable
+  public static func _makeStore<Proof: _SendableStoreDefinition>(
+    _ definition: Self, context: Context, options: _StoreOptions<Proof.Definition>, _ proof: Proof.Type
+  ) throws(ChartRunError) -> AnyObject where Proof.Definition == Self {
+    options.runtime(try ChartEngine<Self>(definition._chart, context: context))
+  }
+
+  @inlinable
+  public static func _restoreStore<Proof: _SendableStoreDefinition>(
+    _ definition: Self, restoring snapshot: ChartSnapshot<ID, Context>, options: _StoreOptions<Proof.Definition>,
+    _ proof: Proof.Type
+  ) throws(ChartRestoreError) -> AnyObject where Proof.Definition == Self {
+    options.runtime(try ChartEngine<Self>(definition._chart, restoring: snapshot))
+  }
+
+  @inlinable
+  public static func _snapshot<Proof: _SendableStoreDefinition>(of runtime: AnyObject, _ proof: Proof.Type) -> ChartSnapshot<ID, Context>
+  where Proof.Definition == Self {
+    unsafeDowncast(runtime, to: StoreRuntime<ChartEngine<Self>>.self).core.withLock { $0.engine.snapshot }
+  }
+
   public var _chart: Chart<ID, Event, Context, Command<Event, Effect.Work>> {
     // The one `_StoreCommand` is `Command`: the two spellings are one type.
     guard let same = self as? Chart<ID, Event, Context, Command<Event, Effect.Work>> else {
@@ -32,43 +53,6 @@ extension Store where Definition: _ChartStoreDefinition {
   /// A chart's state identifier.
   public typealias ID = Definition.ID
 
-  /// A store running `chart`: its initial configuration is entered now (its entry content
-  /// runs); the effects that content asks for start with ``start()``.
-  ///
-  /// The parameters are a table's store's (see ``Store``).
-  ///
-  /// - Throws: ``ChartRunError`` when the chart's first macrostep does not settle.
-  @inlinable
-  public convenience init(
-    _ chart: Definition, context: Context,
-    clock: any Clock<Duration> = ContinuousClock(), mailbox: MailboxPolicy = .unbounded, handler: @escaping Handler,
-    failure: @escaping Failure = { _, _ in nil }, inspector: Inspector? = nil
-  ) throws(ChartRunError) {
-    self.init(
-      engine: try ChartEngine(chart._chart, context: context), clock: clock, mailbox: mailbox, handler: handler,
-      failure: failure, inspector: inspector)
-  }
-
-  /// A store that continues `chart` from `snapshot` (a store's or a machine's
-  /// `snapshot`, or a log's last state): the configuration, history and context are taken as
-  /// they are, and no state is entered, so no entry content runs.
-  ///
-  /// A snapshot says where the chart is, not what was running: effects and timers that were
-  /// running when it was taken do not restart. A snapshot of a halted chart gives a halted store.
-  ///
-  /// - Throws: ``ChartRestoreError`` when the snapshot is not a configuration the chart can be
-  ///   in (see ``ChartMachine/init(_:restoring:)``), or has none (a chart not started: make
-  ///   the store with `init(_:context:clock:mailbox:handler:failure:inspector:)`).
-  public convenience init(
-    _ chart: Definition, restoring snapshot: ChartSnapshot<ID, Context>,
-    clock: any Clock<Duration> = ContinuousClock(), mailbox: MailboxPolicy = .unbounded, handler: @escaping Handler,
-    failure: @escaping Failure = { _, _ in nil }, inspector: Inspector? = nil
-  ) throws(ChartRestoreError) {
-    self.init(
-      engine: try ChartEngine(chart._chart, restoring: snapshot), clock: clock, mailbox: mailbox, handler: handler,
-      failure: failure, inspector: inspector)
-  }
-
   /// The active atomic states, in document order (read specialised for your types where you
   /// call it).
   @inlinable
@@ -84,8 +68,6 @@ extension Store where Definition: _ChartStoreDefinition {
   public var chart: Chart<ID, Event, Context, Effect> { runtime.with(ChartEngine<Definition>.self) { $0.core.withLock { $0.engine.chart } } }
   /// The chart reached a final child of its root: no event is accepted any more.
   public var isHalted: Bool { runtime.with(ChartEngine<Definition>.self) { $0.core.withLock { $0.engine.halted } } }
-  /// Where the chart is — configuration, history, context — to save and restore.
-  public var snapshot: ChartSnapshot<ID, Context> { runtime.with(ChartEngine<Definition>.self) { $0.core.withLock { $0.engine.snapshot } } }
 
   /// Queues `event` and, unless another caller is already handling events, handles the queue
   /// on this thread until it is empty.

@@ -74,6 +74,41 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
     self.init(runtime: StoreRuntime(engine: engine, clock: clock, mailbox: mailbox, handler: handler, failure: failure, inspector: inspector))
   }
 
+  /// A store running `definition` from its start: a table in its initial state; a chart with
+  /// its initial configuration entered now (its entry content runs). The effects the start asks
+  /// for (a table's initial entry effects, the chart's entry content's) start with ``start()``.
+  ///
+  /// - Parameters:
+  ///   - definition: The machine to run: a ``TransitionTable`` or a ``Chart`` whose effects are
+  ///     ``Command``s.
+  ///   - context: The context to start with.
+  ///   - clock: Where timers and effects get their time; a ``ManualClock`` in tests.
+  ///   - mailbox: ``MailboxPolicy/unbounded`` or a capacity for events sent from outside
+  ///     (events from timers and effects are always queued, never dropped).
+  ///   - handler: Performs ``Command/perform(_:id:scope:)`` work (see ``Handler`` for where
+  ///     it runs).
+  ///   - failure: Maps an error thrown by `handler` to an event.
+  ///   - inspector: Sees every step, effect start, finish, cancellation and dropped event.
+  /// - Throws: What the machine's start throws: nothing for a table (`Never`: call it without
+  ///   `try`); ``ChartRunError`` when a chart's first macrostep does not settle.
+  ///
+  /// (Inlinable: the store is made specialised for your types where you make it.)
+  @inlinable
+  public convenience init(
+    _ definition: Definition, context: Context,
+    clock: any Clock<Duration> = ContinuousClock(), mailbox: MailboxPolicy = .unbounded, handler: @escaping Handler,
+    failure: @escaping Failure = { _, _ in nil }, inspector: Inspector? = nil
+  ) throws(Definition.Instance.Failure) {
+    let options = _StoreOptions<Definition>(clock: clock, mailbox: mailbox, handler: handler, failure: failure, inspector: inspector)
+    self.init(made: try Definition._makeStore(definition, context: context, options: options, _StoreOf<Definition>.self))
+  }
+
+  /// A store on the runtime its kind made (``StoreDefinition/_makeStore(_:context:options:_:)``).
+  @inlinable
+  convenience init(made: AnyObject) {
+    self.init(runtime: unsafeDowncast(made, to: StoreRuntimeBase<Event, Work, Context, Definition.Configuration, StoreStep<Definition>>.self))
+  }
+
   /// Where the machine is: a table's state, or a chart's active atomic states in document order.
   public var configuration: Definition.Configuration { runtime.currentConfiguration }
   /// The current context.

@@ -18,6 +18,57 @@ where Effect: _StoreCommand, Effect.Event == Event {
   associatedtype _LogState
   /// What a log keeps of `step`: its outcome and where it left the machine.
   static func _logged(_ step: StoreStep<Self>) -> (outcome: LoggedOutcome, state: _LogState)
+
+  /// The runtime of a store running `definition` from its start (for ``Store``'s initializer:
+  /// each kind makes its own engine). `proof` vouches that the context and configuration are
+  /// `Sendable`, as a store's are, which a kind's conformance cannot require of them.
+  static func _makeStore<Proof: _SendableStoreDefinition>(
+    _ definition: Self, context: Context, options: _StoreOptions<Proof.Definition>, _ proof: Proof.Type
+  ) throws(Instance.Failure) -> AnyObject where Proof.Definition == Self
+  /// The runtime of a store continuing `definition` from `snapshot` (see ``_makeStore(_:context:options:_:)``).
+  static func _restoreStore<Proof: _SendableStoreDefinition>(
+    _ definition: Self, restoring snapshot: Instance.Snapshot, options: _StoreOptions<Proof.Definition>, _ proof: Proof.Type
+  ) throws(Instance.RestoreFailure) -> AnyObject where Proof.Definition == Self
+  /// The snapshot of the store whose runtime is `runtime` (one this kind made).
+  static func _snapshot<Proof: _SendableStoreDefinition>(of runtime: AnyObject, _ proof: Proof.Type) -> Instance.Snapshot
+  where Proof.Definition == Self
+}
+
+/// Vouches that a ``StoreDefinition``'s context and configuration are `Sendable` (see
+/// ``StoreDefinition/_makeStore(_:context:options:_:)``). Not API.
+public protocol _SendableStoreDefinition {
+  associatedtype Definition: StoreDefinition where Definition.Context: Sendable, Definition.Configuration: Sendable
+}
+
+/// The one ``_SendableStoreDefinition``: made only where the store's types are known to be
+/// `Sendable`. Not API.
+public enum _StoreOf<Definition: StoreDefinition>: _SendableStoreDefinition
+where Definition.Context: Sendable, Definition.Configuration: Sendable {}
+
+/// What every store is made with beside its machine: its clock, mailbox, handler, failure and
+/// inspector. Not API (``Store``'s initializers take them one by one).
+public struct _StoreOptions<Definition: StoreDefinition>: Sendable
+where Definition.Context: Sendable, Definition.Configuration: Sendable {
+  @usableFromInline let clock: any Clock<Duration>
+  @usableFromInline let mailbox: MailboxPolicy
+  @usableFromInline let handler: Store<Definition>.Handler
+  @usableFromInline let failure: Store<Definition>.Failure
+  @usableFromInline let inspector: Store<Definition>.Inspector?
+
+  @inlinable
+  init(
+    clock: any Clock<Duration>, mailbox: MailboxPolicy, handler: @escaping Store<Definition>.Handler,
+    failure: @escaping Store<Definition>.Failure, inspector: Store<Definition>.Inspector?
+  ) {
+    (self.clock, self.mailbox, self.handler, self.failure, self.inspector) = (clock, mailbox, handler, failure, inspector)
+  }
+
+  /// A store's runtime stepping `engine` with these options.
+  @inlinable
+  func runtime<Engine: StoreEngine>(_ engine: Engine) -> StoreRuntime<Engine>
+  where Engine.Event == Definition.Event, Engine.Work == Definition.Effect.Work, Engine.Step == StoreStep<Definition> {
+    StoreRuntime(engine: engine, clock: clock, mailbox: mailbox, handler: handler, failure: failure, inspector: inspector)
+  }
 }
 
 /// ``Command``, as a ``StoreDefinition``'s effect: names its event and work types.
@@ -33,7 +84,8 @@ extension Command: _StoreCommand {}
 public protocol _TableStoreDefinition: StoreDefinition
 where
   Configuration: Discriminated, Event: Discriminated, _StepDetail == StepOutcome<Configuration, Command<Event, Effect.Work>>,
-  _LogState == Configuration
+  _LogState == Configuration, Instance.Snapshot == TableSnapshot<Configuration, Context>,
+  Instance.RestoreFailure == TableValidationError, Instance.Failure == Never
 {
   /// The table, with its effects spelled as commands.
   var _table: TransitionTable<Configuration, Event, Context, Command<Event, Effect.Work>> { get }
@@ -43,7 +95,10 @@ where
 /// store's `activeStates`, `snapshot` and `chart`, restoring, recording) are there when the
 /// definition is one.
 public protocol _ChartStoreDefinition: StoreDefinition
-where Configuration == [ID], _StepDetail == _ChartStepDetail<ID, Event, Effect.Work>, _LogState == ChartLogState<ID> {
+where
+  Configuration == [ID], _StepDetail == _ChartStepDetail<ID, Event, Effect.Work>, _LogState == ChartLogState<ID>,
+  Instance.Snapshot == ChartSnapshot<ID, Context>, Instance.RestoreFailure == ChartRestoreError, Instance.Failure == ChartRunError
+{
   /// A state's identifier.
   associatedtype ID: Hashable & Sendable
   /// The chart, with its effects spelled as commands.

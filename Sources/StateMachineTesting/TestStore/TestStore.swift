@@ -63,10 +63,10 @@ where
   /// A failed assertion is recorded where it was made — a Swift Testing issue, or an XCTest
   /// failure — and thrown as a ``TestStoreFailure`` (which stops the test). With
   /// `reportsFailures: false` it is only thrown: for tests that assert the failures themselves.
-  public init(
+  public init<Failure: Error>(
     clock: ManualClock = ManualClock(), exhaustivity: Exhaustivity = .on, reportsFailures: Bool = true,
-    _ makeStore: (ManualClock, @escaping Runtime.Inspector) throws -> Runtime
-  ) rethrows {
+    _ makeStore: (ManualClock, @escaping Runtime.Inspector) throws(Failure) -> Runtime
+  ) throws(Failure) {
     let journal = Journal<Definition>()
     let store = try makeStore(clock) { journal.record($0.sighting()) }
     // (A context held by a reference, a session, is known as a copy: later steps change the
@@ -142,35 +142,25 @@ where
   }
 }
 
-extension TestStore where Definition: _TableStoreDefinition {
-  /// A test store running `table` with `handler` performing its work.
-  public convenience init(
-    _ table: Definition, context: Context, clock: ManualClock = ManualClock(), exhaustivity: Exhaustivity = .on,
-    reportsFailures: Bool = true,
-    handler: @escaping Runtime.Handler = { _, _ in }, failure: @escaping Runtime.Failure = { _, _ in nil }
-  ) {
-    self.init(clock: clock, exhaustivity: exhaustivity, reportsFailures: reportsFailures) { clock, inspector in
-      Runtime(table, context: context, clock: clock, handler: handler, failure: failure, inspector: inspector)
-    }
-  }
-
-  /// The state the last asserted step left.
-  public var state: Configuration { configuration }
-}
-
-extension TestStore where Definition: _ChartStoreDefinition {
-  /// A test store running `chart` with `handler` performing its work.
+extension TestStore {
+  /// A test store running `definition` (a table or a chart) with `handler` performing its work.
   ///
-  /// - Throws: `ChartRunError` when the chart's first macrostep does not settle.
+  /// - Throws: What the machine's start throws: nothing for a table (call it without `try`);
+  ///   `ChartRunError` when a chart's first macrostep does not settle.
   public convenience init(
-    _ chart: Definition, context: Context, clock: ManualClock = ManualClock(), exhaustivity: Exhaustivity = .on,
+    _ definition: Definition, context: Context, clock: ManualClock = ManualClock(), exhaustivity: Exhaustivity = .on,
     reportsFailures: Bool = true, handler: @escaping Runtime.Handler = { _, _ in },
     failure: @escaping Runtime.Failure = { _, _ in nil }
-  ) throws {
-    try self.init(clock: clock, exhaustivity: exhaustivity, reportsFailures: reportsFailures) { clock, inspector in
-      try Runtime(chart, context: context, clock: clock, handler: handler, failure: failure, inspector: inspector)
+  ) throws(Definition.Instance.Failure) {
+    try self.init(clock: clock, exhaustivity: exhaustivity, reportsFailures: reportsFailures) { clock, inspector throws(Definition.Instance.Failure) in
+      try Runtime(definition, context: context, clock: clock, handler: handler, failure: failure, inspector: inspector)
     }
   }
+}
+
+extension TestStore where Definition: _TableStoreDefinition {
+  /// The state the last asserted step left.
+  public var state: Configuration { configuration }
 }
 
 /// A chart's test store: ``TestStore`` of a chart.

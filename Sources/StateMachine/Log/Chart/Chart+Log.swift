@@ -75,7 +75,7 @@ extension LogRecorder {
   }
 
   /// Where the recorded chart is after the last entry (or the header, when there is none):
-  /// what ``ChartMachine/init(_:restoring:)`` and ``Store/init(_:restoring:clock:mailbox:handler:failure:inspector:)-(_,ChartSnapshot<ID,Context>,_,_,_,_,_)``
+  /// what ``ChartMachine/init(_:restoring:)`` and ``Store/init(_:restoring:clock:mailbox:handler:failure:inspector:)``
   /// continue from.
   public func lastChartSnapshot<ID>() -> ChartSnapshot<ID, Context> where State == ChartLogState<ID> {
     let (state, context) = lastSnapshot

@@ -80,6 +80,7 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   }
 
   /// A chart restored from `snapshot`: nothing is entered, so there is nothing to start.
+  @usableFromInline
   init(_ chart: Chart<ID, Event, Context, Effect>, restoring snapshot: ChartSnapshot<ID, Context>) throws(ChartRestoreError) {
     guard !chart.declaresInvokes else {
       throw ChartRestoreError(message: ChartRunError.declaresInvokes(chart: chart.name).description)
