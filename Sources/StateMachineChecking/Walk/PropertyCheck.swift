@@ -94,11 +94,9 @@ public struct PropertyCheck<Definition: MachineDefinition>: PropertyChecking, Se
     var random = SplitMix64(seed: seed)
     var steps = 0
     // Every walk starts where the machine's start leaves it: begun once, copied per walk.
-    var origin = Instance(definition, context: context)
-    origin._detachContext()
-    origin._discardOutputs()
+    let origin: Instance
     do {
-      try origin.begin()
+      origin = try started()
     } catch {
       throw PropertyFailure(seed: seed, property: "settles", message: "\(error)", events: [], originalLength: 0)
     }
@@ -182,16 +180,26 @@ public struct PropertyCheck<Definition: MachineDefinition>: PropertyChecking, Se
     return Violation(property: property, message: message)
   }
 
+  /// The machine as its start leaves it, to be stepped by a walk or a replay: its context
+  /// detached from the definition's (a scripted chart's datamodel is its own), its outputs not
+  /// kept.
+  @inlinable
+  func started() throws(Instance.Failure) -> Instance {
+    var machine = Instance(definition, context: context)
+    machine._detachContext()
+    machine._discardOutputs()
+    try machine.begin()
+    return machine
+  }
+
   /// Replays `events` from the start: the first property broken, and how many events were sent
   /// when it was found. An event the machine rejects or ignores changes nothing, and the replay
   /// goes on, as the walk did (shrinking then drops it).
   @usableFromInline
   func replay(_ events: [Event]) -> (failure: Violation?, sent: Int) {
-    var machine = Instance(definition, context: context)
-    machine._detachContext()
-    machine._discardOutputs()
+    var machine: Instance
     do {
-      try machine.begin()
+      machine = try started()
     } catch {
       return (Violation(property: "settles", message: "\(error)"), 0)
     }
