@@ -35,6 +35,32 @@ extension Chart: StoreDefinition, _ChartStoreDefinition where Effect: _StoreComm
     unsafeDowncast(runtime, to: StoreRuntime<ChartEngine<Self>>.self).core.withLock { $0.engine.snapshot }
   }
 
+  @inlinable
+  public static func _configuration<Proof: _SendableStoreDefinition>(of runtime: AnyObject, _ proof: Proof.Type) -> [ID]
+  where Proof.Definition == Self {
+    unsafeDowncast(runtime, to: StoreRuntime<ChartEngine<Self>>.self).core.withLock { $0.engine.configuration }
+  }
+
+  @inlinable
+  public static func _context<Proof: _SendableStoreDefinition>(of runtime: AnyObject, _ proof: Proof.Type) -> Context
+  where Proof.Definition == Self {
+    unsafeDowncast(runtime, to: StoreRuntime<ChartEngine<Self>>.self).core.withLock { $0.engine.context }
+  }
+
+  @inlinable
+  public static func _send<Proof: _SendableStoreDefinition>(_ event: Event, to runtime: AnyObject, _ proof: Proof.Type) -> SendResult
+  where Proof.Definition == Self {
+    unsafeDowncast(runtime, to: StoreRuntimeBase<Event, Effect.Work, Context, [ID], StoreStep<Self>>.self).enqueue(event, on: ChartEngine<Self>.self)
+  }
+
+  @inlinable
+  public static func _send<Proof: _SendableStoreDefinition, Message: Sendable>(
+    _ message: Message, to path: String, in runtime: AnyObject, _ proof: Proof.Type
+  ) -> SendResult where Proof.Definition == Self {
+    unsafeDowncast(runtime, to: StoreRuntimeBase<Event, Effect.Work, Context, [ID], StoreStep<Self>>.self)
+      .route(message, to: path, on: ChartEngine<Self>.self)
+  }
+
   public var _chart: Chart<ID, Event, Context, Command<Event, Effect.Work>> {
     // The one `_StoreCommand` is `Command`: the two spellings are one type.
     guard let same = self as? Chart<ID, Event, Context, Command<Event, Effect.Work>> else {
@@ -53,13 +79,6 @@ extension Store where Definition: _ChartStoreDefinition {
   /// A chart's state identifier.
   public typealias ID = Definition.ID
 
-  /// The active atomic states, in document order (read specialised for your types where you
-  /// call it).
-  @inlinable
-  public var configuration: [ID] { runtime.with(ChartEngine<Definition>.self) { $0.core.withLock { $0.engine.configuration } } }
-  /// The current context (read specialised for your types where you call it).
-  @inlinable
-  public var context: Context { runtime.with(ChartEngine<Definition>.self) { $0.core.withLock { $0.engine.context } } }
   /// Every active state, compound and parallel ones included, in document order.
   public var activeStates: [ID] { runtime.with(ChartEngine<Definition>.self) { $0.core.withLock { $0.engine.activeStates } } }
   /// Whether `state` (atomic, compound or parallel) is active.
@@ -68,14 +87,4 @@ extension Store where Definition: _ChartStoreDefinition {
   public var chart: Chart<ID, Event, Context, Effect> { runtime.with(ChartEngine<Definition>.self) { $0.core.withLock { $0.engine.chart } } }
   /// The chart reached a final child of its root: no event is accepted any more.
   public var isHalted: Bool { runtime.with(ChartEngine<Definition>.self) { $0.core.withLock { $0.engine.halted } } }
-
-  /// Queues `event` and, unless another caller is already handling events, handles the queue
-  /// on this thread until it is empty.
-  ///
-  /// (Inlinable: a chart's store steps specialised for your types where you send.)
-  @inlinable
-  @discardableResult
-  public func send(_ event: Event) -> SendResult {
-    runtime.enqueue(event, on: ChartEngine<Definition>.self)
-  }
 }

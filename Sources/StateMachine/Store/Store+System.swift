@@ -7,10 +7,12 @@ extension Store {
   /// the order they were sent. Refused with ``SendRejection/unknownTarget`` when no running
   /// child has that path, ``SendRejection/wrongType`` when the child's machine has no such
   /// events, and as the child's store refuses events (a full mailbox, a halted chart).
+  ///
+  /// (Inlinable: routed specialised for your types where you call it.)
   @inlinable
   @discardableResult
   public func send<Message: Sendable>(_ message: Message, to path: String) -> SendResult {
-    runtime.route(message, to: Substring(path))
+    Definition._send(message, to: path, in: runtime, _StoreOf<Definition>.self)
   }
 
   /// The paths of the running child machines, and of their children below them
@@ -18,14 +20,3 @@ extension Store {
   public var children: [String] { runtime.childPaths }
 }
 
-extension Store where Definition: _TableStoreDefinition {
-  /// ``send(_:to:)``, routed specialised for your types where you call it.
-  @inlinable @discardableResult
-  public func send<Message: Sendable>(_ message: Message, to path: String) -> SendResult { runtime.route(message, to: path, on: TableEngine<Definition>.self) }
-}
-
-extension Store where Definition: _ChartStoreDefinition {
-  /// ``send(_:to:)``, routed specialised for your types where you call it.
-  @inlinable @discardableResult
-  public func send<Message: Sendable>(_ message: Message, to path: String) -> SendResult { runtime.route(message, to: path, on: ChartEngine<Definition>.self) }
-}

@@ -44,6 +44,36 @@ where Effect: _StoreCommand, Effect.Event == Event {
     unsafeDowncast(runtime, to: StoreRuntime<TableEngine<Self>>.self).core.withLock { $0.engine.machine.snapshot }
   }
 
+  /// (A state of at most eight plain bytes, an enum without payloads, is read without taking
+  /// the store's lock.)
+  @inlinable
+  public static func _configuration<Proof: _SendableStoreDefinition>(of runtime: AnyObject, _ proof: Proof.Type) -> State
+  where Proof.Definition == Self {
+    let runtime = unsafeDowncast(runtime, to: StoreRuntime<TableEngine<Self>>.self)
+    if StateWord<State>.fits { return StateWord.state(runtime.published.load(ordering: .acquiring)) }
+    return runtime.core.withLock { $0.engine.machine.state }
+  }
+
+  @inlinable
+  public static func _context<Proof: _SendableStoreDefinition>(of runtime: AnyObject, _ proof: Proof.Type) -> Context
+  where Proof.Definition == Self {
+    unsafeDowncast(runtime, to: StoreRuntime<TableEngine<Self>>.self).core.withLock { $0.engine.machine.context }
+  }
+
+  @inlinable @inline(__always)
+  public static func _send<Proof: _SendableStoreDefinition>(_ event: Event, to runtime: AnyObject, _ proof: Proof.Type) -> SendResult
+  where Proof.Definition == Self {
+    unsafeDowncast(runtime, to: StoreRuntimeBase<Event, Effect.Work, Context, State, StoreStep<Self>>.self).enqueue(event, on: TableEngine<Self>.self)
+  }
+
+  @inlinable
+  public static func _send<Proof: _SendableStoreDefinition, Message: Sendable>(
+    _ message: Message, to path: String, in runtime: AnyObject, _ proof: Proof.Type
+  ) -> SendResult where Proof.Definition == Self {
+    unsafeDowncast(runtime, to: StoreRuntimeBase<Event, Effect.Work, Context, State, StoreStep<Self>>.self)
+      .route(message, to: path, on: TableEngine<Self>.self)
+  }
+
   public var _table: TransitionTable<State, Event, Context, Command<Event, Effect.Work>> {
     // The one `_StoreCommand` is `Command`: the two spellings are one type.
     guard let same = self as? TransitionTable<State, Event, Context, Command<Event, Effect.Work>> else {
@@ -59,31 +89,10 @@ extension Store where Definition: _TableStoreDefinition {
   /// A table's state.
   public typealias State = Definition.Configuration
 
-  /// The current state. A state of at most eight plain bytes (an enum without payloads) is
-  /// read without taking the store's lock.
+  /// The current state: the table's configuration. A state of at most eight plain bytes (an
+  /// enum without payloads) is read without taking the store's lock.
   @inlinable
-  public var state: State {
-    runtime.with(TableEngine<Definition>.self) { runtime in
-      if StateWord<State>.fits { return StateWord.state(runtime.published.load(ordering: .acquiring)) }
-      return runtime.core.withLock { $0.engine.machine.state }
-    }
-  }
-  /// The current state (a table's configuration), read as ``state`` is.
-  @inlinable
-  public var configuration: State { state }
-  /// The current context (read specialised for your types where you call it).
-  @inlinable
-  public var context: Context { runtime.with(TableEngine<Definition>.self) { $0.core.withLock { $0.engine.machine.context } } }
+  public var state: State { configuration }
   /// The table this store runs.
   public var table: Table { runtime.with(TableEngine<Definition>.self) { $0.core.withLock { $0.engine.machine.table } } }
-
-  /// Queues `event` and, unless another caller is already handling events, handles the queue
-  /// on this thread until it is empty.
-  ///
-  /// (Inlinable: a table's store steps specialised for your types where you send.)
-  @inlinable @inline(__always)
-  @discardableResult
-  public func send(_ event: Event) -> SendResult {
-    runtime.enqueue(event, on: TableEngine<Definition>.self)
-  }
 }

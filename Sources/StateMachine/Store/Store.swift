@@ -110,9 +110,13 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   }
 
   /// Where the machine is: a table's state, or a chart's active atomic states in document order.
-  public var configuration: Definition.Configuration { runtime.currentConfiguration }
-  /// The current context.
-  public var context: Context { runtime.currentContext }
+  /// (Read specialised for your types where you call it; a table's state of at most eight plain
+  /// bytes without taking the store's lock.)
+  @inlinable
+  public var configuration: Definition.Configuration { Definition._configuration(of: runtime, _StoreOf<Definition>.self) }
+  /// The current context (read specialised for your types where you call it).
+  @inlinable
+  public var context: Context { Definition._context(of: runtime, _StoreOf<Definition>.self) }
   /// Steps taken so far.
   public var stepCount: Int { runtime.currentStepCount }
   /// Effects and timers running now.
@@ -133,8 +137,11 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
 
   /// Queues `event` and, unless another caller is already handling events, handles the queue
   /// on this thread until it is empty.
+  ///
+  /// (Inlinable: the store steps specialised for your types where you send.)
+  @inlinable @inline(__always)
   @discardableResult
-  public func send(_ event: Event) -> SendResult { runtime.enqueue(event) }
+  public func send(_ event: Event) -> SendResult { Definition._send(event, to: runtime, _StoreOf<Definition>.self) }
 
   /// Like `send(_:)`, but when the bounded mailbox is full it suspends until there is room.
   @discardableResult

@@ -32,6 +32,19 @@ where Effect: _StoreCommand, Effect.Event == Event {
   /// The snapshot of the store whose runtime is `runtime` (one this kind made).
   static func _snapshot<Proof: _SendableStoreDefinition>(of runtime: AnyObject, _ proof: Proof.Type) -> Instance.Snapshot
   where Proof.Definition == Self
+  /// Where the store whose runtime is `runtime` is, read as this kind reads it fastest.
+  static func _configuration<Proof: _SendableStoreDefinition>(of runtime: AnyObject, _ proof: Proof.Type) -> Configuration
+  where Proof.Definition == Self
+  /// The context of the store whose runtime is `runtime`.
+  static func _context<Proof: _SendableStoreDefinition>(of runtime: AnyObject, _ proof: Proof.Type) -> Context
+  where Proof.Definition == Self
+  /// Sends `event` to the store whose runtime is `runtime`, stepped specialised for this kind.
+  static func _send<Proof: _SendableStoreDefinition>(_ event: Event, to runtime: AnyObject, _ proof: Proof.Type) -> SendResult
+  where Proof.Definition == Self
+  /// Sends `message` to the child at `path` of the store whose runtime is `runtime`.
+  static func _send<Proof: _SendableStoreDefinition, Message: Sendable>(
+    _ message: Message, to path: String, in runtime: AnyObject, _ proof: Proof.Type
+  ) -> SendResult where Proof.Definition == Self
 }
 
 /// Vouches that a ``StoreDefinition``'s context and configuration are `Sendable` (see

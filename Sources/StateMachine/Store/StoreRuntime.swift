@@ -100,15 +100,11 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   }
 
   @usableFromInline
-  override func enqueue(_ event: Event) -> SendResult { enqueue(event, force: false) }
-  @usableFromInline
   override func sendWaitingForRoom(_ event: Event) async -> SendResult { await send(waitingForRoom: event) }
   @usableFromInline override func startStore() { start() }
   @usableFromInline override func startRestored() { start(committingStart: false) }
   @usableFromInline override func settleStore() async { await settle() }
   @usableFromInline override func finishStore() async { await finish() }
-  @usableFromInline override var currentConfiguration: Engine.Observed { core.withLock { $0.engine.observed } }
-  @usableFromInline override var currentContext: Engine.Context { core.withLock { $0.engine.context } }
   @usableFromInline override var currentStepCount: Int { core.withLock { $0.steps } }
   @usableFromInline override var currentRunningEffectCount: Int { core.withLock { $0.running.count } }
   @usableFromInline override var configurations: AsyncStream<Engine.Observed> { states }

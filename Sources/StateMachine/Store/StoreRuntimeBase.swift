@@ -13,8 +13,6 @@ class StoreRuntimeBase<Event: Sendable, Work: Sendable, Context: Sendable, Confi
   @usableFromInline
   override init() {}
 
-  @usableFromInline func enqueue(_ event: Event) -> SendResult { abstract() }
-
   /// Runs `body` on the runtime as what it is (an `Engine`'s), specialised: for the members of
   /// one kind of store.
   @inlinable @inline(__always)
@@ -43,8 +41,6 @@ class StoreRuntimeBase<Event: Sendable, Work: Sendable, Context: Sendable, Confi
   @usableFromInline func startRestored() { abstract() }
   @usableFromInline func settleStore() async { abstract() }
   @usableFromInline func finishStore() async { abstract() }
-  @usableFromInline var currentConfiguration: Configuration { abstract() }
-  @usableFromInline var currentContext: Context { abstract() }
   @usableFromInline var currentStepCount: Int { abstract() }
   @usableFromInline var currentRunningEffectCount: Int { abstract() }
   @usableFromInline var configurations: AsyncStream<Configuration> { abstract() }
