@@ -18,11 +18,11 @@ struct StoreCore<Engine: StoreEngine> {
     case child(any RunningChild)
   }
 
-  /// (Its id and scope are read from its command, not kept beside it: a store keeps one per
+  /// What a store keeps for a running effect or child, by its token. (Its id and scope are read
+  /// from its command, and its token is its key, not kept beside them: a store keeps one per
   /// running effect and child, and an idle child's size is most of what it costs.)
   @usableFromInline
-  struct Running {
-    @usableFromInline let token: UInt64
+  struct Entry {
     /// The state it belongs to (an index of the engine's): a state-scoped effect is cancelled
     /// when that state is left.
     @usableFromInline let owner: Int
@@ -30,15 +30,31 @@ struct StoreCore<Engine: StoreEngine> {
     @usableFromInline let command: Effect
     @usableFromInline var handle: Handle
 
-    @usableFromInline
-    init(token: UInt64, owner: Int, command: Effect, handle: Handle) {
-      (self.token, self.owner, self.command, self.handle) = (token, owner, command, handle)
-    }
+    @inlinable
+    init(owner: Int, command: Effect, handle: Handle) { (self.owner, self.command, self.handle) = (owner, command, handle) }
 
     /// The id it can be cancelled or replaced by.
     @inlinable var id: EffectID? { command.runningID }
     @inlinable var scope: EffectScope { command.scope }
     @usableFromInline var description: String { command.description }
+  }
+
+  /// A running effect or child taken out of the store (to cancel it, or to report its end): its
+  /// token and what was kept for it.
+  @usableFromInline
+  struct Running {
+    @usableFromInline let token: UInt64
+    @usableFromInline let entry: Entry
+
+    @inlinable
+    init(token: UInt64, entry: Entry) { (self.token, self.entry) = (token, entry) }
+
+    @inlinable var owner: Int { entry.owner }
+    @inlinable var command: Effect { entry.command }
+    @inlinable var handle: Handle { entry.handle }
+    @inlinable var id: EffectID? { entry.id }
+    @inlinable var scope: EffectScope { entry.scope }
+    @usableFromInline var description: String { entry.description }
   }
 
   /// A perform effect whose own event led to a step that cancelled it, while its work was
@@ -96,7 +112,7 @@ struct StoreCore<Engine: StoreEngine> {
   @usableFromInline var hasStarted = false
   @usableFromInline var steps = 0
   @usableFromInline var nextToken: UInt64 = 0
-  @usableFromInline var running: [UInt64: Running] = [:]
+  @usableFromInline var running: [UInt64: Entry] = [:]
   @usableFromInline var byID: [EffectID: UInt64] = [:]
   /// The running state-scoped effects of each owner, so leaving a state looks at its own
   /// effects only (not at every effect in flight).
@@ -247,7 +263,7 @@ struct StoreCore<Engine: StoreEngine> {
     var replaced: Running?
     if let id, let old = byID[id] { replaced = remove(old) }
     nextToken += 1
-    running[nextToken] = Running(token: nextToken, owner: owner, command: command, handle: .pending)
+    running[nextToken] = Entry(owner: owner, command: command, handle: .pending)
     if let id { byID[id] = nextToken }
     if scope == .state { owned[owner, default: []].insert(nextToken) }
     return (nextToken, replaced)
@@ -256,7 +272,7 @@ struct StoreCore<Engine: StoreEngine> {
   /// Forgets a running effect and returns it, so the caller can cancel its handle.
   @inlinable
   mutating func remove(_ token: UInt64) -> Running {
-    let effect = running.removeValue(forKey: token)!
+    let effect = Running(token: token, entry: running.removeValue(forKey: token)!)
     if let id = effect.id, byID[id] == token { byID[id] = nil }
     if case .child = effect.handle, let family { family.last = nil }
     if effect.scope == .state, var tokens = owned.removeValue(forKey: effect.owner) {
@@ -354,7 +370,7 @@ struct StoreCore<Engine: StoreEngine> {
     (byID, owned) = ([:], [:])
     family?.last = nil
     defer { running = [:] }
-    let cancelled = running.values.sorted { $0.token < $1.token }
+    let cancelled = running.sorted { $0.key < $1.key }.map { Running(token: $0.key, entry: $0.value) }
     return (cancelled, deferred.values.compactMap(\.task))
   }
 }
