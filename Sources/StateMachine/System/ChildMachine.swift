@@ -96,7 +96,7 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     typealias Definition = TransitionTable<State, Event, Context, Command<Event, Work>>
     var isDone: (@Sendable (StoreStep<Definition>) -> Bool)?
     if let doneWhen { isDone = { step in doneWhen(step.to) } }
-    let kind = Self.kind(engine: TableEngine<Definition>.self, toParent: toParent, onDone: onDone, isDone: isDone) { $0.snapshot }
+    let kind = Self.kind(table.name, engine: TableEngine<Definition>.self, toParent: toParent, onDone: onDone, isDone: isDone)
     typealias Node = MachineNode<TableEngine<Definition>, ParentEvent>
     let ops = Node.childOps()
     let node: @Sendable () -> AnyChildNode<ParentEvent> = {
@@ -106,11 +106,12 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
       try Self.running(
         launch, kind: kind, inspector: inspector, doneAtStart: { _ in doneWhen?(table.initial) == true ? context : nil }
       ) { watcher in
+        let options = _StoreOptions<Definition>(clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher)
         guard let restoring = launch.restoring else {
-          return Store(table, context: context, clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher)
+          return Definition._makeStore(table, context: context, options: options, _StoreOf<Definition>.self)
         }
-        return try Self.restored(restoring, as: TableSnapshot<State, Context>.self) { snapshot throws(TableValidationError) in
-          try Store(table, restoring: snapshot, clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher)
+        return try Self.restored(restoring, as: TableSnapshot<State, Context>.self, of: Definition.self) { snapshot throws(TableValidationError) in
+          try Definition._restoreStore(table, restoring: snapshot, options: options, _StoreOf<Definition>.self)
         }
       }
     }
@@ -133,9 +134,7 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     inspector: Store<Chart<ID, Event, Context, Command<Event, Work>>>.Inspector? = nil
   ) where Context: Sendable {
     typealias Definition = Chart<ID, Event, Context, Command<Event, Work>>
-    let kind = Self.kind(engine: ChartEngine<Definition>.self, toParent: toParent, onDone: onDone, isDone: { $0.isHalted }) {
-      $0.snapshot
-    }
+    let kind = Self.kind(chart.name, engine: ChartEngine<Definition>.self, toParent: toParent, onDone: onDone, isDone: { $0.isHalted })
     typealias Node = MachineNode<ChartEngine<Definition>, ParentEvent>
     let ops = Node.childOps()
     let node: @Sendable () throws -> AnyChildNode<ParentEvent> = {
@@ -147,15 +146,18 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
       }
     }
     self.init(name: chart.name, replay: Self.replaying(chart, context: context), node: node) { launch in
-      try Self.running(launch, kind: kind, inspector: inspector, doneAtStart: { $0.isHalted ? $0.context : nil }) { watcher in
+      let doneAtStart: (AnyObject) -> Context? = { runtime in
+        unsafeDowncast(runtime, to: StoreRuntime<ChartEngine<Definition>>.self).core.withLock { $0.engine.halted ? $0.engine.context : nil }
+      }
+      return try Self.running(launch, kind: kind, inspector: inspector, doneAtStart: doneAtStart) { watcher in
+        let options = _StoreOptions<Definition>(clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher)
         if let restoring = launch.restoring {
-          return try Self.restored(restoring, as: ChartSnapshot<ID, Context>.self) { snapshot throws(ChartRestoreError) in
-            try Store(chart, restoring: snapshot, clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher)
+          return try Self.restored(restoring, as: ChartSnapshot<ID, Context>.self, of: Definition.self) { snapshot throws(ChartRestoreError) in
+            try Definition._restoreStore(chart, restoring: snapshot, options: options, _StoreOf<Definition>.self)
           }
         }
         do {
-          return try Store(
-            chart, context: context, clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher)
+          return try Definition._makeStore(chart, context: context, options: options, _StoreOf<Definition>.self)
         } catch {
           throw ChildLaunchError(error: error, event: onError(error))
         }
@@ -167,37 +169,38 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
   /// (`toParent`, `onDone`, `isDone`), and what runs per message, start, stop and snapshot.
   @inlinable
   static func kind<Definition: StoreDefinition, Engine: StoreEngine>(
-    engine: Engine.Type, toParent: (@Sendable (StoreStep<Definition>) -> ParentEvent?)?,
-    onDone: @escaping @Sendable (Definition.Context) -> ParentEvent?, isDone: (@Sendable (StoreStep<Definition>) -> Bool)?,
-    snapshot: @escaping @Sendable (Store<Definition>) -> Any
+    _ name: String, engine: Engine.Type, toParent: (@Sendable (StoreStep<Definition>) -> ParentEvent?)?,
+    onDone: @escaping @Sendable (Definition.Context) -> ParentEvent?, isDone: (@Sendable (StoreStep<Definition>) -> Bool)?
   ) -> ChildKind<Definition, ParentEvent>
   where Engine.Event == Definition.Event, Definition.Context: Sendable, Definition.Configuration: Sendable {
-    ChildKind(
-      toParent: toParent, onDone: onDone, isDone: isDone,
-      send: { store, message in
-        cast(message, to: Definition.Event.self).map { unsafeDowncast(store, to: Store<Definition>.self).runtime.enqueue($0, on: Engine.self) }
+    typealias Runtime = ChildKind<Definition, ParentEvent>.Runtime
+    return ChildKind(
+      name: name, toParent: toParent, onDone: onDone, isDone: isDone,
+      send: { runtime, message in
+        cast(message, to: Definition.Event.self).map { unsafeDowncast(runtime, to: Runtime.self).enqueue($0, on: Engine.self) }
           ?? .rejected(.wrongType)
       },
       // (A store restored from a snapshot has nothing to start: it enters no state.)
-      start: { store in store.runtime.with(Engine.self) { $0.start() } },
-      finishNow: { store in unsafeDowncast(store, to: Store<Definition>.self).runtime.with(Engine.self) { $0.finishIfIdle() } },
-      finish: { store in await unsafeDowncast(store, to: Store<Definition>.self).finish() },
-      snapshotOf: { object throws(SystemSnapshotError) in
-        let store = unsafeDowncast(object, to: Store<Definition>.self)
-        let value = snapshot(store)
+      start: { runtime in unsafeDowncast(runtime, to: StoreRuntime<Engine>.self).start() },
+      finishNow: { runtime in unsafeDowncast(runtime, to: StoreRuntime<Engine>.self).finishIfIdle() },
+      finish: { runtime in await unsafeDowncast(runtime, to: Runtime.self).finishStore() },
+      snapshotOf: { runtime throws(SystemSnapshotError) in
+        let value = Definition._snapshot(of: runtime, _StoreOf<Definition>.self)
         guard let json = SystemSnapshotCoding.encode(value) else {
           throw SystemSnapshotError(path: "", reason: "its snapshot (\(type(of: value))) is not Encodable")
         }
-        return (json, try store.runtime.childSnapshots())
+        return (json, try unsafeDowncast(runtime, to: Runtime.self).childSnapshots())
       })
   }
 
-  /// What a child runs as: its run, whose store `makeStore` makes with the inspector the run
-  /// needs (none when nobody watches), started.
+  /// What a child runs as: its run, whose store's runtime `makeStore` makes (a
+  /// ``StoreDefinition/_makeStore(_:context:options:_:)``'s) with the inspector the run needs
+  /// (none when nobody watches), started. (A child's store is its runtime alone: nothing outside
+  /// holds it, so it needs no ``Store`` around it.)
   @inlinable
   static func running<Definition: StoreDefinition>(
     _ launch: ChildLaunch<ParentEvent>, kind: ChildKind<Definition, ParentEvent>, inspector: Store<Definition>.Inspector?,
-    doneAtStart: (Store<Definition>) -> Definition.Context?, makeStore: (Store<Definition>.Inspector?) throws -> Store<Definition>
+    doneAtStart: (AnyObject) -> Definition.Context?, makeStore: (Store<Definition>.Inspector?) throws -> AnyObject
   ) rethrows -> any RunningChild
   where Definition.Context: Sendable, Definition.Configuration: Sendable {
     let run = ChildRun<Definition, ParentEvent>(launch, kind: kind)
@@ -208,28 +211,30 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
         inspector?(report)
       }
     }
-    let store = try makeStore(watcher)
-    run.begin(store, doneAtStart: launch.restoring != nil ? nil : doneAtStart(store))
+    let runtime = try makeStore(watcher)
+    run.begin(runtime, doneAtStart: launch.restoring != nil ? nil : doneAtStart(runtime))
     return run
   }
 
   /// A child's store made again from `restoring`: its own snapshot read as `Snapshot` and given
   /// to `make` (whose error, a snapshot the machine cannot be in, becomes a
-  /// ``SystemSnapshotError``), then its children.
+  /// ``SystemSnapshotError``), then its children. Returns the store's runtime.
   @inlinable
   static func restored<Definition: StoreDefinition, Snapshot, Failure: Error>(
-    _ restoring: (snapshot: ChildSnapshot, resolve: ChildResolver), as: Snapshot.Type,
-    make: (Snapshot) throws(Failure) -> Store<Definition>
-  ) throws(SystemSnapshotError) -> Store<Definition> {
+    _ restoring: (snapshot: ChildSnapshot, resolve: ChildResolver), as: Snapshot.Type, of definition: Definition.Type,
+    make: (Snapshot) throws(Failure) -> AnyObject
+  ) throws(SystemSnapshotError) -> AnyObject
+  where Definition.Context: Sendable, Definition.Configuration: Sendable {
     let snapshot = try SystemSnapshotCoding.decode(Snapshot.self, restoring.snapshot.snapshot)
-    let store: Store<Definition>
+    let runtime: AnyObject
     do {
-      store = try make(snapshot)
+      runtime = try make(snapshot)
     } catch {
       throw SystemSnapshotError(path: "", reason: "\(error)")
     }
-    try store.runtime.restoreChildren(restoring.snapshot.children, resolve: restoring.resolve)
-    return store
+    try unsafeDowncast(runtime, to: ChildKind<Definition, ParentEvent>.Runtime.self)
+      .restoreChildren(restoring.snapshot.children, resolve: restoring.resolve)
+    return runtime
   }
 
   /// What replays a table child in a system's log (not inlined: a replay is not a hot path).

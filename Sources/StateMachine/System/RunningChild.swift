@@ -75,14 +75,20 @@ struct ChildNotRunnable: Error, CustomStringConvertible {
 final class ChildKind<Definition: StoreDefinition, ParentEvent: Sendable>: Sendable
 where Definition.Context: Sendable, Definition.Configuration: Sendable {
   @usableFromInline typealias Step = StoreStep<Definition>
+  /// A child's store: its runtime alone (nothing outside holds it, so no ``Store`` is around it).
+  @usableFromInline typealias Runtime = StoreRuntimeBase<
+    Definition.Event, Definition.Effect.Work, Definition.Context, Definition.Configuration, StoreStep<Definition>
+  >
 
+  /// The machine's name, as logs and reports show it.
+  @usableFromInline let name: String
   @usableFromInline let toParent: (@Sendable (Step) -> ParentEvent?)?
   @usableFromInline let onDone: @Sendable (Definition.Context) -> ParentEvent?
   @usableFromInline let isDone: (@Sendable (Step) -> Bool)?
-  /// Sends a message to a store (given as itself), checking its type.
+  /// Sends a message to a store (its runtime, given as itself), checking its type.
   @usableFromInline let send: @Sendable (AnyObject, any Sendable) -> SendResult
   /// Starts a store (one restored from a snapshot has nothing to start).
-  @usableFromInline let start: @Sendable (Store<Definition>) -> Void
+  @usableFromInline let start: @Sendable (AnyObject) -> Void
   /// Finishes a store (given as itself) at once when nothing runs in it; `false` otherwise.
   /// Over the store as an object: stopping a child (a generic class's method, never
   /// specialised) then looks up no generic type.
@@ -94,13 +100,13 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
 
   @inlinable
   init(
-    toParent: (@Sendable (Step) -> ParentEvent?)?, onDone: @escaping @Sendable (Definition.Context) -> ParentEvent?,
+    name: String, toParent: (@Sendable (Step) -> ParentEvent?)?, onDone: @escaping @Sendable (Definition.Context) -> ParentEvent?,
     isDone: (@Sendable (Step) -> Bool)?, send: @escaping @Sendable (AnyObject, any Sendable) -> SendResult,
-    start: @escaping @Sendable (Store<Definition>) -> Void, finishNow: @escaping @Sendable (AnyObject) -> Bool,
+    start: @escaping @Sendable (AnyObject) -> Void, finishNow: @escaping @Sendable (AnyObject) -> Bool,
     finish: @escaping @Sendable (AnyObject) async -> Void,
     snapshotOf: @escaping @Sendable (AnyObject) throws(SystemSnapshotError) -> (json: String, children: [ChildSnapshot])
   ) {
-    (self.toParent, self.onDone, self.isDone, self.send) = (toParent, onDone, isDone, send)
+    (self.name, self.toParent, self.onDone, self.isDone, self.send) = (name, toParent, onDone, isDone, send)
     (self.start, self.finishNow, self.finish, self.snapshotOf) = (start, finishNow, finish, snapshotOf)
   }
 }
@@ -122,12 +128,15 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
 
   @usableFromInline let parent: ParentLink<ParentEvent>
   @usableFromInline let token: UInt64
-  @usableFromInline let label: ChildLabel
+  /// Its id and scope in its parent (its machine's name is its kind's: an idle child's size is
+  /// most of what it costs).
+  @usableFromInline let id: EffectID
+  @usableFromInline let scope: EffectScope
   /// Whether the parent's inspector sees this child's steps.
   @usableFromInline let watched: Bool
   @usableFromInline let kind: ChildKind<Definition, ParentEvent>
-  /// The child's store, from its start. (Its inspector holds this run weakly.) Kept as an
-  /// object: a message reaches it without this generic class looking up its type.
+  /// The child's store (its runtime), from its start. (Its inspector holds this run weakly.)
+  /// Kept as an object: a message reaches it without this generic class looking up its type.
   @usableFromInline let started = OnceReference<AnyObject>()
   @usableFromInline let flags = Atomic<UInt8>(0)
   /// The task finishing the store, when it could not finish at once. (Of a type that is not
@@ -137,15 +146,20 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
 
   @inlinable
   init(_ launch: ChildLaunch<ParentEvent>, kind: ChildKind<Definition, ParentEvent>) {
-    (parent, token, label, watched, self.kind) = (launch.parent, launch.token, launch.label, launch.parent.watchesChildren, kind)
+    (parent, token, id, scope) = (launch.parent, launch.token, launch.label.id, launch.label.scope)
+    (watched, self.kind) = (launch.parent.watchesChildren, kind)
   }
+
+  /// The child as the invoke that started it reads.
+  @usableFromInline
+  var label: ChildLabel { ChildLabel(machine: kind.name, id: id, scope: scope) }
 
   /// Starts the child's `store`; a child that is done from its start (`doneAtStart`: its
   /// context) ends at once.
   @inlinable
-  func begin(_ store: Store<Definition>, doneAtStart: Definition.Context?) {
-    _ = started.storeIfNil(store)
-    kind.start(store)
+  func begin(_ runtime: AnyObject, doneAtStart: Definition.Context?) {
+    _ = started.storeIfNil(runtime)
+    kind.start(runtime)
     if let doneAtStart { done(doneAtStart) }
   }
 
@@ -155,18 +169,20 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   func saw(_ report: StoreReport<Definition.Event, Step>) {
     switch report {
     case .step(let step):
-      if watched { parent.childStepped(ChildStep(step, path: label.id.name)) }
+      if watched { parent.childStepped(ChildStep(step, path: id.name)) }
       if let event = kind.toParent?(step) { parent.childSaid(event, token: token, label: label) }
       if kind.isDone?(step) == true { done(step.context) }
     case .childStep(let step):
-      if watched { parent.childStepped(step.below(label.id.name)) }
+      if watched { parent.childStepped(step.below(id.name)) }
     default: break
     }
   }
 
-  /// The child's store, once started.
+  /// The child's store (its runtime), once started.
   @usableFromInline
-  var store: Store<Definition>? { started.load().map { unsafeDowncast($0, to: Store<Definition>.self) } }
+  var store: ChildKind<Definition, ParentEvent>.Runtime? {
+    started.load().map { unsafeDowncast($0, to: ChildKind<Definition, ParentEvent>.Runtime.self) }
+  }
 
   /// Sets `flag`; returns whether it was clear.
   @usableFromInline
@@ -186,20 +202,20 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   @usableFromInline
   func route(_ message: any Sendable, to path: Substring) -> SendResult {
     guard let store else { return .rejected(.unknownTarget) }
-    return store.runtime.route(message, to: path)
+    return store.route(message, to: path)
   }
 
   @usableFromInline
-  var descendants: [String] { store?.runtime.childPaths ?? [] }
+  var descendants: [String] { store?.childPaths ?? [] }
 
   @usableFromInline
   var stepTotal: Int {
     guard let store else { return 0 }
-    return store.stepCount + store.runtime.childStepTotal
+    return store.currentStepCount + store.childStepTotal
   }
 
   @usableFromInline
-  func settle() async { await store?.settle() }
+  func settle() async { await store?.settleStore() }
 
   @usableFromInline
   func stop() {
@@ -224,7 +240,7 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
     guard let store = started.load() else { throw SystemSnapshotError(path: id, reason: "it has not started") }
     do {
       let (json, children) = try kind.snapshotOf(store)
-      return ChildSnapshot(id: id, machine: label.machine, scope: scope, owner: owner, snapshot: json, children: children)
+      return ChildSnapshot(id: id, machine: kind.name, scope: scope, owner: owner, snapshot: json, children: children)
     } catch {
       throw error.below(id)
     }
