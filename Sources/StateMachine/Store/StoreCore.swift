@@ -121,11 +121,8 @@ struct StoreCore<Engine: StoreEngine> {
   /// (32-bit: an idle store's size is most of what it costs).
   @usableFromInline var activeTasks: Int32 = 0
   @usableFromInline var sleeping: Int32 = 0
-  @usableFromInline var deferred: [UInt64: Deferred] = [:]
-  @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
-  /// ``Store/finish()`` calls waiting for the drainer's last step to be reported.
-  @usableFromInline var finishWaiters: [CheckedContinuation<Void, Never>] = []
-  @usableFromInline var spaceWaiters: [CheckedContinuation<Void, Never>] = []
+  /// Those waiting on the store, and effects whose end is deferred, once it has any.
+  @usableFromInline var waiting: Waiting?
   /// The store's child machines (``Command/invoke(_:id:scope:)``), once it has started one.
   @usableFromInline var family: Family?
 
@@ -286,7 +283,7 @@ struct StoreCore<Engine: StoreEngine> {
   @inlinable
   mutating func attach(_ handle: Handle, to token: UInt64) -> Bool {
     guard running[token] != nil else {
-      if deferred[token] != nil, case .task(let task) = handle { deferred[token]!.task = task }
+      if let waiting, waiting.deferred[token] != nil, case .task(let task) = handle { waiting.deferred[token]!.task = task }
       return false
     }
     running[token]!.handle = handle
@@ -313,7 +310,7 @@ struct StoreCore<Engine: StoreEngine> {
   @inlinable
   mutating func taskEnded(_ token: UInt64, _ ending: Ending) -> TaskEnd {
     activeTasks -= 1
-    if let late = deferred.removeValue(forKey: token) {
+    if let waiting, let late = waiting.deferred.removeValue(forKey: token) {
       if case .returned = ending, !late.dropped { return .finished }
       return .cancelled
     }
@@ -327,23 +324,23 @@ struct StoreCore<Engine: StoreEngine> {
   /// lock a drainer takes, and nearly always none: that answer is inlined, the rest is not.
   @inlinable @inline(__always)
   mutating func waitersToResume() -> [CheckedContinuation<Void, Never>] {
-    if idleWaiters.isEmpty, spaceWaiters.isEmpty, finishWaiters.isEmpty { return [] }
-    return someWaitersToResume()
+    guard let waiting, waiting.hasWaiters else { return [] }
+    return someWaitersToResume(waiting)
   }
 
   @usableFromInline
-  mutating func someWaitersToResume() -> [CheckedContinuation<Void, Never>] {
+  func someWaitersToResume(_ waiting: Waiting) -> [CheckedContinuation<Void, Never>] {
     var resume: [CheckedContinuation<Void, Never>] = []
-    if !draining, !finishWaiters.isEmpty {
-      resume += finishWaiters
-      finishWaiters = []
+    if !draining, !waiting.finish.isEmpty {
+      resume += waiting.finish
+      waiting.finish = []
     }
     if isIdle {
-      resume += idleWaiters
-      idleWaiters = []
+      resume += waiting.idle
+      waiting.idle = []
     }
-    while !spaceWaiters.isEmpty, !isFull || finished {
-      resume.append(spaceWaiters.removeFirst())
+    while !waiting.space.isEmpty, !isFull || finished {
+      resume.append(waiting.space.removeFirst())
       if !finished { break }
     }
     return resume
@@ -352,8 +349,9 @@ struct StoreCore<Engine: StoreEngine> {
   /// Every waiter, when the store finishes.
   @inlinable
   mutating func drainWaiters() -> [CheckedContinuation<Void, Never>] {
-    defer { (idleWaiters, spaceWaiters) = ([], []) }
-    return idleWaiters + spaceWaiters
+    guard let waiting else { return [] }
+    defer { (waiting.idle, waiting.space) = ([], []) }
+    return waiting.idle + waiting.space
   }
 
   /// No event is accepted any more; returns the events still queued, which will never be handled.
@@ -371,7 +369,7 @@ struct StoreCore<Engine: StoreEngine> {
     family?.last = nil
     defer { running = [:] }
     let cancelled = running.sorted { $0.key < $1.key }.map { Running(token: $0.key, entry: $0.value) }
-    return (cancelled, deferred.values.compactMap(\.task))
+    return (cancelled, waiting?.deferred.values.compactMap(\.task) ?? [])
   }
 }
 
@@ -393,5 +391,41 @@ extension StoreCore {
     var expected: [Int: Set<UInt64>] = [:]
     for (token, effect) in running where effect.scope == .state { expected[effect.owner, default: []].insert(token) }
     precondition(owned == expected, "owned \(owned) is not the running state-scoped effects \(expected)")
+  }
+}
+
+extension StoreCore {
+  /// What a store rarely has, kept behind its lock in an object made the first time it has
+  /// any (a store without them carries one empty word: an idle store's size is most of what it
+  /// costs): the callers waiting on it, and the perform effects whose end is deferred.
+  ///
+  /// (Its fields are read and written only under the store's lock, so their exclusivity needs
+  /// no check at run time.)
+  @usableFromInline
+  final class Waiting {
+    /// ``Store/settle()`` calls waiting for the store to be idle.
+    @exclusivity(unchecked) @usableFromInline var idle: [CheckedContinuation<Void, Never>] = []
+    /// ``Store/finish()`` calls waiting for the drainer's last step to be reported.
+    @exclusivity(unchecked) @usableFromInline var finish: [CheckedContinuation<Void, Never>] = []
+    /// Senders waiting for room in a bounded mailbox.
+    @exclusivity(unchecked) @usableFromInline var space: [CheckedContinuation<Void, Never>] = []
+    /// Perform effects cancelled by a step their own event led to while their work was still
+    /// inside `send`, by token.
+    @exclusivity(unchecked) @usableFromInline var deferred: [UInt64: Deferred] = [:]
+
+    @inlinable
+    init() {}
+
+    /// Whether anyone waits.
+    @inlinable var hasWaiters: Bool { !idle.isEmpty || !finish.isEmpty || !space.isEmpty }
+  }
+
+  /// The store's ``Waiting``, made now if needed.
+  @inlinable
+  mutating func makeWaiting() -> Waiting {
+    if let waiting { return waiting }
+    let made = Waiting()
+    waiting = made
+    return made
   }
 }

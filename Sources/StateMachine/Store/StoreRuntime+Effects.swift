@@ -154,7 +154,7 @@ extension StoreRuntime {
       core.withLock { core in
         var task: Task<Void, Never>?
         if case .task(let t) = effect.handle { task = t }
-        core.deferred[effect.token] = .init(id: effect.id, command: effect.command, task: task)
+        core.makeWaiting().deferred[effect.token] = .init(id: effect.id, command: effect.command, task: task)
       }
       if case .task(let task) = effect.handle { task.cancel() }
       return
@@ -300,7 +300,7 @@ extension StoreRuntime {
     let side = core.side
     let enqueued = core.withLock { core -> StoreCore<Engine>.Enqueued? in
       guard core.isActive(token) else {
-        core.deferred[token]?.dropped = true
+        core.waiting?.deferred[token]?.dropped = true
         return nil
       }
       if child { core.childEventArrived() }

@@ -214,7 +214,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
       await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
         let wait = core.withLock { core -> Bool in
           guard core.isFull, !core.finished else { return false }
-          core.spaceWaiters.append(continuation)
+          core.makeWaiting().space.append(continuation)
           return true
         }
         if !wait { continuation.resume() }
@@ -227,7 +227,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let idle = core.withLock { core -> Bool in
         if core.isIdle { return true }
-        core.idleWaiters.append(continuation)
+        core.makeWaiting().idle.append(continuation)
         return false
       }
       if idle { continuation.resume() }
@@ -239,7 +239,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   @inlinable
   func finishIfIdle() -> Bool {
     let waiters = core.withLock { core -> [CheckedContinuation<Void, Never>]? in
-      guard !core.finished, !core.draining, core.mailbox.isEmpty, core.running.isEmpty, core.deferred.isEmpty,
+      guard !core.finished, !core.draining, core.mailbox.isEmpty, core.running.isEmpty, core.waiting?.deferred.isEmpty ?? true,
         core.family?.stopping.isEmpty ?? true
       else { return nil }
       core.finished = true
@@ -277,7 +277,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let wait = core.withLock { core -> Bool in
         guard core.draining else { return false }
-        core.finishWaiters.append(continuation)
+        core.makeWaiting().finish.append(continuation)
         return true
       }
       if !wait { continuation.resume() }
