@@ -8,55 +8,6 @@ struct StoreCore<Engine: StoreEngine> {
   @usableFromInline typealias Work = Engine.Work
   @usableFromInline typealias Effect = Command<Event, Work>
 
-  /// What is running for a token.
-  @usableFromInline
-  enum Handle {
-    case pending  // registered, its task or timer not attached yet
-    case task(Task<Void, Never>)
-    case manualTimer(UInt64)
-    /// A child machine (``Command/invoke(_:id:scope:)``).
-    case child(any RunningChild)
-  }
-
-  /// What a store keeps for a running effect or child, by its token. (Its id and scope are read
-  /// from its command, and its token is its key, not kept beside them: a store keeps one per
-  /// running effect and child, and an idle child's size is most of what it costs.)
-  @usableFromInline
-  struct Entry {
-    /// The state it belongs to (an index of the engine's): a state-scoped effect is cancelled
-    /// when that state is left.
-    @usableFromInline let owner: Int
-    /// The command it runs: its description is built only when something reports it.
-    @usableFromInline let command: Effect
-    @usableFromInline var handle: Handle
-
-    @inlinable
-    init(owner: Int, command: Effect, handle: Handle) { (self.owner, self.command, self.handle) = (owner, command, handle) }
-
-    /// The id it can be cancelled or replaced by.
-    @inlinable var id: EffectID? { command.runningID }
-    @inlinable var scope: EffectScope { command.scope }
-    @usableFromInline var description: String { command.description }
-  }
-
-  /// A running effect or child taken out of the store (to cancel it, or to report its end): its
-  /// token and what was kept for it.
-  @usableFromInline
-  struct Running {
-    @usableFromInline let token: UInt64
-    @usableFromInline let entry: Entry
-
-    @inlinable
-    init(token: UInt64, entry: Entry) { (self.token, self.entry) = (token, entry) }
-
-    @inlinable var owner: Int { entry.owner }
-    @inlinable var command: Effect { entry.command }
-    @inlinable var handle: Handle { entry.handle }
-    @inlinable var id: EffectID? { entry.id }
-    @inlinable var scope: EffectScope { entry.scope }
-    @usableFromInline var description: String { entry.description }
-  }
-
   /// A perform effect whose own event led to a step that cancelled it, while its work was
   /// still inside `send`: how it ends is known only when its work returns.
   @usableFromInline
@@ -227,8 +178,20 @@ struct StoreCore<Engine: StoreEngine> {
   @usableFromInline
   mutating func halt(into work: inout StepWork) {
     halted = true
-    for token in running.keys.sorted() { work.cancelled.append(remove(token)) }
+    for token in runningTokens { work.cancelled.append(remove(token)) }
   }
+
+  /// The tokens of every running effect and child, in the order they started.
+  @usableFromInline
+  var runningTokens: [UInt64] { (Array(running.keys) + (family.map { Array($0.children.keys) } ?? [])).sorted() }
+
+  /// Whether no effect or child runs.
+  @inlinable
+  var nothingRuns: Bool { running.isEmpty && (family?.children.isEmpty ?? true) }
+
+  /// How many effects and children run.
+  @inlinable
+  var runningCount: Int { running.count + (family?.children.count ?? 0) }
 
   @inlinable
   mutating func register(_ command: Effect, owner: Int, into work: inout StepWork) {
@@ -269,7 +232,14 @@ struct StoreCore<Engine: StoreEngine> {
   /// Forgets a running effect and returns it, so the caller can cancel its handle.
   @inlinable
   mutating func remove(_ token: UInt64) -> Running {
-    let effect = Running(token: token, entry: running.removeValue(forKey: token)!)
+    let effect: Running
+    if let entry = running.removeValue(forKey: token) {
+      effect = Running(token: token, entry: entry)
+    } else if let family, let child = family.children.removeValue(forKey: token) {
+      effect = Running(token: token, child: child)
+    } else {
+      preconditionFailure("invalid state: no running effect or child has the token \(token)")
+    }
     if let id = effect.id, byID[id] == token { byID[id] = nil }
     if case .child = effect.handle, let family { family.last = nil }
     if effect.scope == .state, var tokens = owned.removeValue(forKey: effect.owner) {
@@ -292,7 +262,9 @@ struct StoreCore<Engine: StoreEngine> {
 
   /// Whether an effect's result may still be delivered.
   @inlinable
-  func isActive(_ token: UInt64) -> Bool { running[token] != nil && !finished && !halted }
+  func isActive(_ token: UInt64) -> Bool {
+    (running[token] != nil || family?.children[token] != nil) && !finished && !halted
+  }
 
   /// What to report when a perform task ends.
   @usableFromInline
@@ -368,28 +340,12 @@ struct StoreCore<Engine: StoreEngine> {
     (byID, owned) = ([:], [:])
     family?.last = nil
     defer { running = [:] }
-    let cancelled = running.sorted { $0.key < $1.key }.map { Running(token: $0.key, entry: $0.value) }
+    var cancelled = running.map { Running(token: $0.key, entry: $0.value) }
+    if let family {
+      cancelled += family.children.map { Running(token: $0.key, child: $0.value) }
+      family.children = [:]
+    }
+    cancelled.sort { $0.token < $1.token }
     return (cancelled, waiting?.deferred.values.compactMap(\.task) ?? [])
-  }
-}
-
-extension StoreCore {
-  /// Checks the indexes over the running effects: `byID` and `owned` name exactly the running
-  /// effects with an id and the running state-scoped effects of each owner, every running
-  /// child has an id, and the child the family last found by id is the one running with it.
-  func _checkInvariants() {
-    for effect in running.values {
-      if case .child = effect.handle { precondition(effect.id != nil, "a running child without an id: \(effect.description)") }
-    }
-    if let last = family?.last {
-      let found = byID[EffectID(last.id)].flatMap { running[$0]?.handle }
-      guard case .child(let child)? = found, child === last.child else {
-        preconditionFailure("the child last found by id, \(last.id), is not the one running with that id")
-      }
-    }
-    for (id, token) in byID { precondition(running[token]?.id == id, "byID names \(id), which is not running") }
-    var expected: [Int: Set<UInt64>] = [:]
-    for (token, effect) in running where effect.scope == .state { expected[effect.owner, default: []].insert(token) }
-    precondition(owned == expected, "owned \(owned) is not the running state-scoped effects \(expected)")
   }
 }

@@ -132,10 +132,9 @@ extension StoreRuntime {
   /// See ``StoreRuntimeBase/childSnapshots()``: each running child's, by id.
   func snapshotChildren() throws(SystemSnapshotError) -> [ChildSnapshot] {
     let children = core.withLock { core in
-      core.running.values.compactMap { effect -> (id: String, scope: EffectScope, owner: Int, child: any RunningChild)? in
-        guard case .child(let child) = effect.handle, let id = effect.id else { return nil }
-        return (id.name, effect.scope, effect.owner, child)
-      }
+      (core.family?.children.values).map { children in
+        children.map { (id: $0.run.effectID.name, scope: $0.run.effectScope, owner: $0.owner, child: $0.run) }
+      } ?? []
     }.sorted { $0.id < $1.id }
     var snapshots: [ChildSnapshot] = []
     for (id, scope, owner, child) in children { snapshots.append(try child.snapshot(id: id, scope: scope, owner: owner)) }

@@ -154,7 +154,9 @@ extension StoreRuntime {
       core.withLock { core in
         var task: Task<Void, Never>?
         if case .task(let t) = effect.handle { task = t }
-        core.makeWaiting().deferred[effect.token] = .init(id: effect.id, command: effect.command, task: task)
+        // (A perform effect's: a child's end is never deferred, and only a child has no command.)
+        guard let command = effect.command else { preconditionFailure("invalid state: a deferred end of a child") }
+        core.makeWaiting().deferred[effect.token] = .init(id: effect.id, command: command, task: task)
       }
       if case .task(let task) = effect.handle { task.cancel() }
       return

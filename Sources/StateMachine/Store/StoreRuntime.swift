@@ -106,7 +106,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   @usableFromInline override func settleStore() async { await settle() }
   @usableFromInline override func finishStore() async { await finish() }
   @usableFromInline override var currentStepCount: Int { core.withLock { $0.steps } }
-  @usableFromInline override var currentRunningEffectCount: Int { core.withLock { $0.running.count } }
+  @usableFromInline override var currentRunningEffectCount: Int { core.withLock { $0.runningCount } }
   @usableFromInline override var configurations: AsyncStream<Engine.Observed> { states }
   @usableFromInline override var stepReports: AsyncStream<Engine.Step> { steps }
   @usableFromInline override func finishNow() -> Bool { finishIfIdle() }
@@ -239,7 +239,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   @inlinable
   func finishIfIdle() -> Bool {
     let waiters = core.withLock { core -> [CheckedContinuation<Void, Never>]? in
-      guard !core.finished, !core.draining, core.mailbox.isEmpty, core.running.isEmpty, core.waiting?.deferred.isEmpty ?? true,
+      guard !core.finished, !core.draining, core.mailbox.isEmpty, core.nothingRuns, core.waiting?.deferred.isEmpty ?? true,
         core.family?.stopping.isEmpty ?? true
       else { return nil }
       core.finished = true

@@ -1,14 +1,30 @@
-/// What a store keeps about its children beyond their running effects, behind the store's
-/// lock: those whose stores are still finishing, for ``Store/finish()`` to wait for, the loop
-/// bound's count, and the child last found by id. Made on the first child a store starts (a
-/// store without children carries one empty word for it). The running children themselves are
-/// the running effects whose handle is a child, found by id as any effect is (`byID`): no
-/// second map of them (it was a sixth of what an idle child cost its parent).
+/// What a store keeps about its children, behind the store's lock: the running ones, those
+/// whose stores are still finishing, for ``Store/finish()`` to wait for, the loop bound's
+/// count, and the child last found by id. Made on the first child a store starts (a store
+/// without children carries one empty word for it).
+///
+/// A child is a running effect until its store has started (its invoke kept with the others,
+/// its handle pending); then it moves here, kept by its token with only the state it belongs
+/// to: its id, scope and description are its own (``RunningChild``), so its parent does not
+/// keep its invoke's command too (an idle child's size is most of what it costs). It is still
+/// found by id as any effect is (`byID`), and cancelled with its state's (`owned`).
 ///
 /// (Its fields are read and written only under the store's lock, so their exclusivity needs no
 /// check at run time.)
 @usableFromInline
 final class Family {
+  /// A running child whose store has started: the state it belongs to, and its run.
+  @usableFromInline
+  struct Child {
+    @usableFromInline let owner: Int
+    @usableFromInline let run: any RunningChild
+
+    @inlinable
+    init(owner: Int, run: any RunningChild) { (self.owner, self.run) = (owner, run) }
+  }
+
+  /// The running children whose stores have started, by token.
+  @exclusivity(unchecked) @usableFromInline var children: [UInt64: Child] = [:]
   /// Children cancelled or done whose stores are still finishing.
   @exclusivity(unchecked) @usableFromInline var stopping: [ObjectIdentifier: any RunningChild] = [:]
   /// Whether the drainer is delivering a message or starting a child: what a child says or
@@ -40,8 +56,11 @@ extension StoreCore {
   /// (or ended) meanwhile.
   @inlinable
   mutating func attach(child: any RunningChild, to token: UInt64) -> Bool {
-    guard running[token]?.id != nil, attach(.child(child), to: token) else { return false }
-    makeFamily().last = nil
+    guard let entry = running[token], entry.id != nil else { return false }
+    running[token] = nil
+    let family = makeFamily()
+    family.children[token] = Family.Child(owner: entry.owner, run: child)
+    family.last = nil
     return true
   }
 
@@ -51,7 +70,7 @@ extension StoreCore {
     guard let family else { return nil }
     if let last = family.last, last.id == id { return last.child }
     let name = String(id)
-    guard let token = byID[EffectID(name)], case .child(let found)? = running[token]?.handle else { return nil }
+    guard let token = byID[EffectID(name)], let found = family.children[token]?.run else { return nil }
     family.last = (name, found)
     return found
   }
@@ -59,11 +78,8 @@ extension StoreCore {
   /// The running children (attached), by id, in no order.
   @inlinable
   var runningChildren: [(id: String, child: any RunningChild)] {
-    guard family != nil else { return [] }
-    return running.values.compactMap { effect in
-      guard case .child(let child) = effect.handle, let id = effect.id else { return nil }
-      return (id.name, child)
-    }
+    guard let family else { return [] }
+    return family.children.values.map { ($0.run.effectID.name, $0.run) }
   }
 
   /// The drainer is about to deliver a message or start a child; `false` when that would go on

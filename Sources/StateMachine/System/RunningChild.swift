@@ -4,6 +4,12 @@ import Synchronization
 /// types, so that the parent's runtime can hold children of any kind.
 @usableFromInline
 protocol RunningChild: AnyObject, Sendable {
+  /// The id its parent runs it by.
+  var effectID: EffectID { get }
+  /// Whether it ends with the state that started it.
+  var effectScope: EffectScope { get }
+  /// As the invoke that started it reads (``Command/description``).
+  var effectDescription: String { get }
   /// Sends `message` to the child's machine: refused as ``SendRejection/wrongType`` when it is
   /// not one of the machine's events.
   func deliver(_ message: any Sendable) -> SendResult
@@ -153,6 +159,10 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   /// The child as the invoke that started it reads.
   @usableFromInline
   var label: ChildLabel { ChildLabel(machine: kind.name, id: id, scope: scope) }
+
+  @usableFromInline var effectID: EffectID { id }
+  @usableFromInline var effectScope: EffectScope { scope }
+  @usableFromInline var effectDescription: String { label.description }
 
   /// Starts the child's `store`; a child that is done from its start (`doneAtStart`: its
   /// context) ends at once.

@@ -226,7 +226,7 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   ) {
     guard let step = outcome.step else { return }
     let machine = UnsafePointer(stepped.pointee.machine.unsafelyUnwrapped)
-    if step.outputs.isEmpty, !machine.pointee.exitedAny || core.running.isEmpty, !core.engine.halted { return }
+    if step.outputs.isEmpty, !machine.pointee.exitedAny || core.nothingRuns, !core.engine.halted { return }
     commit(step, owners: machine.pointee.lastOwners, exits: machine.pointee.lastExits, to: &core, &work)
   }
 
@@ -239,7 +239,7 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
     _ step: ChartStep<Event, Effect>, owners: [Int], exits: [ChartExit], to core: inout StoreCore<Self>,
     _ work: inout StoreCore<Self>.StepWork
   ) {
-    if step.outputs.isEmpty, exits.isEmpty || core.running.isEmpty, !core.engine.halted { return }
+    if step.outputs.isEmpty, exits.isEmpty || core.nothingRuns, !core.engine.halted { return }
     let halted = core.engine.halted
     if halted {
       core.halt(into: &work)
