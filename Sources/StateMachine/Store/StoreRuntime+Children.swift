@@ -174,8 +174,7 @@ extension StoreRuntime {
     for _ in 0..<Self.settleRounds {
       await settleOwn()
       let children = runningChildren.map(\.child)
-      let stopping = core.withLock { Array($0.family?.stopping.values ?? [:].values) }
-      for child in stopping { await child.stopped() }
+      for task in core.withLock({ $0.stoppingTasks }) { await task.value }
       if children.isEmpty { return }
       let before = (core.withLock { $0.steps }, children.reduce(0) { $0 + $1.stepTotal })
       for child in children { await child.settle() }

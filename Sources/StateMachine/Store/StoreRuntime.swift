@@ -120,6 +120,9 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
     if subscribed.load(ordering: .acquiring), let recorder = subscriptions.load()?.recorder.load() { recorder.recordChild?(step) }
   }
   @usableFromInline override func childStopping(_ child: any RunningChild) { core.withLock { $0.stopping(child) } }
+  @usableFromInline override func childStopTask(_ child: ObjectIdentifier, _ task: Task<Void, Never>) {
+    core.withLock { $0.stopTask(task, of: child) }
+  }
   @usableFromInline override func childStopped(_ child: ObjectIdentifier) {
     _ = core.withLock { $0.family?.stopping.removeValue(forKey: child) }
   }
@@ -295,7 +298,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
     for waiter in waiters { waiter.resume() }
     for task in tasks { await task.value }
     // Children cancelled here or before, whose stores are still finishing.
-    for child in core.withLock({ Array($0.family?.stopping.values ?? [:].values) }) { await child.stopped() }
+    for task in core.withLock({ $0.stoppingTasks }) { await task.value }
     leaveClockAndObservers()
   }
 }

@@ -23,10 +23,20 @@ final class Family {
     init(owner: Int, run: any RunningChild) { (self.owner, self.run) = (owner, run) }
   }
 
+  /// A child whose store is finishing, and the task finishing it (once it is known).
+  @usableFromInline
+  struct Stopping {
+    @usableFromInline let child: any RunningChild
+    @usableFromInline var task: Task<Void, Never>?
+
+    @inlinable
+    init(child: any RunningChild) { (self.child, task) = (child, nil) }
+  }
+
   /// The running children whose stores have started, by token.
   @exclusivity(unchecked) @usableFromInline var children: [UInt64: Child] = [:]
   /// Children cancelled or done whose stores are still finishing.
-  @exclusivity(unchecked) @usableFromInline var stopping: [ObjectIdentifier: any RunningChild] = [:]
+  @exclusivity(unchecked) @usableFromInline var stopping: [ObjectIdentifier: Stopping] = [:]
   /// Whether the drainer is delivering a message or starting a child: what a child says or
   /// ends with meanwhile is an event the store fed itself (see ``StoreCore/beginFeeding(limit:)``).
   @exclusivity(unchecked) @usableFromInline var feeding = false
@@ -121,5 +131,13 @@ extension StoreCore {
 
   /// A child whose store is finishing.
   @inlinable
-  mutating func stopping(_ child: any RunningChild) { makeFamily().stopping[ObjectIdentifier(child)] = child }
+  mutating func stopping(_ child: any RunningChild) { makeFamily().stopping[ObjectIdentifier(child)] = .init(child: child) }
+
+  /// The task finishing the stopping `child`'s store (nothing when it has finished already).
+  @inlinable
+  mutating func stopTask(_ task: Task<Void, Never>, of child: ObjectIdentifier) { family?.stopping[child]?.task = task }
+
+  /// The tasks finishing the stopping children's stores, known so far.
+  @inlinable
+  var stoppingTasks: [Task<Void, Never>] { family?.stopping.values.compactMap(\.task) ?? [] }
 }

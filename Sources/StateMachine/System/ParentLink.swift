@@ -22,6 +22,9 @@ class ParentLink<Event: Sendable>: @unchecked Sendable {
   @usableFromInline func childStopping(_ child: any RunningChild) { abstract() }
   /// A child's store has finished after it was stopped.
   @usableFromInline func childStopped(_ child: ObjectIdentifier) { abstract() }
+  /// The task finishing a stopping child's store, for the parent to wait for; nothing when the
+  /// child has already stopped (its task ran to its end first).
+  @usableFromInline func childStopTask(_ child: ObjectIdentifier, _ task: Task<Void, Never>) { abstract() }
 
   private func abstract() -> Never { preconditionFailure("invalid state: ParentLink is abstract; StoreRuntime overrides it") }
 }

@@ -21,13 +21,11 @@ protocol RunningChild: AnyObject, Sendable {
   var stepTotal: Int { get }
   /// Waits until the child and its descendants are idle (see ``Store/settle()``).
   func settle() async
-  /// Begins finishing the child's store (it cancels the child's own effects and children);
-  /// `stopped()` waits for the end. Calling it again does nothing. A store that does not finish
-  /// at once is among its parent's stopping children (``ParentLink/childStopping(_:)``) until it
-  /// has finished.
+  /// Begins finishing the child's store (it cancels the child's own effects and children).
+  /// Calling it again does nothing. A store that does not finish at once is among its parent's
+  /// stopping children (``ParentLink/childStopping(_:)``), with the task finishing it
+  /// (``ParentLink/childStopTask(_:_:)``), until it has finished.
   func stop()
-  /// Waits until the child's store has finished, once ``stop()`` was called.
-  func stopped() async
   /// The child's snapshot (its store's, and its children's), as its parent names it.
   func snapshot(id: String, scope: EffectScope, owner: Int) throws(SystemSnapshotError) -> ChildSnapshot
 }
@@ -132,23 +130,21 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   /// Set once ``stop()`` was called.
   @usableFromInline static var stopRequested: UInt8 { 2 }
 
+  // (The words first, the bytes last: an idle child's size is most of what it costs, and a
+  // run is 72 bytes so. The task finishing a stopped child's store is its parent's to keep,
+  // see ``ParentLink/childStopTask(_:_:)``.)
   @usableFromInline let parent: ParentLink<ParentEvent>
   @usableFromInline let token: UInt64
-  /// Its id and scope in its parent (its machine's name is its kind's: an idle child's size is
-  /// most of what it costs).
+  /// Its id and scope in its parent (its machine's name is its kind's).
   @usableFromInline let id: EffectID
-  @usableFromInline let scope: EffectScope
-  /// Whether the parent's inspector sees this child's steps.
-  @usableFromInline let watched: Bool
   @usableFromInline let kind: ChildKind<Definition, ParentEvent>
   /// The child's store (its runtime), from its start. (Its inspector holds this run weakly.)
   /// Kept as an object: a message reaches it without this generic class looking up its type.
   @usableFromInline let started = OnceReference<AnyObject>()
+  @usableFromInline let scope: EffectScope
+  /// Whether the parent's inspector sees this child's steps.
+  @usableFromInline let watched: Bool
   @usableFromInline let flags = Atomic<UInt8>(0)
-  /// The task finishing the store, when it could not finish at once. (Of a type that is not
-  /// nested in this generic class: made and freed with every child, it then needs no generic
-  /// type looked up.)
-  let stopping = OnceReference<ChildStopTask>()
 
   @inlinable
   init(_ launch: ChildLaunch<ParentEvent>, kind: ChildKind<Definition, ParentEvent>) {
@@ -234,15 +230,15 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
     // A child with nothing running (most, when their state is left) finishes here and now: its
     // parent never waits for it.
     if kind.finishNow(store) { return }
-    // Among its parent's stopping children before the task that removes it starts.
+    // Among its parent's stopping children before the task that removes it starts; the task
+    // is given to the parent to wait for (unless it has already removed the child).
     parent.childStopping(self)
-    let finish = kind.finish
-    _ = stopping.storeIfNil(
-      ChildStopTask(
-        Task {
-          await finish(store)
-          self.parent.childStopped(ObjectIdentifier(self))
-        }))
+    let (finish, child) = (kind.finish, ObjectIdentifier(self))
+    let task = Task {
+      await finish(store)
+      self.parent.childStopped(child)
+    }
+    parent.childStopTask(child, task)
   }
 
   @usableFromInline
@@ -255,15 +251,4 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
       throw error.below(id)
     }
   }
-
-  @usableFromInline
-  func stopped() async {
-    await stopping.load()?.task.value
-  }
-}
-
-/// A task finishing a child's store (see ``ChildRun``).
-final class ChildStopTask: Sendable {
-  let task: Task<Void, Never>
-  init(_ task: Task<Void, Never>) { self.task = task }
 }
