@@ -8,7 +8,7 @@ extension StoreCore {
     case task(Task<Void, Never>)
     case manualTimer(UInt64)
     /// A child machine (``Command/invoke(_:id:scope:)``).
-    case child(any RunningChild)
+    case child(RunningChild)
   }
 
   /// What a store keeps for a running effect or child, by its token. (Its id and scope are read
@@ -54,7 +54,7 @@ extension StoreCore {
     @inlinable var scope: EffectScope { command?.scope ?? child?.effectScope ?? .global }
     @usableFromInline var description: String { command?.description ?? child?.effectDescription ?? "" }
     /// The child, when it is one that had started.
-    @inlinable var child: (any RunningChild)? {
+    @inlinable var child: RunningChild? {
       guard case .child(let child) = handle else { return nil }
       return child
     }

@@ -21,7 +21,7 @@ extension StoreRuntime {
       childFailed(token, error: CascadeLimitReached(), event: nil)
       return
     }
-    let running: any RunningChild
+    let running: RunningChild
     defer { core.withLock { $0.endFeeding() } }
     do {
       running = try make(ChildLaunch(clock: clock.base, parent: self, token: token, label: label))
@@ -38,7 +38,7 @@ extension StoreRuntime {
 
   /// Stops a child whose end is decided; ``finish()`` waits for its store.
   @inlinable @inline(never)
-  func stopChild(_ child: any RunningChild) {
+  func stopChild(_ child: RunningChild) {
     // (A child whose store does not finish at once waits among the stopping ones: it puts
     // itself there.)
     child.stop()
@@ -105,7 +105,7 @@ extension StoreRuntime {
   func routeToChild(_ message: any Sendable, to path: Substring, feeding: Bool = false) -> SendResult {
     let slash = path.utf8.firstIndex(of: UInt8(ascii: "/"))
     let head = slash.map { path[..<$0] } ?? path
-    let found = core.withLock { core -> (child: (any RunningChild)?, refusal: SendRejection) in
+    let found = core.withLock { core -> (child: RunningChild?, refusal: SendRejection) in
       guard let child = core.child(head) else { return (nil, .unknownTarget) }
       if feeding, !core.beginFeeding(limit: Self.cascadeLimit) { return (nil, .loop) }
       return (child, .unknownTarget)
@@ -117,7 +117,7 @@ extension StoreRuntime {
   }
 
   /// The running children, by id.
-  var runningChildren: [(id: String, child: any RunningChild)] {
+  var runningChildren: [(id: String, child: RunningChild)] {
     core.withLock { $0.runningChildren }.sorted { $0.id < $1.id }
   }
 
@@ -151,6 +151,10 @@ extension StoreRuntime {
           path: snapshot.id, reason: "no ChildMachine<\(Event.self)> for the machine '\(snapshot.machine)' (the resolver gave none, or one of another type)")
       }
       guard let make = child.launch else { throw SystemSnapshotError(path: snapshot.id, reason: ChildNotRunnable(name: child.name).description) }
+      // (A store numbers its states from zero, in 32 bits: a child's state is kept so.)
+      guard snapshot.owner >= 0, Int32(exactly: snapshot.owner) != nil else {
+        throw SystemSnapshotError(path: snapshot.id, reason: "its owner, \(snapshot.owner), is not a state of its parent")
+      }
       let id = EffectID(snapshot.id)
       let command = Effect.invoke(child, id: id, scope: snapshot.scope)
       let token = core.withLock { $0.registerRestored(command, owner: snapshot.owner) }

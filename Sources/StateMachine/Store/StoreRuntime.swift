@@ -119,7 +119,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
     inspector?(.childStep(step))
     if subscribed.load(ordering: .acquiring), let recorder = subscriptions.load()?.recorder.load() { recorder.recordChild?(step) }
   }
-  @usableFromInline override func childStopping(_ child: any RunningChild) { core.withLock { $0.stopping(child) } }
+  @usableFromInline override func childStopping(_ child: RunningChild) { core.withLock { $0.stopping(child) } }
   @usableFromInline override func childStopTask(_ child: ObjectIdentifier, _ task: Task<Void, Never>) {
     core.withLock { $0.stopTask(task, of: child) }
   }

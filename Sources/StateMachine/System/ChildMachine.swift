@@ -31,7 +31,7 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
   @usableFromInline
   final class Parts: Sendable {
     @usableFromInline let name: String
-    @usableFromInline let launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> any RunningChild)?
+    @usableFromInline let launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> RunningChild)?
     /// Makes the child's machine in its initial state for a system's replay.
     @usableFromInline let replay: (@Sendable () -> any ChildReplaying)?
     /// Makes the child's machine, not started, for a system run on the caller's thread (see
@@ -40,7 +40,7 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
 
     @usableFromInline
     init(
-      name: String, launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> any RunningChild)?,
+      name: String, launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> RunningChild)?,
       replay: (@Sendable () -> any ChildReplaying)?, node: (@Sendable () throws -> AnyChildNode<ParentEvent>)?
     ) {
       (self.name, self.launch, self.replay, self.node) = (name, launch, replay, node)
@@ -52,12 +52,12 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
   /// The machine's name (its table's or chart's), as logs and diagrams show it.
   public var name: String { parts.name }
   /// Makes and starts the child's store; `nil` for a child read back from a log.
-  @usableFromInline var launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> any RunningChild)? { parts.launch }
+  @usableFromInline var launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> RunningChild)? { parts.launch }
 
   @usableFromInline
   init(
     name: String, replay: (@Sendable () -> any ChildReplaying)? = nil, node: (@Sendable () throws -> AnyChildNode<ParentEvent>)? = nil,
-    launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> any RunningChild)?
+    launch: (@Sendable (ChildLaunch<ParentEvent>) throws -> RunningChild)?
   ) {
     parts = Parts(name: name, launch: launch, replay: replay, node: node)
   }
@@ -201,7 +201,7 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
   static func running<Definition: StoreDefinition>(
     _ launch: ChildLaunch<ParentEvent>, kind: ChildKind<Definition, ParentEvent>, inspector: Store<Definition>.Inspector?,
     doneAtStart: (AnyObject) -> Definition.Context?, makeStore: (Store<Definition>.Inspector?) throws -> AnyObject
-  ) rethrows -> any RunningChild
+  ) rethrows -> RunningChild
   where Definition.Context: Sendable, Definition.Configuration: Sendable {
     let run = ChildRun<Definition, ParentEvent>(launch, kind: kind)
     var watcher: Store<Definition>.Inspector?

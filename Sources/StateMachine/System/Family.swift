@@ -16,21 +16,25 @@ final class Family {
   /// A running child whose store has started: the state it belongs to, and its run.
   @usableFromInline
   struct Child {
-    @usableFromInline let owner: Int
-    @usableFromInline let run: any RunningChild
+    @usableFromInline let run: RunningChild
+    /// (32 bits: with the run's one word, a child takes 16 bytes here.)
+    @usableFromInline let state: Int32
 
     @inlinable
-    init(owner: Int, run: any RunningChild) { (self.owner, self.run) = (owner, run) }
+    init(owner: Int, run: RunningChild) { (self.run, state) = (run, Int32(owner)) }
+
+    /// The state it belongs to (an index of the engine's).
+    @inlinable var owner: Int { Int(state) }
   }
 
   /// A child whose store is finishing, and the task finishing it (once it is known).
   @usableFromInline
   struct Stopping {
-    @usableFromInline let child: any RunningChild
+    @usableFromInline let child: RunningChild
     @usableFromInline var task: Task<Void, Never>?
 
     @inlinable
-    init(child: any RunningChild) { (self.child, task) = (child, nil) }
+    init(child: RunningChild) { (self.child, task) = (child, nil) }
   }
 
   /// The running children whose stores have started, by token.
@@ -46,7 +50,7 @@ final class Family {
   @exclusivity(unchecked) @usableFromInline var cascadeStart = (steps: 0, fed: 0)
   /// The child last found by id: messages to one child come in runs, and comparing a short id
   /// costs less than hashing it. Forgotten whenever a child stops running.
-  @exclusivity(unchecked) @usableFromInline var last: (id: String, child: any RunningChild)?
+  @exclusivity(unchecked) @usableFromInline var last: (id: String, child: RunningChild)?
 
   @inlinable
   init() {}
@@ -65,7 +69,7 @@ extension StoreCore {
   /// Attaches the started `child` to the effect `token`; `false` when that effect was cancelled
   /// (or ended) meanwhile.
   @inlinable
-  mutating func attach(child: any RunningChild, to token: UInt64) -> Bool {
+  mutating func attach(child: RunningChild, to token: UInt64) -> Bool {
     guard let entry = running[token], entry.id != nil else { return false }
     running[token] = nil
     let family = makeFamily()
@@ -76,7 +80,7 @@ extension StoreCore {
 
   /// The running child `id` (attached: its store started).
   @inlinable
-  mutating func child(_ id: Substring) -> (any RunningChild)? {
+  mutating func child(_ id: Substring) -> RunningChild? {
     guard let family else { return nil }
     if let last = family.last, last.id == id { return last.child }
     let name = String(id)
@@ -87,7 +91,7 @@ extension StoreCore {
 
   /// The running children (attached), by id, in no order.
   @inlinable
-  var runningChildren: [(id: String, child: any RunningChild)] {
+  var runningChildren: [(id: String, child: RunningChild)] {
     guard let family else { return [] }
     return family.children.values.map { ($0.run.effectID.name, $0.run) }
   }
@@ -131,7 +135,7 @@ extension StoreCore {
 
   /// A child whose store is finishing.
   @inlinable
-  mutating func stopping(_ child: any RunningChild) { makeFamily().stopping[ObjectIdentifier(child)] = .init(child: child) }
+  mutating func stopping(_ child: RunningChild) { makeFamily().stopping[ObjectIdentifier(child)] = .init(child: child) }
 
   /// The task finishing the stopping `child`'s store (nothing when it has finished already).
   @inlinable

@@ -19,7 +19,7 @@ class ParentLink<Event: Sendable>: @unchecked Sendable {
   /// A step of a child (or of a child's child), for the parent's inspector.
   @usableFromInline func childStepped(_ step: ChildStep) { abstract() }
   /// A stopped child's store is finishing: the parent waits for it until ``childStopped(_:)``.
-  @usableFromInline func childStopping(_ child: any RunningChild) { abstract() }
+  @usableFromInline func childStopping(_ child: RunningChild) { abstract() }
   /// A child's store has finished after it was stopped.
   @usableFromInline func childStopped(_ child: ObjectIdentifier) { abstract() }
   /// The task finishing a stopping child's store, for the parent to wait for; nothing when the

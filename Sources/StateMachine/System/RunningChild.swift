@@ -1,33 +1,45 @@
 import Synchronization
 
 /// A child machine while its parent's store runs it: its store, behind an interface without its
-/// types, so that the parent's runtime can hold children of any kind.
+/// types, so that the parent's runtime can hold children of any kind. A class, not a protocol:
+/// a parent keeps a word for each child, not an existential's two (an idle child's size is most
+/// of what it costs).
+///
+/// (`@unchecked Sendable`: it holds nothing of its own; its one subclass, ``ChildRun``, is
+/// immutable but for its atomics and its once-set store.)
 @usableFromInline
-protocol RunningChild: AnyObject, Sendable {
+class RunningChild: @unchecked Sendable {
+  @usableFromInline
+  init() {}
+
   /// The id its parent runs it by.
-  var effectID: EffectID { get }
+  @usableFromInline var effectID: EffectID { abstract() }
   /// Whether it ends with the state that started it.
-  var effectScope: EffectScope { get }
+  @usableFromInline var effectScope: EffectScope { abstract() }
   /// As the invoke that started it reads (``Command/description``).
-  var effectDescription: String { get }
+  @usableFromInline var effectDescription: String { abstract() }
   /// Sends `message` to the child's machine: refused as ``SendRejection/wrongType`` when it is
   /// not one of the machine's events.
-  func deliver(_ message: any Sendable) -> SendResult
+  @usableFromInline func deliver(_ message: any Sendable) -> SendResult { abstract() }
   /// Sends `message` to the child's descendant at `path` (ids separated by `/`).
-  func route(_ message: any Sendable, to path: Substring) -> SendResult
+  @usableFromInline func route(_ message: any Sendable, to path: Substring) -> SendResult { abstract() }
   /// The paths of the child's running descendants, below it.
-  var descendants: [String] { get }
+  @usableFromInline var descendants: [String] { abstract() }
   /// The steps the child and its descendants have taken.
-  var stepTotal: Int { get }
+  @usableFromInline var stepTotal: Int { abstract() }
   /// Waits until the child and its descendants are idle (see ``Store/settle()``).
-  func settle() async
+  @usableFromInline func settle() async { abstract() }
   /// Begins finishing the child's store (it cancels the child's own effects and children).
   /// Calling it again does nothing. A store that does not finish at once is among its parent's
   /// stopping children (``ParentLink/childStopping(_:)``), with the task finishing it
   /// (``ParentLink/childStopTask(_:_:)``), until it has finished.
-  func stop()
+  @usableFromInline func stop() { abstract() }
   /// The child's snapshot (its store's, and its children's), as its parent names it.
-  func snapshot(id: String, scope: EffectScope, owner: Int) throws(SystemSnapshotError) -> ChildSnapshot
+  @usableFromInline func snapshot(id: String, scope: EffectScope, owner: Int) throws(SystemSnapshotError) -> ChildSnapshot {
+    abstract()
+  }
+
+  private func abstract() -> Never { preconditionFailure("invalid state: RunningChild is abstract; ChildRun overrides it") }
 }
 
 /// What a parent's store gives the child it starts: its clock, itself, and its token and label
@@ -121,7 +133,9 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
 /// class's; what runs on every message and step is its kind's, specialised. Its store is set
 /// once, when it starts; its flags are atomic.
 @usableFromInline
-final class ChildRun<Definition: StoreDefinition, ParentEvent: Sendable>: RunningChild, Sendable
+// (`@unchecked Sendable`, restated: its fields are immutable, Sendable or atomic; its store is
+// set once, through an atomic.)
+final class ChildRun<Definition: StoreDefinition, ParentEvent: Sendable>: RunningChild, @unchecked Sendable
 where Definition.Context: Sendable, Definition.Configuration: Sendable {
   @usableFromInline typealias Step = StoreStep<Definition>
 
@@ -150,15 +164,16 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   init(_ launch: ChildLaunch<ParentEvent>, kind: ChildKind<Definition, ParentEvent>) {
     (parent, token, id, scope) = (launch.parent, launch.token, launch.label.id, launch.label.scope)
     (watched, self.kind) = (launch.parent.watchesChildren, kind)
+    super.init()
   }
 
   /// The child as the invoke that started it reads.
   @usableFromInline
   var label: ChildLabel { ChildLabel(machine: kind.name, id: id, scope: scope) }
 
-  @usableFromInline var effectID: EffectID { id }
-  @usableFromInline var effectScope: EffectScope { scope }
-  @usableFromInline var effectDescription: String { label.description }
+  @usableFromInline override var effectID: EffectID { id }
+  @usableFromInline override var effectScope: EffectScope { scope }
+  @usableFromInline override var effectDescription: String { label.description }
 
   /// Starts the child's `store`; a child that is done from its start (`doneAtStart`: its
   /// context) ends at once.
@@ -200,31 +215,31 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   }
 
   @usableFromInline
-  func deliver(_ message: any Sendable) -> SendResult {
+  override func deliver(_ message: any Sendable) -> SendResult {
     guard let store = started.load() else { return .rejected(.finished) }
     return kind.send(store, message)
   }
 
   @usableFromInline
-  func route(_ message: any Sendable, to path: Substring) -> SendResult {
+  override func route(_ message: any Sendable, to path: Substring) -> SendResult {
     guard let store else { return .rejected(.unknownTarget) }
     return store.route(message, to: path)
   }
 
   @usableFromInline
-  var descendants: [String] { store?.childPaths ?? [] }
+  override var descendants: [String] { store?.childPaths ?? [] }
 
   @usableFromInline
-  var stepTotal: Int {
+  override var stepTotal: Int {
     guard let store else { return 0 }
     return store.currentStepCount + store.childStepTotal
   }
 
   @usableFromInline
-  func settle() async { await store?.settleStore() }
+  override func settle() async { await store?.settleStore() }
 
   @usableFromInline
-  func stop() {
+  override func stop() {
     _ = raise(Self.ended)
     guard raise(Self.stopRequested), let store = started.load() else { return }
     // A child with nothing running (most, when their state is left) finishes here and now: its
@@ -242,7 +257,7 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   }
 
   @usableFromInline
-  func snapshot(id: String, scope: EffectScope, owner: Int) throws(SystemSnapshotError) -> ChildSnapshot {
+  override func snapshot(id: String, scope: EffectScope, owner: Int) throws(SystemSnapshotError) -> ChildSnapshot {
     guard let store = started.load() else { throw SystemSnapshotError(path: id, reason: "it has not started") }
     do {
       let (json, children) = try kind.snapshotOf(store)

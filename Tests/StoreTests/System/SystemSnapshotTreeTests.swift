@@ -66,6 +66,8 @@ struct SystemSnapshotTreeTests {
     let root: [String]?
     /// The grandchild's (`job/job`) snapshot JSON, or `nil`: as it was.
     let grandchild: String?
+    /// The grandchild's owner (the state of its parent it belongs to), or `nil`: as it was.
+    var owner: Int? = nil
     let path: String
     let words: String
     var testDescription: String { label }
@@ -77,6 +79,12 @@ struct SystemSnapshotTreeTests {
       label: "a grandchild in a state its table has not", root: nil, grandchild: #"{"context":[],"state":"nowhere"}"#, path: "job/job",
       words: "nowhere"),
     Refused(label: "a grandchild's snapshot that is not JSON", root: nil, grandchild: "{", path: "job/job", words: "its snapshot is not a"),
+    Refused(
+      label: "a grandchild owned by a state number past 32 bits", root: nil, grandchild: nil, owner: Int(Int32.max) + 1, path: "job/job",
+      words: "its owner, 2147483648, is not a state of its parent"),
+    Refused(
+      label: "a grandchild owned by a negative state number", root: nil, grandchild: nil, owner: -1, path: "job/job",
+      words: "its owner, -1, is not a state of its parent"),
   ]
 
   @Test("a snapshot that is not one of its machine's is refused, naming the machine", arguments: refused)
@@ -88,9 +96,10 @@ struct SystemSnapshotTreeTests {
     var snapshot = try store.systemSnapshot()
     await store.finish()
     if let root = refused.root { snapshot.root.configuration = root }
-    if let json = refused.grandchild, let child = snapshot.children.first, let grandchild = child.children.first {
+    if refused.grandchild != nil || refused.owner != nil, let child = snapshot.children.first, let grandchild = child.children.first {
       let changed = ChildSnapshot(
-        id: grandchild.id, machine: grandchild.machine, scope: grandchild.scope, owner: grandchild.owner, snapshot: json, children: [])
+        id: grandchild.id, machine: grandchild.machine, scope: grandchild.scope, owner: refused.owner ?? grandchild.owner,
+        snapshot: refused.grandchild ?? grandchild.snapshot, children: [])
       snapshot.children = [
         ChildSnapshot(id: child.id, machine: child.machine, scope: child.scope, owner: child.owner, snapshot: child.snapshot, children: [changed])
       ]
