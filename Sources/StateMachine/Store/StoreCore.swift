@@ -8,20 +8,6 @@ struct StoreCore<Engine: StoreEngine> {
   @usableFromInline typealias Work = Engine.Work
   @usableFromInline typealias Effect = Command<Event, Work>
 
-  /// A perform effect whose own event led to a step that cancelled it, while its work was
-  /// still inside `send`: how it ends is known only when its work returns.
-  @usableFromInline
-  struct Deferred {
-    @usableFromInline let id: EffectID?
-    @usableFromInline let command: Effect
-    @usableFromInline var task: Task<Void, Never>?
-    /// Something it sent after the cancellation was dropped.
-    @usableFromInline var dropped = false
-
-    @inlinable
-    init(id: EffectID?, command: Effect, task: Task<Void, Never>?) { (self.id, self.command, self.task) = (id, command, task) }
-  }
-
   /// How a perform effect's work ended.
   @usableFromInline
   enum Ending {
@@ -51,16 +37,21 @@ struct StoreCore<Engine: StoreEngine> {
     init(sequence: Int) { self.sequence = sequence }
   }
 
+  // (The fields are ordered so that the flags and the 32-bit counts share words: an idle
+  // store's size is most of what it costs.)
   @usableFromInline var engine: Engine
   @usableFromInline var mailbox = Mailbox<Event>()
-  /// The mailbox's capacity (`Int.max`: unbounded).
-  @usableFromInline let capacity: Int
   @usableFromInline var draining = false
   @usableFromInline var finished = false
   /// The engine halted (a chart reached its top-level final state): events are refused.
   @usableFromInline var halted = false
   /// ``Store/start()`` was called (it does its work once).
   @usableFromInline var hasStarted = false
+  /// Perform tasks started and not finished, and how many of them sleep on a manual clock.
+  @usableFromInline var activeTasks: Int32 = 0
+  @usableFromInline var sleeping: Int32 = 0
+  /// The mailbox's capacity (`UInt32.max`: unbounded; a larger bound is kept as one less).
+  @usableFromInline let bound: UInt32
   @usableFromInline var steps = 0
   @usableFromInline var nextToken: UInt64 = 0
   @usableFromInline var running: [UInt64: Entry] = [:]
@@ -68,22 +59,20 @@ struct StoreCore<Engine: StoreEngine> {
   /// The running state-scoped effects of each owner, so leaving a state looks at its own
   /// effects only (not at every effect in flight).
   @usableFromInline var owned: [Int: Set<UInt64>] = [:]
-  /// Perform tasks started and not finished, and how many of them sleep on a manual clock
-  /// (32-bit: an idle store's size is most of what it costs).
-  @usableFromInline var activeTasks: Int32 = 0
-  @usableFromInline var sleeping: Int32 = 0
-  /// Those waiting on the store, and effects whose end is deferred, once it has any.
-  @usableFromInline var waiting: Waiting?
-  /// The store's child machines (``Command/invoke(_:id:scope:)``), once it has started one.
-  @usableFromInline var family: Family?
+  /// Those waiting on the store, effects whose end is deferred, and its children, once it has
+  /// any.
+  @usableFromInline var rare: Rare?
 
+  /// `capacity`: `Int.max` for an unbounded mailbox.
   @inlinable
   init(engine: Engine, capacity: Int) {
     self.engine = engine
-    self.capacity = capacity
+    bound = capacity == .max ? .max : UInt32(clamping: min(capacity, Int(UInt32.max) - 1))
     halted = engine.haltedBeforeStart
   }
 
+  /// The mailbox's capacity (`Int.max`: unbounded).
+  @inlinable var capacity: Int { bound == .max ? .max : Int(bound) }
   @inlinable var isIdle: Bool { !draining && mailbox.isEmpty && activeTasks == sleeping }
   @inlinable var isFull: Bool { mailbox.count >= capacity }
 
@@ -253,7 +242,7 @@ struct StoreCore<Engine: StoreEngine> {
   @inlinable
   mutating func attach(_ handle: Handle, to token: UInt64) -> Bool {
     guard running[token] != nil else {
-      if let waiting, waiting.deferred[token] != nil, case .task(let task) = handle { waiting.deferred[token]!.task = task }
+      if let rare, rare.deferred[token] != nil, case .task(let task) = handle { rare.deferred[token]!.task = task }
       return false
     }
     running[token]!.handle = handle
@@ -282,7 +271,7 @@ struct StoreCore<Engine: StoreEngine> {
   @inlinable
   mutating func taskEnded(_ token: UInt64, _ ending: Ending) -> TaskEnd {
     activeTasks -= 1
-    if let waiting, let late = waiting.deferred.removeValue(forKey: token) {
+    if let rare, let late = rare.deferred.removeValue(forKey: token) {
       if case .returned = ending, !late.dropped { return .finished }
       return .cancelled
     }
@@ -296,12 +285,12 @@ struct StoreCore<Engine: StoreEngine> {
   /// lock a drainer takes, and nearly always none: that answer is inlined, the rest is not.
   @inlinable @inline(__always)
   mutating func waitersToResume() -> [CheckedContinuation<Void, Never>] {
-    guard let waiting, waiting.hasWaiters else { return [] }
-    return someWaitersToResume(waiting)
+    guard let rare, rare.hasWaiters else { return [] }
+    return someWaitersToResume(rare)
   }
 
   @usableFromInline
-  func someWaitersToResume(_ waiting: Waiting) -> [CheckedContinuation<Void, Never>] {
+  func someWaitersToResume(_ waiting: Rare) -> [CheckedContinuation<Void, Never>] {
     var resume: [CheckedContinuation<Void, Never>] = []
     if !draining, !waiting.finish.isEmpty {
       resume += waiting.finish
@@ -321,9 +310,9 @@ struct StoreCore<Engine: StoreEngine> {
   /// Every waiter, when the store finishes.
   @inlinable
   mutating func drainWaiters() -> [CheckedContinuation<Void, Never>] {
-    guard let waiting else { return [] }
-    defer { (waiting.idle, waiting.space) = ([], []) }
-    return waiting.idle + waiting.space
+    guard let rare else { return [] }
+    defer { (rare.idle, rare.space) = ([], []) }
+    return rare.idle + rare.space
   }
 
   /// No event is accepted any more; returns the events still queued, which will never be handled.
@@ -346,6 +335,6 @@ struct StoreCore<Engine: StoreEngine> {
       family.children = [:]
     }
     cancelled.sort { $0.token < $1.token }
-    return (cancelled, waiting?.deferred.values.compactMap(\.task) ?? [])
+    return (cancelled, rare?.deferred.values.compactMap(\.task) ?? [])
   }
 }

@@ -154,9 +154,7 @@ extension StoreRuntime {
       core.withLock { core in
         var task: Task<Void, Never>?
         if case .task(let t) = effect.handle { task = t }
-        // (A perform effect's: a child's end is never deferred, and only a child has no command.)
-        guard let command = effect.command else { preconditionFailure("invalid state: a deferred end of a child") }
-        core.makeWaiting().deferred[effect.token] = .init(id: effect.id, command: command, task: task)
+        core.makeRare().deferred[effect.token] = DeferredEnd(task: task)
       }
       if case .task(let task) = effect.handle { task.cancel() }
       return
@@ -302,7 +300,7 @@ extension StoreRuntime {
     let side = core.side
     let enqueued = core.withLock { core -> StoreCore<Engine>.Enqueued? in
       guard core.isActive(token) else {
-        core.waiting?.deferred[token]?.dropped = true
+        core.rare?.deferred[token]?.dropped = true
         return nil
       }
       if child { core.childEventArrived() }

@@ -217,7 +217,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
       await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
         let wait = core.withLock { core -> Bool in
           guard core.isFull, !core.finished else { return false }
-          core.makeWaiting().space.append(continuation)
+          core.makeRare().space.append(continuation)
           return true
         }
         if !wait { continuation.resume() }
@@ -230,7 +230,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let idle = core.withLock { core -> Bool in
         if core.isIdle { return true }
-        core.makeWaiting().idle.append(continuation)
+        core.makeRare().idle.append(continuation)
         return false
       }
       if idle { continuation.resume() }
@@ -242,7 +242,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   @inlinable
   func finishIfIdle() -> Bool {
     let waiters = core.withLock { core -> [CheckedContinuation<Void, Never>]? in
-      guard !core.finished, !core.draining, core.mailbox.isEmpty, core.nothingRuns, core.waiting?.deferred.isEmpty ?? true,
+      guard !core.finished, !core.draining, core.mailbox.isEmpty, core.nothingRuns, core.rare?.deferred.isEmpty ?? true,
         core.family?.stopping.isEmpty ?? true
       else { return nil }
       core.finished = true
@@ -280,7 +280,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let wait = core.withLock { core -> Bool in
         guard core.draining else { return false }
-        core.makeWaiting().finish.append(continuation)
+        core.makeRare().finish.append(continuation)
         return true
       }
       if !wait { continuation.resume() }

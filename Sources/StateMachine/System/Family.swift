@@ -1,7 +1,7 @@
 /// What a store keeps about its children, behind the store's lock: the running ones, those
 /// whose stores are still finishing, for ``Store/finish()`` to wait for, the loop bound's
-/// count, and the child last found by id. Made on the first child a store starts (a store
-/// without children carries one empty word for it).
+/// count, and the child last found by id. Made on the first child a store starts, in the
+/// store's ``Rare`` (a store without children or waiters carries one empty word for both).
 ///
 /// A child is a running effect until its store has started (its invoke kept with the others,
 /// its handle pending); then it moves here, kept by its token with only the state it belongs
@@ -60,10 +60,9 @@ extension StoreCore {
   /// The family, made now if needed.
   @inlinable
   mutating func makeFamily() -> Family {
-    if let family { return family }
-    let made = Family()
-    family = made
-    return made
+    let rare = makeRare()
+    if rare.family == nil { rare.family = Family() }
+    return rare.family!
   }
 
   /// Attaches the started `child` to the effect `token`; `false` when that effect was cancelled

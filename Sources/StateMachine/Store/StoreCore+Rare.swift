@@ -1,0 +1,51 @@
+/// What a store rarely has, kept behind its lock in one object made the first time it has any
+/// of it (a store without any carries one empty word: an idle store's size is most of what it
+/// costs): the callers waiting on it, the perform effects whose end is deferred, and its
+/// children (``Family``).
+///
+/// (Its fields are read and written only under the store's lock, so their exclusivity needs no
+/// check at run time.)
+@usableFromInline
+final class Rare {
+  /// ``Store/settle()`` calls waiting for the store to be idle.
+  @exclusivity(unchecked) @usableFromInline var idle: [CheckedContinuation<Void, Never>] = []
+  /// ``Store/finish()`` calls waiting for the drainer's last step to be reported.
+  @exclusivity(unchecked) @usableFromInline var finish: [CheckedContinuation<Void, Never>] = []
+  /// Senders waiting for room in a bounded mailbox.
+  @exclusivity(unchecked) @usableFromInline var space: [CheckedContinuation<Void, Never>] = []
+  /// Perform effects cancelled by a step their own event led to while their work was still
+  /// inside `send`, by token.
+  @exclusivity(unchecked) @usableFromInline var deferred: [UInt64: DeferredEnd] = [:]
+  /// The store's child machines (``Command/invoke(_:id:scope:)``), once it has started one.
+  @exclusivity(unchecked) @usableFromInline var family: Family?
+
+  @inlinable
+  init() {}
+
+  /// Whether anyone waits.
+  @inlinable var hasWaiters: Bool { !idle.isEmpty || !finish.isEmpty || !space.isEmpty }
+}
+
+/// A perform effect cancelled by a step its own event led to, while its work was still inside
+/// `send`: how it ends is known only when its work returns.
+@usableFromInline
+struct DeferredEnd {
+  @usableFromInline var task: Task<Void, Never>?
+  /// Something it sent after the cancellation was dropped.
+  @usableFromInline var dropped = false
+
+  @inlinable
+  init(task: Task<Void, Never>?) { self.task = task }
+}
+
+extension StoreCore {
+  /// The store's ``Rare``, made now if needed.
+  @inlinable
+  mutating func makeRare() -> Rare {
+    if rare == nil { rare = Rare() }
+    return rare!
+  }
+
+  /// The store's children, once it has started one.
+  @inlinable var family: Family? { rare?.family }
+}
