@@ -1,5 +1,6 @@
 import Foundation
 import StateMachine
+import Synchronization
 import Testing
 
 /// A store restores from a snapshot or a log, and a recorder attaches to a store in one line.
@@ -175,6 +176,35 @@ struct StoreResumeTests {
       return line == 2 && field == "state"
     }
     #expect(try String(contentsOfFile: path, encoding: .utf8) == bad)
+  }
+
+  @Test("a table store resumed from its log has started: start() runs its state's entry effects no second time")
+  func resumedTableStoreHasStarted() async throws {
+    let path = Self.temporaryLog("table-start")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    typealias Rec = StoreRecordingTests
+    let store = Store(Rec.table, context: 0, clock: ManualClock()) { _, _ in }
+    let recorder = try store.record(to: path, durability: .onDemand)
+    store.start()
+    store.send(.start)  // into `waiting`, whose entry asks and sets a timer
+    await store.finish()
+    try recorder.close()
+
+    let resumed = try LogRecorder(resuming: path, table: Rec.table)
+    let started = Mutex<[String]>([])
+    let again = try Store(
+      Rec.table, resuming: resumed, clock: ManualClock(), handler: { _, _ in },
+      inspector: { report in
+        if case .effectStarted(_, let description) = report { started.withLock { $0.append(description) } }
+      })
+    again.start()
+    #expect(again.state == .waiting)
+    #expect(started.withLock { $0 } == [])
+    #expect(again.runningEffectCount == 0)
+    await again.finish()
+    try resumed.close()
+    let log = try #require(EventLog<Rec.S, Rec.E, Int, Command<Rec.E, Rec.W>>.read(contentsOf: path, for: Rec.table).log)
+    #expect(log.entries.map(\.event) == [.start])
   }
 
   @Test("a table store records in one line and resumes from its log; many senders lose no step to batching")

@@ -26,7 +26,9 @@ extension Chart: StoreDefinition, _ChartStoreDefinition where Effect: _StoreComm
     _ definition: Self, restoring snapshot: ChartSnapshot<ID, Context>, options: _StoreOptions<Proof.Definition>,
     _ proof: Proof.Type
   ) throws(ChartRestoreError) -> AnyObject where Proof.Definition == Self {
-    options.runtime(try ChartEngine<Self>(definition._chart, restoring: snapshot))
+    let runtime = options.runtime(try ChartEngine<Self>(definition._chart, restoring: snapshot))
+    runtime.start(committingStart: false)
+    return runtime
   }
 
   @inlinable

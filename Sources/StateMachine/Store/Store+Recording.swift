@@ -46,7 +46,8 @@ extension Store where Definition: _TableStoreDefinition, Definition.Configuratio
 
   /// A store that continues the log `recorder` resumed (``LogRecorder/init(resuming:table:durability:clock:)``)
   /// from its last state and context, and records every step to it. The state is taken as it
-  /// is: its entry effects do not run again.
+  /// is, as ``init(_:restoring:clock:mailbox:handler:failure:inspector:)`` takes a snapshot: the
+  /// store has started, and its state's entry effects do not run again.
   ///
   /// ```swift
   /// let recorder = try LogRecorder(resuming: "session.jsonl", table: table)
@@ -61,8 +62,8 @@ extension Store where Definition: _TableStoreDefinition, Definition.Configuratio
     onError: @escaping @Sendable (LogError) -> Void = { _ in }
   ) throws(TableValidationError) {
     let (state, context) = recorder.lastSnapshot
-    self.init(
-      engine: TableEngine(machine: try Machine(table._table, state: state, context: context)), clock: clock, mailbox: mailbox, handler: handler,
+    try self.init(
+      table, restoring: TableSnapshot(state: state, context: context), clock: clock, mailbox: mailbox, handler: handler,
       failure: failure, inspector: inspector)
     runtime.with(TableEngine<Definition>.self) { $0.attachRecorderBeforeUse(.init(Self.recording(to: recorder, onError: onError), children: Self.recordingChildren(to: recorder, onError: onError))) }
   }

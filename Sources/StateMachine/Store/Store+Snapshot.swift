@@ -6,8 +6,8 @@ extension Store {
   /// is entered, so no entry effect or content runs again.
   ///
   /// A snapshot says where the machine is, not what was running: effects and timers that were
-  /// running when it was taken do not restart. A restored table's store has started
-  /// (``start()`` does nothing); a snapshot of a halted chart gives a halted store.
+  /// running when it was taken do not restart. The store has started (``start()`` does
+  /// nothing); a snapshot of a halted chart gives a halted store.
   ///
   /// ```swift
   /// let saved = store.snapshot                       // TableSnapshot: Codable when the state and context are

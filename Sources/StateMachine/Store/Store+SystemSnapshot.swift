@@ -38,7 +38,6 @@ extension Store where Definition.Instance.Snapshot: Sendable {
       throw SystemSnapshotError(path: "", reason: "\(error)")
     }
     self.init(made: made)
-    runtime.startRestored()
     try runtime.restoreChildren(system.children, resolve: children)
   }
 }

@@ -27,7 +27,6 @@ where Effect: _StoreCommand, Effect.Event == Event {
     options.runtime(TableEngine<Self>(machine: Machine(definition._table, context: context)))
   }
 
-  /// (The store has started: a restored table enters no state, so its start asks for nothing.)
   @inlinable
   public static func _restoreStore<Proof: _SendableStoreDefinition>(
     _ definition: Self, restoring snapshot: TableSnapshot<State, Context>, options: _StoreOptions<Proof.Definition>,

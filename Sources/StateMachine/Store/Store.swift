@@ -64,16 +64,6 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   @usableFromInline
   init(runtime: StoreRuntimeBase<Event, Work, Context, Definition.Configuration, StoreStep<Definition>>) { self.runtime = runtime }
 
-  /// A store stepping `engine`, with the options every public initializer takes.
-  @inlinable
-  convenience init<Engine: StoreEngine>(
-    engine: Engine, clock: any Clock<Duration>, mailbox: MailboxPolicy, handler: @escaping Handler, failure: @escaping Failure,
-    inspector: Inspector?
-  )
-  where Engine.Event == Event, Engine.Work == Work, Engine.Context == Context, Engine.Observed == Definition.Configuration, Engine.Step == StoreStep<Definition> {
-    self.init(runtime: StoreRuntime(engine: engine, clock: clock, mailbox: mailbox, handler: handler, failure: failure, inspector: inspector))
-  }
-
   /// A store running `definition` from its start: a table in its initial state; a chart with
   /// its initial configuration entered now (its entry content runs). The effects the start asks
   /// for (a table's initial entry effects, the chart's entry content's) start with ``start()``.

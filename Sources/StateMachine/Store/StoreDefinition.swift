@@ -25,7 +25,9 @@ where Effect: _StoreCommand, Effect.Event == Event {
   static func _makeStore<Proof: _SendableStoreDefinition>(
     _ definition: Self, context: Context, options: _StoreOptions<Proof.Definition>, _ proof: Proof.Type
   ) throws(Instance.Failure) -> AnyObject where Proof.Definition == Self
-  /// The runtime of a store continuing `definition` from `snapshot` (see ``_makeStore(_:context:options:_:)``).
+  /// The runtime of a store continuing `definition` from `snapshot` (see
+  /// ``_makeStore(_:context:options:_:)``), started: it enters no state, so its start asks for
+  /// nothing, and ``Store/start()`` then does nothing.
   static func _restoreStore<Proof: _SendableStoreDefinition>(
     _ definition: Self, restoring snapshot: Instance.Snapshot, options: _StoreOptions<Proof.Definition>, _ proof: Proof.Type
   ) throws(Instance.RestoreFailure) -> AnyObject where Proof.Definition == Self

@@ -102,7 +102,6 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   @usableFromInline
   override func sendWaitingForRoom(_ event: Event) async -> SendResult { await send(waitingForRoom: event) }
   @usableFromInline override func startStore() { start() }
-  @usableFromInline override func startRestored() { start(committingStart: false) }
   @usableFromInline override func settleStore() async { await settle() }
   @usableFromInline override func finishStore() async { await finish() }
   @usableFromInline override var currentStepCount: Int { core.withLock { $0.steps } }

@@ -37,8 +37,6 @@ class StoreRuntimeBase<Event: Sendable, Work: Sendable, Context: Sendable, Confi
   }
   @usableFromInline func sendWaitingForRoom(_ event: Event) async -> SendResult { abstract() }
   @usableFromInline func startStore() { abstract() }
-  /// Marks a store restored from a snapshot started, asking for nothing (it enters no state).
-  @usableFromInline func startRestored() { abstract() }
   @usableFromInline func settleStore() async { abstract() }
   @usableFromInline func finishStore() async { abstract() }
   @usableFromInline var currentStepCount: Int { abstract() }
