@@ -11,9 +11,9 @@ extension StoreCore {
     case child(RunningChild)
   }
 
-  /// What a store keeps for a running effect or child, by its token. (Its id and scope are read
-  /// from its command, and its token is its key, not kept beside them: a store keeps one per
-  /// running effect and child, and an idle child's size is most of what it costs.)
+  /// What a store keeps for a running effect, or a child whose store has not started yet, by
+  /// its token. (Its id and scope are read from its command, and its token is its key, not kept
+  /// beside them: a store keeps one per running effect.)
   @usableFromInline
   struct Entry {
     /// The state it belongs to (an index of the engine's): a state-scoped effect is cancelled
@@ -62,9 +62,10 @@ extension StoreCore {
 }
 
 extension StoreCore {
-  /// Checks the indexes over the running effects: `byID` and `owned` name exactly the running
-  /// effects with an id and the running state-scoped effects of each owner, every running
-  /// child has an id, and the child the family last found by id is the one running with it.
+  /// Checks the indexes over the running effects and children: no started child is kept as an
+  /// effect, `byID` and `owned` name exactly the running effects and children with an id and the
+  /// running state-scoped ones of each owner, every started child is found by its id, and the
+  /// child the family last found by id is the one running with it.
   func _checkInvariants() {
     for effect in running.values {
       if case .child = effect.handle { preconditionFailure("a started child kept as an effect: \(effect.description)") }

@@ -290,18 +290,18 @@ struct StoreCore<Engine: StoreEngine> {
   }
 
   @usableFromInline
-  func someWaitersToResume(_ waiting: Rare) -> [CheckedContinuation<Void, Never>] {
+  func someWaitersToResume(_ rare: Rare) -> [CheckedContinuation<Void, Never>] {
     var resume: [CheckedContinuation<Void, Never>] = []
-    if !draining, !waiting.finish.isEmpty {
-      resume += waiting.finish
-      waiting.finish = []
+    if !draining, !rare.finish.isEmpty {
+      resume += rare.finish
+      rare.finish = []
     }
     if isIdle {
-      resume += waiting.idle
-      waiting.idle = []
+      resume += rare.idle
+      rare.idle = []
     }
-    while !waiting.space.isEmpty, !isFull || finished {
-      resume.append(waiting.space.removeFirst())
+    while !rare.space.isEmpty, !isFull || finished {
+      resume.append(rare.space.removeFirst())
       if !finished { break }
     }
     return resume

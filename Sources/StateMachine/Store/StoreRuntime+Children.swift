@@ -131,13 +131,11 @@ extension StoreRuntime {
 
   /// See ``StoreRuntimeBase/childSnapshots()``: each running child's, by id.
   func snapshotChildren() throws(SystemSnapshotError) -> [ChildSnapshot] {
-    let children = core.withLock { core in
-      (core.family?.children.values).map { children in
-        children.map { (id: $0.run.effectID.name, scope: $0.run.effectScope, owner: $0.owner, child: $0.run) }
-      } ?? []
-    }.sorted { $0.id < $1.id }
+    let children = core.withLock { core in Array(core.family?.children.values ?? [:].values) }
     var snapshots: [ChildSnapshot] = []
-    for (id, scope, owner, child) in children { snapshots.append(try child.snapshot(id: id, scope: scope, owner: owner)) }
+    for child in children.sorted(by: { $0.run.effectID.name < $1.run.effectID.name }) {
+      snapshots.append(try child.run.snapshot(owner: child.owner))
+    }
     return snapshots
   }
 

@@ -106,13 +106,9 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
       try Self.running(
         launch, kind: kind, inspector: inspector, doneAtStart: { _ in doneWhen?(table.initial) == true ? context : nil }
       ) { watcher in
-        let options = _StoreOptions<Definition>(clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher)
-        guard let restoring = launch.restoring else {
-          return Definition._makeStore(table, context: context, options: options, _StoreOf<Definition>.self)
-        }
-        return try Self.restored(restoring, as: TableSnapshot<State, Context>.self, of: Definition.self) { snapshot throws(TableValidationError) in
-          try Definition._restoreStore(table, restoring: snapshot, options: options, _StoreOf<Definition>.self)
-        }
+        try Self.store(
+          of: table, context: context, launch: launch,
+          options: _StoreOptions(clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher))
       }
     }
   }
@@ -150,17 +146,10 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
         unsafeDowncast(runtime, to: StoreRuntime<ChartEngine<Definition>>.self).core.withLock { $0.engine.halted ? $0.engine.context : nil }
       }
       return try Self.running(launch, kind: kind, inspector: inspector, doneAtStart: doneAtStart) { watcher in
-        let options = _StoreOptions<Definition>(clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher)
-        if let restoring = launch.restoring {
-          return try Self.restored(restoring, as: ChartSnapshot<ID, Context>.self, of: Definition.self) { snapshot throws(ChartRestoreError) in
-            try Definition._restoreStore(chart, restoring: snapshot, options: options, _StoreOf<Definition>.self)
-          }
-        }
-        do {
-          return try Definition._makeStore(chart, context: context, options: options, _StoreOf<Definition>.self)
-        } catch {
-          throw ChildLaunchError(error: error, event: onError(error))
-        }
+        try Self.store(
+          of: chart, context: context, launch: launch,
+          options: _StoreOptions(clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher)
+        ) { error in ChildLaunchError(error: error, event: onError(error)) }
       }
     }
   }
@@ -216,19 +205,25 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     return run
   }
 
-  /// A child's store made again from `restoring`: its own snapshot read as `Snapshot` and given
-  /// to `make` (whose error, a snapshot the machine cannot be in, becomes a
-  /// ``SystemSnapshotError``), then its children. Returns the store's runtime.
+  /// The store (its runtime) of a child of `definition` that `launch` starts, or restores from
+  /// its snapshot and its children's. A start that fails throws what `startFailed` makes of the
+  /// error; a restore that fails, a ``SystemSnapshotError``.
   @inlinable
-  static func restored<Definition: StoreDefinition, Snapshot, Failure: Error>(
-    _ restoring: (snapshot: ChildSnapshot, resolve: ChildResolver), as: Snapshot.Type, of definition: Definition.Type,
-    make: (Snapshot) throws(Failure) -> AnyObject
-  ) throws(SystemSnapshotError) -> AnyObject
-  where Definition.Context: Sendable, Definition.Configuration: Sendable {
-    let snapshot = try SystemSnapshotCoding.decode(Snapshot.self, restoring.snapshot.snapshot)
+  static func store<Definition: StoreDefinition>(
+    of definition: Definition, context: Definition.Context, launch: ChildLaunch<ParentEvent>, options: _StoreOptions<Definition>,
+    startFailed: (any Error) -> any Error = { $0 }
+  ) throws -> AnyObject where Definition.Context: Sendable, Definition.Configuration: Sendable {
+    guard let restoring = launch.restoring else {
+      do {
+        return try Definition._makeStore(definition, context: context, options: options, _StoreOf<Definition>.self)
+      } catch {
+        throw startFailed(error)
+      }
+    }
+    let snapshot = try SystemSnapshotCoding.decode(Definition.Instance.Snapshot.self, restoring.snapshot.snapshot)
     let runtime: AnyObject
     do {
-      runtime = try make(snapshot)
+      runtime = try Definition._restoreStore(definition, restoring: snapshot, options: options, _StoreOf<Definition>.self)
     } catch {
       throw SystemSnapshotError(path: "", reason: "\(error)")
     }

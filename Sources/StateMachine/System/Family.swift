@@ -27,14 +27,14 @@ final class Family {
     @inlinable var owner: Int { Int(state) }
   }
 
-  /// A child whose store is finishing, and the task finishing it (once it is known).
+  /// A child whose store is finishing: the task finishing it, once it is known (the task holds
+  /// the child until it ends).
   @usableFromInline
   struct Stopping {
-    @usableFromInline let child: RunningChild
     @usableFromInline var task: Task<Void, Never>?
 
     @inlinable
-    init(child: RunningChild) { (self.child, task) = (child, nil) }
+    init() { task = nil }
   }
 
   /// The running children whose stores have started, by token.
@@ -134,7 +134,7 @@ extension StoreCore {
 
   /// A child whose store is finishing.
   @inlinable
-  mutating func stopping(_ child: RunningChild) { makeFamily().stopping[ObjectIdentifier(child)] = .init(child: child) }
+  mutating func stopping(_ child: RunningChild) { makeFamily().stopping[ObjectIdentifier(child)] = Family.Stopping() }
 
   /// The task finishing the stopping `child`'s store (nothing when it has finished already).
   @inlinable

@@ -34,10 +34,9 @@ class RunningChild: @unchecked Sendable {
   /// stopping children (``ParentLink/childStopping(_:)``), with the task finishing it
   /// (``ParentLink/childStopTask(_:_:)``), until it has finished.
   @usableFromInline func stop() { abstract() }
-  /// The child's snapshot (its store's, and its children's), as its parent names it.
-  @usableFromInline func snapshot(id: String, scope: EffectScope, owner: Int) throws(SystemSnapshotError) -> ChildSnapshot {
-    abstract()
-  }
+  /// The child's snapshot (its store's, and its children's), with its id and scope, and the
+  /// state of its parent it belongs to, `owner`.
+  @usableFromInline func snapshot(owner: Int) throws(SystemSnapshotError) -> ChildSnapshot { abstract() }
 
   private func abstract() -> Never { preconditionFailure("invalid state: RunningChild is abstract; ChildRun overrides it") }
 }
@@ -257,13 +256,13 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   }
 
   @usableFromInline
-  override func snapshot(id: String, scope: EffectScope, owner: Int) throws(SystemSnapshotError) -> ChildSnapshot {
-    guard let store = started.load() else { throw SystemSnapshotError(path: id, reason: "it has not started") }
+  override func snapshot(owner: Int) throws(SystemSnapshotError) -> ChildSnapshot {
+    guard let store = started.load() else { throw SystemSnapshotError(path: id.name, reason: "it has not started") }
     do {
       let (json, children) = try kind.snapshotOf(store)
-      return ChildSnapshot(id: id, machine: kind.name, scope: scope, owner: owner, snapshot: json, children: children)
+      return ChildSnapshot(id: id.name, machine: kind.name, scope: scope, owner: owner, snapshot: json, children: children)
     } catch {
-      throw error.below(id)
+      throw error.below(id.name)
     }
   }
 }

@@ -29,14 +29,14 @@ struct AnyChildNode<ParentEvent> {
   @inlinable
   init(box: NodeBoxBase, ops: ChildNodeOps<ParentEvent>) { (self.box, self.ops) = (box, ops) }
 
-  /// Before the child steps (see ``NodeBoxBase/prepareToStep(_:)``).
+  /// Before the child steps (see ``NodeBoxBase/prepareToStep(_:hasPlace:)``).
   @inlinable
-  mutating func unique() { NodeBoxBase.prepareToStep(&box, hasPlace: true) }
+  mutating func prepareToStep() { NodeBoxBase.prepareToStep(&box, hasPlace: true) }
 
   /// Starts the child (see ``MachineNode/begin(_:)``).
   @inlinable
   mutating func start(_ budget: inout SystemBudget) throws(SystemRunError) -> ChildSaid<ParentEvent> {
-    unique()
+    prepareToStep()
     return try ops.start(box, &budget)
   }
 
@@ -44,7 +44,7 @@ struct AnyChildNode<ParentEvent> {
   /// not one of its events).
   @inlinable
   mutating func deliver(_ message: any Sendable, _ budget: inout SystemBudget) throws(SystemRunError) -> ChildNodeOps<ParentEvent>.Said {
-    unique()
+    prepareToStep()
     return try ops.deliver(box, message, &budget)
   }
 
@@ -53,7 +53,7 @@ struct AnyChildNode<ParentEvent> {
   mutating func route(_ message: any Sendable, to path: Substring, _ budget: inout SystemBudget) throws(SystemRunError)
     -> ChildNodeOps<ParentEvent>.Said
   {
-    unique()
+    prepareToStep()
     return try ops.route(box, message, path, &budget)
   }
 

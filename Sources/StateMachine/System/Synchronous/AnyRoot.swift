@@ -36,25 +36,25 @@ struct AnyRoot<Root: StoreDefinition> {
   /// The running descendants' places by path.
   @inlinable var childPlaces: [String: ChildPlace] { ops.childPlaces(box) }
 
-  /// Before the root steps (see ``NodeBoxBase/prepareToStep(_:)``).
+  /// Before the root steps (see ``NodeBoxBase/prepareToStep(_:hasPlace:)``).
   @inlinable
-  mutating func unique() { NodeBoxBase.prepareToStep(&box, hasPlace: false) }
+  mutating func prepareToStep() { NodeBoxBase.prepareToStep(&box, hasPlace: false) }
 
   @inlinable
   mutating func start(_ budget: inout SystemBudget) throws(SystemRunError) {
-    unique()
+    prepareToStep()
     try ops.start(box, &budget)
   }
 
   @inlinable
   mutating func send(_ event: Root.Event, _ budget: inout SystemBudget) throws(SystemRunError) -> MachineResponse {
-    unique()
+    prepareToStep()
     return try ops.send(box, event, &budget)
   }
 
   @inlinable
   mutating func send(_ message: MachineMessage, _ budget: inout SystemBudget) throws(SystemRunError) -> MachineResponse {
-    unique()
+    prepareToStep()
     return try ops.sendMessage(box, message, &budget)
   }
 }

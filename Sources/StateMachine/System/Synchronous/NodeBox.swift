@@ -8,7 +8,7 @@
 /// than half of what a system's step cost.
 ///
 /// The box is shared by copies of a system (a checker keeps one and steps a copy) until one of
-/// them steps it: the stepping copy first takes a box of its own (``NodeBoxBase/prepareToStep(_:)``).
+/// them steps it: the stepping copy first takes a box of its own (``NodeBoxBase/prepareToStep(_:hasPlace:)``).
 @usableFromInline
 final class NodeBox<Engine: StoreEngine, ParentEvent: Sendable>: NodeBoxBase
 where
@@ -45,7 +45,7 @@ where
 @usableFromInline
 class NodeBoxBase {
   /// The node's own place as it reads (its configuration and context), worked out when first
-  /// asked and kept until the node steps (see ``prepareToStep(_:)``): describing a context, by
+  /// asked and kept until the node steps (see ``prepareToStep(_:hasPlace:)``): describing a context, by
   /// reflection, was most of what exploring a system cost. (A root's is never asked.)
   ///
   /// (Written when first read, so on a box that copies of a system may share; they are values
