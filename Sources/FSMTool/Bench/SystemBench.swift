@@ -10,13 +10,14 @@ enum SystemBench {
 
   enum State: UInt8, Hashable, Sendable, Discriminated { case a, b }
   enum Event: Hashable, Sendable, Discriminated {
-    case spawn(Int), go, forward(StoreBench.Event)
-    enum Kind: UInt8, Hashable, Sendable { case spawn, go, forward }
+    case spawn(Int), go, forward(StoreBench.Event), misdirect(StoreBench.Event)
+    enum Kind: UInt8, Hashable, Sendable { case spawn, go, forward, misdirect }
     var discriminant: Kind {
       switch self {
       case .spawn: .spawn
       case .go: .go
       case .forward: .forward
+      case .misdirect: .misdirect
       }
     }
   }
@@ -26,7 +27,8 @@ enum SystemBench {
   static let child = ChildMachine<Event>(StoreBench.table(effects: false), context: NoContext())
 
   /// `spawn(n)` spawns child `c<n>`; `go` moves a ⇄ b, and `b` runs child `c` while active;
-  /// `forward(e)` messages `e` to child `c` (from the machine, a ``Command/message(_:)``).
+  /// `forward(e)` messages `e` to child `c0` (from the machine, a ``Command/message(_:)``);
+  /// `misdirect(e)` messages it to an id no child has (refused: the parent's part alone).
   static let host: Host = try! Host(
     name: "system-host", initial: .a,
     states: [.state(.a), .state(.b, entry: [.invoke(child, id: "c")])],
@@ -39,6 +41,10 @@ enum SystemBench {
       .stayInAny(on: .forward).emit("forward") { _, event in
         guard case .forward(let message) = event else { return nil }
         return .message(MachineMessage(message, to: "c0"))
+      },
+      .stayInAny(on: .misdirect).emit("misdirect") { _, event in
+        guard case .misdirect(let message) = event else { return nil }
+        return .message(MachineMessage(message, to: "nobody"))
       },
     ])
 
@@ -68,6 +74,15 @@ enum SystemBench {
           let store = Store(host, context: NoContext(), handler: { _, _ in })
           store.send(.spawn(0))
           let accepted = events.reduce(0) { $0 + (store.send(.forward($1)) == .accepted ? 1 : 0) }
+          StoreBench.finishSynchronously(store)
+          return accepted
+        },
+        // What of a message is the parent's (its step, the effect's start and end), and what
+        // its delivery: the same message to an id that no child has is refused at delivery.
+        BenchVariant(name: "the parent's part of Command.message (to an id no child has: refused)") {
+          let store = Store(host, context: NoContext(), handler: { _, _ in })
+          store.send(.spawn(0))
+          let accepted = events.reduce(0) { $0 + (store.send(.misdirect($1)) == .accepted ? 1 : 0) }
           StoreBench.finishSynchronously(store)
           return accepted
         },
