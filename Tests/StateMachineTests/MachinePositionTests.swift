@@ -39,6 +39,13 @@ struct MachinePositionTests {
   @Test("send agrees with the pure step after every event", arguments: cases)
   func sendAgreesWithStep(_ c: Case) throws { try c.run() }
 
+  /// The position is 32 bits, kept before the state, so a small state's bytes follow it: every
+  /// store and child machine keeps two machines (what readers see, and what steps).
+  @Test("a machine of a one-byte state and no context is its table, its position and the state's byte")
+  func smallMachineSize() {
+    #expect(MemoryLayout<Machine<TagState, TagEvent, NoContext, Int>>.size == 8 + 4 + 1)
+  }
+
   /// Builds the same table over `states` and `events` (four and five of them) and walks it.
   static func agree<S: Discriminated & Equatable, E: Discriminated>(
     states s: [S], events e: [E]

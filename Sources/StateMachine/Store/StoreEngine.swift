@@ -128,12 +128,12 @@ struct TableEngine<Definition: _TableStoreDefinition>: StoreEngine where Definit
 
   @inlinable
   static func commitStart(to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) {
-    for command in core.engine.machine.start() { core.register(command, owner: core.engine.machine.position, into: &work) }
+    for command in core.engine.machine.start() { core.register(command, owner: Int(core.engine.machine.position), into: &work) }
   }
 
   @inlinable
   static func apply(_ event: Event, on stepper: UnsafeMutablePointer<TableEngine>) -> Outcome {
-    let (from, fromIndex) = (stepper.pointee.machine.state, stepper.pointee.machine.position)
+    let (from, fromIndex) = (stepper.pointee.machine.state, Int(stepper.pointee.machine.position))
     return Outcome(stepper.pointee.machine.send(event), from: from, fromIndex: fromIndex)
   }
 
@@ -173,8 +173,8 @@ struct TableEngine<Definition: _TableStoreDefinition>: StoreEngine where Definit
     // Matched by case, not iterated: iterating copied the whole outcome on every effectful step.
     switch outcome.effects.storage {
     case .none: break
-    case .one(let command): core.register(command, owner: core.engine.machine.position, into: &work)
-    case .many(let commands): for command in commands { core.register(command, owner: core.engine.machine.position, into: &work) }
+    case .one(let command): core.register(command, owner: Int(core.engine.machine.position), into: &work)
+    case .many(let commands): for command in commands { core.register(command, owner: Int(core.engine.machine.position), into: &work) }
     }
   }
 
