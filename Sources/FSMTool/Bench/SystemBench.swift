@@ -64,27 +64,15 @@ enum SystemBench {
           return events.reduce(0) { $0 + (store.send($1) == .accepted ? 1 : 0) }
         },
         BenchVariant(name: "message to a child from outside (store.send(_:to:))") {
-          let store = Store(host, context: NoContext(), handler: { _, _ in })
-          store.send(.spawn(0))
-          let accepted = events.reduce(0) { $0 + (store.send($1, to: "c0") == .accepted ? 1 : 0) }
-          StoreBench.finishSynchronously(store)
-          return accepted
+          withChild { store in events.reduce(0) { $0 + (store.send($1, to: "c0") == .accepted ? 1 : 0) } }
         },
         BenchVariant(name: "message from the parent machine to its child (Command.message)") {
-          let store = Store(host, context: NoContext(), handler: { _, _ in })
-          store.send(.spawn(0))
-          let accepted = events.reduce(0) { $0 + (store.send(.forward($1)) == .accepted ? 1 : 0) }
-          StoreBench.finishSynchronously(store)
-          return accepted
+          withChild { store in events.reduce(0) { $0 + (store.send(.forward($1)) == .accepted ? 1 : 0) } }
         },
         // What of a message is the parent's (its step, the effect's start and end), and what
         // its delivery: the same message to an id that no child has is refused at delivery.
         BenchVariant(name: "the parent's part of Command.message (to an id no child has: refused)") {
-          let store = Store(host, context: NoContext(), handler: { _, _ in })
-          store.send(.spawn(0))
-          let accepted = events.reduce(0) { $0 + (store.send(.misdirect($1)) == .accepted ? 1 : 0) }
-          StoreBench.finishSynchronously(store)
-          return accepted
+          withChild { store in events.reduce(0) { $0 + (store.send(.misdirect($1)) == .accepted ? 1 : 0) } }
         },
         // The synchronous system the checkers step (PropertyCheck, Explorer over a MachineSystem).
         BenchVariant(name: "MachineSystem.step, parent machine to child (what checks of a system step)") {
@@ -106,6 +94,16 @@ enum SystemBench {
       notes: [
         "idle_bytes_per_child": idleBytes, "idle_children": Double(idleChildren), "idle_bytes_per_store_of_its_table": storeBytes,
       ])
+  }
+
+  /// What `send` returns, run on a store of `host` with child `c0` started, once the store and
+  /// its child have finished.
+  static func withChild(_ send: (Store<Host>) -> Int) -> Int {
+    let store = Store(host, context: NoContext(), handler: { _, _ in })
+    store.send(.spawn(0))
+    let accepted = send(store)
+    StoreBench.finishSynchronously(store)
+    return accepted
   }
 
   /// Steps a synchronous system of `host` with child `c0` through `input` of each event; returns
