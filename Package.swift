@@ -78,7 +78,7 @@ let package = Package(
       name: "ExamplesTests", dependencies: ["StateMachine", "StateMachineExamples", "StateMachineTesting"],
       swiftSettings: strict),
     .testTarget(
-      name: "FSMCommandTests", dependencies: ["FSMCommand", "FSMTool", "StateMachine", "StateMachineExamples"], exclude: ["Fixtures"],
+      name: "FSMCommandTests", dependencies: ["FSMCommand", "FSMTool", "StateMachine", "StateMachineChecking", "StateMachineExamples"], exclude: ["Fixtures"],
       swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]

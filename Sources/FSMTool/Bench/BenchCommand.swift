@@ -21,11 +21,13 @@ package enum BenchCommand {
                notes the resident memory a file recorder grows by over 3 M chart entries),
                shipped (every shipped table and chart on 200,000 seeded random events from its
                own model's alphabet, beside the easy chart), chart-walk and chart-explore (the
-               loader chart's random walks and exploration, beside a table's), identity (each
-               shipped and bench chart stepped compiled and by the SCXML algorithm alone, side by
-               side on 1 M seeded events, failing on the first difference), system (messages
-               between machines in one store, a child's start and stop, idle children; and
-               the step of the synchronous system the checkers run), system-explore (the
+               loader chart's random walks and exploration, beside a table's; and the captcha
+               explored as its table and as the same machine written as a flat chart), identity
+               (each shipped and bench chart stepped compiled and by the SCXML algorithm alone,
+               side by side on 1 M seeded events, failing on the first difference), system
+               (messages between machines in one store, the parent's part of one, a child's
+               start and stop, idle children; and the step of the synchronous system the
+               checkers run), system-explore (the
                upload queue and its children explored whole, beside a table's exploration),
                ecmascript (with the ECMAScript trait: 1 M `cond` evaluations by the datamodel)
 

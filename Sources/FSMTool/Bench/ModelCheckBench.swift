@@ -92,6 +92,13 @@ enum ModelCheckBench {
     let space = chartExplorer.explore(depth: Int.max / 2, limit: 1_000_000).configurations
     let tableExplorer = Explorer(table: pagedLoader(pages: max(1, space / 5)), context: 0, alphabet: Event.allCases)
     let rounds = max(1, configurations / max(1, space))
+    // The same machine as a table and as a chart: the captcha table, and the flat chart written
+    // from it, on the captcha model's alphabet (as many configurations as the loader's rounds).
+    let alphabet = Captcha.model.alphabet
+    let captchaTable = Explorer(table: Captcha.table, context: Captcha.Context(), alphabet: alphabet)
+    let captchaChart = Explorer(chart: CaptchaChart.chart, context: Captcha.Context(), alphabet: alphabet)
+    let captchaSpace = captchaTable.explore(depth: Int.max / 2).configurations
+    let captchaRounds = max(1, rounds * space / max(1, captchaSpace))
     return [
       BenchWorkload(
         name: "chart-walk", events: walks * 100,
@@ -110,6 +117,12 @@ enum ModelCheckBench {
           exploring("loader chart explore (Explorer.explore)", rounds: rounds, space: space, exact: true) {
             chartExplorer.explore(depth: Int.max / 2, limit: 1_000_000).configurations
           },
+          exploring("captcha table explore, its own model", rounds: captchaRounds, space: captchaSpace, per: rounds * space) {
+            captchaTable.explore(depth: Int.max / 2).configurations
+          },
+          exploring("captcha as a flat chart explore, the same model", rounds: captchaRounds, space: captchaSpace, per: rounds * space) {
+            captchaChart.explore(depth: Int.max / 2).configurations
+          },
         ]),
     ]
   }
@@ -123,6 +136,17 @@ enum ModelCheckBench {
       for _ in 0..<rounds { total += explore() }
       if exact { return total == rounds * space ? total : -total }
       return total > 0 ? rounds * space : -1
+    }
+  }
+
+  /// A variant of `rounds` explorations of another machine, of `space` configurations, each of
+  /// which must find exactly them: its rounds make about the `per` configurations its workload
+  /// counts (within one exploration's), and its checksum is `per`.
+  static func exploring(_ name: String, rounds: Int, space: Int, per: Int, _ explore: @escaping () -> Int) -> BenchVariant {
+    BenchVariant(name: name) {
+      var total = 0
+      for _ in 0..<rounds { total += explore() }
+      return total == rounds * space ? per : -total
     }
   }
 }
