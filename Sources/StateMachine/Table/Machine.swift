@@ -20,9 +20,9 @@ public struct Machine<State: Discriminated, Event: Discriminated, Context, Effec
   public let table: Table
   /// The current state's position in the table (see ``TransitionTable/position(of:)``): never
   /// negative, and in 32 bits as the table's rows keep their targets'. Kept before the state,
-  /// so the state's bytes follow it: a machine of a one-byte state and no context is 16 bytes,
-  /// not 24 (a store, or a child machine, keeps two). Unsigned, so widening it costs the step
-  /// nothing (a signed one's extension made the dense step 4% slower).
+  /// so the state's bytes follow it: a machine of a one-byte state and no context is 13 bytes
+  /// (16 with its padding), not 24 (a store, or a child machine, keeps two). Unsigned, so
+  /// widening it costs the step nothing (a signed one's extension made the dense step 4% slower).
   @usableFromInline
   var position: UInt32
   /// The current state.
