@@ -136,6 +136,15 @@ struct CLITests {
     #expect(PackageFSM.run(["show", "cd-player"]).code == 0)
   }
 
+  /// A workload's notes are printed under the table whatever its baseline is called (the
+  /// system workload's is a store's send, not a `switch`).
+  @Test("bench prints the system workload's notes: the bytes of an idle child")
+  func benchNotes() {
+    let result = PackageFSM.run(["bench", "--workload", "system", "--scale", "0.0005", "--repetitions", "1"])
+    #expect(result.code == 0, "\(result.errorOutput)")
+    #expect(result.output.contains("system: idle_bytes_per_child = "), "\(result.output)")
+  }
+
   @Test("bench --json prints every workload with its ratio to the switch")
   func benchJSON() throws {
     let result = PackageFSM.run(["bench", "--json", "--scale", "0.0005", "--repetitions", "1"])

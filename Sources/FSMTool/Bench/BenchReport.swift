@@ -13,8 +13,12 @@ enum BenchReport {
         r.workload.padding(18) + " " + r.variant.padding(34) + " " + format(r.nsPerEvent, width: 8) + "   "
           + format(r.ratioToSwitch, width: 7) + "   " + String(r.events).padding(11) + " " + String(r.repetitions))
     }
+    // Each workload's notes once (every result of a workload carries them), whatever its
+    // baseline is called: printed for the results named `switch`, the system workload's (its
+    // baseline a store's send) were never shown.
     var notes: [String] = []
-    for r in results where r.variant.contains("switch") {
+    var noted = Set<String>()
+    for r in results where noted.insert(r.workload).inserted {
       for (key, value) in r.notes.sorted(by: { $0.key < $1.key }) { notes.append("\(r.workload): \(key) = \(format(value, width: 0))") }
     }
     if !notes.isEmpty { lines += [""] + notes }
