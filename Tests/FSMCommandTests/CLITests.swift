@@ -136,43 +136,6 @@ struct CLITests {
     #expect(PackageFSM.run(["show", "cd-player"]).code == 0)
   }
 
-  /// A workload's notes are printed under the table whatever its baseline is called (the
-  /// system workload's is a store's send, not a `switch`).
-  @Test("bench prints the system workload's notes: the bytes of an idle child")
-  func benchNotes() {
-    let result = PackageFSM.run(["bench", "--workload", "system", "--scale", "0.0005", "--repetitions", "1"])
-    #expect(result.code == 0, "\(result.errorOutput)")
-    #expect(result.output.contains("system: idle_bytes_per_child = "), "\(result.output)")
-  }
-
-  @Test("bench --json prints every workload with its ratio to the switch")
-  func benchJSON() throws {
-    let result = PackageFSM.run(["bench", "--json", "--scale", "0.0005", "--repetitions", "1"])
-    #expect(result.code == 0, "\(result.errorOutput)")
-    let entries = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
-    #expect(Set(entries.compactMap { $0["workload"] as? String }) == ["loader", "cd-player", "complex", "store-effects", "store-8-producers", "replay", "walk", "explore", "spec-check", "chart", "chart-parallel", "chart-log-write", "shipped", "chart-walk", "chart-explore", "identity", "system", "system-explore"])
-    for entry in entries {
-      let variant = try #require(entry["variant"] as? String)
-      let ratio = try #require(entry["ratio_to_switch"] as? Double)
-      #expect((entry["ns_per_event"] as? Double).map { $0 > 0 } == true)
-      if variant == "switch" || variant.hasPrefix("switch ") { #expect(ratio == 1) }
-      #expect(ratio > 0)
-    }
-    // (The system workload's variants are stores of children and messages, and the checkers'
-    // synchronous system, counted apart.)
-    let frameworkVariants = entries.filter { $0["workload"] as? String != "system" }.compactMap { $0["variant"] as? String }
-      .filter { !$0.contains("switch") && !$0.contains("dictionary") }
-    let system = entries.filter { $0["workload"] as? String == "system" }.compactMap { $0["variant"] as? String }
-    #expect(system.count == 7)
-    #expect(system.filter { $0.hasPrefix("MachineSystem.step") }.count == 2)
-    // The parent's part of a message is measured beside the whole of it.
-    #expect(system.filter { $0.contains("Command.message") }.count == 2)
-    #expect(frameworkVariants.contains("machine.send"))
-    #expect(
-      frameworkVariants.filter { $0.contains("store") }.count == 7,
-      "store variants beside the bare step, a store recording to a file (each entry written at once, and batched), and the table store beside each chart store")
-  }
-
   @Test("Specs/ files are what fsm show prints for the shipped machines")
   func specsMatch() throws {
     let specs = Self.fixtures.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -184,6 +147,51 @@ struct CLITests {
       let mermaid = "```mermaid\n" + machine.render(.mermaid) + "```\n"
       #expect(text.contains(table), "\(url.path) differs from `fsm show \(machine.name)`; regenerate it with Scripts/regenerate-specs.sh")
       #expect(text.contains(mermaid), "\(url.path) differs from `fsm show \(machine.name) --format mermaid`; regenerate it with Scripts/regenerate-specs.sh")
+    }
+  }
+}
+
+extension CLITests {
+  /// `fsm bench` blocks its thread while a store finishes (its closures are synchronous): two
+  /// at once could hold both of a two-core machine's cooperative threads and wait forever for
+  /// the tasks they wait on, so these run one after the other.
+  @Suite("fsm bench", .serialized)
+  struct Bench {
+    /// A workload's notes are printed under the table whatever its baseline is called (the
+    /// system workload's is a store's send, not a `switch`).
+    @Test("bench prints the system workload's notes: the bytes of an idle child")
+    func benchNotes() {
+      let result = PackageFSM.run(["bench", "--workload", "system", "--scale", "0.0005", "--repetitions", "1"])
+      #expect(result.code == 0, "\(result.errorOutput)")
+      #expect(result.output.contains("system: idle_bytes_per_child = "), "\(result.output)")
+    }
+
+    @Test("bench --json prints every workload with its ratio to the switch")
+    func benchJSON() throws {
+      let result = PackageFSM.run(["bench", "--json", "--scale", "0.0005", "--repetitions", "1"])
+      #expect(result.code == 0, "\(result.errorOutput)")
+      let entries = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
+      #expect(Set(entries.compactMap { $0["workload"] as? String }) == ["loader", "cd-player", "complex", "store-effects", "store-8-producers", "replay", "walk", "explore", "spec-check", "chart", "chart-parallel", "chart-log-write", "shipped", "chart-walk", "chart-explore", "identity", "system", "system-explore"])
+      for entry in entries {
+        let variant = try #require(entry["variant"] as? String)
+        let ratio = try #require(entry["ratio_to_switch"] as? Double)
+        #expect((entry["ns_per_event"] as? Double).map { $0 > 0 } == true)
+        if variant == "switch" || variant.hasPrefix("switch ") { #expect(ratio == 1) }
+        #expect(ratio > 0)
+      }
+      // (The system workload's variants are stores of children and messages, and the checkers'
+      // synchronous system, counted apart.)
+      let frameworkVariants = entries.filter { $0["workload"] as? String != "system" }.compactMap { $0["variant"] as? String }
+        .filter { !$0.contains("switch") && !$0.contains("dictionary") }
+      let system = entries.filter { $0["workload"] as? String == "system" }.compactMap { $0["variant"] as? String }
+      #expect(system.count == 7)
+      #expect(system.filter { $0.hasPrefix("MachineSystem.step") }.count == 2)
+      // The parent's part of a message is measured beside the whole of it.
+      #expect(system.filter { $0.contains("Command.message") }.count == 2)
+      #expect(frameworkVariants.contains("machine.send"))
+      #expect(
+        frameworkVariants.filter { $0.contains("store") }.count == 7,
+        "store variants beside the bare step, a store recording to a file (each entry written at once, and batched), and the table store beside each chart store")
     }
   }
 }
