@@ -128,25 +128,18 @@ enum ModelCheckBench {
   }
 
   /// A variant of `rounds` explorations (`explore` gives one's configurations): its checksum is
-  /// `rounds * space` when each found `space` configurations (`exact`), or when they found any
-  /// (a baseline explorer of a machine of about that size).
-  static func exploring(_ name: String, rounds: Int, space: Int, exact: Bool, _ explore: @escaping () -> Int) -> BenchVariant {
+  /// `per` (by default `rounds * space`, the configurations its workload counts) when each found
+  /// `space` configurations (`exact`), or when they found any (a baseline explorer of a machine
+  /// of about that size). Another machine's variant in the same workload makes about `per`
+  /// configurations in its `rounds` (within one exploration's), and gives `per`.
+  static func exploring(
+    _ name: String, rounds: Int, space: Int, exact: Bool = true, per: Int? = nil, _ explore: @escaping () -> Int
+  ) -> BenchVariant {
     BenchVariant(name: name) {
       var total = 0
       for _ in 0..<rounds { total += explore() }
-      if exact { return total == rounds * space ? total : -total }
-      return total > 0 ? rounds * space : -1
-    }
-  }
-
-  /// A variant of `rounds` explorations of another machine, of `space` configurations, each of
-  /// which must find exactly them: its rounds make about the `per` configurations its workload
-  /// counts (within one exploration's), and its checksum is `per`.
-  static func exploring(_ name: String, rounds: Int, space: Int, per: Int, _ explore: @escaping () -> Int) -> BenchVariant {
-    BenchVariant(name: name) {
-      var total = 0
-      for _ in 0..<rounds { total += explore() }
-      return total == rounds * space ? per : -total
+      if exact { return total == rounds * space ? per ?? total : -total }
+      return total > 0 ? per ?? rounds * space : -1
     }
   }
 }

@@ -166,8 +166,7 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     return ChildKind(
       name: name, toParent: toParent, onDone: onDone, isDone: isDone,
       send: { runtime, message in
-        cast(message, to: Definition.Event.self).map { unsafeDowncast(runtime, to: Runtime.self).enqueue($0, on: Engine.self) }
-          ?? .rejected(.wrongType)
+        cast(message, to: Definition.Event.self).map { Definition._send($0, to: runtime, _StoreOf<Definition>.self) } ?? .rejected(.wrongType)
       },
       // (A store restored from a snapshot has nothing to start: it enters no state.)
       start: { runtime in unsafeDowncast(runtime, to: StoreRuntime<Engine>.self).start() },
