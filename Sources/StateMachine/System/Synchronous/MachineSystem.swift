@@ -108,6 +108,7 @@ public struct SystemMachine<Root: StoreDefinition>: MachineInstance where Root.C
   ///
   /// - Throws: ``SystemRunError`` when the root (a chart) cannot start, or the start causes
   ///   more steps than the bound.
+  @inlinable
   public mutating func begin() throws(SystemRunError) {
     if let failedStart { throw failedStart }
     guard !begun else { return }
@@ -122,6 +123,10 @@ public struct SystemMachine<Root: StoreDefinition>: MachineInstance where Root.C
   ///
   /// - Throws: ``SystemRunError`` when a chart's macrostep does not settle, or the input
   ///   causes more steps than ``MachineSystem/maxStepsPerInput``.
+  ///
+  /// (Inlinable: a checker steps it specialised for your types; unspecialised, each step looked
+  /// up the system's generic types at run time.)
+  @inlinable
   public mutating func step(_ event: SystemEvent<Root.Event>) throws(SystemRunError) -> MachineResponse {
     guard root != nil else { preconditionFailure("invalid state: a system whose start failed is stepped") }
     var budget = SystemBudget(limit: limit, input: event)
