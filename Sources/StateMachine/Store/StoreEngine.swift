@@ -75,6 +75,9 @@ protocol StoreEngine: Sendable {
   /// `stepped` is the stepper that took the step, which `core.engine` has just adopted.
   static func commit(
     _ outcome: Outcome, stepped: UnsafePointer<Stepper>, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork)
+  /// What the step of `outcome` answers its event (its report's ``StoreStep/response``),
+  /// without building the report.
+  static func response(of outcome: Outcome) -> MachineResponse
   /// The step `stepper` took, to report (built only when someone listens).
   static func report(_ outcome: Outcome, of stepper: UnsafePointer<Stepper>, event: Event, sequence: Int, time: Duration) -> Step
 }
@@ -158,6 +161,16 @@ struct TableEngine<Definition: _TableStoreDefinition>: StoreEngine where Definit
   /// when the drainer asks.
   @inlinable
   static func isQuiet(_ outcome: Outcome) -> Bool { outcome.effects.isEmpty }
+
+  /// As the table's ``StoreDefinition/_response(of:)`` answers the step's outcome.
+  @inlinable
+  static func response(of outcome: Outcome) -> MachineResponse {
+    switch outcome.kind {
+    case .transitioned, .stayed: .handled
+    case .ignored: .ignored
+    case .rejected(let reason): .rejected(reason.description)
+    }
+  }
 
   @inlinable
   static func commit(

@@ -211,6 +211,11 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   @inlinable
   static func isQuiet(_ outcome: Outcome) -> Bool { false }
 
+  /// As the chart's ``StoreDefinition/_response(of:)`` answers the step's outcome (a
+  /// macrostep that did not settle reports its transitions taken).
+  @inlinable
+  static func response(of outcome: Outcome) -> MachineResponse { (outcome.step?.outcome ?? .transitioned) == .transitioned ? .handled : .ignored }
+
   @inlinable
   static func commitStart(to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) {
     guard let rare = core.engine.rare, let step = rare.start else { return }
