@@ -32,18 +32,19 @@ where
     (self.kind, self.doneAtStart) = (kind, doneAtStart)
   }
 
-  /// The stepper a drain steps on, made from where the engine is (as a new store's is).
+  /// Runs `body` on a stepper made from `initial` (the engine's, as a new store's is), kept on
+  /// the stack: a system steps its machines on the caller's thread, and a heap stepper per
+  /// input was an allocation per machine stepped.
   @inlinable
-  func makeStepper() -> UnsafeMutablePointer<Engine.Stepper> {
-    let stepper = UnsafeMutablePointer<Engine.Stepper>.allocate(capacity: 1)
-    stepper.initialize(to: core.engine.stepper)
-    return stepper
-  }
-
-  @inlinable
-  static func free(_ stepper: UnsafeMutablePointer<Engine.Stepper>) {
-    stepper.deinitialize(count: 1)
-    stepper.deallocate()
+  static func withStepper<R>(
+    _ initial: Engine.Stepper, _ body: (UnsafeMutablePointer<Engine.Stepper>) throws(SystemRunError) -> R
+  ) throws(SystemRunError) -> R {
+    try withUnsafeTemporaryAllocation(of: Engine.Stepper.self, capacity: 1) { buffer throws(SystemRunError) -> R in
+      let stepper = buffer.baseAddress.unsafelyUnwrapped
+      stepper.initialize(to: initial)
+      defer { stepper.deinitialize(count: 1) }
+      return try body(stepper)
+    }
   }
 
   /// Starts the machine as its store's `start()` does: the start's commands are registered and
@@ -51,11 +52,13 @@ where
   @inlinable
   mutating func begin(_ budget: inout SystemBudget) throws(SystemRunError) -> ChildSaid<ParentEvent> {
     var said = ChildSaid<ParentEvent>()
-    let stepper = makeStepper()
-    defer { Self.free(stepper) }
-    guard let (work, first) = core.started(stepper: stepper) else { return said }
-    try perform(work, stepper: stepper, &budget, &said)
-    if let first { _ = try drain(first, stepper: stepper, &budget, &said) }
+    let started = try Self.withStepper(core.engine.stepper) { stepper throws(SystemRunError) -> Bool in
+      guard let (work, first) = core.started(stepper: stepper) else { return false }
+      try perform(work, stepper: stepper, &budget, &said)
+      if let first { _ = try drain(first, stepper: stepper, &budget, &said) }
+      return true
+    }
+    guard started else { return said }
     if doneAtStart, !done, let kind {
       done = true
       said.done = true
@@ -70,12 +73,12 @@ where
   mutating func receive(_ event: Event, force: Bool = false, _ budget: inout SystemBudget, _ said: inout ChildSaid<ParentEvent>)
     throws(SystemRunError) -> Received
   {
-    let stepper = makeStepper()
-    defer { Self.free(stepper) }
-    switch core.eventArrived(event, force: force, stepper: stepper) {
-    case .drain(let first): return .handled(try drain(first, stepper: stepper, &budget, &said))
-    case .queued: return .handled(.ignored)
-    case .rejected(let reason): return .refused(reason)
+    try Self.withStepper(core.engine.stepper) { stepper throws(SystemRunError) -> Received in
+      switch core.eventArrived(event, force: force, stepper: stepper) {
+      case .drain(let first): .handled(try drain(first, stepper: stepper, &budget, &said))
+      case .queued: .handled(.ignored)
+      case .rejected(let reason): .refused(reason)
+      }
     }
   }
 
@@ -187,13 +190,14 @@ where
   mutating func routeDown(_ message: any Sendable, to path: Substring, _ budget: inout SystemBudget) throws(SystemRunError)
     -> (result: SendResult, said: ChildSaid<Event>)
   {
-    let slash = path.firstIndex(of: "/")
+    // (Over the UTF-8 view: a `/` is one byte, and searching the characters cost more.)
+    let slash = path.utf8.firstIndex(of: UInt8(ascii: "/"))
     let id = String(slash.map { path[..<$0] } ?? path)
     guard let index = children.index(forKey: id) else { return (.rejected(.unknownTarget), ChildSaid()) }
     // (Found once, and stepped where it is in the map.)
     let (result, heard) =
       if let slash {
-        try children.values[index].route(message, to: path[path.index(after: slash)...], &budget)
+        try children.values[index].route(message, to: path[path.utf8.index(after: slash)...], &budget)
       } else {
         try children.values[index].deliver(message, &budget)
       }
@@ -271,9 +275,9 @@ extension MachineNode {
   {
     var said = ChildSaid<ParentEvent>()
     let (result, heard) = try routeDown(message, to: path, &budget)
-    let stepper = makeStepper()
-    defer { Self.free(stepper) }
-    try queue(heard, stepper: stepper, &budget, &said)
+    if !heard.events.isEmpty {
+      try Self.withStepper(core.engine.stepper) { stepper throws(SystemRunError) in try queue(heard, stepper: stepper, &budget, &said) }
+    }
     return (result, said)
   }
 
