@@ -75,6 +75,11 @@ protocol StoreEngine: Sendable {
   /// `stepped` is the stepper that took the step, which `core.engine` has just adopted.
   static func commit(
     _ outcome: Outcome, stepped: UnsafePointer<Stepper>, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork)
+  /// Why a child restored as belonging to state `owner` (as its store numbers its states),
+  /// with `scope`, could not run in this engine as it is now, or `nil` when it can: a halted
+  /// chart runs no children, and a state-scoped child's state must be active, as leaving it
+  /// is what ends the child.
+  func refusal(ofChildOwnedBy owner: Int, scope: EffectScope) -> String?
   /// What the step of `outcome` answers its event (its report's ``StoreStep/response``),
   /// without building the report.
   static func response(of outcome: Outcome) -> MachineResponse
@@ -161,6 +166,13 @@ struct TableEngine<Definition: _TableStoreDefinition>: StoreEngine where Definit
   /// when the drainer asks.
   @inlinable
   static func isQuiet(_ outcome: Outcome) -> Bool { outcome.effects.isEmpty }
+
+  /// A table's state-scoped effects belong to its current state (by its position).
+  @usableFromInline
+  func refusal(ofChildOwnedBy owner: Int, scope: EffectScope) -> String? {
+    guard scope == .state, owner != Int(machine.position) else { return nil }
+    return "it belongs to state \(owner), and the table is in \(machine.state) (state \(machine.position)): nothing would end it"
+  }
 
   /// As the table's ``StoreDefinition/_response(of:)`` answers the step's outcome.
   @inlinable

@@ -16,6 +16,10 @@ extension StoreRuntime {
       childFailed(token, error: ChildNotRunnable(name: child.name), event: nil)
       return
     }
+    guard !ChildIDHoldsSlash.holds(id) else {
+      childFailed(token, error: ChildIDHoldsSlash(id), event: nil)
+      return
+    }
     let label = ChildLabel(machine: child.name, id: id, scope: command.scope)
     guard core.withLock({ $0.beginFeeding(limit: Self.cascadeLimit) }) else {
       childFailed(token, error: CascadeLimitReached(), event: nil)
@@ -141,32 +145,60 @@ extension StoreRuntime {
 
   /// See ``StoreRuntimeBase/restoreChildren(_:resolve:)``: each child is registered as the
   /// running effect that started it (reported started), in the state of this store it belongs
-  /// to, and its store made from its snapshot, with its own children.
+  /// to, and its store made from its snapshot, with its own children. Children this store could
+  /// not run as the snapshot says are refused before any starts (``checkRestoring(_:)``); when a
+  /// child cannot be made, those restored before it are cancelled: a failed restore leaves
+  /// nothing running, and every child reported started is reported ended.
   func restore(_ snapshots: [ChildSnapshot], resolve: @escaping ChildResolver) throws(SystemSnapshotError) {
-    for snapshot in snapshots {
-      guard let child = resolve(snapshot) as? ChildMachine<Event> else {
-        throw SystemSnapshotError(
-          path: snapshot.id, reason: "no ChildMachine<\(Event.self)> for the machine '\(snapshot.machine)' (the resolver gave none, or one of another type)")
+    try checkRestoring(snapshots)
+    var restored: [UInt64] = []
+    do throws(SystemSnapshotError) {
+      for snapshot in snapshots { restored.append(try restore(snapshot, resolve: resolve)) }
+    } catch {
+      for token in restored {
+        if let effect = core.withLock({ $0.family?.children[token] == nil ? nil : $0.remove(token) }) { cancel(effect) }
       }
-      guard let make = child.launch else { throw SystemSnapshotError(path: snapshot.id, reason: ChildNotRunnable(name: child.name).description) }
-      // (A store numbers its states from zero, in 32 bits: a child's state is kept so.)
-      guard snapshot.owner >= 0, Int32(exactly: snapshot.owner) != nil else {
-        throw SystemSnapshotError(path: snapshot.id, reason: "its owner, \(snapshot.owner), is not a state of its parent")
-      }
-      let id = EffectID(snapshot.id)
-      let command = Effect.invoke(child, id: id, scope: snapshot.scope)
-      let token = core.withLock { $0.registerRestored(command, owner: snapshot.owner) }
-      inspector?(.effectStarted(id: id, description: command.description))
-      let label = ChildLabel(machine: child.name, id: id, scope: snapshot.scope)
-      do {
-        let running = try make(ChildLaunch(clock: clock.base, parent: self, token: token, label: label, restoring: (snapshot, resolve)))
-        if !core.withLock({ $0.attach(child: running, to: token) }) { stopChild(running) }
-      } catch {
-        _ = core.withLock { $0.remove(token) }
-        inspector?(.effectFailed(description: command.description, error: "\(error)", event: nil))
-        throw (error as? SystemSnapshotError)?.below(snapshot.id) ?? SystemSnapshotError(path: snapshot.id, reason: "\(error)")
-      }
+      throw error
     }
+  }
+
+  /// Refuses a snapshot's children that this store could not run as they say: an id named
+  /// twice, or holding a `/` (a path's separator); an owner that is not a state of this store,
+  /// or that nothing would end (see ``StoreEngine/refusal(ofChildOwnedBy:scope:)``).
+  func checkRestoring(_ snapshots: [ChildSnapshot]) throws(SystemSnapshotError) {
+    var ids = Set<String>()
+    for snapshot in snapshots {
+      let refusal: String? =
+        if !ids.insert(snapshot.id).inserted { "its parent's snapshot names it twice, and a store runs one child per id" }
+        else if ChildIDHoldsSlash.holds(EffectID(snapshot.id)) { ChildIDHoldsSlash(EffectID(snapshot.id)).description }
+        // (A store numbers its states from zero, in 32 bits: a child's state is kept so.)
+        else if snapshot.owner < 0 || Int32(exactly: snapshot.owner) == nil { "its owner, \(snapshot.owner), is not a state of its parent" }
+        else { core.withLock { $0.engine.refusal(ofChildOwnedBy: snapshot.owner, scope: snapshot.scope) } }
+      if let refusal { throw SystemSnapshotError(path: snapshot.id, reason: refusal) }
+    }
+  }
+
+  /// Restores one child (see ``restore(_:resolve:)``); returns its token.
+  func restore(_ snapshot: ChildSnapshot, resolve: @escaping ChildResolver) throws(SystemSnapshotError) -> UInt64 {
+    guard let child = resolve(snapshot) as? ChildMachine<Event> else {
+      throw SystemSnapshotError(
+        path: snapshot.id, reason: "no ChildMachine<\(Event.self)> for the machine '\(snapshot.machine)' (the resolver gave none, or one of another type)")
+    }
+    guard let make = child.launch else { throw SystemSnapshotError(path: snapshot.id, reason: ChildNotRunnable(name: child.name).description) }
+    let id = EffectID(snapshot.id)
+    let command = Effect.invoke(child, id: id, scope: snapshot.scope)
+    let token = core.withLock { $0.registerRestored(command, owner: snapshot.owner) }
+    inspector?(.effectStarted(id: id, description: command.description))
+    let label = ChildLabel(machine: child.name, id: id, scope: snapshot.scope)
+    do {
+      let running = try make(ChildLaunch(clock: clock.base, parent: self, token: token, label: label, restoring: (snapshot, resolve)))
+      if !core.withLock({ $0.attach(child: running, to: token) }) { stopChild(running) }
+    } catch {
+      _ = core.withLock { $0.remove(token) }
+      inspector?(.effectFailed(description: command.description, error: "\(error)", event: nil))
+      throw (error as? SystemSnapshotError)?.below(snapshot.id) ?? SystemSnapshotError(path: snapshot.id, reason: "\(error)")
+    }
+    return token
   }
 
   /// Waits until this store and its children are idle: settling a child may queue events here

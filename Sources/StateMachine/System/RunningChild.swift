@@ -82,6 +82,20 @@ struct ChildNotRunnable: Error, CustomStringConvertible {
   @usableFromInline var description: String { "the child machine \(name) was read from a log and cannot run" }
 }
 
+/// A child not started because its id holds a `/`, which separates the ids of a path: no path
+/// could reach it.
+@usableFromInline
+struct ChildIDHoldsSlash: Error, CustomStringConvertible {
+  @usableFromInline let id: EffectID
+  @usableFromInline
+  init(_ id: EffectID) { self.id = id }
+  @usableFromInline var description: String { "its id, '\(id.name)', holds a '/', which separates the ids of a path: no path could reach it" }
+
+  /// Whether `id` holds a `/`.
+  @inlinable
+  static func holds(_ id: EffectID) -> Bool { id.name.utf8.contains(UInt8(ascii: "/")) }
+}
+
 /// What every running child of one ``ChildMachine`` shares: the rules that tell its parent
 /// what it says and when it is done, and what runs on its store, made where the machine was,
 /// specialised for its types. One object per machine, not eight closures per child: an idle

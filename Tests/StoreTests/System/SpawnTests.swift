@@ -62,6 +62,23 @@ struct SpawnTests {
     #expect(ledger.all == ["start invoke job as w1", "cancelled invoke job as w1", "start invoke job as w1", "cancelled invoke job as w1"])
   }
 
+  @Test("a child whose id holds a '/' (no path could reach it) fails to start, in a store and in a synchronous system")
+  func slashInID() async throws {
+    let ledger = SystemLedger()
+    let host = try Self.host(ids: ["uploads/a"])
+    let store = Store(host, context: [], clock: ManualClock(), handler: { _, _ in }, inspector: { ledger.record($0) })
+    store.send("spawn-uploads/a")
+    #expect(store.children == [])
+    #expect(ledger.all.count == 2)
+    #expect(ledger.all.last?.hasPrefix("failed invoke job as uploads/a: its id, 'uploads/a', holds a '/'") == true)
+    await store.finish()
+
+    var system = SystemMachine(MachineSystem(table: host), context: [])
+    try system.begin()
+    #expect(try system.step(.root("spawn-uploads/a")) == .handled)
+    #expect(system.configuration.children == [:])
+  }
+
   /// A chart that invokes the job as `job` and is done when the job is.
   static func group() throws -> SystemMachines.Parent {
     try SystemMachines.Parent(name: "group", states: [

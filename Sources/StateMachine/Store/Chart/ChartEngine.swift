@@ -211,6 +211,16 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   @inlinable
   static func isQuiet(_ outcome: Outcome) -> Bool { false }
 
+  /// A chart's state-scoped effects belong to an active state (its root, 0, while it runs).
+  @usableFromInline
+  func refusal(ofChildOwnedBy owner: Int, scope: EffectScope) -> String? {
+    if halted { return "its parent has halted (it reached a final state of its root), and a halted chart runs no children" }
+    guard scope == .state, owner != 0 else { return nil }
+    guard owner > 0, owner < chart.count else { return "it belongs to state \(owner), and the chart's states are 0 to \(chart.count - 1)" }
+    guard active[owner] else { return "it belongs to state \(owner) (\(chart.label(owner))), which is not active: nothing would end it" }
+    return nil
+  }
+
   /// As the chart's ``StoreDefinition/_response(of:)`` answers the step's outcome (a
   /// macrostep that did not settle reports its transitions taken).
   @inlinable

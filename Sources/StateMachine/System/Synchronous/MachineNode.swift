@@ -168,6 +168,7 @@ where
     var heard = ChildSaid<Event>()
     do {
       guard let make = child.parts.node else { throw ChildLaunchError<Event>(error: ChildNotRunnable(name: child.name), event: nil) }
+      guard !ChildIDHoldsSlash.holds(id) else { throw ChildLaunchError<Event>(error: ChildIDHoldsSlash(id), event: nil) }
       var node = try make()
       heard = try node.start(&budget)
       if !heard.done, core.isActive(token) { children[id.name] = node }
