@@ -23,8 +23,12 @@ extension Store where Definition.Instance.Snapshot: Sendable {
   /// cancellation).
   ///
   /// - Throws: ``SystemSnapshotError`` naming the machine: the root's snapshot is not one of
-  ///   `definition`; `children` has no `ChildMachine` of this store's events for a child; or a
-  ///   child's snapshot is not one of its machine.
+  ///   `definition`; `children` has no `ChildMachine` of this store's events for a child; a
+  ///   child's snapshot is not one of its machine; or its parent could not run it as the
+  ///   snapshot says (an id named twice, or holding a `/`; a state-scoped child of a state that
+  ///   is not active; any child of a chart that has halted), refused before any child starts.
+  ///   A restore that fails leaves nothing running: the children restored before the error are
+  ///   cancelled (reported started, then cancelled, to `inspector`).
   public convenience init(
     _ definition: Definition, restoring system: SystemSnapshot<Definition.Instance.Snapshot>, children: @escaping ChildResolver,
     clock: any Clock<Duration> = ContinuousClock(), mailbox: MailboxPolicy = .unbounded, handler: @escaping Handler,
