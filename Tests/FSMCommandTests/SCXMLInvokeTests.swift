@@ -199,8 +199,38 @@ struct SCXMLInvokeTests {
     Bad(label: "neither src nor content", invoke: "<invoke id=\"w\"/>", message: "expected either a src attribute or one <content>"),
     Bad(label: "a parameter", invoke: "<invoke src=\"worker.scxml\"><param name=\"x\" expr=\"1\"/></invoke>", message: "<param>: needs a datamodel"),
     Bad(label: "autoforward not a boolean", invoke: "<invoke autoforward=\"yes\" src=\"worker.scxml\"/>", message: "autoforward 'yes'; expected true or false"),
-    Bad(label: "a document that invokes itself", invoke: "<invoke src=\"parent.scxml\"/>", message: "invocations nested more than 16 documents deep"),
+    Bad(
+      label: "a document that invokes itself", invoke: "<invoke src=\"parent.scxml\"/>",
+      message: "the document invokes itself (parent.scxml → parent.scxml): reading it would never end"),
+    Bad(
+      label: "a document that invokes itself twice (read at once, not 2^16 times)",
+      invoke: "<invoke id=\"a\" src=\"parent.scxml\"/><invoke id=\"b\" src=\"./parent.scxml\"/>", message: "the document invokes itself"),
+    Bad(
+      label: "invocations nested inline more than 16 deep",
+      invoke: String(repeating: "<invoke><content><scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\"><state id=\"s\">", count: 17)
+        + String(repeating: "</state></scxml></content></invoke>", count: 17),
+      message: "invocations nested more than 16 documents deep"),
   ]
+
+  @Test("a read invokes at most 256 documents by src: documents that each invoke the next twice are refused, not read 2^n times")
+  func invokedDocumentsBound() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fsm-invoke-\(UInt64.random(in: 0...UInt64.max))")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    // d0 invokes d1 twice, d1 invokes d2 twice, …, d9 invokes nothing: 2 + 4 + … + 512 reads.
+    for n in 0...9 {
+      let invokes = n == 9 ? "" : "<invoke id=\"a\" src=\"d\(n + 1).scxml\"/><invoke id=\"b\" src=\"d\(n + 1).scxml\"/>"
+      let document = """
+        <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s" name="d\(n)"><state id="s">\(invokes)</state></scxml>
+        """
+      try Data(document.utf8).write(to: folder.appendingPathComponent("d\(n).scxml"))
+    }
+    let result = PackageFSM.run(["run", folder.appendingPathComponent("d0.scxml").path, "--events", ""])
+    #expect(result.code == 2, "\(result.output)")
+    #expect(result.errorOutput.contains("more than 256 documents invoked by src in one read"), "\(result.errorOutput)")
+    // Fewer levels read whole: d4 invokes 2 + 4 + … + 32 = 62 documents.
+    let fewer = PackageFSM.run(["run", folder.appendingPathComponent("d4.scxml").path, "--events", ""])
+    #expect(fewer.code == 0, "\(fewer.errorOutput)")
+  }
 
   @Test("what cannot be invoked is a typed error naming the line", arguments: bad)
   func refuses(_ c: Bad) throws {

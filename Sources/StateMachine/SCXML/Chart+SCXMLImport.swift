@@ -13,7 +13,7 @@ extension Chart where Event: Discriminated {
   ///   `<assign>`…), a name with no binding (``SCXMLError/Kind/unbound``: every one, with its
   ///   line), or an invalid chart.
   public init(scxml data: Data, file: String, bindings: SCXMLBindings<ID, Event, Context, Effect>) throws(SCXMLError) {
-    self = try SCXMLDocument.read(data, file: file, bindings: bindings, depth: 0) { tree throws(ChartError) in
+    self = try SCXMLDocument.read(data, file: file, bindings: bindings, chain: SCXMLInvokeChain()) { tree throws(ChartError) in
       try Chart(name: tree.name, initial: tree.initial, states: tree.states, initialActions: tree.initialActions)
     }
   }

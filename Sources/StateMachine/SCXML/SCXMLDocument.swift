@@ -50,7 +50,7 @@ public enum SCXMLDocument {
 
   /// Reads an SCXML document held in memory; `file` names it in errors.
   public static func parse(_ data: Data, file: String) throws(SCXMLError) -> DocumentChart {
-    try read(data, file: file, bindings: .document, depth: 0, make: makeDocumentChart)
+    try read(data, file: file, bindings: .document, chain: SCXMLInvokeChain(), make: makeDocumentChart)
   }
 
   /// A document chart of the states read.
@@ -58,23 +58,24 @@ public enum SCXMLDocument {
     try DocumentChart(name: tree.name, initial: tree.initial, states: tree.states, initialActions: tree.initialActions)
   }
 
-  /// How many documents deep invocations may nest (an `<invoke src>` of a document that
-  /// invokes itself would otherwise never end).
+  /// How many documents deep invocations may nest (see ``SCXMLInvokeChain``).
   static let maxInvokeDepth = 16
+  /// How many documents one read may read by `src` (see ``SCXMLInvokeChain``).
+  static let maxInvokedDocuments = 256
 
-  /// The chart of a document read with `bindings`, at `depth` invocations below the document
-  /// being read, made by `make`.
+  /// The chart of a document read with `bindings`, where `chain` says among the documents
+  /// invoked, made by `make`.
   static func read<ID, Event, Context, Effect>(
-    _ data: Data, file: String, bindings: SCXMLBindings<ID, Event, Context, Effect>, depth: Int,
+    _ data: Data, file: String, bindings: SCXMLBindings<ID, Event, Context, Effect>, chain: SCXMLInvokeChain,
     make: @escaping ChartMaker<ID, Event, Context, Effect>
   ) throws(SCXMLError) -> Chart<ID, Event, Context, Effect> {
-    let tree = try readTree(data, file: file, bindings: bindings, depth: depth, make: make)
+    let tree = try readTree(data, file: file, bindings: bindings, chain: chain, make: make)
     return try build(file: file) { () throws(ChartError) in try make(tree) }
   }
 
   /// The document's states, read with `bindings`.
   static func readTree<ID, Event, Context, Effect>(
-    _ data: Data, file: String, bindings: SCXMLBindings<ID, Event, Context, Effect>, depth: Int,
+    _ data: Data, file: String, bindings: SCXMLBindings<ID, Event, Context, Effect>, chain: SCXMLInvokeChain,
     make: @escaping ChartMaker<ID, Event, Context, Effect>
   ) throws(SCXMLError) -> DocumentTree<ID, Event, Context, Effect> {
     if let range = data.range(of: Data("<!DOCTYPE".utf8)) ?? data.range(of: Data("<!ENTITY".utf8)) {
@@ -95,7 +96,7 @@ public enum SCXMLDocument {
     case .failure(let error):
       throw SCXMLError(file: file, kind: .malformedXML, problems: [.init(line: error.line, column: error.column, element: nil, message: error.message)])
     }
-    var reader = SCXMLReader(file: file, bindings: bindings, depth: depth, make: make)
+    var reader = SCXMLReader(file: file, bindings: bindings, chain: chain, make: make)
     let chart = reader.chart(root)
     if !reader.datamodelPlaces.isEmpty {
       throw SCXMLError(file: file, kind: .needsDatamodel, problems: reader.datamodelPlaces)

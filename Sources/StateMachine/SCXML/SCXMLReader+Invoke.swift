@@ -30,8 +30,8 @@ extension SCXMLReader {
       default: invalid(child, "unexpected in <invoke>")
       }
     }
-    guard depth < SCXMLDocument.maxInvokeDepth else {
-      invalid(node, "invocations nested more than \(SCXMLDocument.maxInvokeDepth) documents deep (does a document invoke itself?)")
+    guard chain.depth < SCXMLDocument.maxInvokeDepth else {
+      invalid(node, "invocations nested more than \(SCXMLDocument.maxInvokeDepth) documents deep")
       return nil
     }
     let id = node.attributes["id"]
@@ -89,7 +89,7 @@ extension SCXMLReader {
   /// The chart of a document given inline, named `name` unless it names itself; its problems
   /// are this document's.
   mutating func inline(_ root: XMLElementNode, name: String) -> Chart<ID, Event, Context, Effect>? {
-    var reader = SCXMLReader(file: file, bindings: bindings, depth: depth + 1, make: make)
+    var reader = SCXMLReader(file: file, bindings: bindings, chain: chain.inline(), make: make)
     let tree = reader.chart(root).map { (root.attributes["name"] ?? name, $0.initial, $0.states, $0.initialActions) }
     (problems, datamodelPlaces, unbound) = (problems + reader.problems, datamodelPlaces + reader.datamodelPlaces, unbound + reader.unbound)
     generated = max(generated, reader.generated)
@@ -107,8 +107,15 @@ extension SCXMLReader {
   mutating func document(at src: String, _ node: XMLElementNode) -> Chart<ID, Event, Context, Effect>? {
     let written = src.hasPrefix("file:") ? String(src.dropFirst("file:".count)) : src
     let path = written.hasPrefix("/") ? written : URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(written).path
+    let below: SCXMLInvokeChain
+    switch chain.reading(path, from: file) {
+    case .success(let chain): below = chain
+    case .failure(let refusal):
+      invalid(node, "src '\(src)': \(refusal.message)")
+      return nil
+    }
     do throws(SCXMLError) {
-      return try SCXMLDocument.read(Data(SCXMLDocument.contents(of: path)), file: path, bindings: bindings, depth: depth + 1, make: make)
+      return try SCXMLDocument.read(Data(SCXMLDocument.contents(of: path)), file: path, bindings: bindings, chain: below, make: make)
     } catch {
       invalid(node, "src '\(src)': \(error.description)")
       return nil

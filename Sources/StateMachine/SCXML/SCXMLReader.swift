@@ -22,13 +22,13 @@ struct SCXMLReader<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Se
   /// With a datamodel: whether its `<data>` is bound when its state is first entered.
   var lateBinding = false
 
-  /// How many invocations below the document being read this one is.
-  let depth: Int
+  /// Where this document is among the documents one read invokes.
+  let chain: SCXMLInvokeChain
   /// Makes an invoked document's chart.
   let make: ChartMaker<ID, Event, Context, Effect>
 
-  init(file: String, bindings: SCXMLBindings<ID, Event, Context, Effect>, depth: Int, make: @escaping ChartMaker<ID, Event, Context, Effect>) {
-    (self.file, self.bindings, self.depth, self.make) = (file, bindings, depth, make)
+  init(file: String, bindings: SCXMLBindings<ID, Event, Context, Effect>, chain: SCXMLInvokeChain, make: @escaping ChartMaker<ID, Event, Context, Effect>) {
+    (self.file, self.bindings, self.chain, self.make) = (file, bindings, chain, make)
   }
 
   mutating func unbound(_ node: XMLElementNode, attribute: String? = nil, _ message: String) {

@@ -23,7 +23,7 @@ extension SCXMLDocument {
     _ data: Data, file: String, datamodel make: @escaping SCXMLDatamodelMaker,
     output: @escaping @Sendable (SCXMLSession.Output) -> ChartAction<SCXMLEvent, SCXMLSession, Effect>?
   ) throws(SCXMLError) -> Chart<String, SCXMLEvent, SCXMLSession, Effect> {
-    try read(data, file: file, bindings: .scripted(datamodel: make), depth: 0) { tree throws(ChartError) in
+    try read(data, file: file, bindings: .scripted(datamodel: make), chain: SCXMLInvokeChain()) { tree throws(ChartError) in
       try Chart(
         name: tree.name, initial: tree.initial, states: tree.states, initialActions: tree.initialActions, eventName: { $0.name },
         scripting: ChartScripting(
