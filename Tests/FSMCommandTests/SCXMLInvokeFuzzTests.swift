@@ -1,0 +1,68 @@
+import Foundation
+import FSMTool
+import StateMachine
+import Testing
+
+/// A fuzzer of documents that invoke others (`<invoke>` by `src`, inline, themselves), run by
+/// `fsm run` on random events: each run ends, with its steps (exit 0) or a typed error (exit 2)
+/// naming the file and line, or the chart whose run was stopped by a bound. No input may take
+/// longer than ``slowest``: a document invoking itself twice once took over a minute.
+/// `FSM_INVOKE_FUZZ_COUNT` inputs (600 by default).
+@Suite("Fuzzing <invoke>: documents that run documents, through fsm run")
+struct SCXMLInvokeFuzzTests {
+  static let count = ProcessInfo.processInfo.environment["FSM_INVOKE_FUZZ_COUNT"].flatMap(Int.init) ?? 600
+  static let slowest = Duration.seconds(5)
+
+  /// Inserts one of `pieces` after a `>` of `base`, one to four times (the document stays XML
+  /// more often than not, so most inputs reach the reader and the run).
+  static func mutate(_ base: [UInt8], pieces: [[UInt8]], _ generator: inout SplitMix64) -> [UInt8] {
+    var bytes = base
+    for _ in 0..<(1 + Int(generator.next() % 4)) {
+      let ends = bytes.indices.filter { bytes[$0] == UInt8(ascii: ">") }
+      bytes.insert(contentsOf: pieces[Int(generator.next() % UInt64(pieces.count))], at: ends[Int(generator.next() % UInt64(ends.count))] + 1)
+    }
+    return bytes
+  }
+
+  @Test("mutated invoking documents: each run ends with its steps or a typed error, in bounded time")
+  func invoking() throws {
+    let seeds = [
+      SCXMLInvokeTests.parent(SCXMLInvokeTests.inline), SCXMLInvokeTests.parent("<invoke id=\"w\" src=\"worker.scxml\"/>"),
+      SCXMLInvokeTests.parent("<invoke id=\"w\" autoforward=\"true\" src=\"worker.scxml\"/>"),
+    ].map { Array($0.utf8) }
+    let pieces = [
+      "<invoke id=\"w\" src=\"worker.scxml\"/>", "<invoke src=\"parent.scxml\"/>", "<invoke id=\"v\" src=\"./parent.scxml\"/>",
+      "<invoke id=\"q\"><content>\(SCXMLInvokeTests.worker)</content></invoke>", "<send target=\"#_parent\" event=\"x\"/>",
+      "<send target=\"#_w\" event=\"ping\"/>", "<send target=\"#_q\" event=\"ping\"/>", "<finalize><raise event=\"z\"/></finalize>",
+      "<content/>", "</content>", "<content>", "<final id=\"f\"/>", "<transition event=\"*\" target=\"session\"/>", "<raise event=\"go\"/>",
+      "<onentry><send target=\"#_parent\" event=\"started\"/></onentry>", "<transition event=\"done.invoke.q\" target=\"idle\"/>",
+    ].map { Array($0.utf8) }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fsm-invoke-fuzz-\(UInt64.random(in: 0...UInt64.max))")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try Data(SCXMLInvokeTests.worker.utf8).write(to: folder.appendingPathComponent("worker.scxml"))
+    let path = folder.appendingPathComponent("parent.scxml")
+    let events = ["started", "go", "ping", "leave", "tock", "nobody", "finish", "x", "z"]
+    var generator = SplitMix64(seed: 0x1_4E0C)
+    var (codes, slowest) = ([Int32: Int](), Duration.zero)
+    for _ in 0..<Self.count {
+      let bytes = Self.mutate(seeds[Int(generator.next() % UInt64(seeds.count))], pieces: pieces, &generator)
+      try Data(bytes).write(to: path)
+      let chosen = (0..<6).map { _ in events[Int(generator.next() % UInt64(events.count))] }
+      let started = ContinuousClock.now
+      let result = PackageFSM.run(["run", path.path, "--events", chosen.joined(separator: ",")])
+      slowest = max(slowest, ContinuousClock.now - started)
+      codes[result.code, default: 0] += 1
+      #expect(result.code == 0 || result.code == 2, "\(result.errorOutput)")
+      if result.code == 2 {
+        // A document's error names its file and line; a run stopped by a bound names the chart
+        // or the input, and the bound.
+        let document = result.errorOutput.contains(".scxml") && result.errorOutput.contains("line ")
+        let run = result.errorOutput.contains("chart '") || result.errorOutput.contains("caused more than")
+        #expect(document || run, "\(result.errorOutput)")
+      }
+    }
+    #expect(codes[0, default: 0] > 0 && codes[2, default: 0] > 0, "\(codes)")
+    #expect(slowest < Self.slowest, "the slowest input took \(slowest)")
+  }
+}
