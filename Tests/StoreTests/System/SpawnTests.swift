@@ -79,6 +79,29 @@ struct SpawnTests {
     #expect(system.configuration.children == [:])
   }
 
+  @Test("a table's restored state-scoped child must belong to the state the table is in: else nothing would end it")
+  func restoredScopeOfTable() async throws {
+    let host = try Self.host(ids: ["w1"])
+    let store = Store(host, context: [], clock: ManualClock(), handler: { _, _ in })
+    store.send("spawn-w1")  // in a
+    store.send("move")  // to b
+    var snapshot = try store.systemSnapshot()
+    await store.finish()
+    let child = try #require(snapshot.children.first)
+    #expect(child.scope == .global)
+    // As a global child it is restored; said to belong to `a` while the table is in `b`, it is refused.
+    let resolve: ChildResolver = { $0.machine == "job" ? SystemMachines.jobChild() : nil }
+    let restored = try Store(host, restoring: snapshot, children: resolve, clock: ManualClock(), handler: { _, _ in })
+    #expect(restored.children == ["w1"])
+    await restored.finish()
+    snapshot.children = [ChildSnapshot(id: child.id, machine: child.machine, scope: .state, owner: child.owner, snapshot: child.snapshot, children: [])]
+    let error = #expect(throws: SystemSnapshotError.self) {
+      try Store(host, restoring: snapshot, children: resolve, clock: ManualClock(), handler: { _, _ in })
+    }
+    #expect(error?.path == "w1")
+    #expect(error?.reason.hasPrefix("it belongs to state \(child.owner), and the table is in b") == true, "\(String(describing: error))")
+  }
+
   /// A chart that invokes the job as `job` and is done when the job is.
   static func group() throws -> SystemMachines.Parent {
     try SystemMachines.Parent(name: "group", states: [
