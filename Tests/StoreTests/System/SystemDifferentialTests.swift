@@ -1,0 +1,94 @@
+import StateMachine
+import Testing
+
+/// Random inputs to a system, sent to a `Store` and stepped by a synchronous `MachineSystem`
+/// (what the checkers step): after each input both answer it alike and hold the same children,
+/// configuration and context; and when the store finishes, every effect and child it reported
+/// started was reported ended exactly once. Spawns, stops by id, moves between states, messages
+/// by path (to children that are there, done, or not; with a path below them), state-scoped and
+/// global children, and what children say to their parent.
+@Suite("Systems of machines: a store and a synchronous system, on the same random inputs")
+struct SystemDifferentialTests {
+  /// One input: as the system takes it, and as the store does.
+  struct Input {
+    let system: SystemEvent<String>
+    let store: (Store<SpawnTests.Host>) -> SendResult
+  }
+
+  @Test("a table that spawns, stops and messages children by id", arguments: 1...60)
+  func table(seed: UInt64) async throws {
+    let ids = ["w1", "w2", "w3"]
+    let host = try SpawnTests.host(ids: ids)
+    let ledger = SystemLedger()
+    let store = Store(host, context: [], clock: ManualClock(), handler: { _, _ in }, inspector: { ledger.record($0) })
+    var system = SystemMachine(MachineSystem(table: host), context: [])
+    try system.begin()
+    var random = SplitMix64(seed: seed)
+    var inputs: [String] = []
+    for _ in 0..<40 {
+      let id = ids[Int(random.next() % 3)]
+      let event = ["spawn-\(id)", "spawn-\(id)", "stop-\(id)", "move"][Int(random.next() % 4)]
+      let message = ["pause", "resume", "complete", "note", "bogus"][Int(random.next() % 5)]
+      let path = random.next() % 8 == 0 ? "\(id)/below" : id
+      let toRoot = random.next() % 2 == 0
+      inputs.append(toRoot ? event : "\(message) to \(path)")
+      let stored = toRoot ? store.send(event) : store.send(message, to: path)
+      let stepped = try system.step(toRoot ? .root(event) : .message(message, to: path))
+      await store.settle()
+      #expect((stored == .accepted) == !stepped.isRejected, "\(inputs): store \(stored), system \(stepped)")
+      #expect(store.children == system.configuration.children.keys.sorted(), "\(inputs)")
+      #expect(store.context == system.context, "\(inputs)")
+      #expect(store.state == system.configuration.root, "\(inputs)")
+    }
+    await store.finish()
+    #expect(ledger.all.contains { $0.hasPrefix("start invoke job") })
+    #expect(Self.unended(ledger) == [:], "\(ledger.all)\n\(inputs)")
+  }
+
+  @Test("a chart that runs a child in a state (state-scoped, or global), pokes it and hears it", arguments: 1...60)
+  func chart(seed: UInt64) async throws {
+    let parent = try SystemMachines.parent(child: SystemMachines.jobChild(), scope: seed % 2 == 0 ? .state : .global)
+    let ledger = SystemLedger()
+    let store = try Store(parent, context: .init(), clock: ManualClock(), handler: { _, _ in }, inspector: { ledger.record($0) })
+    store.start()
+    var system = SystemMachine(MachineSystem(chart: parent), context: .init())
+    try system.begin()
+    var random = SplitMix64(seed: seed)
+    var inputs: [String] = []
+    for _ in 0..<30 {
+      let pick = Int(random.next() % 8)
+      let stored: SendResult
+      let stepped: MachineResponse
+      if pick < 4 {
+        let event = ["start", "stop", "poke", "lost"][pick]
+        inputs.append(event)
+        (stored, stepped) = (store.send(event), try system.step(.root(event)))
+      } else {
+        let message = ["pause", "resume", "complete", "note"][pick - 4]
+        inputs.append("\(message) to job")
+        (stored, stepped) = (store.send(message, to: "job"), try system.step(.message(message, to: "job")))
+      }
+      await store.settle()
+      #expect((stored == .accepted) == !stepped.isRejected, "\(inputs): store \(stored), system \(stepped)")
+      #expect(store.children == system.configuration.children.keys.sorted(), "\(inputs)")
+      #expect(store.context == system.context, "\(inputs)")
+      #expect(store.configuration == system.configuration.root, "\(inputs)")
+    }
+    await store.finish()
+    #expect(ledger.all.contains { $0.hasPrefix("start invoke job") })
+    #expect(Self.unended(ledger) == [:], "\(ledger.all)\n\(inputs)")
+  }
+
+  /// The effects (by description) whose starts and ends do not pair up, with how many starts
+  /// are left over (negative: ends without a start).
+  static func unended(_ ledger: SystemLedger) -> [String: Int] {
+    var open: [String: Int] = [:]
+    for line in ledger.all {
+      let (what, rest) = (line.prefix { $0 != " " }, line.drop { $0 != " " }.dropFirst())
+      // A failure's line goes on with its error after the description.
+      let description = what == "failed" ? String(rest.prefix { $0 != ":" }) : String(rest)
+      open[description, default: 0] += what == "start" ? 1 : -1
+    }
+    return open.filter { $0.value != 0 }
+  }
+}
