@@ -138,6 +138,23 @@ struct ViewCommandTests {
     }
   }
 
+  @Test(
+    "a log whose strings hold '<!--<script>' still opens: the page's data cannot swallow its script", .enabled(if: HeadlessChromium.runs))
+  func markupInStrings() throws {
+    let folder = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // The phone number, in the events and the context, as a user could type it.
+    let log = try Self.edited(Self.phoneLoginLog, into: folder.appendingPathComponent("markup.jsonl").path) { lines in
+      lines = lines.map { $0.replacingOccurrences(of: "13800138000", with: "<!--<script>1380") }
+    }
+    let page = folder.appendingPathComponent("markup.html").path
+    let result = PackageFSM.run(["view", "phone-login", log, "-o", page])
+    #expect(result.code == 0, "\(result.errorOutput)")
+    let dom = try HeadlessChromium.dom("file://\(page)#step=1")
+    #expect(HeadlessChromium.text(of: "position", in: dom)?.hasPrefix("step 1 of ") == true, "\(dom.prefix(2_000))")
+    #expect(HeadlessChromium.text(of: "context", in: dom)?.contains("<!--<script>1380") == true)
+  }
+
   @Test("a system's log: one lane per child machine, each where its last line before the step left it", .enabled(if: HeadlessChromium.runs))
   func systemLanes() throws {
     let folder = try Self.folder()

@@ -134,8 +134,11 @@ package enum SessionPage {
       .replacingOccurrences(of: "\"", with: "&quot;")
   }
 
-  /// JSON inside a `<script>` element: no `</` closes it early.
-  static func scriptSafe(_ json: String) -> String { json.replacingOccurrences(of: "</", with: "<\\/") }
+  /// JSON inside a `<script>` element, with every `<` written `\u003c` (JSON has `<` only in
+  /// its strings, where the escape reads back the same): no `</script>` closes the element
+  /// early, and no `<!--<script>` in a string (a user's text in a context) makes the parser
+  /// take the element's real end for text and swallow the page's script after it.
+  static func scriptSafe(_ json: String) -> String { json.replacingOccurrences(of: "<", with: "\\u003c") }
 
   /// Graphviz's SVG without its XML prologue and doctype (the page is HTML).
   static func stripped(_ svg: String) -> String {
