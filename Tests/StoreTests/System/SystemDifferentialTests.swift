@@ -34,11 +34,7 @@ struct SystemDifferentialTests {
       inputs.append(toRoot ? event : "\(message) to \(path)")
       let stored = toRoot ? store.send(event) : store.send(message, to: path)
       let stepped = try system.step(toRoot ? .root(event) : .message(message, to: path))
-      await store.settle()
-      #expect((stored == .accepted) == !stepped.isRejected, "\(inputs): store \(stored), system \(stepped)")
-      #expect(store.children == system.configuration.children.keys.sorted(), "\(inputs)")
-      #expect(store.context == system.context, "\(inputs)")
-      #expect(store.state == system.configuration.root, "\(inputs)")
+      await Self.expectAlike(store, system, stored: stored, stepped: stepped, after: inputs)
     }
     await store.finish()
     #expect(ledger.all.contains { $0.hasPrefix("start invoke job") })
@@ -68,15 +64,23 @@ struct SystemDifferentialTests {
         inputs.append("\(message) to job")
         (stored, stepped) = (store.send(message, to: "job"), try system.step(.message(message, to: "job")))
       }
-      await store.settle()
-      #expect((stored == .accepted) == !stepped.isRejected, "\(inputs): store \(stored), system \(stepped)")
-      #expect(store.children == system.configuration.children.keys.sorted(), "\(inputs)")
-      #expect(store.context == system.context, "\(inputs)")
-      #expect(store.configuration == system.configuration.root, "\(inputs)")
+      await Self.expectAlike(store, system, stored: stored, stepped: stepped, after: inputs)
     }
     await store.finish()
     #expect(ledger.all.contains { $0.hasPrefix("start invoke job") })
     #expect(Self.unended(ledger) == [:], "\(ledger.all)\n\(inputs)")
+  }
+
+  /// Once the store has settled: it and the system answered the last of `inputs` alike, and
+  /// hold the same children, configuration and context.
+  static func expectAlike<Root: StoreDefinition>(
+    _ store: Store<Root>, _ system: SystemMachine<Root>, stored: SendResult, stepped: MachineResponse, after inputs: [String]
+  ) async where Root.Configuration: Equatable, Root.Context: Equatable {
+    await store.settle()
+    #expect((stored == .accepted) == !stepped.isRejected, "\(inputs): store \(stored), system \(stepped)")
+    #expect(store.children == system.configuration.children.keys.sorted(), "\(inputs)")
+    #expect(store.context == system.context, "\(inputs)")
+    #expect(store.configuration == system.configuration.root, "\(inputs)")
   }
 
   /// The effects (by description) whose starts and ends do not pair up, with how many starts
