@@ -146,6 +146,26 @@ struct ViewSimulatorTests {
     #expect(seen == [true, false], "some events go to the 3 configurations, some past them")
   }
 
+  @Test("a chart whose names hold markup ('<!--<script>', '</svg></div>') is simulated as any other", .enabled(if: HeadlessChromium.runs))
+  func markupInNames() throws {
+    let folder = try ViewCommandTests.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let chart = folder.appendingPathComponent("markup.scxml")
+    try Data(
+      """
+      <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="a&lt;!--&lt;script&gt;" name="markup">
+        <state id="a&lt;!--&lt;script&gt;"><transition event="go" target="b&lt;/svg&gt;&lt;/div&gt;"/></state>
+        <state id="b&lt;/svg&gt;&lt;/div&gt;"><transition event="back" target="a&lt;!--&lt;script&gt;"/></state>
+      </scxml>
+      """.utf8
+    ).write(to: chart)
+    let page = folder.appendingPathComponent("markup.html").path
+    #expect(PackageFSM.run(["view", chart.path, "-o", page]).code == 0)
+    let dom = try HeadlessChromium.dom("file://\(page)#path=0")
+    #expect(HeadlessChromium.text(of: "position", in: dom) == "step 1", "\(dom.prefix(2_000))")
+    #expect(HeadlessChromium.text(of: "configuration", in: dom) == "b</svg></div>")
+  }
+
   @Test("bad input: no model, a bad limit, a page not ours; nothing written")
   func badInput() throws {
     let folder = try ViewCommandTests.folder()
