@@ -108,3 +108,11 @@ public enum ChartRunError: Error, Hashable, Sendable, CustomStringConvertible {
     }
   }
 }
+
+extension ChartStep.Outcome {
+  /// What the macrostep answers its event, as the tools read it: transitioned is handled;
+  /// unhandled, and any event after the chart halted, are ignored. (The one rule: a chart's
+  /// machine, its store's reports and a system's step all read a macrostep through it.)
+  @inlinable
+  var response: MachineResponse { self == .transitioned ? .handled : .ignored }
+}

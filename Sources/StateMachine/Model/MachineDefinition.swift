@@ -176,13 +176,7 @@ extension Machine: MachineInstance where Effect: Sendable {
   /// ``send(_:)``, as the tools read it: transitioned or stayed is handled, ignored is
   /// ignored, rejected is rejected.
   @inlinable
-  public mutating func step(_ event: Event) -> MachineResponse {
-    switch send(event) {
-    case .transitioned, .stayed: .handled
-    case .ignored: .ignored
-    case .rejected(let reason): .rejected(reason.description)
-    }
-  }
+  public mutating func step(_ event: Event) -> MachineResponse { send(event).response }
 
   /// The current state.
   @inlinable
@@ -273,7 +267,7 @@ extension ChartMachine: MachineInstance {
   /// any event after the chart halted, are ignored.
   @inlinable
   public mutating func step(_ event: Event) throws(ChartRunError) -> MachineResponse {
-    try send(event).outcome == .transitioned ? .handled : .ignored
+    try send(event).outcome.response
   }
 
   /// The event's number in the chart's compiled steps (-1: none), worked out once per event by a
@@ -283,7 +277,7 @@ extension ChartMachine: MachineInstance {
 
   @inlinable
   public mutating func _step(_ event: Event, ordinal: Int) throws(ChartRunError) -> MachineResponse {
-    try send(event, ordinal: ordinal).outcome == .transitioned ? .handled : .ignored
+    try send(event, ordinal: ordinal).outcome.response
   }
 
   public mutating func _detachContext() { detachContext() }

@@ -7,7 +7,7 @@ extension Chart: StoreDefinition, _ChartStoreDefinition where Effect: _StoreComm
   /// Handled when transitions were taken; ignored when none matched or the chart had halted (a
   /// chart never rejects an event).
   @inlinable
-  public static func _response(of detail: _StepDetail) -> MachineResponse { detail.outcome == .transitioned ? .handled : .ignored }
+  public static func _response(of detail: _StepDetail) -> MachineResponse { detail.outcome.response }
 
   public static func _logged(_ step: StoreStep<Self>) -> (outcome: LoggedOutcome, state: ChartLogState<ID>) {
     let detail = step.detail

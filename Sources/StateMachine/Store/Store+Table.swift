@@ -12,13 +12,7 @@ where Effect: _StoreCommand, Effect.Event == Event {
   }
 
   @inlinable
-  public static func _response(of detail: _StepDetail) -> MachineResponse {
-    switch detail {
-    case .transitioned, .stayed: .handled
-    case .ignored: .ignored
-    case .rejected(let reason): .rejected(reason.description)
-    }
-  }
+  public static func _response(of detail: _StepDetail) -> MachineResponse { detail.response }
 
   @inlinable
   public static func _makeStore<Proof: _SendableStoreDefinition>(

@@ -174,7 +174,8 @@ struct TableEngine<Definition: _TableStoreDefinition>: StoreEngine where Definit
     return "it belongs to state \(owner), and the table is in \(machine.state) (state \(machine.position)): nothing would end it"
   }
 
-  /// As the table's ``StoreDefinition/_response(of:)`` answers the step's outcome.
+  /// What `StepOutcome.response` answers for the step, read from the outcome's small kind:
+  /// building the `StepOutcome` to ask it copied the step's effects, a tenth of a system's step.
   @inlinable
   static func response(of outcome: Outcome) -> MachineResponse {
     switch outcome.kind {

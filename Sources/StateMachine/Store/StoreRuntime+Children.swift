@@ -168,9 +168,10 @@ extension StoreRuntime {
   func checkRestoring(_ snapshots: [ChildSnapshot]) throws(SystemSnapshotError) {
     var ids = Set<String>()
     for snapshot in snapshots {
+      let id = EffectID(snapshot.id)
       let refusal: String? =
         if !ids.insert(snapshot.id).inserted { "its parent's snapshot names it twice, and a store runs one child per id" }
-        else if ChildIDHoldsSlash.holds(EffectID(snapshot.id)) { ChildIDHoldsSlash(EffectID(snapshot.id)).description }
+        else if ChildIDHoldsSlash.holds(id) { ChildIDHoldsSlash(id).description }
         // (A store numbers its states from zero, in 32 bits: a child's state is kept so.)
         else if snapshot.owner < 0 || Int32(exactly: snapshot.owner) == nil { "its owner, \(snapshot.owner), is not a state of its parent" }
         else { core.withLock { $0.engine.refusal(ofChildOwnedBy: snapshot.owner, scope: snapshot.scope) } }

@@ -193,7 +193,7 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
   where Definition.Context: Sendable, Definition.Configuration: Sendable {
     let run = ChildRun<Definition, ParentEvent>(launch, kind: kind)
     var watcher: Store<Definition>.Inspector?
-    if kind.toParent != nil || kind.isDone != nil || inspector != nil || run.watched {
+    if kind.readsSteps || inspector != nil || run.watched {
       watcher = { [weak run] report in
         run?.saw(report)
         inspector?(report)

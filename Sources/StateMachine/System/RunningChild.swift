@@ -114,8 +114,9 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   @usableFromInline let toParent: (@Sendable (Step) -> ParentEvent?)?
   @usableFromInline let onDone: @Sendable (Definition.Context) -> ParentEvent?
   @usableFromInline let isDone: (@Sendable (Step) -> Bool)?
-  /// Whether a rule reads the child's steps (`toParent` or `isDone`): when none does, a
-  /// synchronous system builds no step to hand them.
+  /// Whether a rule reads the child's steps (`toParent` or `isDone`): when none does (and
+  /// nobody else watches), a child's store has no inspector, and a synchronous system builds
+  /// no step to hand them.
   @inlinable var readsSteps: Bool { toParent != nil || isDone != nil }
   /// Sends a message to a store (its runtime, given as itself), checking its type.
   @usableFromInline let send: @Sendable (AnyObject, any Sendable) -> SendResult

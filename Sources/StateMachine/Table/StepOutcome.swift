@@ -82,3 +82,17 @@ extension StepOutcome: CustomStringConvertible {
     }
   }
 }
+
+extension StepOutcome {
+  /// What the step answers its event, as the tools read it: transitioned or stayed is
+  /// handled, ignored is ignored, rejected is rejected. (The one rule: a table's machine, its
+  /// store's reports and a system's step all read a step through it.)
+  @inlinable
+  var response: MachineResponse {
+    switch self {
+    case .transitioned, .stayed: .handled
+    case .ignored: .ignored
+    case .rejected(let reason): .rejected(reason.description)
+    }
+  }
+}

@@ -224,7 +224,7 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   /// As the chart's ``StoreDefinition/_response(of:)`` answers the step's outcome (a
   /// macrostep that did not settle reports its transitions taken).
   @inlinable
-  static func response(of outcome: Outcome) -> MachineResponse { (outcome.step?.outcome ?? .transitioned) == .transitioned ? .handled : .ignored }
+  static func response(of outcome: Outcome) -> MachineResponse { (outcome.step?.outcome ?? .transitioned).response }
 
   @inlinable
   static func commitStart(to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) {
