@@ -6,14 +6,14 @@ final class ChildNodeOps<ParentEvent>: Sendable {
   @usableFromInline let start: @Sendable (NodeBoxBase, inout SystemBudget) throws(SystemRunError) -> ChildSaid<ParentEvent>
   @usableFromInline let deliver: @Sendable (NodeBoxBase, any Sendable, inout SystemBudget) throws(SystemRunError) -> Said
   @usableFromInline let route: @Sendable (NodeBoxBase, any Sendable, Substring, inout SystemBudget) throws(SystemRunError) -> Said
-  @usableFromInline let describe: @Sendable (NodeBoxBase, String, inout [String: ChildPlace]) -> Void
+  @usableFromInline let describe: @Sendable (NodeBoxBase, String, inout [PlacedChild]) -> Void
 
   @inlinable
   init(
     start: @escaping @Sendable (NodeBoxBase, inout SystemBudget) throws(SystemRunError) -> ChildSaid<ParentEvent>,
     deliver: @escaping @Sendable (NodeBoxBase, any Sendable, inout SystemBudget) throws(SystemRunError) -> Said,
     route: @escaping @Sendable (NodeBoxBase, any Sendable, Substring, inout SystemBudget) throws(SystemRunError) -> Said,
-    describe: @escaping @Sendable (NodeBoxBase, String, inout [String: ChildPlace]) -> Void
+    describe: @escaping @Sendable (NodeBoxBase, String, inout [PlacedChild]) -> Void
   ) {
     (self.start, self.deliver, self.route, self.describe) = (start, deliver, route, describe)
   }
@@ -59,7 +59,7 @@ struct AnyChildNode<ParentEvent> {
 
   /// Adds the child's place at `path`, and its descendants'.
   @inlinable
-  func describe(at path: String, into places: inout [String: ChildPlace]) { ops.describe(box, path, &places) }
+  func describe(at path: String, into places: inout [PlacedChild]) { ops.describe(box, path, &places) }
 }
 
 extension MachineNode {

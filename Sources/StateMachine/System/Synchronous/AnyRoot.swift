@@ -3,7 +3,7 @@
 final class RootOps<Root: StoreDefinition>: Sendable {
   @usableFromInline let configuration: @Sendable (NodeBoxBase) -> Root.Configuration
   @usableFromInline let context: @Sendable (NodeBoxBase) -> Root.Context
-  @usableFromInline let childPlaces: @Sendable (NodeBoxBase) -> [String: ChildPlace]
+  @usableFromInline let childPlaces: @Sendable (NodeBoxBase) -> [PlacedChild]
   @usableFromInline let start: @Sendable (NodeBoxBase, inout SystemBudget) throws(SystemRunError) -> Void
   @usableFromInline let send: @Sendable (NodeBoxBase, Root.Event, inout SystemBudget) throws(SystemRunError) -> MachineResponse
   @usableFromInline let sendMessage: @Sendable (NodeBoxBase, MachineMessage, inout SystemBudget) throws(SystemRunError) -> MachineResponse
@@ -11,7 +11,7 @@ final class RootOps<Root: StoreDefinition>: Sendable {
   @inlinable
   init(
     configuration: @escaping @Sendable (NodeBoxBase) -> Root.Configuration, context: @escaping @Sendable (NodeBoxBase) -> Root.Context,
-    childPlaces: @escaping @Sendable (NodeBoxBase) -> [String: ChildPlace],
+    childPlaces: @escaping @Sendable (NodeBoxBase) -> [PlacedChild],
     start: @escaping @Sendable (NodeBoxBase, inout SystemBudget) throws(SystemRunError) -> Void,
     send: @escaping @Sendable (NodeBoxBase, Root.Event, inout SystemBudget) throws(SystemRunError) -> MachineResponse,
     sendMessage: @escaping @Sendable (NodeBoxBase, MachineMessage, inout SystemBudget) throws(SystemRunError) -> MachineResponse
@@ -33,8 +33,8 @@ struct AnyRoot<Root: StoreDefinition> {
 
   @inlinable var configuration: Root.Configuration { ops.configuration(box) }
   @inlinable var context: Root.Context { ops.context(box) }
-  /// The running descendants' places by path.
-  @inlinable var childPlaces: [String: ChildPlace] { ops.childPlaces(box) }
+  /// The running descendants' places with their paths, in no order.
+  @inlinable var childPlaces: [PlacedChild] { ops.childPlaces(box) }
 
   /// Before the root steps (see ``NodeBoxBase/prepareToStep(_:hasPlace:)``).
   @inlinable
@@ -83,8 +83,8 @@ extension MachineNode where ParentEvent == Never, Engine.Observed == Engine.Defi
   @inlinable var context: Engine.Definition.Context { core.engine.context }
 
   @inlinable
-  var childPlaces: [String: ChildPlace] {
-    var places: [String: ChildPlace] = [:]
+  var childPlaces: [PlacedChild] {
+    var places: [PlacedChild] = []
     describeChildren(below: "", into: &places)
     return places
   }

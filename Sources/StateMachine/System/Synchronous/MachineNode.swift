@@ -223,9 +223,9 @@ where
     }
   }
 
-  /// The running children's places by path below `prefix`, and their children's.
+  /// The running children's places with their paths below `prefix`, and their children's.
   @inlinable
-  func describeChildren(below prefix: String, into places: inout [String: ChildPlace]) {
+  func describeChildren(below prefix: String, into places: inout [PlacedChild]) {
     for (id, child) in children { child.describe(at: prefix.isEmpty ? id : "\(prefix)/\(id)", into: &places) }
   }
 }
@@ -240,6 +240,16 @@ struct ChildPlace: Hashable {
 
   @inlinable
   init(configuration: String, context: AnyHashable) { (self.configuration, self.context) = (configuration, context) }
+}
+
+/// A running descendant's place, and its path.
+@usableFromInline
+struct PlacedChild: Hashable {
+  @usableFromInline let path: String
+  @usableFromInline let place: ChildPlace
+
+  @inlinable
+  init(path: String, place: ChildPlace) { (self.path, self.place) = (path, place) }
 }
 
 /// What a child said to its parent while it stepped: events for the parent, in order, and

@@ -24,23 +24,14 @@ public struct _SystemPlace<Root: StoreDefinition>: Hashable where Root.Context: 
   @usableFromInline
   struct Key: Hashable {
     @usableFromInline let root: Root.Configuration
-    @usableFromInline let children: [Child]
-
-    /// A running child's path and place.
-    @usableFromInline
-    struct Child: Hashable {
-      @usableFromInline let path: String
-      @usableFromInline let place: ChildPlace
-
-      @inlinable
-      init(path: String, place: ChildPlace) { (self.path, self.place) = (path, place) }
-    }
+    @usableFromInline let children: [PlacedChild]
 
     @inlinable
     init(_ machine: SystemMachine<Root>) {
-      let places = machine.root?.childPlaces ?? [:]
+      var places = machine.root?.childPlaces ?? []
+      if places.count > 1 { places.sort { $0.path < $1.path } }
       root = machine.rootConfiguration
-      children = places.keys.sorted().map { Child(path: $0, place: places[$0]!) }
+      children = places
     }
   }
 

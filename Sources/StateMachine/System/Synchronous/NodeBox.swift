@@ -27,9 +27,9 @@ where
 
   /// Adds the node's place at `path` (kept, see ``NodeBoxBase/ownPlace``), and its descendants'.
   @inlinable
-  func describe(at path: String, into places: inout [String: ChildPlace]) {
+  func describe(at path: String, into places: inout [PlacedChild]) {
     if ownPlace == nil { ownPlace = node.ownPlace }
-    places[path] = ownPlace
+    places.append(PlacedChild(path: path, place: ownPlace!))
     node.describeChildren(below: path, into: &places)
   }
 
