@@ -233,13 +233,33 @@ where
 /// Where a running child is: its configuration as it reads (a table's state; a chart's active
 /// states, joined by `, `), and its context (itself when it is a `Hashable` value, as it reads
 /// otherwise).
+///
+/// An object, made once each time the child steps and shared by every place of a system that
+/// holds the child as it was then (see ``NodeBoxBase/ownPlace``): an explorer compares the
+/// places it revisits, and a child that did not step is the same object there. Its hash is
+/// worked out once, when it is made.
 @usableFromInline
-struct ChildPlace: Hashable {
+final class ChildPlace: Hashable {
   @usableFromInline let configuration: String
   @usableFromInline let context: AnyHashable
+  @usableFromInline let digest: Int
 
   @inlinable
-  init(configuration: String, context: AnyHashable) { (self.configuration, self.context) = (configuration, context) }
+  init(configuration: String, context: AnyHashable) {
+    (self.configuration, self.context) = (configuration, context)
+    var hasher = Hasher()
+    hasher.combine(configuration)
+    hasher.combine(context)
+    digest = hasher.finalize()
+  }
+
+  @inlinable
+  static func == (a: ChildPlace, b: ChildPlace) -> Bool {
+    a === b || (a.digest == b.digest && a.configuration == b.configuration && a.context == b.context)
+  }
+
+  @inlinable
+  func hash(into hasher: inout Hasher) { hasher.combine(digest) }
 }
 
 /// A running descendant's place, and its path.
