@@ -240,12 +240,16 @@ where
 /// worked out once, when it is made.
 @usableFromInline
 final class ChildPlace: Hashable {
-  @usableFromInline let configuration: String
+  /// The configuration itself when it is `Hashable`, else as it reads.
+  @usableFromInline let configuration: AnyHashable
   @usableFromInline let context: AnyHashable
   @usableFromInline let digest: Int
 
+  /// The configuration as it reads.
+  var shownConfiguration: String { (configuration.base as? String) ?? ChildStep.shown(configuration.base) }
+
   @inlinable
-  init(configuration: String, context: AnyHashable) {
+  init(configuration: AnyHashable, context: AnyHashable) {
     (self.configuration, self.context) = (configuration, context)
     var hasher = Hasher()
     hasher.combine(configuration)
@@ -325,7 +329,11 @@ extension MachineNode {
       } else {
         AnyHashable("\(context)")
       }
-    return ChildPlace(configuration: ChildStep.shown(core.engine.observed), context: identity)
+    // (A configuration that is a `Hashable` value is kept as itself, and described only when a
+    // system's configuration is asked for: describing it, by reflection, was most of the place's cost.)
+    let observed = core.engine.observed
+    let configuration = (observed as? any Hashable).map { AnyHashable($0) } ?? AnyHashable(ChildStep.shown(observed))
+    return ChildPlace(configuration: configuration, context: identity)
   }
 }
 
