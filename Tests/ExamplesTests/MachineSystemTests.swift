@@ -236,6 +236,38 @@ struct MachineSystemExplorationTests {
     #expect(result.shortestPath(to: .finished)?.map(\.description) == ["add(a)", "succeeded to a"])
   }
 
+  enum Beep: UInt8, Hashable, Sendable, Discriminated { case beep, hush }
+  typealias Rules = MachineSystemRulesTests
+
+  /// A host that runs child `c` from its start: a table with a row for `beep` alone, whose
+  /// every step, when `echo` is set, it says to its parent as `heard`; the host counts up to 3.
+  static func beeping(echo: Bool) -> MachineSystem<Rules.Host> {
+    typealias Beeper = TransitionTable<Rules.State, Beep, Int, Command<Beep, Never>>
+    var says: (@Sendable (StoreStep<Beeper>) -> Rules.Event?)?
+    if echo { says = { _ in .heard } }
+    let table = try! Beeper(name: "beeper", initial: .a, rows: [.stay(in: .a, on: .beep)])
+    let child = ChildMachine<Rules.Event>(table, context: 0, toParent: says)
+    typealias R = Row<Rules.State, Rules.Event, Int, Command<Rules.Event, Never>>
+    let count = R.stayInAny(on: .heard).when("below 3") { count, _ in count < 3 }.update { count, _ in count += 1 }
+    let host = try! Rules.Host(name: "host", initial: .a, states: [.state(.a, entry: [.invoke(child, id: "c")])], rows: [count])
+    return MachineSystem(table: host)
+  }
+
+  @Test(
+    "a message its child takes no step on leaves the system where it was (the explorer does not step it), unless the child's steps are told to its parent",
+    arguments: [(echo: false, configurations: 1), (echo: true, configurations: 4)])
+  func ignoredMessages(echo: Bool, configurations: Int) throws {
+    let alphabet: [SystemEvent<Rules.Event>] = [.message(Beep.hush, to: "c")]
+    let result = Explorer(Self.beeping(echo: echo), context: 0, alphabet: alphabet).explore(depth: 10)
+    #expect(result.configurations == configurations)
+    // Stepped one by one, the system agrees: a hush is delivered (handled), and counted only
+    // when the child's steps are told.
+    var machine = SystemMachine(Self.beeping(echo: echo), context: 0)
+    try machine.begin()
+    #expect(try machine.step(.message(Beep.hush, to: "c")) == .handled)
+    #expect(machine.context == (echo ? 1 : 0))
+  }
+
   @Test("two files: every configuration keeps the queue's invariants, and a broken one is found with a shortest path")
   func twoFiles() {
     let explorer = Explorer(MachineSystemTests.system, context: UploadQueue.Context(), alphabet: Self.alphabet(["a", "b"]))

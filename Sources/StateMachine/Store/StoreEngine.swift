@@ -83,6 +83,10 @@ protocol StoreEngine: Sendable {
   /// What the step of `outcome` answers its event (its report's ``StoreStep/response``),
   /// without building the report.
   static func response(of outcome: Outcome) -> MachineResponse
+  /// Whether stepping `event` is known to leave the engine as it is and ask for nothing (no
+  /// row of a table takes it); `false` when that is not known without stepping (a chart's
+  /// step sets its datamodel's `_event` even when no transition takes it).
+  func leavesAlone(_ event: Event) -> Bool
   /// The step `stepper` took, to report (built only when someone listens).
   static func report(_ outcome: Outcome, of stepper: UnsafePointer<Stepper>, event: Event, sequence: Int, time: Duration) -> Step
 }
@@ -166,6 +170,13 @@ struct TableEngine<Definition: _TableStoreDefinition>: StoreEngine where Definit
   /// when the drainer asks.
   @inlinable
   static func isQuiet(_ outcome: Outcome) -> Bool { outcome.effects.isEmpty }
+
+  /// A step that no row takes (ignored or rejected) runs no update and emits nothing.
+  @inlinable
+  func leavesAlone(_ event: Event) -> Bool {
+    var trial = machine
+    return !trial.send(event).response.isHandled
+  }
 
   /// A table's state-scoped effects belong to its current state (by its position).
   @usableFromInline

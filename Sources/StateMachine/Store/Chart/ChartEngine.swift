@@ -211,6 +211,11 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   @inlinable
   static func isQuiet(_ outcome: Outcome) -> Bool { false }
 
+  /// Not known without stepping: a chart's step sets its datamodel's `_event` even when no
+  /// transition takes the event.
+  @inlinable
+  func leavesAlone(_ event: Event) -> Bool { false }
+
   /// A chart's state-scoped effects belong to an active state (its root, 0, while it runs).
   @usableFromInline
   func refusal(ofChildOwnedBy owner: Int, scope: EffectScope) -> String? {

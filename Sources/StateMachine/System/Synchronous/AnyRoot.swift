@@ -7,6 +7,7 @@ final class RootOps<Root: StoreDefinition>: Sendable {
   @usableFromInline let start: @Sendable (NodeBoxBase, inout SystemBudget) throws(SystemRunError) -> Void
   @usableFromInline let send: @Sendable (NodeBoxBase, Root.Event, inout SystemBudget) throws(SystemRunError) -> MachineResponse
   @usableFromInline let sendMessage: @Sendable (NodeBoxBase, MachineMessage, inout SystemBudget) throws(SystemRunError) -> MachineResponse
+  @usableFromInline let leavesAlone: @Sendable (NodeBoxBase, MachineMessage) -> Bool
 
   @inlinable
   init(
@@ -14,10 +15,11 @@ final class RootOps<Root: StoreDefinition>: Sendable {
     childPlaces: @escaping @Sendable (NodeBoxBase) -> [PlacedChild],
     start: @escaping @Sendable (NodeBoxBase, inout SystemBudget) throws(SystemRunError) -> Void,
     send: @escaping @Sendable (NodeBoxBase, Root.Event, inout SystemBudget) throws(SystemRunError) -> MachineResponse,
-    sendMessage: @escaping @Sendable (NodeBoxBase, MachineMessage, inout SystemBudget) throws(SystemRunError) -> MachineResponse
+    sendMessage: @escaping @Sendable (NodeBoxBase, MachineMessage, inout SystemBudget) throws(SystemRunError) -> MachineResponse,
+    leavesAlone: @escaping @Sendable (NodeBoxBase, MachineMessage) -> Bool
   ) {
     (self.configuration, self.context, self.childPlaces, self.start) = (configuration, context, childPlaces, start)
-    (self.send, self.sendMessage) = (send, sendMessage)
+    (self.send, self.sendMessage, self.leavesAlone) = (send, sendMessage, leavesAlone)
   }
 }
 
@@ -57,6 +59,11 @@ struct AnyRoot<Root: StoreDefinition> {
     prepareToStep()
     return try ops.sendMessage(box, message, &budget)
   }
+
+  /// Whether `message` is known to change nothing in the system (see
+  /// ``MachineNode/leavesAlone(_:)``). Asked without copying the root.
+  @inlinable
+  func leavesAlone(_ message: MachineMessage) -> Bool { ops.leavesAlone(box, message) }
 }
 
 extension MachineNode where ParentEvent == Never, Engine.Observed == Engine.Definition.Configuration {
@@ -69,7 +76,8 @@ extension MachineNode where ParentEvent == Never, Engine.Observed == Engine.Defi
       childPlaces: { box in Box.of(box).node.childPlaces },
       start: { box, budget throws(SystemRunError) in try Box.of(box).node.start(&budget) },
       send: { box, event, budget throws(SystemRunError) in try Box.of(box).node.send(event, &budget) },
-      sendMessage: { box, message, budget throws(SystemRunError) in try Box.of(box).node.send(message, &budget) })
+      sendMessage: { box, message, budget throws(SystemRunError) in try Box.of(box).node.send(message, &budget) },
+      leavesAlone: { box, message in Box.of(box).node.leavesAlone(message) })
   }
 
   /// This node as a system's root, run by `ops` (``rootOps()``, made once per system).
@@ -101,6 +109,16 @@ extension MachineNode where ParentEvent == Never, Engine.Observed == Engine.Defi
     case .refused(.halted): return .ignored
     case .refused(let reason): return .rejected(reason.description)
     }
+  }
+
+  /// Whether `message` is for a running child of the root (its path names no grandchild) that
+  /// would leave it, and so the system, as it is.
+  @inlinable
+  func leavesAlone(_ message: MachineMessage) -> Bool {
+    guard let payload = message.payload, !message.target.utf8.contains(UInt8(ascii: "/")),
+      let child = children[message.target]
+    else { return false }
+    return child.leavesAlone(payload)
   }
 
   @inlinable

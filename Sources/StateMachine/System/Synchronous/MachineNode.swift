@@ -316,6 +316,16 @@ extension MachineNode {
     return (result, said)
   }
 
+  /// Whether delivering `message` to this child is known to change nothing, here or in the
+  /// system: it is one of the machine's events, which its engine leaves alone
+  /// (``StoreEngine/leavesAlone(_:)``: no row of a table takes it), and no rule reads its steps
+  /// for its parent (`toParent`; whether it is done reads its state, which stays as it is).
+  @inlinable
+  func leavesAlone(_ message: any Sendable) -> Bool {
+    guard !done, kind?.toParent == nil, let event = cast(message, to: Event.self) else { return false }
+    return core.engine.leavesAlone(event)
+  }
+
   /// The node's own place: its configuration as it reads, and its context: itself when it is
   /// a `Hashable` value (describing a context, by reflection, cost tens of microseconds), as it
   /// reads otherwise. (A context that is an object, an SCXML session, changes in place as its

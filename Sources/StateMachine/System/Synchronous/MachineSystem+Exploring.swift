@@ -98,7 +98,12 @@ where Root.Context: Sendable, Root.Configuration: Hashable {
 
   @inlinable public mutating func `return`(to place: _SystemPlace<Root>, context: Root.Context) { (machine, key) = (place.machine, place.key) }
 
+  /// (A message its child would leave alone, with the system (``SystemMachine/leavesAlone(_:)``),
+  /// is answered as ignored without stepping: the search stays where it is, as it does for a
+  /// table's event that no row takes. Stepped, the system would come back to the same place,
+  /// its child's store having taken one step more, which no place counts.)
   @inlinable public mutating func advance(_ event: SystemEvent<Root.Event>, ordinal: Int) throws(SystemRunError) -> MachineResponse {
+    if machine.leavesAlone(event) { return .ignored }
     key = nil
     let response = try machine.step(event)
     key = _SystemPlace.Key(machine)

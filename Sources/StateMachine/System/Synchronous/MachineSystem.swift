@@ -136,6 +136,16 @@ public struct SystemMachine<Root: StoreDefinition>: MachineInstance where Root.C
     }
   }
 
+  /// Whether `event` is known to leave the system as it is: a message for a child of the root
+  /// whose machine takes no step on it (a table with no row for it, that nothing watches for
+  /// its parent). Asked without stepping or copying anything: an explorer then stays where it
+  /// is (see ``_SystemExplorer/advance(_:ordinal:)``).
+  @inlinable
+  func leavesAlone(_ event: SystemEvent<Root.Event>) -> Bool {
+    guard case .message(let message) = event.kind, let root else { return false }
+    return root.leavesAlone(message)
+  }
+
   /// The root's configuration alone (not its children's, which take describing).
   @inlinable
   var rootConfiguration: Root.Configuration {
