@@ -15,7 +15,21 @@ where
 {
   @usableFromInline typealias Event = Engine.Event
 
-  @usableFromInline var core: StoreCore<Engine>
+  /// The machine's store rules, in a box shared by copies of the node until one of them
+  /// changes them (see ``core``).
+  @usableFromInline var coreBox: CoreBox<Engine>
+  /// The machine's store rules. Copies of a node share them until one changes them: a parent
+  /// whose child stepped, and said nothing, changes only its map of children, and copying its
+  /// own rules and machine for that (a chart's, its context) was a sixth of what exploring a
+  /// system cost.
+  @inlinable
+  var core: StoreCore<Engine> {
+    _read { yield coreBox.core }
+    _modify {
+      if !isKnownUniquelyReferenced(&coreBox) { coreBox = CoreBox(coreBox.core) }
+      yield &coreBox.core
+    }
+  }
   /// The running children, by id.
   @usableFromInline var children: [String: AnyChildNode<Event>] = [:]
   /// What a child says to its parent and when it is done (`nil`: the root's).
@@ -28,7 +42,7 @@ where
 
   @inlinable
   init(engine: Engine, kind: ChildKind<Engine.Definition, ParentEvent>?, doneAtStart: Bool = false) {
-    core = StoreCore(engine: engine, capacity: .max)
+    coreBox = CoreBox(StoreCore(engine: engine, capacity: .max))
     (self.kind, self.doneAtStart) = (kind, doneAtStart)
   }
 
@@ -264,6 +278,18 @@ final class ChildPlace: Hashable {
 
   @inlinable
   func hash(into hasher: inout Hasher) { hasher.combine(digest) }
+}
+
+/// A node's ``StoreCore`` in a box of its own (see ``MachineNode/core``).
+///
+/// (Changed only through a node that holds it uniquely, on its caller's thread, and read
+/// otherwise: its accesses need no check at run time.)
+@usableFromInline
+final class CoreBox<Engine: StoreEngine> {
+  @exclusivity(unchecked) @usableFromInline var core: StoreCore<Engine>
+
+  @inlinable
+  init(_ core: StoreCore<Engine>) { self.core = core }
 }
 
 /// A running descendant's place, and its path.
