@@ -254,7 +254,7 @@ struct MachineSystemExplorationTests {
   }
 
   @Test(
-    "a message its child takes no step on leaves the system where it was (the explorer does not step it), unless the child's steps are told to its parent",
+    "a message its child takes no step on leaves the system where it was (the explorer stays there), unless the child's steps are told to its parent",
     arguments: [(echo: false, configurations: 1), (echo: true, configurations: 4)])
   func ignoredMessages(echo: Bool, configurations: Int) throws {
     let alphabet: [SystemEvent<Rules.Event>] = [.message(Beep.hush, to: "c")]

@@ -83,10 +83,11 @@ protocol StoreEngine: Sendable {
   /// What the step of `outcome` answers its event (its report's ``StoreStep/response``),
   /// without building the report.
   static func response(of outcome: Outcome) -> MachineResponse
-  /// Whether stepping `event` is known to leave the engine as it is and ask for nothing (no
-  /// row of a table takes it); `false` when that is not known without stepping (a chart's
-  /// step sets its datamodel's `_event` even when no transition takes it).
-  func leavesAlone(_ event: Event) -> Bool
+  /// Whether a step that nothing took (``response(of:)`` not handled) leaves the engine as it
+  /// was and asks for nothing: true of a table (no row ran an update or made an effect);
+  /// of a chart only when its context is a value (an SCXML session, an object, keeps the event
+  /// of every step as `_event`).
+  static var unhandledStepsChangeNothing: Bool { get }
   /// The step `stepper` took, to report (built only when someone listens).
   static func report(_ outcome: Outcome, of stepper: UnsafePointer<Stepper>, event: Event, sequence: Int, time: Duration) -> Step
 }
@@ -171,12 +172,8 @@ struct TableEngine<Definition: _TableStoreDefinition>: StoreEngine where Definit
   @inlinable
   static func isQuiet(_ outcome: Outcome) -> Bool { outcome.effects.isEmpty }
 
-  /// A step that no row takes (ignored or rejected) runs no update and emits nothing.
   @inlinable
-  func leavesAlone(_ event: Event) -> Bool {
-    var trial = machine
-    return !trial.send(event).response.isHandled
-  }
+  static var unhandledStepsChangeNothing: Bool { true }
 
   /// A table's state-scoped effects belong to its current state (by its position).
   @usableFromInline

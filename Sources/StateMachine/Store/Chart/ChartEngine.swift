@@ -211,10 +211,8 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   @inlinable
   static func isQuiet(_ outcome: Outcome) -> Bool { false }
 
-  /// Not known without stepping: a chart's step sets its datamodel's `_event` even when no
-  /// transition takes the event.
   @inlinable
-  func leavesAlone(_ event: Event) -> Bool { false }
+  static var unhandledStepsChangeNothing: Bool { !(Context.self is AnyObject.Type) }
 
   /// A chart's state-scoped effects belong to an active state (its root, 0, while it runs).
   @usableFromInline

@@ -7,17 +7,15 @@ final class ChildNodeOps<ParentEvent>: Sendable {
   @usableFromInline let deliver: @Sendable (NodeBoxBase, any Sendable, inout SystemBudget) throws(SystemRunError) -> Said
   @usableFromInline let route: @Sendable (NodeBoxBase, any Sendable, Substring, inout SystemBudget) throws(SystemRunError) -> Said
   @usableFromInline let describe: @Sendable (NodeBoxBase, String, inout [PlacedChild]) -> Void
-  @usableFromInline let leavesAlone: @Sendable (NodeBoxBase, any Sendable) -> Bool
 
   @inlinable
   init(
     start: @escaping @Sendable (NodeBoxBase, inout SystemBudget) throws(SystemRunError) -> ChildSaid<ParentEvent>,
     deliver: @escaping @Sendable (NodeBoxBase, any Sendable, inout SystemBudget) throws(SystemRunError) -> Said,
     route: @escaping @Sendable (NodeBoxBase, any Sendable, Substring, inout SystemBudget) throws(SystemRunError) -> Said,
-    describe: @escaping @Sendable (NodeBoxBase, String, inout [PlacedChild]) -> Void,
-    leavesAlone: @escaping @Sendable (NodeBoxBase, any Sendable) -> Bool
+    describe: @escaping @Sendable (NodeBoxBase, String, inout [PlacedChild]) -> Void
   ) {
-    (self.start, self.deliver, self.route, self.describe, self.leavesAlone) = (start, deliver, route, describe, leavesAlone)
+    (self.start, self.deliver, self.route, self.describe) = (start, deliver, route, describe)
   }
 }
 
@@ -62,11 +60,6 @@ struct AnyChildNode<ParentEvent> {
   /// Adds the child's place at `path`, and its descendants'.
   @inlinable
   func describe(at path: String, into places: inout [PlacedChild]) { ops.describe(box, path, &places) }
-
-  /// Whether delivering `message` is known to change nothing in the child or the system (see
-  /// ``MachineNode/leavesAlone(_:)``). Asked without copying the child.
-  @inlinable
-  func leavesAlone(_ message: any Sendable) -> Bool { ops.leavesAlone(box, message) }
 }
 
 extension MachineNode {
@@ -78,8 +71,7 @@ extension MachineNode {
       start: { box, budget throws(SystemRunError) in try Box.of(box).node.begin(&budget) },
       deliver: { box, message, budget throws(SystemRunError) in try Box.of(box).node.deliver(message, &budget) },
       route: { box, message, path, budget throws(SystemRunError) in try Box.of(box).node.route(message, to: path, &budget) },
-      describe: { box, path, places in Box.of(box).describe(at: path, into: &places) },
-      leavesAlone: { box, message in Box.of(box).node.leavesAlone(message) })
+      describe: { box, path, places in Box.of(box).describe(at: path, into: &places) })
   }
 
   /// This node as a child, run by `ops` (``childOps()``, made once per machine).

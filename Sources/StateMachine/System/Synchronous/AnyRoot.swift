@@ -7,7 +7,6 @@ final class RootOps<Root: StoreDefinition>: Sendable {
   @usableFromInline let start: @Sendable (NodeBoxBase, inout SystemBudget) throws(SystemRunError) -> Void
   @usableFromInline let send: @Sendable (NodeBoxBase, Root.Event, inout SystemBudget) throws(SystemRunError) -> MachineResponse
   @usableFromInline let sendMessage: @Sendable (NodeBoxBase, MachineMessage, inout SystemBudget) throws(SystemRunError) -> MachineResponse
-  @usableFromInline let leavesAlone: @Sendable (NodeBoxBase, MachineMessage) -> Bool
 
   @inlinable
   init(
@@ -15,11 +14,10 @@ final class RootOps<Root: StoreDefinition>: Sendable {
     childPlaces: @escaping @Sendable (NodeBoxBase) -> [PlacedChild],
     start: @escaping @Sendable (NodeBoxBase, inout SystemBudget) throws(SystemRunError) -> Void,
     send: @escaping @Sendable (NodeBoxBase, Root.Event, inout SystemBudget) throws(SystemRunError) -> MachineResponse,
-    sendMessage: @escaping @Sendable (NodeBoxBase, MachineMessage, inout SystemBudget) throws(SystemRunError) -> MachineResponse,
-    leavesAlone: @escaping @Sendable (NodeBoxBase, MachineMessage) -> Bool
+    sendMessage: @escaping @Sendable (NodeBoxBase, MachineMessage, inout SystemBudget) throws(SystemRunError) -> MachineResponse
   ) {
     (self.configuration, self.context, self.childPlaces, self.start) = (configuration, context, childPlaces, start)
-    (self.send, self.sendMessage, self.leavesAlone) = (send, sendMessage, leavesAlone)
+    (self.send, self.sendMessage) = (send, sendMessage)
   }
 }
 
@@ -59,11 +57,6 @@ struct AnyRoot<Root: StoreDefinition> {
     prepareToStep()
     return try ops.sendMessage(box, message, &budget)
   }
-
-  /// Whether `message` is known to change nothing in the system (see
-  /// ``MachineNode/leavesAlone(_:)``). Asked without copying the root.
-  @inlinable
-  func leavesAlone(_ message: MachineMessage) -> Bool { ops.leavesAlone(box, message) }
 }
 
 extension MachineNode where ParentEvent == Never, Engine.Observed == Engine.Definition.Configuration {
@@ -76,8 +69,7 @@ extension MachineNode where ParentEvent == Never, Engine.Observed == Engine.Defi
       childPlaces: { box in Box.of(box).node.childPlaces },
       start: { box, budget throws(SystemRunError) in try Box.of(box).node.start(&budget) },
       send: { box, event, budget throws(SystemRunError) in try Box.of(box).node.send(event, &budget) },
-      sendMessage: { box, message, budget throws(SystemRunError) in try Box.of(box).node.send(message, &budget) },
-      leavesAlone: { box, message in Box.of(box).node.leavesAlone(message) })
+      sendMessage: { box, message, budget throws(SystemRunError) in try Box.of(box).node.send(message, &budget) })
   }
 
   /// This node as a system's root, run by `ops` (``rootOps()``, made once per system).
@@ -109,16 +101,6 @@ extension MachineNode where ParentEvent == Never, Engine.Observed == Engine.Defi
     case .refused(.halted): return .ignored
     case .refused(let reason): return .rejected(reason.description)
     }
-  }
-
-  /// Whether `message` is for a running child of the root (its path names no grandchild) that
-  /// would leave it, and so the system, as it is.
-  @inlinable
-  func leavesAlone(_ message: MachineMessage) -> Bool {
-    guard let payload = message.payload, !message.target.utf8.contains(UInt8(ascii: "/")),
-      let child = children[message.target]
-    else { return false }
-    return child.leavesAlone(payload)
   }
 
   @inlinable

@@ -118,7 +118,9 @@ where
         let outcome = Engine.apply(event, on: stepper)
         if let error = Engine.failure(of: outcome) { throw SystemRunError.step(event: "\(event)", error: "\(error)") }
         let work = core.stepped(engine: stepper, outcome: outcome)
-        if response == nil { response = Engine.response(of: outcome) }
+        let answer = Engine.response(of: outcome)
+        if response == nil { response = answer }
+        if answer.isHandled || !Engine.unhandledStepsChangeNothing { budget.changed = true }
         // (The step is built only for a child's rules that read it: building it for every step
         // was a fifth of what a system's step cost.)
         if let kind, !done, kind.readsSteps {
@@ -342,16 +344,6 @@ extension MachineNode {
     return (result, said)
   }
 
-  /// Whether delivering `message` to this child is known to change nothing, here or in the
-  /// system: it is one of the machine's events, which its engine leaves alone
-  /// (``StoreEngine/leavesAlone(_:)``: no row of a table takes it), and no rule reads its steps
-  /// for its parent (`toParent`; whether it is done reads its state, which stays as it is).
-  @inlinable
-  func leavesAlone(_ message: any Sendable) -> Bool {
-    guard !done, kind?.toParent == nil, let event = cast(message, to: Event.self) else { return false }
-    return core.engine.leavesAlone(event)
-  }
-
   /// The node's own place: its configuration as it reads, and its context: itself when it is
   /// a `Hashable` value (describing a context, by reflection, cost tens of microseconds), as it
   /// reads otherwise. (A context that is an object, an SCXML session, changes in place as its
@@ -382,6 +374,11 @@ struct SystemBudget {
   /// message and its path) was a third of what a system's step cost.
   @usableFromInline let input: any CustomStringConvertible
   @usableFromInline var spent = 0
+  /// Whether a machine's step may have changed the system: one that a row or transition took,
+  /// or any step of a machine whose unhandled steps may change it (see
+  /// ``StoreEngine/unhandledStepsChangeNothing``). A system that took only steps nothing took
+  /// is where it was, apart from its machines' step counts.
+  @usableFromInline var changed = false
 
   @inlinable
   init(limit: Int, input: any CustomStringConvertible) { (self.limit, self.input) = (limit, input) }

@@ -98,14 +98,18 @@ where Root.Context: Sendable, Root.Configuration: Hashable {
 
   @inlinable public mutating func `return`(to place: _SystemPlace<Root>, context: Root.Context) { (machine, key) = (place.machine, place.key) }
 
-  /// (A message its child would leave alone, with the system (``SystemMachine/leavesAlone(_:)``),
-  /// is answered as ignored without stepping: the search stays where it is, as it does for a
-  /// table's event that no row takes. Stepped, the system would come back to the same place,
-  /// its child's store having taken one step more, which no place counts.)
+  /// (An input on which every machine's step was one that nothing took, and that left its
+  /// machine as it was, is answered as ignored: the system is where it was, and the search
+  /// stays there, as it does for a table's event that no row takes, without working out and
+  /// looking up where it is.)
   @inlinable public mutating func advance(_ event: SystemEvent<Root.Event>, ordinal: Int) throws(SystemRunError) -> MachineResponse {
-    if machine.leavesAlone(event) { return .ignored }
+    let before = key
     key = nil
-    let response = try machine.step(event)
+    let (response, changed) = try machine.stepNotingChange(event)
+    guard changed else {
+      key = before
+      return response.isHandled ? .ignored : response
+    }
     key = _SystemPlace.Key(machine)
     if response.isHandled { noteStates() }
     return response

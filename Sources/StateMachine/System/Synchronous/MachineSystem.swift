@@ -128,22 +128,22 @@ public struct SystemMachine<Root: StoreDefinition>: MachineInstance where Root.C
   /// up the system's generic types at run time.)
   @inlinable
   public mutating func step(_ event: SystemEvent<Root.Event>) throws(SystemRunError) -> MachineResponse {
-    guard root != nil else { preconditionFailure("invalid state: a system whose start failed is stepped") }
-    var budget = SystemBudget(limit: limit, input: event)
-    switch event.kind {
-    case .root(let event): return try root!.send(event, &budget)
-    case .message(let message): return try root!.send(message, &budget)
-    }
+    try stepNotingChange(event).response
   }
 
-  /// Whether `event` is known to leave the system as it is: a message for a child of the root
-  /// whose machine takes no step on it (a table with no row for it, that nothing watches for
-  /// its parent). Asked without stepping or copying anything: an explorer then stays where it
-  /// is (see ``_SystemExplorer/advance(_:ordinal:)``).
+  /// ``step(_:)``, and whether the step may have changed the system: `false` when every
+  /// machine's step was one that nothing took, and left its machine as it was (see
+  /// ``SystemBudget/changed``).
   @inlinable
-  func leavesAlone(_ event: SystemEvent<Root.Event>) -> Bool {
-    guard case .message(let message) = event.kind, let root else { return false }
-    return root.leavesAlone(message)
+  mutating func stepNotingChange(_ event: SystemEvent<Root.Event>) throws(SystemRunError) -> (response: MachineResponse, changed: Bool) {
+    guard root != nil else { preconditionFailure("invalid state: a system whose start failed is stepped") }
+    var budget = SystemBudget(limit: limit, input: event)
+    let response: MachineResponse
+    switch event.kind {
+    case .root(let event): response = try root!.send(event, &budget)
+    case .message(let message): response = try root!.send(message, &budget)
+    }
+    return (response, budget.changed)
   }
 
   /// The root's configuration alone (not its children's, which take describing).
