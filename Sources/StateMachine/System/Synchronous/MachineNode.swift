@@ -358,9 +358,15 @@ extension MachineNode {
         AnyHashable("\(context)")
       }
     // (A configuration that is a `Hashable` value is kept as itself, and described only when a
-    // system's configuration is asked for: describing it, by reflection, was most of the place's cost.)
+    // system's configuration is asked for: describing it, by reflection, was most of the place's
+    // cost. One that is an object is kept as it reads, as a context is.)
     let observed = core.engine.observed
-    let configuration = (observed as? any Hashable).map { AnyHashable($0) } ?? AnyHashable(ChildStep.shown(observed))
+    let configuration =
+      if !(type(of: observed) is AnyObject.Type), let hashable = observed as? any Hashable {
+        AnyHashable(hashable)
+      } else {
+        AnyHashable(ChildStep.shown(observed))
+      }
     return ChildPlace(configuration: configuration, context: identity)
   }
 }
