@@ -246,9 +246,9 @@ where
   }
 }
 
-/// Where a running child is: its configuration as it reads (a table's state; a chart's active
-/// states, joined by `, `), and its context (itself when it is a `Hashable` value, as it reads
-/// otherwise).
+/// Where a running child is: its configuration and its context, each itself when it is a
+/// `Hashable` value, as it reads otherwise (a configuration as `SystemMachine.configuration`
+/// shows it: a table's state; a chart's active states, joined by `, `).
 ///
 /// An object, made once each time the child steps and shared by every place of a system that
 /// holds the child as it was then (see ``NodeBoxBase/ownPlace``): an explorer compares the

@@ -156,7 +156,8 @@ public struct SystemMachine<Root: StoreDefinition>: MachineInstance where Root.C
   /// The root's configuration and each running child's.
   public var configuration: SystemConfiguration<Root.Configuration> {
     guard let root else { preconditionFailure("invalid state: a system whose start failed has no configuration") }
-    return SystemConfiguration(root: root.configuration, children: Dictionary(uniqueKeysWithValues: root.childPlaces.map { ($0.path, $0.place.shownConfiguration) }))
+    let children = root.childPlaces.map { ($0.path, $0.place.shownConfiguration) }
+    return SystemConfiguration(root: root.configuration, children: Dictionary(uniqueKeysWithValues: children))
   }
 
   /// The root's context.
