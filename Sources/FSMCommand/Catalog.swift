@@ -49,6 +49,19 @@ public struct Catalog: Sendable {
       }
     }
 
+    /// A model of any kind: a table's, a chart's, or a system of machines' (a ``MachineModel``
+    /// over a `MachineSystem`, named by its root): `fsm explore` explores it and walks it.
+    /// (`fsm view` simulates the table and chart models given by ``table(_:)`` and
+    /// ``chart(_:)`` whose types are `Codable`.)
+    ///
+    /// ```swift
+    /// models: [.explored(UploadQueue.model)]   // fsm explore upload-queue
+    /// ```
+    public static func explored<Definition: ExplorableDefinition>(_ model: MachineModel<Definition>) -> Model
+    where Definition.Context: Sendable {
+      Model(name: model.definition.name, run: ExploreCommand.run(model))
+    }
+
     /// A chart's model.
     public static func chart<ID, E, C, Effect>(_ model: MachineModel<Chart<ID, E, C, Effect>>) -> Model {
       Model(name: model.definition.name, run: ExploreCommand.run(model))

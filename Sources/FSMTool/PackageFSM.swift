@@ -14,7 +14,8 @@ package enum PackageFSM {
     machines: MachineCatalog.all, demos: MachineCatalog.demos,
     models: [
       .table(Login.model), .chart(Loader.model), .table(Captcha.model), .table(Registration.model), .chart(PhoneLogin.model),
-      .chart(Radio.model), .table(CDPlayer.model),
+      .chart(Radio.model), .explored(UploadQueue.model), .table(Upload.model), .table(NameLength.model), .table(Counter.model),
+      .table(CDPlayer.model),
     ])
 
   /// The commands the package's `fsm` adds to the library's.

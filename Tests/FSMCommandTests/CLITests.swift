@@ -76,6 +76,23 @@ struct CLITests {
     #expect(result.errorOutput.hasSuffix("\n"))
   }
 
+  @Test("fsm explore takes every machine fsm list names, a system of machines among them", arguments: MachineCatalog.all.map(\.name))
+  func everyListedMachineExplores(name: String) {
+    let result = PackageFSM.run(["explore", name, "--depth", "12", "--walks", "5", "--seed", "1"])
+    #expect(result.code == 0, "\(result.output)\(result.errorOutput)")
+    #expect(result.output.contains("\nconfigurations: "), "\(result.output)")
+    #expect(result.output.contains("walks: 5 walks"), "\(result.output)")
+  }
+
+  @Test("fsm explore upload-queue explores the queue with its uploads as one system: 91 configurations, its invariants kept")
+  func exploreSystem() {
+    let result = PackageFSM.run(["explore", "upload-queue"])
+    #expect(result.code == 0, "\(result.errorOutput)")
+    #expect(result.output.contains("configurations: 91 (depth 12)\n"), "\(result.output)")
+    #expect(result.output.contains("  finished: add(a), succeeded to a\n"), "\(result.output)")
+    #expect(!result.output.contains("violation"), "\(result.output)")
+  }
+
   @Test("fsm explore names the rows never hit by what they do")
   func rowsNeverHitDescribed() {
     let result = PackageFSM.run(["explore", "captcha", "--depth", "2"])

@@ -49,6 +49,15 @@ struct OwnCatalogTests {
     #expect(FSM.run(["show", "login"], catalog: catalog).errorOutput.contains("unknown machine 'login'; expected one of: door"))
   }
 
+  @Test("explore on a listed machine without a model says so, naming those that have one")
+  func exploreWithoutModel() {
+    let listedOnly = Catalog(machines: [MachineDescription(Door.table, summary: "a door with a lock")])
+    let result = FSM.run(["explore", "door"], catalog: listedOnly)
+    #expect(result.code == 2)
+    #expect(result.errorOutput == "error: machine 'door' has no model to explore (a catalog Model gives its alphabet and invariants); no machine of the catalog has one\n")
+    #expect(FSM.run(["explore", "window"], catalog: catalog).errorOutput.hasPrefix("error: unknown machine 'window'; expected one of: door\n"))
+  }
+
   @Test("demo plays the catalog's demo; its recorded session replays")
   func demoAndReplay() async throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("fsm-door-\(UInt32.random(in: 0...UInt32.max)).jsonl").path

@@ -130,6 +130,11 @@ enum ExploreCommand {
     }
     guard let explore = explorer(for: name) else {
       let names = FSM.catalog.machines.map(\.name).filter { explorer(for: $0) != nil }.joined(separator: ", ")
+      if FSM.catalog.machine(named: name) != nil {
+        // Listed, but nothing says what to send it: a model gives its alphabet.
+        let others = names.isEmpty ? "no machine of the catalog has one" : "explorable: \(names)"
+        return .failure("machine '\(name)' has no model to explore (a catalog Model gives its alphabet and invariants); \(others)")
+      }
       return .usage("unknown machine '\(name)'; expected one of: \(names)", help: help)
     }
     let (lines, failed) = explore(depth, limit, (walks, length, seed))

@@ -79,3 +79,40 @@ extension CDPlayer {
   public static let model = MachineModel(table: table, context: NoContext(), alphabet: Event.allCases, invariants: [])
 }
 
+
+extension Upload {
+  /// An upload's failures stay within its retries; it is sent exactly when it ends in `sent`.
+  public static let model = MachineModel(
+    table: table, context: Context(file: "a.jpg"), alphabet: Event.allCases,
+    invariants: [
+      Invariant("failures ≤ retries + 1") { _, c in c.failures <= retries + 1 },
+      Invariant("sent exactly in sent") { s, c in c.sent == (s == .sent) },
+    ])
+}
+
+extension UploadQueue {
+  /// The queue as a system with its children (`MachineSystem`), two files added and each file's
+  /// upload told every result: at most ``limit`` uploads run, one per active file.
+  public static let model: MachineModel<MachineSystem<Chart<State, Event, Context, Effect>>> = {
+    let files = ["a", "b"]
+    let alphabet: [SystemEvent<Event>] =
+      files.map { .root(.add([$0])) } + files.flatMap { file in Upload.Event.allCases.map { SystemEvent.message($0, to: file) } }
+    return MachineModel(
+      MachineSystem(chart: chart), context: Context(), alphabet: alphabet,
+      invariants: [
+        Invariant("at most \(limit) uploads") { system, _ in system.children.count <= limit },
+        Invariant("one upload per active file") { system, queue in Set(system.children.keys) == Set(queue.active) },
+      ])
+  }()
+}
+
+extension NameLength {
+  /// A few names, no invariant beyond "no dead end".
+  public static let model = MachineModel(
+    table: table, context: Context(), alphabet: [.editName(""), .editName("Ada"), .editName("Grace Hopper")], invariants: [])
+}
+
+extension Counter {
+  /// Every tick counts one (explored to its depth: the count has no end).
+  public static let model = MachineModel(table: table, context: Context(), alphabet: Event.allCases, invariants: [])
+}
