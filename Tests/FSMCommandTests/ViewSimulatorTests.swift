@@ -1,5 +1,7 @@
+import FSMCommand
 import FSMTool
 import Foundation
+import StateMachine
 import Testing
 
 /// `fsm view <machine>` without a log: a simulator page. Its space is the explorer's, its
@@ -171,9 +173,15 @@ struct ViewSimulatorTests {
     let folder = try ViewCommandTests.folder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let page = folder.appendingPathComponent("page.html").path
-    let noModel = PackageFSM.run(["view", "counter", "-o", page])
+    let listedOnly = Catalog(machines: [MachineDescription(Door.table, summary: "a door with a lock")])
+    let noModel = FSM.run(["view", "door", "-o", page], catalog: listedOnly)
     #expect(noModel.code == 2)
     #expect(noModel.errorOutput.contains("has no model to simulate"))
+    // A system of machines has a model to explore, which the simulator does not step.
+    let system = PackageFSM.run(["view", "upload-queue", "-o", page])
+    #expect(system.code == 2)
+    #expect(system.errorOutput.contains("machine 'upload-queue' cannot be simulated"), "\(system.errorOutput)")
+    #expect(system.errorOutput.contains("`fsm explore upload-queue` explores its model"), "\(system.errorOutput)")
     for limit in ["0", "-3", "many"] {
       let bad = PackageFSM.run(["view", "login", "-o", page, "--limit", limit])
       #expect(bad.code == 2)
