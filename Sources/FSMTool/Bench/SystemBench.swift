@@ -135,10 +135,9 @@ extension SystemBench {
   /// configuration), beside the table explorer on a paged loader of about as many
   /// configurations (as `chart-explore`).
   static func exploreWorkload(configurations: Int) -> BenchWorkload {
-    let files = ["a", "b"]
-    let alphabet: [SystemEvent<UploadQueue.Event>] =
-      files.map { .root(.add([$0])) } + files.flatMap { file in Upload.Event.allCases.map { SystemEvent.message($0, to: file) } }
-    let systemExplorer = Explorer(MachineSystem(chart: UploadQueue.chart), context: UploadQueue.Context(), alphabet: alphabet)
+    // (The queue's model, without its invariants: two files added, each upload told every result.)
+    let model = UploadQueue.model
+    let systemExplorer = Explorer(model.definition, context: model.context, alphabet: model.alphabet)
     let space = systemExplorer.explore(depth: Int.max / 2).configurations
     let tableExplorer = Explorer(
       table: ModelCheckBench.pagedLoader(pages: max(1, space / 5)), context: 0, alphabet: ModelCheckBench.Event.allCases)

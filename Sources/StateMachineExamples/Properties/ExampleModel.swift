@@ -79,7 +79,6 @@ extension CDPlayer {
   public static let model = MachineModel(table: table, context: NoContext(), alphabet: Event.allCases, invariants: [])
 }
 
-
 extension Upload {
   /// An upload's failures stay within its retries; it is sent exactly when it ends in `sent`.
   public static let model = MachineModel(
