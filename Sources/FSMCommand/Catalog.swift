@@ -36,9 +36,7 @@ public struct Catalog: Sendable {
     var simulate: (@Sendable (Int) -> Result<Simulation, ViewFailure>)?
 
     /// A table's model.
-    public static func table<S, E, C, Effect>(_ model: MachineModel<TransitionTable<S, E, C, Effect>>) -> Model {
-      Model(name: model.definition.name, run: ExploreCommand.run(model))
-    }
+    public static func table<S, E, C, Effect>(_ model: MachineModel<TransitionTable<S, E, C, Effect>>) -> Model { explored(model) }
 
     /// A table's model, whose types are `Codable`: `fsm view <machine>` also simulates it
     /// over the model's alphabet, and writes the path clicked as a log.
@@ -63,9 +61,7 @@ public struct Catalog: Sendable {
     }
 
     /// A chart's model.
-    public static func chart<ID, E, C, Effect>(_ model: MachineModel<Chart<ID, E, C, Effect>>) -> Model {
-      Model(name: model.definition.name, run: ExploreCommand.run(model))
-    }
+    public static func chart<ID, E, C, Effect>(_ model: MachineModel<Chart<ID, E, C, Effect>>) -> Model { explored(model) }
 
     /// A chart's model, whose types are `Codable`: `fsm view <machine>` also simulates it
     /// over the model's alphabet, and writes the path clicked as a log.

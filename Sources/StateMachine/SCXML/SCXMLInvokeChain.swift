@@ -27,7 +27,7 @@ struct SCXMLInvokeChain {
 
   private init(depth: Int, files: [String], count: Count) { (self.depth, self.files, self.count) = (depth, files, count) }
 
-  /// The chain of a document given inline in one read from `file`.
+  /// The chain of a document given inline in this one.
   func inline() -> SCXMLInvokeChain { SCXMLInvokeChain(depth: depth + 1, files: files, count: count) }
 
   /// The chain of the document at `path`, invoked by `src` from one read from `file`; or why

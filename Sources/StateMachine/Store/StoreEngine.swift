@@ -84,10 +84,10 @@ protocol StoreEngine: Sendable {
   /// without building the report.
   static func response(of outcome: Outcome) -> MachineResponse
   /// Whether a step that nothing took (``response(of:)`` not handled) leaves the engine as it
-  /// was and asks for nothing: true of a table (no row ran an update or made an effect);
-  /// of a chart only when its context is a value (an SCXML session, an object, keeps the event
-  /// of every step as `_event`).
-  static var unhandledStepsChangeNothing: Bool { get }
+  /// was and asks for nothing: true of a table (no row ran an update or made an effect), and of
+  /// a chart unless a datamodel runs its content (``ChartScripting``: the datamodel keeps every
+  /// event as `_event`).
+  var unhandledStepsChangeNothing: Bool { get }
   /// The step `stepper` took, to report (built only when someone listens).
   static func report(_ outcome: Outcome, of stepper: UnsafePointer<Stepper>, event: Event, sequence: Int, time: Duration) -> Step
 }
@@ -173,7 +173,7 @@ struct TableEngine<Definition: _TableStoreDefinition>: StoreEngine where Definit
   static func isQuiet(_ outcome: Outcome) -> Bool { outcome.effects.isEmpty }
 
   @inlinable
-  static var unhandledStepsChangeNothing: Bool { true }
+  var unhandledStepsChangeNothing: Bool { true }
 
   /// A table's state-scoped effects belong to its current state (by its position).
   @usableFromInline

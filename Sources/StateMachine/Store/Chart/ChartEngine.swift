@@ -212,7 +212,7 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   static func isQuiet(_ outcome: Outcome) -> Bool { false }
 
   @inlinable
-  static var unhandledStepsChangeNothing: Bool { !(Context.self is AnyObject.Type) }
+  var unhandledStepsChangeNothing: Bool { pool.chart.tables.scripting == nil }
 
   /// A chart's state-scoped effects belong to an active state (its root, 0, while it runs).
   @usableFromInline

@@ -120,7 +120,7 @@ where
         let work = core.stepped(engine: stepper, outcome: outcome)
         let answer = Engine.response(of: outcome)
         if response == nil { response = answer }
-        if answer.isHandled || !Engine.unhandledStepsChangeNothing { budget.changed = true }
+        if answer.isHandled || !core.engine.unhandledStepsChangeNothing { budget.changed = true }
         // (The step is built only for a child's rules that read it: building it for every step
         // was a fifth of what a system's step cost.)
         if let kind, !done, kind.readsSteps {
@@ -262,7 +262,16 @@ final class ChildPlace: Hashable {
   @usableFromInline let digest: Int
 
   /// The configuration as it reads.
-  var shownConfiguration: String { (configuration.base as? String) ?? ChildStep.shown(configuration.base) }
+  var shownConfiguration: String { ChildStep.shown(configuration.base) }
+
+  /// `value` itself when it is a `Hashable` value; else as `reading` reads it: one that is an
+  /// object (an SCXML session) changes in place as its machine steps, and a place must not
+  /// change once filed.
+  @inlinable
+  static func kept<Value>(_ value: Value, reading: () -> String) -> AnyHashable {
+    if !(type(of: value) is AnyObject.Type), let hashable = value as? any Hashable { return AnyHashable(hashable) }
+    return AnyHashable(reading())
+  }
 
   @inlinable
   init(configuration: AnyHashable, context: AnyHashable) {
@@ -344,30 +353,14 @@ extension MachineNode {
     return (result, said)
   }
 
-  /// The node's own place: its configuration as it reads, and its context: itself when it is
-  /// a `Hashable` value (describing a context, by reflection, cost tens of microseconds), as it
-  /// reads otherwise. (A context that is an object, an SCXML session, changes in place as its
-  /// machine steps: it is kept as it reads then, as a place must not change once filed.)
+  /// The node's own place: its configuration and its context, each kept as ``ChildPlace/kept(_:reading:)``
+  /// keeps it (describing either, by reflection, was most of what a place cost).
   @inlinable
   var ownPlace: ChildPlace {
-    let context = core.engine.context
-    let identity =
-      if !(type(of: context) is AnyObject.Type), let hashable = context as? any Hashable {
-        AnyHashable(hashable)
-      } else {
-        AnyHashable("\(context)")
-      }
-    // (A configuration that is a `Hashable` value is kept as itself, and described only when a
-    // system's configuration is asked for: describing it, by reflection, was most of the place's
-    // cost. One that is an object is kept as it reads, as a context is.)
-    let observed = core.engine.observed
-    let configuration =
-      if !(type(of: observed) is AnyObject.Type), let hashable = observed as? any Hashable {
-        AnyHashable(hashable)
-      } else {
-        AnyHashable(ChildStep.shown(observed))
-      }
-    return ChildPlace(configuration: configuration, context: identity)
+    let (configuration, context) = (core.engine.observed, core.engine.context)
+    return ChildPlace(
+      configuration: ChildPlace.kept(configuration) { ChildStep.shown(configuration) },
+      context: ChildPlace.kept(context) { "\(context)" })
   }
 }
 
