@@ -9,7 +9,7 @@ extension Chart {
   /// ```swift
   /// chart.mayHandle(eventNamed: "play", in: ["stopped"])   // true: stopped has a play transition
   /// ```
-  public func mayHandle(eventNamed name: String, in configuration: [ID]) -> Bool {
+  @usableFromInline package func mayHandle(eventNamed name: String, in configuration: [ID]) -> Bool {
     // Ancestors shared by several active states (a parallel state's) are looked at once per
     // state: cheaper than a set of the ones seen, for configurations of a few states.
     for id in configuration {

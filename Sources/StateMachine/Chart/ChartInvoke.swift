@@ -15,15 +15,15 @@
 public struct ChartInvoke<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Sendable>: Sendable {
   /// The invocation's id (its `invokeid`); `nil`: one is made from the state's id
   /// (`<state>.<n>`, `n` counting the state's invocations from 1), as SCXML makes one.
-  public var id: String?
+  package var id: String?
   /// The chart it runs.
-  public var chart: Chart<ID, Event, Context, Effect>
+  package var chart: Chart<ID, Event, Context, Effect>
   /// The document the chart was read from (SCXML's `src`, as written), or `nil` when it was
   /// given inline: an export writes it back the same way.
-  public var source: String?
+  package var source: String?
   /// Whether every external event the parent takes is also sent to the child (SCXML's
   /// `autoforward`).
-  public var autoforward: Bool
+  package var autoforward: Bool
   /// With a datamodel: what the invocation asks of its invoking session (not API yet).
   package var script: SCXMLInvokeScript?
 
@@ -38,7 +38,7 @@ extension Chart {
   package func invokes(of s: Int) -> [ChartInvoke<ID, Event, Context, Effect>] { tables.invokes[s] }
 
   /// Whether any state invokes a chart.
-  public var declaresInvokes: Bool { tables.declaresInvokes }
+  package var declaresInvokes: Bool { tables.declaresInvokes }
 
   /// Every invocation, with the id of the state that declares it (as diagrams show it), in
   /// document order.

@@ -15,7 +15,7 @@
 /// ```
 public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Sendable> {
   /// What a macrostep asks the caller to do.
-  public typealias Output = ChartOutput<Event, Effect>
+  @usableFromInline package typealias Output = ChartOutput<Event, Effect>
 
   /// The chart this machine runs.
   public let chart: Chart<ID, Event, Context, Effect>
@@ -89,7 +89,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   @usableFromInline var queueHead = 0
   /// When on, each ``ChartStep`` lists the transitions taken and the states entered (for
   /// coverage tools; it costs a little on every step). Off by default.
-  public var reportsTransitions: Bool {
+  package var reportsTransitions: Bool {
     get { reporting }
     set {
       reporting = newValue
@@ -120,7 +120,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   }
   @usableFromInline var halted = false
   /// ``start()`` has run.
-  public internal(set) var isStarted: Bool {
+  @usableFromInline package internal(set) var isStarted: Bool {
     get { started }
     set { started = newValue }
   }
@@ -194,7 +194,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
 
   /// What each history state remembers, by id: state ids, so it survives encoding.
   @inlinable
-  public var historyValues: [ID: [ID]] { chart.historyValues(of: history) }
+  package var historyValues: [ID: [ID]] { chart.historyValues(of: history) }
 
   /// Handles one external event and the whole macrostep it causes.
   ///

@@ -34,22 +34,22 @@ public struct ChartState<ID: Hashable & Sendable, Event: Sendable, Context, Effe
   }
 
   /// The state's id, unique in the chart.
-  public var id: ID
+  package var id: ID
   /// Atomic, compound (with its initial states), parallel, final or history.
-  public var kind: Kind
+  package var kind: Kind
   /// The states inside this one, in document order.
-  public var children: [ChartState]
+  package var children: [ChartState]
   /// The transitions whose source is this state, in priority order.
-  public var transitions: [Transition]
+  package var transitions: [Transition]
   /// Content run when the state is entered.
-  public var onEntry: [Action]
+  package var onEntry: [Action]
   /// Content run when the state is exited.
-  public var onExit: [Action]
+  package var onExit: [Action]
   /// Content run when the compound is entered by default (SCXML's `<initial>` transition
   /// content), or, for a history state, when its default is taken.
-  public var initialActions: [Action]
+  package var initialActions: [Action]
   /// Where it was declared (a line of a document), for messages.
-  public var line: Int?
+  package var line: Int?
   /// The charts it invokes while it is active (SCXML's `<invoke>`), in document order.
   public var invokes: [ChartInvoke<ID, Event, Context, Effect>] = []
 
@@ -102,17 +102,17 @@ public struct ChartState<ID: Hashable & Sendable, Event: Sendable, Context, Effe
 public struct ChartTransition<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Sendable>: Sendable {
   /// Event descriptors: `error` matches `error` and `error.send` (not `errors`); `error.*` the
   /// same; `*` any event. Empty: an eventless transition.
-  public var events: [String]
+  package var events: [String]
   /// The condition that must hold for the transition to be taken; `nil` always holds.
-  public var guardCondition: ChartGuard<ID, Event, Context>?
+  package var guardCondition: ChartGuard<ID, Event, Context>?
   /// Empty: a targetless transition (its content runs; no state is left or entered).
-  public var targets: [ID]
+  package var targets: [ID]
   /// An internal transition from a compound state to its own descendants does not exit it.
-  public var isInternal: Bool
+  package var isInternal: Bool
   /// The content run when the transition is taken.
-  public var actions: [ChartAction<Event, Context, Effect>]
+  package var actions: [ChartAction<Event, Context, Effect>]
   /// The line of the document the transition was read from, if any.
-  public var line: Int?
+  package var line: Int?
 
   /// A transition on `events` (none: eventless) to `targets` (none: targetless), with its guard and content.
   public init(

@@ -15,17 +15,17 @@ public struct ChartStep<Event: Sendable, Effect: Sendable>: Sendable {
   /// Effects, sends and cancels, in the order the content ran.
   public let outputs: [ChartOutput<Event, Effect>]
   /// Microsteps taken (sets of transitions taken together).
-  public let microsteps: Int
+  @usableFromInline package let microsteps: Int
   /// What a machine that reports transitions adds; `nil` for the common step, which then
   /// carries no array but its outputs.
   @usableFromInline let trace: ChartTrace?
 
   /// The transitions taken, in order, as ``Chart/declaredTransitions`` numbers them — when the
   /// machine ``ChartMachine/reportsTransitions``; empty otherwise.
-  public var transitions: [Int] { trace?.transitions ?? [] }
+  package var transitions: [Int] { trace?.transitions ?? [] }
   /// The states entered, in order, as positions in ``Chart/states`` (a state entered and left
   /// within the macrostep too) — when the machine ``ChartMachine/reportsTransitions``.
-  public var entered: [Int] { trace?.entered ?? [] }
+  package var entered: [Int] { trace?.entered ?? [] }
 
   @inlinable
   init(outcome: Outcome, outputs: [ChartOutput<Event, Effect>], microsteps: Int, trace: ChartTrace? = nil) {

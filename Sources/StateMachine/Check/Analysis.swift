@@ -22,7 +22,7 @@ public struct Analysis<StateCase: Hashable & Sendable, EventCase: Hashable & Sen
   public let deadEnds: [StateCase]
   /// (state, event) pairs of reachable, non-final states that no row handles (not even an
   /// ignore row), in state then event order. Computed on access: it has up to
-  /// states × events pairs; ``unhandledCount`` and ``unhandledEvents(in:limit:)`` cost less.
+  /// states × events pairs; ``unhandledCount`` and `unhandledEvents(in:limit:)` cost less.
   public var unhandled: [Pair] {
     gaps.flatMap { gap in eventCases.filter { !gap.handled.contains($0) }.map { Pair(state: gap.state, event: $0) } }
   }
@@ -31,7 +31,7 @@ public struct Analysis<StateCase: Hashable & Sendable, EventCase: Hashable & Sen
 
   /// The events no row handles in `state` (empty when `state` is unreachable or final), at
   /// most `limit` of them, in event order.
-  public func unhandledEvents(in state: StateCase, limit: Int = .max) -> [EventCase] {
+  package func unhandledEvents(in state: StateCase, limit: Int = .max) -> [EventCase] {
     guard let gap = gaps.first(where: { $0.state == state }) else { return [] }
     return Array(eventCases.lazy.filter { !gap.handled.contains($0) }.prefix(limit))
   }
@@ -98,7 +98,7 @@ extension TransitionTable {
 extension TransitionTable {
   /// The event cases some row handles in `state` (its own rows and wildcards, ignore rows
   /// included), in row order, each once.
-  public func handledEvents(in state: State.Discriminant) -> [Event.Discriminant] {
+  @usableFromInline package func handledEvents(in state: State.Discriminant) -> [Event.Discriminant] {
     guard let s = storage.layout.index[state] else { return [] }
     var seen = Set<Event.Discriminant>()
     return (storage.start[s]..<storage.start[s + 1]).compactMap { c in

@@ -192,23 +192,23 @@ extension Chart {
 extension Chart {
   /// The transitions declared on states (not the default entries of compounds and histories),
   /// in document order: the numbers ``ChartStep/transitions`` uses.
-  public var declaredTransitions: [Int] { sources.indices.filter { defaultTransition[sources[$0]] != $0 } }
+  package var declaredTransitions: [Int] { sources.indices.filter { defaultTransition[sources[$0]] != $0 } }
 
   /// A transition as diagrams print it: `source: event [guard] / actions -> targets`.
-  public func describeTransition(_ t: Int) -> String {
+  package func describeTransition(_ t: Int) -> String {
     "\(label(sources[t])): \(transitionLabel(t)) -> " + (targets[t].isEmpty ? "(targetless)" : targets[t].map(label).joined(separator: ", "))
   }
 
   /// Every state's id, in document order, with whether it is a history pseudo-state (never
   /// active) — for coverage.
-  public var states: [(id: ID, isHistory: Bool)] { (1..<count).map { (ids[$0]!, isHistory($0)) } }
+  package var states: [(id: ID, isHistory: Bool)] { (1..<count).map { (ids[$0]!, isHistory($0)) } }
 
   /// The event names the transitions' descriptors mention (without `*`, `.*` dropped), sorted:
   /// an alphabet to explore the chart with.
-  public var eventNames: [String] { Set(descriptors.joined().filter { $0 != "*" }).sorted() }
+  package var eventNames: [String] { Set(descriptors.joined().filter { $0 != "*" }).sorted() }
 
   /// A few lines about the chart, as `fsm check` prints them above its findings.
-  public func overviewLines() -> [String] {
+  package func overviewLines() -> [String] {
     let counted = { (kind: Kind) in (1..<self.count).filter { self.kinds[$0] == kind }.count }
     let transitions = sources.indices.filter { defaultTransition[sources[$0]] != $0 }.count
     return [

@@ -14,9 +14,9 @@ public struct EventLog<State: Codable, Event: Codable, Context: Codable, Effect:
   public typealias Header = LogHeader<State, Context>
 
   /// The version of the format this library writes and reads.
-  public static var formatVersion: Int { 1 }
+  package static var formatVersion: Int { 1 }
   /// The longest line the reader accepts, in bytes.
-  public static var maxLineLength: Int { LogLine.maxLength }
+  package static var maxLineLength: Int { LogLine.maxLength }
 
   /// The header line.
   public var header: Header
@@ -27,7 +27,7 @@ public struct EventLog<State: Codable, Event: Codable, Context: Codable, Effect:
 
   /// A log with this header and these entries.
   @inlinable
-  public init(header: Header, entries: [Entry] = []) {
+  package init(header: Header, entries: [Entry] = []) {
     self.header = header
     self.entries = entries
   }
@@ -119,7 +119,8 @@ public struct EventLog<State: Codable, Event: Codable, Context: Codable, Effect:
   }
 
   /// One value as a log line (JSON and a newline).
-  public static func line(_ value: some Encodable) throws -> Data {
+  @usableFromInline
+  package static func line(_ value: some Encodable) throws -> Data {
     var data = try encoder.encode(value)
     data.append(0x0A)
     return data

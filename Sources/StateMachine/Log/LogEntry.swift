@@ -2,7 +2,7 @@
 public struct LogHeader<State: Codable, Context: Codable>: Codable {
   /// Always `fsm-log`.
   public var format: String
-  /// The format version; this library writes and reads ``EventLog/formatVersion``.
+  /// The format version; this library writes and reads `EventLog.formatVersion`.
   public var version: Int
   /// The machine's name.
   public var machine: String
@@ -14,7 +14,7 @@ public struct LogHeader<State: Codable, Context: Codable>: Codable {
   public var context: Context
 
   /// A header for a log of `machine` (whose table has `fingerprint`) starting in `state` and `context`.
-  public init(machine: String, fingerprint: String, state: State, context: Context) {
+  package init(machine: String, fingerprint: String, state: State, context: Context) {
     format = "fsm-log"
     version = 1
     self.machine = machine
@@ -43,7 +43,7 @@ public struct LogEntry<State: Codable, Event: Codable, Context: Codable, Effect:
 
   /// An entry as a log file holds it.
   @inlinable
-  public init(
+  package init(
     sequence: Int, time: Double?, event: Event, outcome: LoggedOutcome, state: State, context: Context,
     effects: [Effect]
   ) {
@@ -69,7 +69,7 @@ public enum LoggedOutcome: Hashable, Sendable, Codable, CustomStringConvertible 
 
   /// The kind of `outcome`.
   @inlinable
-  public init<S, E>(_ outcome: StepOutcome<S, E>) {
+  package init<S, E>(_ outcome: StepOutcome<S, E>) {
     switch outcome {
     case .transitioned: self = .transitioned
     case .stayed: self = .stayed

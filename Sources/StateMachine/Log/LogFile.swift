@@ -8,29 +8,32 @@ import Foundation
   import Darwin
 #endif
 
-/// An append-only log file with a stated durability policy.
+/// The append-only file a ``LogRecorder`` writes, with a stated durability policy (chosen where
+/// the recorder is made, or with a store's `record(to:durability:onError:)`). Its operations are
+/// the recorder's, not API; this type names the policy (``Durability``) and what reopening found
+/// (``Recovery``).
 ///
-/// Each line is written with a single `write(2)`: once ``append(_:)`` returns, the line is in
+/// Each line is written with a single `write(2)`: once `append(_:)` returns, the line is in
 /// the kernel and survives the process being killed (with ``Durability/batched(_:)``, lines are
 /// written a batch at a time: a killed process loses the batch not yet written). Against power loss a line is durable once
-/// it is synced (`fsync`): after every entry, every N entries, or on ``sync()``, by policy; and
-/// always on ``close()``.
+/// it is synced (`fsync`): after every entry, every N entries, or on `sync()`, by policy; and
+/// always on `close()`.
 ///
 /// What the file never suffers:
 /// - **A failed append leaves no partial line.** When a write fails (a full disk, a quota) or
-///   its sync fails, the file is cut back to its last complete line before ``append(_:)``
+///   its sync fails, the file is cut back to its last complete line before `append(_:)`
 ///   throws, so the next append, once there is room, yields a readable log. If even that cut
 ///   fails, the file refuses every further append until it is reopened with
-///   ``open(at:durability:)`` (which cuts the partial line then).
-/// - **Creation is atomic.** ``create(at:header:durability:)`` writes the header to a new
+///   `open(at:durability:)` (which cuts the partial line then).
+/// - **Creation is atomic.** `create(at:header:durability:)` writes the header to a new
 ///   temporary file beside `path` and links it into place only once the header is synced: a
 ///   writer killed at any moment leaves either no file or a log with its complete header. It
 ///   never replaces an existing file.
-/// - **Reopening touches only logs.** ``open(at:durability:)`` reads the file first and changes
+/// - **Reopening touches only logs.** `open(at:durability:)` reads the file first and changes
 ///   nothing unless its first line is an `fsm-log` header; then it cuts only a torn tail (bytes
 ///   after the last newline, from a writer that died mid-line).
 ///
-/// The descriptor is closed by ``close()``, or when the value is released.
+/// The descriptor is closed by `close()`, or when the value is released.
 public final class LogFile: Sendable {
   /// When lines are synced to stable storage.
   public enum Durability: Hashable, Sendable {
@@ -38,10 +41,10 @@ public final class LogFile: Sendable {
     case everyEntry
     /// `fsync` after every `n` lines.
     case every(Int)
-    /// `fsync` only on ``LogFile/sync()`` and ``LogFile/close()``.
+    /// `fsync` only when the log is closed (``LogRecorder/close()``).
     case onDemand
     /// Lines are kept and written `n` at a time, with one `write(2)` for all of them, and synced
-    /// only on ``LogFile/sync()`` and ``LogFile/close()``: the fastest policy, for a server that
+    /// only when the log is closed (``LogRecorder/close()``): the fastest policy, for a server that
     /// records many sessions. A process that is killed (or a machine that loses power) loses at
     /// most the last `n − 1` lines appended; the file still holds complete lines only. A write
     /// that fails loses the lines it held, and its error says how many.
@@ -70,7 +73,7 @@ public final class LogFile: Sendable {
   }
 
   /// The file's path.
-  public let path: String
+  @usableFromInline package let path: String
   @usableFromInline let durability: Durability
   let io: LogFileIO
   let state: Locked<State>
@@ -95,7 +98,7 @@ public final class LogFile: Sendable {
   ///
   /// - Throws: ``LogError/alreadyExists(path:)`` when something exists at `path` (it is left
   ///   as it is), or ``LogError/io(path:detail:)``.
-  public static func create(at path: String, header: Data, durability: Durability = .everyEntry) throws(LogError) -> LogFile {
+  package static func create(at path: String, header: Data, durability: Durability = .everyEntry) throws(LogError) -> LogFile {
     try create(at: path, header: header, durability: durability, io: .system)
   }
 
@@ -125,7 +128,7 @@ public final class LogFile: Sendable {
   ///
   /// - Throws: ``LogError``: `.io` when the path is not a readable regular file; `.empty`,
   ///   `.notALog`, `.tornTail(line: 1, …)` or `.unsupportedVersion` for what is not a log.
-  public static func open(at path: String, durability: Durability = .everyEntry) throws(LogError) -> (LogFile, Recovery) {
+  package static func open(at path: String, durability: Durability = .everyEntry) throws(LogError) -> (LogFile, Recovery) {
     try open(at: path, durability: durability, io: .system)
   }
 
@@ -157,11 +160,11 @@ public final class LogFile: Sendable {
   ///
   /// - Throws: ``LogError/io(path:detail:)`` when the line could not be written or synced; the
   ///   file then ends at its last complete line, as before the call.
-  public func append(_ line: Data) throws(LogError) {
+  package func append(_ line: Data) throws(LogError) {
     if let failed = line.withUnsafeBytes({ bytes in append(bytes) }) { throw failed.error }
   }
 
-  /// ``append(_:)`` for a line in `bytes` (no `Data` made: a recorder's line buffer); on
+  /// `append(_:)` for a line in `bytes` (no `Data` made: a recorder's line buffer); on
   /// failure, the error and how many lines it lost: this one, and with
   /// ``Durability/batched(_:)`` the others of its batch.
   @usableFromInline
@@ -244,7 +247,7 @@ public final class LogFile: Sendable {
   }
 
   /// Syncs every line written so far to stable storage.
-  public func sync() throws(LogError) {
+  package func sync() throws(LogError) {
     let error: LogError? = state.withLock { state in
       guard !state.closed else { return nil }
       if let failed = flush(&state) { return failed }
@@ -256,7 +259,7 @@ public final class LogFile: Sendable {
   }
 
   /// Syncs and closes the file. Appending afterwards is an error.
-  public func close() throws(LogError) {
+  package func close() throws(LogError) {
     let error: LogError? = state.withLock { state in
       guard !state.closed else { return nil }
       state.closed = true

@@ -2,7 +2,7 @@ import Foundation
 
 /// Reads an event log one entry at a time, from a file or from memory. A file is read as a
 /// stream: memory stays constant however long the log is (one line of at most
-/// ``EventLog/maxLineLength`` bytes is held at a time).
+/// `EventLog.maxLineLength` bytes is held at a time).
 ///
 /// ```swift
 /// var reader = try LogReader(contentsOf: "session.jsonl", for: table)
@@ -110,7 +110,7 @@ public struct LogReader<State: Codable, Event: Codable, Context: Codable, Effect
   /// The children's lines read since the last call (a system's log: each child's steps,
   /// between the entries they followed), handed over once.
   @inlinable
-  public mutating func takeChildLines() -> [ChildLogLine] {
+  package mutating func takeChildLines() -> [ChildLogLine] {
     guard !childLines.isEmpty else { return [] }
     defer { childLines.removeAll() }
     return childLines

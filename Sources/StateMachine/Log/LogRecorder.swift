@@ -293,7 +293,7 @@ extension LogRecorder {
   /// ``stoppedBy``): every later step is reported to `onError` too, so the log never skips a
   /// step silently. A store's `record(to:durability:onError:)` attaches a recorder in one
   /// line; this inspector is for a recorder made before the store.
-  public func storeInspector<Definition: StoreDefinition>(
+  package func storeInspector<Definition: StoreDefinition>(
     forwardingTo forward: (@Sendable (StoreReport<Event, StoreStep<Definition>>) -> Void)? = nil,
     onError: @escaping @Sendable (LogError) -> Void = { _ in }
   ) -> @Sendable (StoreReport<Event, StoreStep<Definition>>) -> Void

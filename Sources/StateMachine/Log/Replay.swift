@@ -13,13 +13,13 @@ public struct Divergence: Hashable, Sendable, CustomStringConvertible {
   public let differences: [Difference]
 
   /// A divergence at entry `sequence`, for tools that compare logs their own way.
-  public init(sequence: Int, event: String, differences: [Difference]) {
+  @usableFromInline package init(sequence: Int, event: String, differences: [Difference]) {
     self.init(sequence: sequence, line: sequence + 1, machine: nil, event: event, differences: differences)
   }
 
   /// A divergence at line `line` of a log, of its own machine (`machine` `nil`) or of the child
   /// at that path.
-  public init(sequence: Int, line: Int, machine: String?, event: String, differences: [Difference]) {
+  @usableFromInline package init(sequence: Int, line: Int, machine: String?, event: String, differences: [Difference]) {
     (self.sequence, self.line, self.machine, self.event, self.differences) = (sequence, line, machine, event, differences)
   }
 
@@ -33,7 +33,7 @@ public struct Divergence: Hashable, Sendable, CustomStringConvertible {
     public let actual: String
 
     /// What the log says `field` is (`expected`) and what was found (`actual`).
-    public init(field: String, expected: String, actual: String) {
+    @usableFromInline package init(field: String, expected: String, actual: String) {
       (self.field, self.expected, self.actual) = (field, expected, actual)
     }
   }
@@ -55,13 +55,13 @@ public struct ReplayReport: Hashable, Sendable, CustomStringConvertible {
   public let childSteps: Int
 
   /// A report of `replayed` entries with these divergences.
-  public init(replayed: Int, divergences: [Divergence]) {
+  @usableFromInline package init(replayed: Int, divergences: [Divergence]) {
     self.init(replayed: replayed, childSteps: 0, divergences: divergences)
   }
 
   /// A report of a system's log: `replayed` entries of its own machine and `childSteps` of its
   /// children.
-  public init(replayed: Int, childSteps: Int, divergences: [Divergence]) {
+  @usableFromInline package init(replayed: Int, childSteps: Int, divergences: [Divergence]) {
     (self.replayed, self.childSteps, self.divergences) = (replayed, childSteps, divergences)
   }
 

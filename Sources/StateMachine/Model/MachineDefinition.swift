@@ -31,8 +31,9 @@ public protocol MachineDefinition<Event, Context>: Sendable {
   var name: String { get }
 
   /// A test of whether a configuration is a dead end (a machine there can never leave it, and
-  /// it is not final), worked out once: the checks call it after every step.
-  func deadEndTest() -> @Sendable (Configuration) -> Bool
+  /// it is not final), worked out once: the checks call it after every step. Not API (for
+  /// `StateMachineChecking`'s explorer and property checks).
+  func _deadEndTest() -> @Sendable (Configuration) -> Bool
 }
 
 /// A running machine of a ``MachineDefinition``: its configuration and context, stepped one
@@ -157,7 +158,7 @@ extension TransitionTable: MachineDefinition where Effect: Sendable {
   public typealias Instance = Machine<State, Event, Context, Effect>
 
   /// Whether a state is a dead end (its case is among the analysis's `deadEnds`).
-  public func deadEndTest() -> @Sendable (State) -> Bool {
+  public func _deadEndTest() -> @Sendable (State) -> Bool {
     let deadEnds = Set(analyze().deadEnds)
     return { deadEnds.contains($0.discriminant) }
   }
@@ -228,9 +229,9 @@ extension Chart: MachineDefinition {
   /// Whether the chart can never leave a configuration: no active state, nor any of their
   /// ancestors, has a transition, and no active state is final (a final state's done event
   /// may still be handled; a final child of the root halts the chart, which is an end).
-  public func deadEndTest() -> @Sendable ([ID]) -> Bool { isDeadEnd }
+  public func _deadEndTest() -> @Sendable ([ID]) -> Bool { isDeadEnd }
 
-  /// Whether the chart can never leave `configuration` (see ``deadEndTest()``).
+  /// Whether the chart can never leave `configuration` (see `_deadEndTest()`).
   @Sendable
   func isDeadEnd(_ configuration: [ID]) -> Bool {
     for id in configuration {

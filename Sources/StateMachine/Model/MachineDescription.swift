@@ -46,7 +46,7 @@ public struct MachineDescription: Sendable {
   }
 
   /// What ``replay(_:reportingAll:)`` found.
-  public enum ReplayOutcome: Sendable {
+  package enum ReplayOutcome: Sendable {
     /// The log was read (entirely) and replayed.
     case replayed(ReplayReport)
     /// The log could not be read; `entries` valid entries came before the error.
@@ -111,7 +111,7 @@ public struct MachineDescription: Sendable {
   }
 
   /// Whether logs of this machine can be replayed (its types are `Codable` and `Equatable`).
-  public var canReplay: Bool { replayer != nil }
+  package var canReplay: Bool { replayer != nil }
 
   /// The session the log at `path` recorded, as `fsm view` shows it; `nil` when the machine
   /// cannot read logs (its types are not `Codable` and `Equatable`).
@@ -126,14 +126,14 @@ public struct MachineDescription: Sendable {
   }
 
   /// Reads a log of this machine and replays it; `nil` when the machine cannot replay logs.
-  public func replay(_ data: Data, reportingAll all: Bool = false) -> ReplayOutcome? {
+  package func replay(_ data: Data, reportingAll all: Bool = false) -> ReplayOutcome? {
     replayer?(.data(data), all)
   }
 
   /// Replays the log file at `path` as a stream, in constant memory; `nil` when the machine
   /// cannot replay logs. A path that is not a readable regular file is `.unreadable` with
   /// its reason (missing, a directory, a FIFO, a device, no permission).
-  public func replay(logAt path: String, reportingAll all: Bool = false) -> ReplayOutcome? {
+  package func replay(logAt path: String, reportingAll all: Bool = false) -> ReplayOutcome? {
     replayer?(.file(path), all)
   }
 
@@ -147,10 +147,10 @@ public struct MachineDescription: Sendable {
   }
 
   /// The findings of ``TransitionTable/check()``.
-  public func check() -> [Finding] { findings() }
+  package func check() -> [Finding] { findings() }
 
   /// A few lines about the table: size, reachable and final states, unhandled pairs.
-  public func overviewLines() -> [String] { overview() }
+  package func overviewLines() -> [String] { overview() }
 }
 
 extension TransitionTable {

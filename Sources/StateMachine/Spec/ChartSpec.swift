@@ -10,17 +10,17 @@
 /// holds (as spec tables do).
 public enum ChartSpec {
   /// A chart read from a document: `String` ids, events and effects.
-  public typealias DocumentChart = Chart<String, String, NoContext, String>
+  package typealias DocumentChart = Chart<String, String, NoContext, String>
   typealias State = ChartState<String, String, NoContext, String>
   typealias Action = ChartAction<String, NoContext, String>
 
   static let stateColumns = ["state", "parent", "kind", "initial", "entry", "exit"]
   /// The deepest nesting a chart spec may have (the chart is built recursively), as for SCXML.
-  public static let maxDepth = 256
+  package static let maxDepth = 256
   static let transitionColumns = ["from", "event", "guard", "to", "type", "actions"]
 
   /// Whether `text` is a chart spec (its states table has a `parent` column).
-  public static func isChart(_ text: String) -> Bool {
+  package static func isChart(_ text: String) -> Bool {
     text.contains("| state | parent | kind |") || text.contains("- chart:")
   }
 
@@ -28,7 +28,7 @@ public enum ChartSpec {
   ///
   /// - Throws: ``SpecError`` naming the line and field of the first thing it cannot read, or
   ///   the chart's structural problems (each with its line).
-  public static func parse(_ text: String, file: String) throws(SpecError) -> DocumentChart {
+  public static func parse(_ text: String, file: String) throws(SpecError) -> Chart<String, String, NoContext, String> {
     var name = file.split(separator: "/").last.map { String($0.split(separator: ".").first ?? $0) } ?? "chart"
     var initial: [String]?
     var initialActions: [Action] = []

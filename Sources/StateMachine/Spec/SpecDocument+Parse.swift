@@ -15,13 +15,13 @@ extension SpecDocument {
 extension SpecDocument {
   /// Reads the spec file at `path`: a table spec, or (with a `parent` column) a chart, as
   /// ``ChartSpec`` reads it.
-  public static func loadMachine(contentsOf path: String) throws(SpecError) -> Either {
+  package static func loadMachine(contentsOf path: String) throws(SpecError) -> Either {
     let text = try readText(path)
     return ChartSpec.isChart(text) ? .chart(try ChartSpec.parse(text, file: path)) : .table(try parse(text, file: path))
   }
 
   /// A spec file's machine: a table or a chart.
-  public enum Either: Sendable {
+  package enum Either: Sendable {
     /// A spec with a transitions table.
     case table(SpecDocument)
     /// A chart spec (its states table has `parent` and `kind` columns).

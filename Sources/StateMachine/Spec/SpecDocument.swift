@@ -14,38 +14,38 @@
 /// ```
 ///
 /// Guards of a spec are names only: they never hold when the run-time table steps
-/// (``Guard/opaque(_:holds:)``); analysis treats them as possibly true.
+/// (`Guard.opaque(_:holds:)`); analysis treats them as possibly true.
 public struct SpecDocument: Sendable {
   /// A state line of the spec.
-  public struct State: Hashable, Sendable {
+  package struct State: Hashable, Sendable {
     /// The state's name.
-    public var name: String
+    package var name: String
     /// Marked `initial` in the role column.
-    public var isInitial: Bool
+    package var isInitial: Bool
     /// Marked `final` in the role column.
-    public var isFinal: Bool
+    package var isFinal: Bool
     /// Its entry effects, by name.
-    public var entry: [String]
+    package var entry: [String]
     /// Its exit effects, by name.
-    public var exit: [String]
+    package var exit: [String]
     /// The line it was read from.
-    public var line: Int
+    package var line: Int
   }
 
   /// A transition line of the spec.
-  public struct Transition: Hashable, Sendable {
+  package struct Transition: Hashable, Sendable {
     /// Source states; empty for `*`.
-    public var from: [String]
+    package var from: [String]
     /// The event's name.
-    public var event: String
+    package var event: String
     /// The guard's name, if any (a spec has no code behind it).
-    public var guardName: String?
+    package var guardName: String?
     /// A state name, `(stay)` or `(ignore)`.
-    public var to: String
+    package var to: String
     /// The row's effects, by name.
-    public var effects: [String]
+    package var effects: [String]
     /// The line it was read from.
-    public var line: Int
+    package var line: Int
     /// `to` was written as a code span: a state, even one named `(stay)` or `(ignore)`.
     var targetIsState = false
 
@@ -55,15 +55,15 @@ public struct SpecDocument: Sendable {
   }
 
   /// The file the spec came from.
-  public let file: String
+  package let file: String
   /// The machine's name (`- machine:`), or the file name without extension.
-  public let name: String
+  package let name: String
   /// `- unhandled events:`, `reject` when absent.
-  public let policy: InvalidTransitionPolicy
+  package let policy: InvalidTransitionPolicy
   /// The states, in the order of the states table.
-  public let states: [State]
+  package let states: [State]
   /// The transitions, in the order of the transitions table.
-  public let transitions: [Transition]
+  package let transitions: [Transition]
 
   /// The run-time table. Built leniently: its ``TransitionTable/problems`` list what is wrong.
   public private(set) var table: TransitionTable<String, String, NoContext, String>

@@ -37,7 +37,7 @@ public struct RetryPolicy: Hashable, Sendable {
   }
 
   /// Whether another attempt may follow `attempts` attempts made so far.
-  public func allowsRetry(after attempts: Int) -> Bool { attempts < maxAttempts }
+  package func allowsRetry(after attempts: Int) -> Bool { attempts < maxAttempts }
 
   /// The wait before the attempt that follows attempt number `attempt` (1 for the first retry's
   /// wait): `initialDelay * multiplier^(attempt - 1)`, at most `maxDelay`, less the jitter.

@@ -15,7 +15,7 @@ extension Store where Definition: _ChartStoreDefinition, Definition.ID: Codable,
   ///
   /// Call it before `send(_:)` and ``start()`` (or at any moment no event is being handled).
   /// A step that cannot be written stops the recording and goes to `onError` (see
-  /// ``LogRecorder/stoppedBy``), as with ``LogRecorder/storeInspector(forwardingTo:onError:)``.
+  /// ``LogRecorder/stoppedBy``), as with `LogRecorder.storeInspector(forwardingTo:onError:)`.
   /// Close the recorder after ``finish()``.
   ///
   /// - Parameters:

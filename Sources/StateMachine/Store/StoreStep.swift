@@ -57,7 +57,7 @@ extension StoreStep where Definition: _ChartStoreDefinition {
   public var outcome: ChartStep<Definition.Event, Effect>.Outcome { detail.outcome }
   /// Effects, sends and cancels, in the order the chart's content ran.
   public var outputs: [ChartOutput<Definition.Event, Effect>] { detail.outputs }
-  /// What each history state remembers after the step (see ``ChartMachine/historyValues``).
+  /// What each history state remembers after the step (see `ChartMachine.historyValues`).
   public var history: [Definition.ID: [Definition.ID]] { detail.history }
   /// The chart halted in this step or before.
   public var isHalted: Bool { detail.isHalted }

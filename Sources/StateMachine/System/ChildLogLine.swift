@@ -13,14 +13,14 @@ public struct ChildLogLine: Hashable, Sendable, CustomStringConvertible {
   /// The step's number in the child's own store (from 1).
   public let sequence: Int
   /// How many of the root's entries come before this line.
-  public let afterEntry: Int
+  @usableFromInline package let afterEntry: Int
   /// The line's number in the log file (the header is line 1).
-  public let line: Int
+  package let line: Int
   /// The line, without its newline.
   public let text: String
 
   /// A line read from a log, or recorded.
-  public init(path: String, sequence: Int, afterEntry: Int, line: Int, text: String) {
+  package init(path: String, sequence: Int, afterEntry: Int, line: Int, text: String) {
     (self.path, self.sequence, self.afterEntry, self.line, self.text) = (path, sequence, afterEntry, line, text)
   }
 

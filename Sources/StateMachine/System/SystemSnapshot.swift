@@ -23,7 +23,7 @@ public struct SystemSnapshot<Root: Sendable>: Sendable {
   public var children: [ChildSnapshot]
 
   /// A snapshot of a root and its children.
-  public init(root: Root, children: [ChildSnapshot]) { (self.root, self.children) = (root, children) }
+  package init(root: Root, children: [ChildSnapshot]) { (self.root, self.children) = (root, children) }
 }
 
 extension SystemSnapshot: Codable where Root: Codable {}
@@ -47,7 +47,7 @@ public struct ChildSnapshot: Hashable, Sendable, Codable {
   public let children: [ChildSnapshot]
 
   /// A child's snapshot, as a system's snapshot holds it.
-  public init(id: String, machine: String, scope: EffectScope, owner: Int, snapshot: String, children: [ChildSnapshot]) {
+  package init(id: String, machine: String, scope: EffectScope, owner: Int, snapshot: String, children: [ChildSnapshot]) {
     (self.id, self.machine, self.scope, self.owner) = (id, machine, scope, owner)
     (self.snapshot, self.children) = (snapshot, children)
   }
@@ -61,7 +61,7 @@ public struct SystemSnapshotError: Error, Hashable, Sendable, CustomStringConver
   public let reason: String
 
   /// An error about the machine at `path`.
-  public init(path: String, reason: String) { (self.path, self.reason) = (path, reason) }
+  @usableFromInline package init(path: String, reason: String) { (self.path, self.reason) = (path, reason) }
 
   /// The same error, one level further down: below the child `id`.
   func below(_ id: String) -> SystemSnapshotError {

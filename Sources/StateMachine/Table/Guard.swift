@@ -31,18 +31,18 @@ public struct Guard<Context, Event>: Sendable {
 
   /// Whether the guard holds for this context and event.
   @inlinable
-  public func callAsFunction(_ context: Context, _ event: Event) -> Bool {
+  package func callAsFunction(_ context: Context, _ event: Event) -> Bool {
     box.holds(context, event)
   }
 
   /// A guard known by name only, as read from a spec file. It holds when `holds` says so
   /// (by default never), so a spec machine never takes a guarded row it cannot evaluate.
-  public static func opaque(_ name: String, holds: Bool = false) -> Guard {
+  package static func opaque(_ name: String, holds: Bool = false) -> Guard {
     Guard(name) { _, _ in holds }
   }
 
   /// The guard that holds exactly when this one does not; its name is prefixed with `!`.
-  public var negated: Guard {
+  package var negated: Guard {
     let predicate = box.holds
     let name = name.hasPrefix("!") ? String(name.dropFirst()) : "!" + name
     return Guard(name) { !predicate($0, $1) }

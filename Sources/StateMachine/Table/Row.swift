@@ -36,9 +36,9 @@ public struct Row<State: Discriminated, Event: Discriminated, Context, Effect: S
 
   @usableFromInline var source: Source
   /// The case of the event this row handles.
-  public let event: Event.Discriminant
+  package let event: Event.Discriminant
   /// The guard, if any.
-  public internal(set) var guardCondition: Guard<Context, Event>?
+  package internal(set) var guardCondition: Guard<Context, Event>?
   @usableFromInline var target: Target
   @usableFromInline var effects: [EffectItem<Context, Event, Effect>]
   @usableFromInline var update: Update?
@@ -159,17 +159,17 @@ extension Row {
 
 extension Row {
   /// Whether the row is a wildcard (applies in any state).
-  public var isWildcard: Bool {
+  package var isWildcard: Bool {
     if case .any = source { true } else { false }
   }
 
   /// The source states this row names; empty for a wildcard row.
-  public var sourceStates: [State.Discriminant] {
+  package var sourceStates: [State.Discriminant] {
     if case .states(let states) = source { states } else { [] }
   }
 
   /// The case of the state this row goes to; `nil` for stay and ignore rows.
-  public var targetCase: State.Discriminant? {
+  package var targetCase: State.Discriminant? {
     switch target {
     case .state(let state): state.discriminant
     case .make(let discriminant, _, _): discriminant
@@ -178,15 +178,15 @@ extension Row {
   }
 
   /// Whether this row declares that the event is ignored.
-  public var isIgnore: Bool {
+  package var isIgnore: Bool {
     if case .ignore = target { true } else { false }
   }
 
   /// Whether this row is an internal transition (stays without exit and entry).
-  public var isStay: Bool {
+  package var isStay: Bool {
     if case .stay = target { true } else { false }
   }
 
   /// The printable names of this row's effects, in order.
-  public var effectNames: [String] { effects.map(\.name) }
+  package var effectNames: [String] { effects.map(\.name) }
 }

@@ -12,13 +12,13 @@
 /// ``TableProblem/unknownTargetState(row:state:)``.
 public struct StateDeclaration<State: Discriminated, Effect: Sendable>: Sendable {
   /// The state's case.
-  public let state: State.Discriminant
+  package let state: State.Discriminant
   /// Effects emitted when a transition enters the state, and when a machine starts in it.
-  public let entry: [Effect]
+  package let entry: [Effect]
   /// Effects emitted when a transition leaves the state.
-  public let exit: [Effect]
+  package let exit: [Effect]
   /// A final state is an intended end: analysis does not report it as a dead end.
-  public let isFinal: Bool
+  package let isFinal: Bool
 
   /// A state with optional entry and exit effects.
   public static func state(_ state: State.Discriminant, entry: [Effect] = [], exit: [Effect] = []) -> Self {

@@ -6,7 +6,7 @@ public struct Step<State, Context, Effect> {
   public var context: Context
   /// What the step did.
   public var outcome: StepOutcome<State, Effect>
-  /// The index in ``TransitionTable/rows`` of the row that handled the event, if one did.
+  /// The index in `TransitionTable.rows` of the row that handled the event, if one did.
   public var row: Int?
 
   @usableFromInline

@@ -48,9 +48,9 @@ public struct TransitionTable<State: Discriminated, Event: Discriminated, Contex
   /// The state a new machine starts in.
   public var initial: State { storage.initial }
   /// The rows, in declaration order.
-  public var rows: [Row] { storage.rows }
+  package var rows: [Row] { storage.rows }
   /// The declared states (empty when the table declares none and takes its states from its rows).
-  public var declaredStates: [StateDeclaration] { storage.declaredStates }
+  package var declaredStates: [StateDeclaration] { storage.declaredStates }
   /// What a step does with an event no row handles.
   @inlinable
   public var policy: InvalidTransitionPolicy { storage.policy }
@@ -115,30 +115,30 @@ public struct TransitionTable<State: Discriminated, Event: Discriminated, Contex
 extension TransitionTable {
   /// Every state case the table knows, in a stable order: the discriminant's `allCases`
   /// order when it is `CaseIterable`, otherwise the order of first mention.
-  public var stateCases: [State.Discriminant] { storage.layout.cases }
+  @usableFromInline package var stateCases: [State.Discriminant] { storage.layout.cases }
 
   /// Every event case: the discriminant's `allCases` when it is `CaseIterable`, otherwise the
   /// events the rows name, in order of first mention.
-  public var eventCases: [Event.Discriminant] { storage.eventCases }
+  @usableFromInline package var eventCases: [Event.Discriminant] { storage.eventCases }
 
   /// Whether ``stateCases`` and ``eventCases`` are complete because the discriminants are `CaseIterable`.
-  public var isEnumerable: (states: Bool, events: Bool) {
+  package var isEnumerable: (states: Bool, events: Bool) {
     (storage.layout.isEnumerable, storage.eventsAreEnumerable)
   }
 
   /// Whether `state` is declared final.
-  public func isFinal(_ state: State.Discriminant) -> Bool {
+  package func isFinal(_ state: State.Discriminant) -> Bool {
     storage.layout.index[state].map { storage.layout.isFinal[$0] } ?? false
   }
 
   /// The effects a machine emits when it starts in `state` (its entry effects).
   @inlinable
-  public func entryEffects(of state: State.Discriminant) -> [Effect] {
+  package func entryEffects(of state: State.Discriminant) -> [Effect] {
     storage.layout.index[state].map { storage.layout.entry[$0] } ?? []
   }
 
   /// The effects a machine emits when it leaves `state` (its exit effects).
-  public func exitEffects(of state: State.Discriminant) -> [Effect] {
+  package func exitEffects(of state: State.Discriminant) -> [Effect] {
     storage.layout.index[state].map { storage.layout.exit[$0] } ?? []
   }
 }

@@ -87,7 +87,7 @@ public struct Explorer<Definition: ExplorableDefinition>: PropertyChecking, Send
     // of copied whole; it gathers coverage as bits as it goes.
     var machine = Definition._Explorer(definition, context: context)
     let ordinals = alphabet.map { machine.ordinal(of: $0) }
-    let deadEnd = properties.has(.noDeadEnd) ? definition.deadEndTest() : nil
+    let deadEnd = properties.has(.noDeadEnd) ? definition._deadEndTest() : nil
     do {
       try machine.start()
     } catch {

@@ -54,7 +54,7 @@ public struct PropertyCheck<Definition: MachineDefinition>: PropertyChecking, Se
     draw: (@Sendable (Definition.Configuration, inout SplitMix64) -> Event?)?, simpler: @escaping @Sendable (Event) -> [Event]
   ) {
     (self.definition, self.context, self.alphabet, self.draw, self.simpler) = (definition, context, alphabet, draw, simpler)
-    deadEnd = definition.deadEndTest()
+    deadEnd = definition._deadEndTest()
   }
 
   /// Walks `definition` (a table, a chart) from its start with `context`, each event picked

@@ -39,7 +39,7 @@ struct OneModelTests {
     try machine.begin()  // a second begin does nothing
     var responses: [String] = []
     for event in events { responses.append(try machine.step(event).description) }
-    return (responses, machine.configuration, machine.context, definition.deadEndTest()(machine.configuration))
+    return (responses, machine.configuration, machine.context, definition._deadEndTest()(machine.configuration))
   }
 
   /// What the model shows of one kind, as text (the kinds name their states differently).

@@ -24,7 +24,7 @@ public struct ChartLogState<ID: Hashable & Sendable>: Hashable, Sendable, Discri
 
   /// The state of `machine`.
   @inlinable
-  public init<Event, Context, Effect>(_ machine: ChartMachine<ID, Event, Context, Effect>) {
+  package init<Event, Context, Effect>(_ machine: ChartMachine<ID, Event, Context, Effect>) {
     self.init(configuration: machine.configuration, history: machine.historyValues, isHalted: machine.isHalted)
   }
 

@@ -75,8 +75,8 @@ public struct MachineSystem<Root: StoreDefinition>: MachineDefinition where Root
   public var name: String { root.name }
 
   /// The root's dead ends (its children aside).
-  public func deadEndTest() -> @Sendable (Configuration) -> Bool {
-    let root = root.deadEndTest()
+  public func _deadEndTest() -> @Sendable (Configuration) -> Bool {
+    let root = root._deadEndTest()
     return { root($0.root) }
   }
 }
