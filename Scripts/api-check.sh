@@ -50,6 +50,28 @@ if [ "$status" -ne 0 ] && [ -z "$reported" ]; then
   echo "error: the API check did not run to the end (exit $status): see .api-check.log" >&2
   exit 1
 fi
+
+# The tool builds with the package's name, so to it a declaration made `package` is still there:
+# a declaration that left the public API that way is found by comparing the release's API (the
+# tool's baseline dumps) with the public symbol graphs of the code now.
+echo "== declarations the release had public that are not public now"
+swift package dump-symbol-graph --minimum-access-level public >/dev/null
+triple_dir=$(dirname "$(swift build --show-bin-path)")
+graphs_now=$triple_dir/symbolgraph
+baseline=$triple_dir/apidiff/$release
+if [ ! -d "$graphs_now" ] || [ ! -d "$baseline" ]; then
+  echo "error: no symbol graphs ($graphs_now) or no baseline dumps of $release ($baseline) to compare" >&2
+  exit 1
+fi
+products=$(mktemp -d)
+trap 'rm -f "$allowlist"; rm -rf "$products"' EXIT
+for module in StateMachine StateMachineChecking StateMachineTesting FSMCommand; do
+  cp "$graphs_now/$module.symbols.json" "$products"/
+  for extension in "$graphs_now/$module@"*.symbols.json; do [ -e "$extension" ] && cp "$extension" "$products"/; done
+done
+hidden=$(python3 Scripts/api-no-longer-public.py "$baseline" "$products" .api-check.log)
+printf '%s\n' "$hidden" | sed '/^$/d' | sed 's/^/  💔 /'
+reported=$(printf '%s\n%s\n' "$reported" "$hidden" | sed '/^$/d' | sort -u)
 unannounced=$(comm -23 <(printf '%s\n' "$reported" | sed '/^$/d') <(sed 's/[[:space:]]*$//' "$allowlist" | sort -u))
 if [ -n "$unannounced" ]; then
   printf '%s\n' "$unannounced" | sed 's/^/  unannounced: /' >&2
