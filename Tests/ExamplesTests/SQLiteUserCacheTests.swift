@@ -6,7 +6,7 @@ import Testing
 
 /// The loader's SQLite cache against real database files in a temporary directory.
 @Suite("SQLite user cache")
-struct SQLiteUserCacheTests {
+final class SQLiteUserCacheTests {
   /// A clock for the cache, in seconds, that a test moves by hand.
   final class Now: Sendable {
     let seconds = Mutex(1_000_000.0)
@@ -19,6 +19,9 @@ struct SQLiteUserCacheTests {
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }()
+
+  // Each test has a suite of its own: its directory goes when the test ends.
+  deinit { try? FileManager.default.removeItem(at: directory) }
 
   func path(_ name: String = "users.sqlite") -> String { directory.appendingPathComponent(name).path }
 

@@ -91,9 +91,15 @@ struct SCXMLInvokeTests {
     return path.path
   }
 
+  /// Removes the folder ``write(_:)`` made for the parent at `path`.
+  static func remove(_ path: String) {
+    try? FileManager.default.removeItem(at: URL(fileURLWithPath: path).deletingLastPathComponent())
+  }
+
   @Test(arguments: cases)
   func runs(_ c: Case) throws {
     let path = try Self.write(c.document)
+    defer { Self.remove(path) }
     let result = PackageFSM.run(["run", path, "--events", c.events.joined(separator: ",")])
     #expect(result.code == 0, "\(result.errorOutput)")
     let lines = result.output.split(separator: "\n").map(String.init)
@@ -119,13 +125,16 @@ struct SCXMLInvokeTests {
         <state id="done"/>
       </scxml>
       """
-    let result = PackageFSM.run(["run", try Self.write(document), "--events", ""])
+    let parent = try Self.write(document)
+    defer { Self.remove(parent) }
+    let result = PackageFSM.run(["run", parent, "--events", ""])
     #expect(result.output.hasPrefix("start -> [done]"), "\(result.output)\(result.errorOutput)")
   }
 
   @Test("the export writes the invocations back: the document read again runs the same")
   func exportRoundTrip() throws {
     let path = try Self.write(Self.parent(Self.inline))
+    defer { Self.remove(path) }
     let exported = PackageFSM.run(["show", path, "--format", "scxml"])
     #expect(exported.code == 0, "\(exported.errorOutput)")
     #expect(exported.output.contains("<invoke type=\"http://www.w3.org/TR/scxml/\" id=\"w\">"))
@@ -139,12 +148,14 @@ struct SCXMLInvokeTests {
     }
     // An invocation read from src is written back by its src.
     let bySource = try Self.write(Self.parent("<invoke id=\"w\" src=\"worker.scxml\"/>"))
+    defer { Self.remove(bySource) }
     #expect(PackageFSM.run(["show", bySource, "--format", "scxml"]).output.contains("<invoke type=\"http://www.w3.org/TR/scxml/\" id=\"w\" src=\"worker.scxml\"/>"))
   }
 
   @Test("fsm show names the invocations in the Markdown spec, whose reader refuses them, and draws the children")
   func shows() throws {
     let path = try Self.write(Self.parent(Self.inline))
+    defer { Self.remove(path) }
     let markdown = PackageFSM.run(["show", path])
     #expect(markdown.output.contains("- invokes (SCXML only): `worker` in `session`"), "\(markdown.output)")
     let spec = path + ".md"
@@ -179,7 +190,9 @@ struct SCXMLInvokeTests {
         </state>
       </scxml>
       """
-    let result = PackageFSM.run(["run", try Self.write(document), "--events", "go", "--max-events", "50"])
+    let parent = try Self.write(document)
+    defer { Self.remove(parent) }
+    let result = PackageFSM.run(["run", parent, "--events", "go", "--max-events", "50"])
     #expect(result.code == 2, "\(result.output)\(result.errorOutput)")
     #expect(result.errorOutput.contains("'go' caused more than 50 events"), "\(result.errorOutput)")
   }
@@ -216,6 +229,7 @@ struct SCXMLInvokeTests {
   func invokedDocumentsBound() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fsm-invoke-\(UInt64.random(in: 0...UInt64.max))")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
     // d0 invokes d1 twice, d1 invokes d2 twice, …, d9 invokes nothing: 2 + 4 + … + 512 reads.
     for n in 0...9 {
       let invokes = n == 9 ? "" : "<invoke id=\"a\" src=\"d\(n + 1).scxml\"/><invoke id=\"b\" src=\"d\(n + 1).scxml\"/>"
@@ -235,6 +249,7 @@ struct SCXMLInvokeTests {
   @Test("what cannot be invoked is a typed error naming the line", arguments: bad)
   func refuses(_ c: Bad) throws {
     let path = try Self.write(Self.parent(c.invoke))
+    defer { Self.remove(path) }
     let result = PackageFSM.run(["run", path, "--events", ""])
     #expect(result.code == 2, "\(result.output)")
     #expect(result.errorOutput.contains(c.message), "\(result.errorOutput)")
