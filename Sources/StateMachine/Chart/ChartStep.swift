@@ -1,6 +1,9 @@
 /// What one macrostep did.
 public struct ChartStep<Event: Sendable, Effect: Sendable>: Sendable {
   /// Whether a macrostep took transitions.
+  ///
+  /// Not frozen: a minor release may add cases. Switch over it with `@unknown default` (a new
+  /// case is then a warning, not a build error).
   public enum Outcome: Hashable, Sendable {
     /// Transitions were taken.
     case transitioned

@@ -2,6 +2,9 @@
 /// needs the author's attention.
 public struct Finding: Hashable, Sendable, CustomStringConvertible {
   /// What kind of finding this is.
+  ///
+  /// Not frozen: a minor release may add cases. Switch over it with `@unknown default` (a new
+  /// case is then a warning, not a build error).
   public enum Kind: String, Hashable, Sendable, CaseIterable {
     /// A ``TableProblem``: the table is ambiguous or names unknown states.
     case problem

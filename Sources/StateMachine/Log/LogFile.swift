@@ -36,6 +36,9 @@ import Foundation
 /// The descriptor is closed by `close()`, or when the value is released.
 public final class LogFile: Sendable {
   /// When lines are synced to stable storage.
+  ///
+  /// Not frozen: a minor release may add cases. Switch over it with `@unknown default` (a new
+  /// case is then a warning, not a build error).
   public enum Durability: Hashable, Sendable {
     /// `fsync` after every line: slowest, nothing lost on power loss.
     case everyEntry

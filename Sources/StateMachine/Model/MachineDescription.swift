@@ -9,6 +9,9 @@ import Foundation
 /// ```
 public struct MachineDescription: Sendable {
   /// A rendering of a table.
+  ///
+  /// Not frozen: a minor release may add cases. Switch over it with `@unknown default` (a new
+  /// case is then a warning, not a build error).
   public enum Format: String, Sendable, CaseIterable {
     /// ``TransitionTable/markdown()``.
     case table

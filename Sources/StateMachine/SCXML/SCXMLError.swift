@@ -1,6 +1,9 @@
 /// Why an SCXML document could not be read, with every place that is wrong.
 public struct SCXMLError: Error, Hashable, Sendable, CustomStringConvertible {
   /// Why a document was refused: malformed XML, unsupported elements, or an invalid chart.
+  ///
+  /// Not frozen: a minor release may add cases. Switch over it with `@unknown default` (a new
+  /// case is then a warning, not a build error).
   public enum Kind: String, Hashable, Sendable {
     /// The file cannot be read (missing, not a regular file, too large).
     case unreadable

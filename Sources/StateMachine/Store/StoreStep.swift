@@ -133,6 +133,9 @@ public enum SendResult: Hashable, Sendable {
 }
 
 /// How many events a store queues.
+///
+/// Not frozen: a minor release may add cases. Switch over it with `@unknown default` (a new
+/// case is then a warning, not a build error).
 public enum MailboxPolicy: Hashable, Sendable {
   /// No limit (the default).
   case unbounded

@@ -16,6 +16,9 @@ public struct TestStoreFailure: Error, Hashable, Sendable, CustomStringConvertib
 }
 
 /// How strictly a ``TestStore`` checks.
+///
+/// Not frozen: a minor release may add cases. Switch over it with `@unknown default` (a new
+/// case is then a warning, not a build error).
 public enum Exhaustivity: Hashable, Sendable {
   /// Every step's state, context and effects are asserted, every event that effects send must
   /// be received, and no effect may still run when the test finishes (the default).
