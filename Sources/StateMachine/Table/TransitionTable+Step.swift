@@ -6,7 +6,8 @@ public struct Step<State, Context, Effect> {
   public var context: Context
   /// What the step did.
   public var outcome: StepOutcome<State, Effect>
-  /// The index in `TransitionTable.rows` of the row that handled the event, if one did.
+  /// Which row handled the event, if one did: its index in the order the table's rows were
+  /// declared (from 0; the Markdown export numbers them from 1).
   public var row: Int?
 
   @usableFromInline
