@@ -92,10 +92,6 @@ done
 python3 - "$root" "$client" <<'EOF'
 import os, re, sys
 root, client = sys.argv[1], sys.argv[2]
-def code(line):
-    i = line.find('//')
-    if i >= 0 and line[:i].count('"') % 2 == 0: line = line[:i]
-    return line.strip()
 snippet_lines = {}
 for entry in open(os.path.join(client, 'snippet-lines.txt')):
     name, *numbers = entry.split()
@@ -107,7 +103,7 @@ for line in open(os.path.join(client, 'build.log'), errors='replace'):
 bad = []
 for path, n, message in sorted(errors):
     if n in snippet_lines.get(os.path.basename(path), ()):
-        bad.append(f"{os.path.basename(path)}:{n}: {message}\n    {code(open(path).read().split(chr(10))[n - 1])}")
+        bad.append(f"{os.path.basename(path)}:{n}: {message}\n    {open(path).read().split(chr(10))[n - 1].strip()}")
 for b in bad: print(b, file=sys.stderr)
 if bad:
     print(f"error: {len(bad)} README snippet line(s) do not compile outside the package (they use API that is not public)", file=sys.stderr)
