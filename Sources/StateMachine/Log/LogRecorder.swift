@@ -12,11 +12,13 @@ import Foundation
 /// throw, so the log never has a silent gap. ``send(_:to:)`` leaves the machine as it was on a
 /// failed write, so it does not stop the recorder: the step can be sent again.
 ///
+/// A store makes its recorder (``Store/record(to:durability:onError:)``); a machine stepped by
+/// hand records through one made for it:
+///
 /// ```swift
-/// let recorder = try LogRecorder(table: table, state: store.state, context: store.context,
+/// let recorder = try LogRecorder(table: table, state: machine.state, context: machine.context,
 ///                                file: "session.jsonl", clock: clock)
-/// let store = Store(table, context: context, clock: clock, handler: handler,
-///                   inspector: recorder.storeInspector())
+/// let outcome = try recorder.send(.submit, to: &machine)
 /// ```
 public final class LogRecorder<State: Discriminated & Codable, Event: Discriminated & Codable, Context: Codable & Sendable, Effect: Codable & Sendable>: Sendable {
   /// The log a recorder keeps.

@@ -108,9 +108,9 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   @inlinable
   public var context: Context { Definition._context(of: runtime, _StoreOf<Definition>.self) }
   /// Steps taken so far.
-  package var stepCount: Int { runtime.currentStepCount }
+  public var stepCount: Int { runtime.currentStepCount }
   /// Effects and timers running now.
-  package var runningEffectCount: Int { runtime.currentRunningEffectCount }
+  public var runningEffectCount: Int { runtime.currentRunningEffectCount }
 
   /// The configurations the machine reaches from now on (a table's states), starting with the
   /// current one. Each access is a new subscription; any number may iterate at once. Ends when

@@ -23,7 +23,7 @@ public struct SystemSnapshot<Root: Sendable>: Sendable {
   public var children: [ChildSnapshot]
 
   /// A snapshot of a root and its children.
-  package init(root: Root, children: [ChildSnapshot]) { (self.root, self.children) = (root, children) }
+  public init(root: Root, children: [ChildSnapshot]) { (self.root, self.children) = (root, children) }
 }
 
 extension SystemSnapshot: Codable where Root: Codable {}
@@ -47,7 +47,7 @@ public struct ChildSnapshot: Hashable, Sendable, Codable {
   public let children: [ChildSnapshot]
 
   /// A child's snapshot, as a system's snapshot holds it.
-  package init(id: String, machine: String, scope: EffectScope, owner: Int, snapshot: String, children: [ChildSnapshot]) {
+  public init(id: String, machine: String, scope: EffectScope, owner: Int, snapshot: String, children: [ChildSnapshot]) {
     (self.id, self.machine, self.scope, self.owner) = (id, machine, scope, owner)
     (self.snapshot, self.children) = (snapshot, children)
   }

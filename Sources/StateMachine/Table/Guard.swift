@@ -31,7 +31,7 @@ public struct Guard<Context, Event>: Sendable {
 
   /// Whether the guard holds for this context and event.
   @inlinable
-  package func callAsFunction(_ context: Context, _ event: Event) -> Bool {
+  public func callAsFunction(_ context: Context, _ event: Event) -> Bool {
     box.holds(context, event)
   }
 

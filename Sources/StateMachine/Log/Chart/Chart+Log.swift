@@ -58,7 +58,7 @@ extension LogRecorder {
   /// Continues the log of `chart` at `path`, as ``init(resuming:table:durability:clock:)``
   /// does for a table's: the whole file is read and checked first (the header names the chart
   /// and its fingerprint, every line is a valid entry, the last state is one the chart can be
-  /// in), and only a torn last line is cut. Continue the chart from `lastChartSnapshot()`, or
+  /// in), and only a torn last line is cut. Continue the chart from ``lastChartSnapshot()``, or
   /// give the recorder to a chart store's `init(_:resuming:clock:mailbox:handler:failure:inspector:onError:)`.
   ///
   /// - Throws: ``LogError`` when the file cannot be read, or is not a log of `chart` (the error
@@ -77,7 +77,7 @@ extension LogRecorder {
   /// Where the recorded chart is after the last entry (or the header, when there is none):
   /// what ``ChartMachine/init(_:restoring:)`` and ``Store/init(_:restoring:clock:mailbox:handler:failure:inspector:)``
   /// continue from.
-  package func lastChartSnapshot<ID>() -> ChartSnapshot<ID, Context> where State == ChartLogState<ID> {
+  public func lastChartSnapshot<ID>() -> ChartSnapshot<ID, Context> where State == ChartLogState<ID> {
     let (state, context) = lastSnapshot
     return ChartSnapshot(configuration: state.configuration, history: state.history, context: context, isHalted: state.isHalted)
   }
