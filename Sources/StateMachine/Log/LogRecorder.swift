@@ -12,7 +12,7 @@ import Foundation
 /// throw, so the log never has a silent gap. ``send(_:to:)`` leaves the machine as it was on a
 /// failed write, so it does not stop the recorder: the step can be sent again.
 ///
-/// A store makes its recorder (``Store/record(to:durability:onError:)``); a machine stepped by
+/// A store makes its recorder (`store.record(to:durability:onError:)`); a machine stepped by
 /// hand records through one made for it:
 ///
 /// ```swift
