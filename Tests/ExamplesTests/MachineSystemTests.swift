@@ -219,10 +219,7 @@ struct MachineSystemRulesTests {
 struct MachineSystemExplorationTests {
   typealias QueueSystem = MachineSystemTests.QueueSystem
 
-  static func alphabet(_ files: [String]) -> [QueueSystem.Event] {
-    files.map { .root(.add([$0])) }
-      + files.flatMap { file in Upload.Event.allCases.map { QueueSystem.Event.message($0, to: file) } }
-  }
+  static func alphabet(_ files: [String]) -> [QueueSystem.Event] { UploadQueue.systemAlphabet(files: files) }
 
   @Test("one file: the queue and its upload have 8 configurations, counted by hand")
   func oneFile() {

@@ -58,7 +58,7 @@ public struct Chart<ID: Hashable & Sendable, Event: Sendable, Context, Effect: S
   @inlinable var actions: [[Action]] { tables.actions }
 
   /// The states in document order, as declared (history included).
-  package var stateIDs: [ID] { ids.compactMap { $0 } }
+  var stateIDs: [ID] { ids.compactMap { $0 } }
 
   /// Builds and checks a chart. `states` are the root's children; `initial` names what the
   /// chart enters first (default: the first state).

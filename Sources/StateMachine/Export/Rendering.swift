@@ -213,7 +213,7 @@ struct RenderedState: Equatable {
 
 extension TransitionTable {
   /// Row `index` (from 0) as one line: `from loading on failed [retries left] -> failure / retry`.
-  package func describeRow(_ index: Int) -> String {
+  func describeRow(_ index: Int) -> String {
     guard renderedRows.indices.contains(index) else { return "no row \(index + 1)" }
     let row = renderedRows[index]
     var text = "from " + (row.isWildcard ? Rendering.any : row.sources.joined(separator: ", ")) + " on " + row.event

@@ -14,9 +14,9 @@ public struct EventLog<State: Codable, Event: Codable, Context: Codable, Effect:
   public typealias Header = LogHeader<State, Context>
 
   /// The version of the format this library writes and reads.
-  package static var formatVersion: Int { 1 }
+  static var formatVersion: Int { 1 }
   /// The longest line the reader accepts, in bytes.
-  package static var maxLineLength: Int { LogLine.maxLength }
+  static var maxLineLength: Int { LogLine.maxLength }
 
   /// The header line.
   public var header: Header

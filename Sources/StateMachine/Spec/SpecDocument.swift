@@ -21,7 +21,7 @@ public struct SpecDocument: Sendable {
     /// The state's name.
     package var name: String
     /// Marked `initial` in the role column.
-    package var isInitial: Bool
+    var isInitial: Bool
     /// Marked `final` in the role column.
     package var isFinal: Bool
     /// Its entry effects, by name.

@@ -40,11 +40,4 @@ public struct Guard<Context, Event>: Sendable {
   package static func opaque(_ name: String, holds: Bool = false) -> Guard {
     Guard(name) { _, _ in holds }
   }
-
-  /// The guard that holds exactly when this one does not; its name is prefixed with `!`.
-  package var negated: Guard {
-    let predicate = box.holds
-    let name = name.hasPrefix("!") ? String(name.dropFirst()) : "!" + name
-    return Guard(name) { !predicate($0, $1) }
-  }
 }

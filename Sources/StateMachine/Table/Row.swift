@@ -159,7 +159,7 @@ extension Row {
 
 extension Row {
   /// Whether the row is a wildcard (applies in any state).
-  package var isWildcard: Bool {
+  var isWildcard: Bool {
     if case .any = source { true } else { false }
   }
 
@@ -177,16 +177,6 @@ extension Row {
     }
   }
 
-  /// Whether this row declares that the event is ignored.
-  package var isIgnore: Bool {
-    if case .ignore = target { true } else { false }
-  }
-
-  /// Whether this row is an internal transition (stays without exit and entry).
-  package var isStay: Bool {
-    if case .stay = target { true } else { false }
-  }
-
   /// The printable names of this row's effects, in order.
-  package var effectNames: [String] { effects.map(\.name) }
+  var effectNames: [String] { effects.map(\.name) }
 }

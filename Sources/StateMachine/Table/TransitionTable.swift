@@ -122,7 +122,7 @@ extension TransitionTable {
   @usableFromInline package var eventCases: [Event.Discriminant] { storage.eventCases }
 
   /// Whether ``stateCases`` and ``eventCases`` are complete because the discriminants are `CaseIterable`.
-  package var isEnumerable: (states: Bool, events: Bool) {
+  var isEnumerable: (states: Bool, events: Bool) {
     (storage.layout.isEnumerable, storage.eventsAreEnumerable)
   }
 
@@ -133,12 +133,7 @@ extension TransitionTable {
 
   /// The effects a machine emits when it starts in `state` (its entry effects).
   @inlinable
-  package func entryEffects(of state: State.Discriminant) -> [Effect] {
+  func entryEffects(of state: State.Discriminant) -> [Effect] {
     storage.layout.index[state].map { storage.layout.entry[$0] } ?? []
-  }
-
-  /// The effects a machine emits when it leaves `state` (its exit effects).
-  package func exitEffects(of state: State.Discriminant) -> [Effect] {
-    storage.layout.index[state].map { storage.layout.exit[$0] } ?? []
   }
 }

@@ -92,17 +92,18 @@ extension Upload {
 extension UploadQueue {
   /// The queue as a system with its children (`MachineSystem`), two files added and each file's
   /// upload told every result: at most ``limit`` uploads run, one per active file.
-  public static let model: MachineModel<MachineSystem<Chart<State, Event, Context, Effect>>> = {
-    let files = ["a", "b"]
-    let alphabet: [SystemEvent<Event>] =
-      files.map { .root(.add([$0])) } + files.flatMap { file in Upload.Event.allCases.map { SystemEvent.message($0, to: file) } }
-    return MachineModel(
-      MachineSystem(chart: chart), context: Context(), alphabet: alphabet,
-      invariants: [
-        Invariant("at most \(limit) uploads") { system, _ in system.children.count <= limit },
-        Invariant("one upload per active file") { system, queue in Set(system.children.keys) == Set(queue.active) },
-      ])
-  }()
+  public static let model = MachineModel(
+    MachineSystem(chart: chart), context: Context(), alphabet: systemAlphabet(files: ["a", "b"]),
+    invariants: [
+      Invariant("at most \(limit) uploads") { system, _ in system.children.count <= limit },
+      Invariant("one upload per active file") { system, queue in Set(system.children.keys) == Set(queue.active) },
+    ])
+
+  /// What a check of the queue as a system sends: each file added, and each file's upload told
+  /// every result its work and timers could send.
+  public static func systemAlphabet(files: [String]) -> [SystemEvent<Event>] {
+    files.map { .root(.add([$0])) } + files.flatMap { file in Upload.Event.allCases.map { SystemEvent.message($0, to: file) } }
+  }
 }
 
 extension NameLength {

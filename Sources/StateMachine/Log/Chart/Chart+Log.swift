@@ -34,16 +34,6 @@ extension LogRecorder {
 }
 
 extension LogRecorder {
-  /// An inspector for a chart's ``Store`` that records every macrostep: `storeInspector(forwardingTo:onError:)`.
-  @available(*, deprecated, renamed: "storeInspector(forwardingTo:onError:)", message: "one inspector records every kind of store")
-  package func chartStoreInspector<ID, Work: Sendable>(
-    forwardingTo forward: (@Sendable (ChartStoreEvent<ID, Event, Context, Work>) -> Void)? = nil,
-    onError: @escaping @Sendable (LogError) -> Void = { _ in }
-  ) -> @Sendable (ChartStoreEvent<ID, Event, Context, Work>) -> Void
-  where State == ChartLogState<ID>, Effect == Command<Event, Work>, Context: Sendable {
-    storeInspector(forwardingTo: forward, onError: onError)
-  }
-
   /// Starts a recording of a chart from `snapshot` (a chart ``Store``'s, or a machine's).
   public convenience init<ID>(
     chart: Chart<ID, Event, Context, Effect>, snapshot: ChartSnapshot<ID, Context>, file path: String? = nil,
