@@ -71,6 +71,16 @@ protocol StoreEngine: Sendable {
   /// effect runs (no command to start or cancel, nothing to halt): the drainer may then step
   /// the next events it holds before committing (see ``StoreRuntime/drain(_:)``).
   static func isQuiet(_ outcome: Outcome) -> Bool
+  /// Whether the one command of `outcome` is a message (``Command/message(_:)``): then
+  /// ``commit(_:stepped:to:_:)`` does not register it, and the store commits it with
+  /// ``commitMessage(of:to:_:)`` in the same lock, to deliver it from there (most steps that
+  /// message a child do nothing else). Asked of every step: it looks at the command's case
+  /// alone, copying nothing. (A chart's messages are registered with its other outputs.)
+  static func isMessaging(_ outcome: Outcome) -> Bool
+  /// Under the store's lock, after ``commit(_:stepped:to:_:)`` of a messaging step
+  /// (``isMessaging(_:)``): the message to deliver now, or `nil` for a delayed one, which is
+  /// registered as a timer is.
+  static func commitMessage(of outcome: Outcome, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) -> MachineMessage?
   /// Under the store's lock: ends the effects of states left and registers the step's commands.
   /// `stepped` is the stepper that took the step, which `core.engine` has just adopted.
   static func commit(
@@ -207,9 +217,23 @@ struct TableEngine<Definition: _TableStoreDefinition>: StoreEngine where Definit
     // Matched by case, not iterated: iterating copied the whole outcome on every effectful step.
     switch outcome.effects.storage {
     case .none: break
+    case .one(.message): break  // committed apart: see `isMessaging(_:)`
     case .one(let command): core.register(command, owner: Int(core.engine.machine.position), into: &work)
     case .many(let commands): for command in commands { core.register(command, owner: Int(core.engine.machine.position), into: &work) }
     }
+  }
+
+  @inlinable
+  static func isMessaging(_ outcome: Outcome) -> Bool {
+    if case .one(.message) = outcome.effects.storage { true } else { false }
+  }
+
+  @inlinable
+  static func commitMessage(of outcome: Outcome, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) -> MachineMessage? {
+    guard case .one(.message(let message)) = outcome.effects.storage else { return nil }
+    guard message.isDelayed else { return message }
+    core.register(.message(message), owner: Int(core.engine.machine.position), into: &work)
+    return nil
   }
 
   @inlinable

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Child machines (``Command/invoke(_:id:scope:)``): each is a running effect whose handle is
 /// the child, so it is registered, scoped, cancelled and reported as every effect is.
 extension StoreRuntime {
@@ -26,7 +28,8 @@ extension StoreRuntime {
       return
     }
     let running: RunningChild
-    defer { core.withLock { $0.endFeeding() } }
+    feeding.store(true, ordering: .relaxed)
+    defer { feeding.store(false, ordering: .relaxed) }
     do {
       running = try make(ChildLaunch(clock: clock.base, parent: self, token: token, label: label))
     } catch let failure as ChildLaunchError<Event> {
@@ -68,7 +71,7 @@ extension StoreRuntime {
     let ended = core.withLock { core -> (effect: StoreCore<Engine>.Running, enqueued: StoreCore<Engine>.Enqueued?)? in
       guard core.isActive(token) else { return nil }
       let effect = core.remove(token)
-      if event != nil { core.childEventArrived() }
+      if event != nil { core.childEventArrived(feeding: feeding.load(ordering: .relaxed)) }
       return (effect, event.map { core.eventArrived($0, force: true, stepper: side) })
     }
     guard let ended else { return }
@@ -115,7 +118,8 @@ extension StoreRuntime {
       return (child, .unknownTarget)
     }
     guard let child = found.child else { return .rejected(found.refusal) }
-    defer { if feeding { core.withLock { $0.endFeeding() } } }
+    if feeding { self.feeding.store(true, ordering: .relaxed) }
+    defer { if feeding { self.feeding.store(false, ordering: .relaxed) } }
     guard let slash else { return child.deliver(message) }
     return child.route(message, to: path[path.utf8.index(after: slash)...])
   }

@@ -56,30 +56,38 @@ extension StoreRuntime {
         ? applyQuietly(&event, batch: &batch, skipped: &skipped, stepper: stepper) : Engine.apply(event, on: stepper)
       var work = StoreCore<Engine>.StepWork(sequence: 0)
       var next: Event?
+      // The step's message, when it is its one command, and where it goes (found under the lock).
+      var message: (MachineMessage, to: MessageReceiver)?
       var waiters: [CheckedContinuation<Void, Never>] = []
       // Nobody listens: a step that starts and cancels nothing leaves nothing to do after the
       // lock, so the draining can be handed back in the same lock that keeps it.
       let quiet = inspector == nil && !observesStates && !observesSteps && !recording
       var handedBack = false
-      core.withLock { core in
-        core.steps &+= skipped
-        work = core.stepped(engine: stepper, outcome: outcome)
-        if let word = core.engine.publishedWord { published.store(word, ordering: .releasing) }
-        // A store that finished drops what is queued: the batch too (nobody listens to be told).
-        if core.finished, !batch.isEmpty { batch = Mailbox() }
-        if quiet, work.starts.isEmpty, work.cancelled.isEmpty {
-          mayBatch = core.mayBatch
-          // The whole mailbox at once: the two buffers are swapped (the batch is empty), not copied.
-          if mayBatch, batch.isEmpty, !core.mailbox.isEmpty { swap(&core.mailbox, &batch) }
-          next = batch.isEmpty ? core.takeNext(stepper: stepper) : batch.pop()
-          handedBack = next == nil
-        } else {
-          mayBatch = false
-          next = batch.isEmpty ? core.takeQueued() : batch.pop()
+      if Engine.isMessaging(outcome) {
+        // (Kept apart: in the common lock below, it made that lock's closure too large to inline.)
+        mayBatch = false
+        (work, next, waiters, message) = keep(messaging: outcome, skipped: skipped, batch: &batch, stepper: stepper)
+      } else {
+        core.withLock { core in
+          core.steps &+= skipped
+          work = core.stepped(engine: stepper, outcome: outcome)
+          if let word = core.engine.publishedWord { published.store(word, ordering: .releasing) }
+          // A store that finished drops what is queued: the batch too (nobody listens to be told).
+          if core.finished, !batch.isEmpty { batch = Mailbox() }
+          if quiet, work.starts.isEmpty, work.cancelled.isEmpty {
+            mayBatch = core.mayBatch
+            // The whole mailbox at once: the two buffers are swapped (the batch is empty), not copied.
+            if mayBatch, batch.isEmpty, !core.mailbox.isEmpty { swap(&core.mailbox, &batch) }
+            next = batch.isEmpty ? core.takeNext(stepper: stepper) : batch.pop()
+            handedBack = next == nil
+          } else {
+            mayBatch = false
+            next = batch.isEmpty ? core.takeQueued() : batch.pop()
+          }
+          // Senders waiting for room (taking an event made some); the idle and finish waiters
+          // wait until the draining is handed back.
+          waiters = core.waitersToResume()
         }
-        // Senders waiting for room (taking an event made some); the idle and finish waiters
-        // wait until the draining is handed back.
-        waiters = core.waitersToResume()
       }
       if handedBack {
         if !waiters.isEmpty { for waiter in waiters { waiter.resume() } }
@@ -90,6 +98,7 @@ extension StoreRuntime {
         report(Engine.report(outcome, of: stepper, event: event, sequence: work.sequence, time: elapsed()))
       }
       perform(work)
+      if let message { deliver(message.0, to: message.to) }
       if next == nil {
         // Those waiting for the store to settle resume only once the step has been reported.
         waiters += core.withLock { core in
@@ -135,6 +144,55 @@ extension StoreRuntime {
   func perform(_ work: StoreCore<Engine>.StepWork) {
     if !work.cancelled.isEmpty { for effect in work.cancelled { cancel(effect) } }
     if !work.starts.isEmpty { for start in work.starts { self.start(start.command, token: start.token) } }
+  }
+
+  /// Keeps a step whose one command is a message (``StoreEngine/isMessaging(_:)``), as the
+  /// drain loop keeps any step that starts something, and commits the message in the same
+  /// lock, finding where it goes (see ``StoreCore/receiver(of:limit:)``): the step's work, the
+  /// next event, the waiters to resume, and the message to deliver now, with its receiver
+  /// (`nil`: a delayed message, now a running timer, or the store finished).
+  @inlinable @inline(never)
+  func keep(
+    messaging outcome: Engine.Outcome, skipped: Int, batch: inout Mailbox<Event>, stepper: UnsafeMutablePointer<Engine.Stepper>
+  ) -> (StoreCore<Engine>.StepWork, Event?, [CheckedContinuation<Void, Never>], (MachineMessage, to: MessageReceiver)?) {
+    // (Locked without a closure, which would copy the outcome it reads.)
+    let core = self.core.lock()
+    defer { self.core.unlock() }
+    core.pointee.steps &+= skipped
+    var work = core.pointee.stepped(engine: stepper, outcome: outcome)
+    // (A step that ran when the store finished starts nothing: its message goes nowhere.)
+    let message = core.pointee.finished ? nil : Engine.commitMessage(of: outcome, to: &core.pointee, &work)
+    if let word = core.pointee.engine.publishedWord { published.store(word, ordering: .releasing) }
+    if core.pointee.finished, !batch.isEmpty { batch = Mailbox() }
+    let next = batch.isEmpty ? core.pointee.takeQueued() : batch.pop()
+    let receiver = message.map { core.pointee.receiver(of: $0, limit: Self.cascadeLimit) }
+    return (work, next, core.pointee.waitersToResume(), message.map { ($0, to: receiver.unsafelyUnwrapped) })
+  }
+
+  /// Delivers a step's message (see ``keep(messaging:skipped:batch:stepper:)``) to the
+  /// receiver the step's lock found, or refuses it, and reports it started, then finished or
+  /// failed, as any message. (Out of the drain loop, as ``start(_:token:)``.)
+  @inlinable @inline(never)
+  func deliver(_ message: MachineMessage, to receiver: MessageReceiver) {
+    inspector?(.effectStarted(id: message.id, description: Effect.message(message).description))
+    let result: SendResult
+    if case .child(let receiver) = receiver, let payload = message.payload {
+      feeding.store(true, ordering: .relaxed)
+      if let slash = message.target.utf8.firstIndex(of: UInt8(ascii: "/")) {
+        result = receiver.route(payload, to: message.target[message.target.utf8.index(after: slash)...])
+      } else {
+        result = receiver.deliver(payload)
+      }
+      feeding.store(false, ordering: .relaxed)
+    } else {
+      result = .rejected(receiver.refusal ?? .wrongType)
+    }
+    guard let inspector else { return }
+    let description = Effect.message(message).description
+    switch result {
+    case .accepted: inspector(.effectFinished(id: message.id, description: description))
+    case .rejected(let reason): inspector(.effectFailed(description: description, error: reason.description, event: nil))
+    }
   }
 
   /// (Specialised, but out of the drain loop: a step that cancels nothing never runs it, and
@@ -303,7 +361,7 @@ extension StoreRuntime {
         core.rare?.deferred[token]?.dropped = true
         return nil
       }
-      if child { core.childEventArrived() }
+      if child { core.childEventArrived(feeding: feeding.load(ordering: .relaxed)) }
       return core.eventArrived(event, force: true, stepper: side)
     }
     switch enqueued {

@@ -36,6 +36,9 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   /// Set when ``finish()`` begins: a drainer stepping a batch of queued events stops before the
   /// next one (it takes no lock per event to see the core's mark).
   @usableFromInline let finishing = Atomic<Bool>(false)
+  /// Set while the drainer delivers a message or starts a child: what a child says or ends
+  /// with meanwhile is an event the store fed itself (see ``StoreCore/beginFeeding(limit:)``).
+  @usableFromInline let feeding = Atomic<Bool>(false)
   /// The engine's ``StoreEngine/publishedWord``, stored under the lock whenever a step is
   /// kept, so a reader of a small state needs no lock.
   @usableFromInline let published: Atomic<UInt64>

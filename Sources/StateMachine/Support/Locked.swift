@@ -91,6 +91,18 @@ struct LockedRegion<Value, Side>: @unchecked Sendable {
     UnsafeMutableRawPointer(mutex).deallocate()
   }
 
+  /// Takes the lock and returns the value behind it, for a critical section that a closure
+  /// would make copy what it reads; ``unlock()`` ends it. Prefer ``withLock(_:)``.
+  @inlinable
+  func lock() -> UnsafeMutablePointer<Value> {
+    pthread_mutex_lock(mutex)
+    return value
+  }
+
+  /// Ends the critical section ``lock()`` began.
+  @inlinable
+  func unlock() { pthread_mutex_unlock(mutex) }
+
   /// Runs `body` with exclusive access to the value. `body` must not take this lock again.
   @inlinable
   func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {

@@ -41,9 +41,6 @@ final class Family {
   @exclusivity(unchecked) @usableFromInline var children: [UInt64: Child] = [:]
   /// Children cancelled or done whose stores are still finishing.
   @exclusivity(unchecked) @usableFromInline var stopping: [ObjectIdentifier: Stopping] = [:]
-  /// Whether the drainer is delivering a message or starting a child: what a child says or
-  /// ends with meanwhile is an event the store fed itself (see ``StoreCore/beginFeeding(limit:)``).
-  @exclusivity(unchecked) @usableFromInline var feeding = false
   /// How many events the store's children fed it so.
   @exclusivity(unchecked) @usableFromInline var fed = 0
   /// Where the current cascade began: the store's step count and `fed` then.
@@ -112,17 +109,27 @@ extension StoreCore {
     } else if length >= limit {
       return false
     }
-    family.feeding = true
     return true
   }
 
-  /// The drainer is done delivering or starting.
+  /// An event arrives from a child: counted as fed when the drainer is delivering or starting
+  /// (`feeding`: see ``StoreRuntime/feeding``).
   @inlinable
-  mutating func endFeeding() { family?.feeding = false }
+  mutating func childEventArrived(feeding: Bool) { if feeding, let family { family.fed += 1 } }
 
-  /// An event arrives from a child: counted as fed when the drainer is delivering or starting.
+  /// Finds the receiver of a step's one message (``StoreEngine/isMessaging(_:)``) under the
+  /// lock that keeps the step, so that delivering it takes no lock of its own: the running
+  /// child its path begins with, or why it is refused (no such child, a message read back from
+  /// a log, or a loop: see ``beginFeeding(limit:)``).
   @inlinable
-  mutating func childEventArrived() { if let family, family.feeding { family.fed += 1 } }
+  mutating func receiver(of message: MachineMessage, limit: Int) -> MessageReceiver {
+    guard message.payload != nil else { return .refused(.wrongType) }
+    let path = Substring(message.target)
+    let head = path.utf8.firstIndex(of: UInt8(ascii: "/")).map { path[..<$0] } ?? path
+    guard let child = child(head) else { return .refused(.unknownTarget) }
+    guard beginFeeding(limit: limit) else { return .refused(.loop) }
+    return .child(child)
+  }
 
   /// A child restored from a snapshot, registered as the running effect `command` (an invoke)
   /// belonging to state `owner`, its handle to be attached; returns its token.
@@ -143,4 +150,17 @@ extension StoreCore {
   /// The tasks finishing the stopping children's stores, known so far.
   @inlinable
   var stoppingTasks: [Task<Void, Never>] { family?.stopping.values.compactMap(\.task) ?? [] }
+}
+
+/// Where a message goes, found before it is delivered: the running child its path begins
+/// with, or why it is refused.
+@usableFromInline
+enum MessageReceiver {
+  case child(RunningChild)
+  case refused(SendRejection)
+
+  /// Why it is refused, if it is.
+  @inlinable var refusal: SendRejection? {
+    if case .refused(let reason) = self { reason } else { nil }
+  }
 }

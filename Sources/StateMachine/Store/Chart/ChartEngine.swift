@@ -236,6 +236,15 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
     commit(step.step, owners: step.owners, exits: step.exits, to: &core, &work)
   }
 
+  /// A chart's messages are registered with its other outputs, in their order.
+  @inlinable
+  static func isMessaging(_ outcome: Outcome) -> Bool { false }
+
+  @inlinable
+  static func commitMessage(of outcome: Outcome, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) -> MachineMessage? {
+    nil
+  }
+
   /// The owners and exits are read from the machine that took the step (its buffers stay
   /// as the step left them until its next step), and only when the step has something to do.
   @inlinable

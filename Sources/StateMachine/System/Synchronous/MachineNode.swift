@@ -117,7 +117,9 @@ where
         try budget.spend()
         let outcome = Engine.apply(event, on: stepper)
         if let error = Engine.failure(of: outcome) { throw SystemRunError.step(event: "\(event)", error: "\(error)") }
-        let work = core.stepped(engine: stepper, outcome: outcome)
+        var work = core.stepped(engine: stepper, outcome: outcome)
+        // A message that is the step's one command is committed apart (`isMessaging(_:)`).
+        let message = Engine.isMessaging(outcome) && !core.finished ? Engine.commitMessage(of: outcome, to: &core, &work) : nil
         let answer = Engine.response(of: outcome)
         if response == nil { response = answer }
         if answer.isHandled || !core.engine.unhandledStepsChangeNothing { budget.changed = true }
@@ -133,6 +135,7 @@ where
           }
         }
         try perform(work, stepper: stepper, &budget, &said)
+        if let message { try deliver(message, stepper: stepper, &budget, &said) }
         // A child that is done takes nothing more: what it still had queued is dropped.
         if done { core.mailbox = Mailbox() }
         guard let next = core.takeNext(stepper: stepper) else { break }
@@ -162,17 +165,26 @@ where
       case .invoke(let child, let id, _):
         try launch(child, id: id, token: start.token, stepper: stepper, &budget, &said)
       case .message(let message) where !message.isDelayed:
-        // A message to no running child, or of another type, is refused and goes no further
-        // (the store reports it to its inspector as a failed effect). (A delayed one waits, as
-        // a timer does: time does not pass here.)
-        guard let payload = message.payload else { continue }
-        let heard = try routeDown(payload, to: Substring(message.target), &budget).said
-        try queue(heard, stepper: stepper, &budget, &said)
+        // (A delayed one waits, as a timer does: time does not pass here.)
+        try deliver(message, stepper: stepper, &budget, &said)
       default:
         // Work is not performed and timers do not fire: what they would send comes as input.
         continue
       }
     }
+  }
+
+  /// Delivers an immediate message; queues what the children said. A message to no running
+  /// child, or of another type, is refused and goes no further (the store reports it to its
+  /// inspector as a failed effect).
+  @inlinable
+  mutating func deliver(
+    _ message: MachineMessage, stepper: UnsafeMutablePointer<Engine.Stepper>, _ budget: inout SystemBudget,
+    _ said: inout ChildSaid<ParentEvent>
+  ) throws(SystemRunError) {
+    guard let payload = message.payload else { return }
+    let heard = try routeDown(payload, to: Substring(message.target), &budget).said
+    try queue(heard, stepper: stepper, &budget, &said)
   }
 
   /// Starts `child` as the effect `token` (``Command/invoke(_:id:scope:)``).
