@@ -80,50 +80,6 @@ extension StoreRuntime {
     if case .drain(let first)? = ended.enqueued { drain(first) }
   }
 
-  /// A ``Command/message(_:)``: delivered now, and reported finished or failed. `fromDrain`:
-  /// the drainer delivers it as its step's work (what the child says meanwhile counts toward
-  /// a loop); else a delayed message's timer does.
-  @inlinable @inline(never)
-  func deliver(_ message: MachineMessage, command: Effect, fromDrain: Bool = true) {
-    let result = message.payload.map { routeToChild($0, to: Substring(message.target), feeding: fromDrain) } ?? .rejected(.wrongType)
-    switch result {
-    case .accepted: inspector?(.effectFinished(id: message.id, description: command.description))
-    case .rejected(let reason): inspector?(.effectFailed(description: command.description, error: reason.description, event: nil))
-    }
-  }
-
-  /// A delayed message (``MachineMessage/init(_:to:after:id:)``) fell due: delivered (and
-  /// reported finished or failed) if it was not cancelled meanwhile. Returns whether it was.
-  @usableFromInline
-  func messageDue(_ token: UInt64, _ message: MachineMessage, command: Effect) -> Bool {
-    let due = core.withLock { core -> Bool in
-      guard core.isActive(token) else { return false }
-      _ = core.remove(token)
-      return true
-    }
-    if due { deliver(message, command: command, fromDrain: false) }
-    return due
-  }
-
-  /// Sends `message` to the running child at `path` (see ``StoreRuntimeBase/route(_:to:)``).
-  /// `feeding`: the drainer sends it (a ``Command/message(_:)``), and what the child says
-  /// meanwhile counts toward a loop (see ``StoreCore/beginFeeding(limit:)``).
-  @inlinable
-  func routeToChild(_ message: any Sendable, to path: Substring, feeding: Bool = false) -> SendResult {
-    let slash = path.utf8.firstIndex(of: UInt8(ascii: "/"))
-    let head = slash.map { path[..<$0] } ?? path
-    let found = core.withLock { core -> (child: RunningChild?, refusal: SendRejection) in
-      guard let child = core.child(head) else { return (nil, .unknownTarget) }
-      if feeding, !core.beginFeeding(limit: Self.cascadeLimit) { return (nil, .loop) }
-      return (child, .unknownTarget)
-    }
-    guard let child = found.child else { return .rejected(found.refusal) }
-    if feeding { self.feeding.store(true, ordering: .relaxed) }
-    defer { if feeding { self.feeding.store(false, ordering: .relaxed) } }
-    guard let slash else { return child.deliver(message) }
-    return child.route(message, to: path[path.utf8.index(after: slash)...])
-  }
-
   /// The running children, by id.
   var runningChildren: [(id: String, child: RunningChild)] {
     core.withLock { $0.runningChildren }.sorted { $0.id < $1.id }

@@ -146,55 +146,6 @@ extension StoreRuntime {
     if !work.starts.isEmpty { for start in work.starts { self.start(start.command, token: start.token) } }
   }
 
-  /// Keeps a step whose one command is a message (``StoreEngine/isMessaging(_:)``), as the
-  /// drain loop keeps any step that starts something, and commits the message in the same
-  /// lock, finding where it goes (see ``StoreCore/receiver(of:limit:)``): the step's work, the
-  /// next event, the waiters to resume, and the message to deliver now, with its receiver
-  /// (`nil`: a delayed message, now a running timer, or the store finished).
-  @inlinable @inline(never)
-  func keep(
-    messaging outcome: Engine.Outcome, skipped: Int, batch: inout Mailbox<Event>, stepper: UnsafeMutablePointer<Engine.Stepper>
-  ) -> (StoreCore<Engine>.StepWork, Event?, [CheckedContinuation<Void, Never>], (MachineMessage, to: MessageReceiver)?) {
-    // (Locked without a closure, which would copy the outcome it reads.)
-    let core = self.core.lock()
-    defer { self.core.unlock() }
-    core.pointee.steps &+= skipped
-    var work = core.pointee.stepped(engine: stepper, outcome: outcome)
-    // (A step that ran when the store finished starts nothing: its message goes nowhere.)
-    let message = core.pointee.finished ? nil : Engine.commitMessage(of: outcome, to: &core.pointee, &work)
-    if let word = core.pointee.engine.publishedWord { published.store(word, ordering: .releasing) }
-    if core.pointee.finished, !batch.isEmpty { batch = Mailbox() }
-    let next = batch.isEmpty ? core.pointee.takeQueued() : batch.pop()
-    let receiver = message.map { core.pointee.receiver(of: $0, limit: Self.cascadeLimit) }
-    return (work, next, core.pointee.waitersToResume(), message.map { ($0, to: receiver.unsafelyUnwrapped) })
-  }
-
-  /// Delivers a step's message (see ``keep(messaging:skipped:batch:stepper:)``) to the
-  /// receiver the step's lock found, or refuses it, and reports it started, then finished or
-  /// failed, as any message. (Out of the drain loop, as ``start(_:token:)``.)
-  @inlinable @inline(never)
-  func deliver(_ message: MachineMessage, to receiver: MessageReceiver) {
-    inspector?(.effectStarted(id: message.id, description: Effect.message(message).description))
-    let result: SendResult
-    if case .child(let receiver) = receiver, let payload = message.payload {
-      feeding.store(true, ordering: .relaxed)
-      if let slash = message.target.utf8.firstIndex(of: UInt8(ascii: "/")) {
-        result = receiver.route(payload, to: message.target[message.target.utf8.index(after: slash)...])
-      } else {
-        result = receiver.deliver(payload)
-      }
-      feeding.store(false, ordering: .relaxed)
-    } else {
-      result = .rejected(receiver.refusal ?? .wrongType)
-    }
-    guard let inspector else { return }
-    let description = Effect.message(message).description
-    switch result {
-    case .accepted: inspector(.effectFinished(id: message.id, description: description))
-    case .rejected(let reason): inspector(.effectFailed(description: description, error: reason.description, event: nil))
-    }
-  }
-
   /// (Specialised, but out of the drain loop: a step that cancels nothing never runs it, and
   /// inlined its cases made the loop larger for every send.)
   @inlinable @inline(never)

@@ -117,18 +117,24 @@ extension StoreCore {
   @inlinable
   mutating func childEventArrived(feeding: Bool) { if feeding, let family { family.fed += 1 } }
 
-  /// Finds the receiver of a step's one message (``StoreEngine/isMessaging(_:)``) under the
-  /// lock that keeps the step, so that delivering it takes no lock of its own: the running
-  /// child its path begins with, or why it is refused (no such child, a message read back from
-  /// a log, or a loop: see ``beginFeeding(limit:)``).
+  /// The receiver of a message to `path`: the running child its first id names, or why it
+  /// is refused (no such child; or, `feeding` (the drainer delivers it), a loop: see
+  /// ``beginFeeding(limit:)``).
+  @inlinable
+  mutating func receiver(ofPath path: Substring, feeding: Bool, limit: Int) -> MessageReceiver {
+    let head = path.utf8.firstIndex(of: UInt8(ascii: "/")).map { path[..<$0] } ?? path
+    guard let child = child(head) else { return .refused(.unknownTarget) }
+    if feeding, !beginFeeding(limit: limit) { return .refused(.loop) }
+    return .child(child)
+  }
+
+  /// The receiver of a step's one message (``StoreEngine/isMessaging(_:)``), found under the
+  /// lock that keeps the step, so that delivering it takes no lock of its own; one read back
+  /// from a log, which carries nothing to deliver, is refused.
   @inlinable
   mutating func receiver(of message: MachineMessage, limit: Int) -> MessageReceiver {
     guard message.payload != nil else { return .refused(.wrongType) }
-    let path = Substring(message.target)
-    let head = path.utf8.firstIndex(of: UInt8(ascii: "/")).map { path[..<$0] } ?? path
-    guard let child = child(head) else { return .refused(.unknownTarget) }
-    guard beginFeeding(limit: limit) else { return .refused(.loop) }
-    return .child(child)
+    return receiver(ofPath: Substring(message.target), feeding: true, limit: limit)
   }
 
   /// A child restored from a snapshot, registered as the running effect `command` (an invoke)
@@ -158,9 +164,4 @@ extension StoreCore {
 enum MessageReceiver {
   case child(RunningChild)
   case refused(SendRejection)
-
-  /// Why it is refused, if it is.
-  @inlinable var refusal: SendRejection? {
-    if case .refused(let reason) = self { reason } else { nil }
-  }
 }

@@ -258,51 +258,6 @@ where
   }
 }
 
-/// Where a running child is: its configuration and its context, each itself when it is a
-/// `Hashable` value, as it reads otherwise (a configuration as `SystemMachine.configuration`
-/// shows it: a table's state; a chart's active states, joined by `, `).
-///
-/// An object, made once each time the child steps and shared by every place of a system that
-/// holds the child as it was then (see ``NodeBoxBase/ownPlace``): an explorer compares the
-/// places it revisits, and a child that did not step is the same object there. Its hash is
-/// worked out once, when it is made.
-@usableFromInline
-final class ChildPlace: Hashable {
-  /// The configuration itself when it is `Hashable`, else as it reads.
-  @usableFromInline let configuration: AnyHashable
-  @usableFromInline let context: AnyHashable
-  @usableFromInline let digest: Int
-
-  /// The configuration as it reads.
-  var shownConfiguration: String { ChildStep.shown(configuration.base) }
-
-  /// `value` itself when it is a `Hashable` value; else as `reading` reads it: one that is an
-  /// object (an SCXML session) changes in place as its machine steps, and a place must not
-  /// change once filed.
-  @inlinable
-  static func kept<Value>(_ value: Value, reading: () -> String) -> AnyHashable {
-    if !(type(of: value) is AnyObject.Type), let hashable = value as? any Hashable { return AnyHashable(hashable) }
-    return AnyHashable(reading())
-  }
-
-  @inlinable
-  init(configuration: AnyHashable, context: AnyHashable) {
-    (self.configuration, self.context) = (configuration, context)
-    var hasher = Hasher()
-    hasher.combine(configuration)
-    hasher.combine(context)
-    digest = hasher.finalize()
-  }
-
-  @inlinable
-  static func == (a: ChildPlace, b: ChildPlace) -> Bool {
-    a === b || (a.digest == b.digest && a.configuration == b.configuration && a.context == b.context)
-  }
-
-  @inlinable
-  func hash(into hasher: inout Hasher) { hasher.combine(digest) }
-}
-
 /// A node's ``StoreCore`` in a box of its own (see ``MachineNode/core``).
 ///
 /// (Changed only through a node that holds it uniquely, on its caller's thread, and read
@@ -313,16 +268,6 @@ final class CoreBox<Engine: StoreEngine> {
 
   @inlinable
   init(_ core: StoreCore<Engine>) { self.core = core }
-}
-
-/// A running descendant's place, and its path.
-@usableFromInline
-struct PlacedChild: Hashable {
-  @usableFromInline let path: String
-  @usableFromInline let place: ChildPlace
-
-  @inlinable
-  init(path: String, place: ChildPlace) { (self.path, self.place) = (path, place) }
 }
 
 /// What a child said to its parent while it stepped: events for the parent, in order, and
@@ -373,30 +318,5 @@ extension MachineNode {
     return ChildPlace(
       configuration: ChildPlace.kept(configuration) { ChildStep.shown(configuration) },
       context: ChildPlace.kept(context) { "\(context)" })
-  }
-}
-
-/// How much one input to a system may cause: every step of every machine counts, and past
-/// `limit` after the input's own the input fails with ``SystemRunError/tooManyEvents(limit:input:)``.
-@usableFromInline
-struct SystemBudget {
-  @usableFromInline let limit: Int
-  /// The input, described only when it fails: describing every input (its event, or the
-  /// message and its path) was a third of what a system's step cost.
-  @usableFromInline let input: any CustomStringConvertible
-  @usableFromInline var spent = 0
-  /// Whether a machine's step may have changed the system: one that a row or transition took,
-  /// or any step of a machine whose unhandled steps may change it (see
-  /// ``StoreEngine/unhandledStepsChangeNothing``). A system that took only steps nothing took
-  /// is where it was, apart from its machines' step counts.
-  @usableFromInline var changed = false
-
-  @inlinable
-  init(limit: Int, input: any CustomStringConvertible) { (self.limit, self.input) = (limit, input) }
-
-  @inlinable
-  mutating func spend() throws(SystemRunError) {
-    spent += 1
-    guard spent <= limit + 1 else { throw SystemRunError.tooManyEvents(limit: limit, input: input.description) }
   }
 }

@@ -1,0 +1,99 @@
+import Synchronization
+
+/// Messages to child machines (``Command/message(_:)``, `Store.send(_:to:)`): each goes to the
+/// running child its path begins with (``StoreCore/receiver(ofPath:feeding:limit:)``), found
+/// under the store's lock, and on from there down the rest of the path, outside it.
+extension StoreRuntime {
+  /// Keeps a step whose one command is a message (``StoreEngine/isMessaging(_:)``), as the
+  /// drain loop keeps any step that starts something, and commits the message in the same
+  /// lock, finding its receiver there: the step's work, the next event, the waiters to resume,
+  /// and the message to deliver now, with its receiver (`nil`: a delayed message, now a
+  /// running timer, or the store finished).
+  @inlinable @inline(never)
+  func keep(
+    messaging outcome: Engine.Outcome, skipped: Int, batch: inout Mailbox<Event>, stepper: UnsafeMutablePointer<Engine.Stepper>
+  ) -> (StoreCore<Engine>.StepWork, Event?, [CheckedContinuation<Void, Never>], (MachineMessage, to: MessageReceiver)?) {
+    // (Locked without a closure, which would copy the outcome it reads.)
+    let core = self.core.lock()
+    defer { self.core.unlock() }
+    core.pointee.steps &+= skipped
+    var work = core.pointee.stepped(engine: stepper, outcome: outcome)
+    // (A step that ran when the store finished starts nothing: its message goes nowhere.)
+    let message = core.pointee.finished ? nil : Engine.commitMessage(of: outcome, to: &core.pointee, &work)
+    let delivery = message.map { ($0, to: core.pointee.receiver(of: $0, limit: Self.cascadeLimit)) }
+    if let word = core.pointee.engine.publishedWord { published.store(word, ordering: .releasing) }
+    if core.pointee.finished, !batch.isEmpty { batch = Mailbox() }
+    let next = batch.isEmpty ? core.pointee.takeQueued() : batch.pop()
+    return (work, next, core.pointee.waitersToResume(), delivery)
+  }
+
+  /// Delivers a step's message (see ``keep(messaging:skipped:batch:stepper:)``) to the
+  /// receiver the step's lock found, or refuses it, and reports it started, then finished or
+  /// failed. (Out of the drain loop, as ``start(_:token:)``.)
+  @inlinable @inline(never)
+  func deliver(_ message: MachineMessage, to receiver: MessageReceiver) {
+    inspector?(.effectStarted(id: message.id, description: Effect.message(message).description))
+    let result: SendResult =
+      switch receiver {
+      // (A receiver is found only for a message that carries one.)
+      case .child(let child): send(message.payload.unsafelyUnwrapped, along: Substring(message.target), to: child, feeding: true)
+      case .refused(let reason): .rejected(reason)
+      }
+    report(result, of: message, as: .message(message))
+  }
+
+  /// A ``Command/message(_:)`` started as any effect is (a chart's, a delayed one when it is
+  /// due): delivered now, and reported finished or failed. `fromDrain`: the drainer delivers it
+  /// as its step's work (what the child says meanwhile counts toward a loop); else a delayed
+  /// message's timer does.
+  @inlinable @inline(never)
+  func deliver(_ message: MachineMessage, command: Effect, fromDrain: Bool = true) {
+    let result = message.payload.map { routeToChild($0, to: Substring(message.target), feeding: fromDrain) } ?? .rejected(.wrongType)
+    report(result, of: message, as: command)
+  }
+
+  /// Tells the inspector how a message's delivery ended: finished when the child accepted it,
+  /// failed otherwise.
+  @inlinable
+  func report(_ result: SendResult, of message: MachineMessage, as command: @autoclosure () -> Effect) {
+    guard let inspector else { return }
+    switch result {
+    case .accepted: inspector(.effectFinished(id: message.id, description: command().description))
+    case .rejected(let reason): inspector(.effectFailed(description: command().description, error: reason.description, event: nil))
+    }
+  }
+
+  /// A delayed message (``MachineMessage/init(_:to:after:id:)``) fell due: delivered (and
+  /// reported finished or failed) if it was not cancelled meanwhile. Returns whether it was.
+  @usableFromInline
+  func messageDue(_ token: UInt64, _ message: MachineMessage, command: Effect) -> Bool {
+    let due = core.withLock { core -> Bool in
+      guard core.isActive(token) else { return false }
+      _ = core.remove(token)
+      return true
+    }
+    if due { deliver(message, command: command, fromDrain: false) }
+    return due
+  }
+
+  /// Sends `message` to the running child at `path` (see ``StoreRuntimeBase/route(_:to:)``).
+  /// `feeding`: the drainer sends it (a ``Command/message(_:)``), and what the child says
+  /// meanwhile counts toward a loop (see ``StoreCore/beginFeeding(limit:)``).
+  @inlinable
+  func routeToChild(_ message: any Sendable, to path: Substring, feeding: Bool = false) -> SendResult {
+    switch core.withLock({ $0.receiver(ofPath: path, feeding: feeding, limit: Self.cascadeLimit) }) {
+    case .child(let child): send(message, along: path, to: child, feeding: feeding)
+    case .refused(let reason): .rejected(reason)
+    }
+  }
+
+  /// Sends `message` to `child`, the receiver of `path`'s first id: to it, or on down the rest
+  /// of the path. `feeding`: the store is marked feeding meanwhile (``feeding``).
+  @inlinable
+  func send(_ message: any Sendable, along path: Substring, to child: RunningChild, feeding: Bool) -> SendResult {
+    if feeding { self.feeding.store(true, ordering: .relaxed) }
+    defer { if feeding { self.feeding.store(false, ordering: .relaxed) } }
+    guard let slash = path.utf8.firstIndex(of: UInt8(ascii: "/")) else { return child.deliver(message) }
+    return child.route(message, to: path[path.utf8.index(after: slash)...])
+  }
+}

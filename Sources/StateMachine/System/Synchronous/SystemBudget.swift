@@ -1,0 +1,24 @@
+/// How much one input to a system may cause: every step of every machine counts, and past
+/// `limit` after the input's own the input fails with ``SystemRunError/tooManyEvents(limit:input:)``.
+@usableFromInline
+struct SystemBudget {
+  @usableFromInline let limit: Int
+  /// The input, described only when it fails: describing every input (its event, or the
+  /// message and its path) was a third of what a system's step cost.
+  @usableFromInline let input: any CustomStringConvertible
+  @usableFromInline var spent = 0
+  /// Whether a machine's step may have changed the system: one that a row or transition took,
+  /// or any step of a machine whose unhandled steps may change it (see
+  /// ``StoreEngine/unhandledStepsChangeNothing``). A system that took only steps nothing took
+  /// is where it was, apart from its machines' step counts.
+  @usableFromInline var changed = false
+
+  @inlinable
+  init(limit: Int, input: any CustomStringConvertible) { (self.limit, self.input) = (limit, input) }
+
+  @inlinable
+  mutating func spend() throws(SystemRunError) {
+    spent += 1
+    guard spent <= limit + 1 else { throw SystemRunError.tooManyEvents(limit: limit, input: input.description) }
+  }
+}
