@@ -201,10 +201,12 @@ extension CLITests {
       let frameworkVariants = entries.filter { $0["workload"] as? String != "system" }.compactMap { $0["variant"] as? String }
         .filter { !$0.contains("switch") && !$0.contains("dictionary") }
       let system = entries.filter { $0["workload"] as? String == "system" }.compactMap { $0["variant"] as? String }
-      #expect(system.count == 7)
+      #expect(system.count == 9)
       #expect(system.filter { $0.hasPrefix("MachineSystem.step") }.count == 2)
-      // The parent's part of a message is measured beside the whole of it.
-      #expect(system.filter { $0.contains("Command.message") }.count == 2)
+      // The parent's part of a message is measured beside the whole of it, for a table parent
+      // and a chart parent.
+      #expect(system.filter { $0.contains("Command.message") }.count == 4)
+      #expect(system.filter { $0.contains("Command.message") && $0.contains("chart") }.count == 2)
       #expect(frameworkVariants.contains("machine.send"))
       #expect(
         frameworkVariants.filter { $0.contains("store") }.count == 7,

@@ -48,6 +48,31 @@ enum SystemBench {
       },
     ])
 
+  typealias ChartHost = Chart<State, Event, NoContext, Command<Event, Never>>
+
+  /// The host as a chart: child `c0` runs while its one state is active; `forward(e)` and
+  /// `misdirect(e)` message as the table's rows do (``ChartAction/make(_:_:)``, one output).
+  static let chartHost: ChartHost = try! ChartHost(
+    name: "system-chart-host",
+    states: [
+      .atomic(
+        .a,
+        transitions: [
+          .on(.forward, do: [
+            .make("forward") { _, event in
+              guard case .forward(let message)? = event else { return nil }
+              return .message(MachineMessage(message, to: "c0"))
+            }
+          ]),
+          .on(.misdirect, do: [
+            .make("misdirect") { _, event in
+              guard case .misdirect(let message)? = event else { return nil }
+              return .message(MachineMessage(message, to: "nobody"))
+            }
+          ]),
+        ], onEntry: [.effect(.invoke(child, id: "c0", scope: .global))])
+    ])
+
   static func workload(count: Int, idleChildren: Int) -> BenchWorkload {
     let events = LoaderBench.events(count: count, seed: 0x5EED)
     let plain = StoreBench.table(effects: false)
@@ -73,6 +98,12 @@ enum SystemBench {
         // its delivery: the same message to an id that no child has is refused at delivery.
         BenchVariant(name: "the parent's part of Command.message (to an id no child has: refused)") {
           withChild { store in events.reduce(0) { $0 + (store.send(.misdirect($1)) == .accepted ? 1 : 0) } }
+        },
+        BenchVariant(name: "message from a parent chart to its child (Command.message)") {
+          withChartChild { store in events.reduce(0) { $0 + (store.send(.forward($1)) == .accepted ? 1 : 0) } }
+        },
+        BenchVariant(name: "the parent chart's part of Command.message (to an id no child has: refused)") {
+          withChartChild { store in events.reduce(0) { $0 + (store.send(.misdirect($1)) == .accepted ? 1 : 0) } }
         },
         // The synchronous system the checkers step (PropertyCheck, Explorer over a MachineSystem).
         BenchVariant(name: "MachineSystem.step, parent machine to child (what checks of a system step)") {
@@ -101,6 +132,16 @@ enum SystemBench {
   static func withChild(_ send: (Store<Host>) -> Int) -> Int {
     let store = Store(host, context: NoContext(), handler: { _, _ in })
     store.send(.spawn(0))
+    let accepted = send(store)
+    StoreBench.finishSynchronously(store)
+    return accepted
+  }
+
+  /// What `send` returns, run on a store of `chartHost` (whose child `c0` starts with it), once
+  /// the store and its child have finished.
+  static func withChartChild(_ send: (Store<ChartHost>) -> Int) -> Int {
+    let store = try! Store(chartHost, context: NoContext(), handler: { _, _ in })
+    store.start()
     let accepted = send(store)
     StoreBench.finishSynchronously(store)
     return accepted

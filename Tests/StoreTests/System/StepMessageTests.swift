@@ -1,0 +1,153 @@
+import StateMachine
+import Testing
+
+/// A message that is its step's one command (a table's) or one output (a chart's): a store
+/// commits it apart from other effects and finds its receiver in the lock that keeps the step.
+/// It must end as any message does (finished, failed or, delayed, cancelled), on a table and on
+/// a chart alike, and loops through it stay bounded.
+@Suite("Systems of machines: a step whose one command is a message")
+struct StepMessageTests {
+  typealias Host = TransitionTable<String, String, Int, Command<String, Never>>
+  typealias ChartHost = Chart<String, String, Int, Command<String, Never>>
+
+  /// A table that counts each "ball" it gets.
+  static let echo: Host = {
+    do {
+      return try Host(name: "echo", initial: "ready", states: [.state("ready")], rows: [.stayInAny(on: "ball").update { count, _ in count += 1 }])
+    } catch {
+      preconditionFailure("invalid state: the echo table is valid: \(error)")
+    }
+  }()
+
+  /// The echo as child `echo`; with `echoesBack`, it says "ball" back after each of its balls.
+  static func child(echoesBack: Bool) -> ChildMachine<String> {
+    ChildMachine<String>(echo, context: 0, toParent: { step in echoesBack && step.event == "ball" ? "ball" : nil })
+  }
+
+  /// A store running the echo as child `echo`, as a user holds it: sends, waits, and its context.
+  struct Run {
+    let send: (String) -> SendResult
+    let context: () -> Int
+    let settle: () async -> Void
+    let finish: () async -> Void
+    let clock: ManualClock
+    let ledger: SystemLedger
+  }
+
+  /// The host's kind, with the same events: `ball` messages the child a ball (and counts),
+  /// `lost` messages a child that does not exist, `later` messages it a ball in 5 s (id `later`),
+  /// `never` cancels that.
+  enum Kind: String, CaseIterable, Sendable {
+    /// A table, whose rows each have one command.
+    case table
+    /// A chart, whose transitions each have one output (`lost`'s a ``ChartAction/message(_:to:)``,
+    /// the others' a ``Command/message(_:)`` effect), and two more: `both` messages the child and
+    /// then no one (two outputs, registered in order), and `quit` messages the child as it
+    /// halts the chart (its messages go nowhere).
+    case chart
+
+    func run(echoesBack: Bool = false) throws -> Run {
+      let (clock, ledger) = (ManualClock(), SystemLedger())
+      let child = StepMessageTests.child(echoesBack: echoesBack)
+      let ball = Command<String, Never>.message(MachineMessage("ball", to: "echo"))
+      let later = Command<String, Never>.message(MachineMessage("ball", to: "echo", after: .seconds(5), id: "later"))
+      switch self {
+      case .table:
+        let host = try Host(
+          name: "player", initial: "playing", states: [.state("playing", entry: [.invoke(child, id: "echo", scope: .global)])],
+          rows: [
+            Host.Row.stayInAny(on: "ball", effects: ball).update { count, _ in count += 1 },
+            .stayInAny(on: "lost", effects: .message(MachineMessage("ball", to: "nobody"))),
+            .stayInAny(on: "later", effects: later),
+            .stayInAny(on: "never", effects: .cancel("later")),
+          ])
+        let store = Store(host, context: 0, clock: clock, handler: { _, _ in }, inspector: { ledger.record($0) })
+        store.start()
+        return Run(
+          send: { store.send($0) }, context: { store.context }, settle: { await store.settle() }, finish: { await store.finish() },
+          clock: clock, ledger: ledger)
+      case .chart:
+        let host = try ChartHost(name: "player", states: [
+          .atomic("playing", transitions: [
+            .on("ball", do: [.update { count, _ in count += 1 }, .effect(ball)]),
+            .on("lost", do: [.message("ball", to: "nobody")]),
+            .on("later", do: [.effect(later)]),
+            .on("never", do: [.effect(.cancel("later"))]),
+            .on("both", do: [.effect(ball), .message("ball", to: "nobody")]),
+            .on("quit", to: "over", actions: [.effect(ball)]),
+          ], onEntry: [.effect(.invoke(child, id: "echo", scope: .global))]),
+          .final("over"),
+        ])
+        let store = try Store(host, context: 0, clock: clock, handler: { _, _ in }, inspector: { ledger.record($0) })
+        store.start()
+        return Run(
+          send: { store.send($0) }, context: { store.context }, settle: { await store.settle() }, finish: { await store.finish() },
+          clock: clock, ledger: ledger)
+      }
+    }
+  }
+
+  struct Case: Sendable, CustomTestStringConvertible {
+    let label: String
+    let kinds: [Kind]
+    let events: [String]
+    /// How long the clock runs after the events.
+    let wait: Duration
+    /// The message's reports, in order (the child's start and stop aside).
+    let reports: [String]
+    /// The child's steps.
+    let childSteps: Int
+    var testDescription: String { label }
+  }
+
+  static let cases: [Case] = [
+    Case(
+      label: "to its child: delivered at once, reported started then finished", kinds: Kind.allCases, events: ["ball"], wait: .zero,
+      reports: ["start send ball to echo", "finished send ball to echo"], childSteps: 1),
+    Case(
+      label: "to an id no child has: refused, reported started then failed", kinds: Kind.allCases, events: ["lost"], wait: .zero,
+      reports: ["start send ball to nobody", "failed send ball to nobody: \(SendRejection.unknownTarget)"], childSteps: 0),
+    Case(
+      label: "delayed: a timer until it is due, then delivered", kinds: Kind.allCases, events: ["later"], wait: .seconds(5),
+      reports: ["start after 5 s: send ball to echo", "finished after 5 s: send ball to echo"], childSteps: 1),
+    Case(
+      label: "delayed and cancelled by its id before it is due: never delivered", kinds: Kind.allCases, events: ["later", "never"],
+      wait: .seconds(10), reports: ["start after 5 s: send ball to echo", "cancelled after 5 s: send ball to echo"], childSteps: 0),
+    Case(
+      label: "one of two outputs: each delivered or refused, in order", kinds: [.chart], events: ["both"], wait: .zero,
+      reports: [
+        "start send ball to echo", "finished send ball to echo",
+        "start send ball to nobody", "failed send ball to nobody: \(SendRejection.unknownTarget)",
+      ], childSteps: 1),
+    Case(
+      label: "from the macrostep that halts the chart: goes nowhere", kinds: [.chart], events: ["quit"], wait: .zero, reports: [],
+      childSteps: 0),
+  ]
+
+  static let runs: [(Kind, Case)] = cases.flatMap { c in c.kinds.map { ($0, c) } }
+
+  @Test("each message ends exactly once, as it should", arguments: runs)
+  func ends(_ kind: Kind, _ c: Case) async throws {
+    let run = try kind.run()
+    for event in c.events { #expect(run.send(event) == .accepted) }
+    await run.clock.advance(by: c.wait)
+    await run.settle()
+    #expect(run.ledger.all.filter { !$0.contains("invoke") } == c.reports)
+    #expect(run.ledger.childSteps.count == c.childSteps)
+    await run.finish()
+  }
+
+  @Test("a host and its child messaging each other stop at 10,000 steps, with the message failed as a loop", arguments: Kind.allCases)
+  func pingPong(_ kind: Kind) async throws {
+    let run = try kind.run(echoesBack: true)
+    // Without the bound this send would never return.
+    #expect(run.send("ball") == .accepted)
+    #expect(run.context() == 10_000)
+    #expect(run.ledger.all.filter { $0.hasPrefix("failed") } == ["failed send ball to echo: \(SendRejection.loop)"])
+    #expect(run.ledger.all.filter { $0 == "finished send ball to echo" }.count == 9_999)
+    // An event from outside begins a new cascade, bounded the same way.
+    #expect(run.send("ball") == .accepted)
+    #expect(run.context() == 20_000)
+    await run.finish()
+  }
+}
