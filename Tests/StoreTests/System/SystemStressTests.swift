@@ -50,4 +50,98 @@ struct SystemStressTests {
     #expect(ledger.all.filter { $0.hasPrefix("start") }.count == children)
     #expect(ledger.all.filter { $0.hasPrefix("cancelled") }.count == children)
   }
+
+  /// A parent that relays its producers' events to its children (each a ``Command/message(_:)``,
+  /// its step's one command or output) and counts what the children say, as in `host`.
+  enum Relay {
+    enum Event: Hashable, Sendable, Discriminated {
+      case spawn(Int), relay(producer: Int, sequence: Int, child: Int), counted, disorder
+      enum Kind: Hashable, Sendable { case spawn, relay, counted, disorder }
+      var discriminant: Kind {
+        switch self {
+        case .spawn: .spawn
+        case .relay: .relay
+        case .counted: .counted
+        case .disorder: .disorder
+        }
+      }
+    }
+    struct Context: Hashable, Sendable { var counted = 0, disorder = 0 }
+    typealias Table = TransitionTable<String, Event, Context, Command<Event, Never>>
+    typealias Parent = Chart<String, Event, Context, Command<Event, Never>>
+
+    static let child = ChildMachine<Event>(Tally.table(), context: .init(), toParent: { step in step.context.outOfOrder > 0 ? .disorder : .counted })
+
+    /// What a step does with `event`: start child `c<n>`, or message a child its producer's add.
+    @Sendable static func command(_ event: Event?) -> Command<Event, Never>? {
+      switch event {
+      case .spawn(let n)?: .invoke(child, id: EffectID("c\(n)"), scope: .global)
+      case .relay(let p, let s, let c)?: .message(MachineMessage(Tally.Event.add(producer: p, sequence: s), to: "c\(c)"))
+      default: nil
+      }
+    }
+    @Sendable static func count(_ context: inout Context, _ event: Event?) {
+      if event == .counted { context.counted += 1 } else if event == .disorder { context.disorder += 1 }
+    }
+
+    enum Kind: String, CaseIterable, Sendable { case table, chart }
+
+    /// The parent, of `kind`, in a store: what a test sends it, and its context.
+    static func store(_ kind: Kind, ledger: SystemLedger) throws -> (send: @Sendable (Event) -> SendResult, context: () -> Context, settle: () async -> Void, finish: () async -> Void) {
+      switch kind {
+      case .table:
+        let table = try Table(
+          name: "relay", initial: "up",
+          rows: [
+            .stayInAny(on: .spawn).emit("spawn") { _, event in command(event) },
+            .stayInAny(on: .relay).emit("relay") { _, event in command(event) },
+            .stayInAny(on: .counted).update { context, event in count(&context, event) },
+            .stayInAny(on: .disorder).update { context, event in count(&context, event) },
+          ])
+        let store = Store(table, context: Context(), handler: { _, _ in }, inspector: { ledger.record($0) })
+        return ({ store.send($0) }, { store.context }, { await store.settle() }, { await store.finish() })
+      case .chart:
+        let chart = try Parent(name: "relay", states: [
+          .atomic("up", transitions: [
+            .on(.spawn, do: [.make("spawn") { _, event in command(event) }]),
+            .on(.relay, do: [.make("relay") { _, event in command(event) }]),
+            .on(.counted, do: [.update(nil) { context, event in count(&context, event) }]),
+            .on(.disorder, do: [.update(nil) { context, event in count(&context, event) }]),
+          ])
+        ])
+        let store = try Store(chart, context: Context(), handler: { _, _ in }, inspector: { ledger.record($0) })
+        store.start()
+        return ({ store.send($0) }, { store.context }, { await store.settle() }, { await store.finish() })
+      }
+    }
+  }
+
+  @Test("8 producers through a parent's messages to 200 children: every message delivered, each pair in order", arguments: Relay.Kind.allCases)
+  func relayedByParent(_ kind: Relay.Kind) async throws {
+    let (children, perProducer) = (200, 2_000)
+    let ledger = SystemLedger()
+    let store = try Relay.store(kind, ledger: ledger)
+    for i in 0..<children { #expect(store.send(.spawn(i)) == .accepted) }
+    let send = store.send
+    await withTaskGroup(of: Void.self) { group in
+      for p in 0..<8 {
+        group.addTask {
+          for i in 0..<perProducer {
+            // Producer p's events for child i % children carry its sequence for that child; the
+            // parent's steps keep their order, and so must its messages.
+            let result = send(.relay(producer: p, sequence: i / children, child: i % children))
+            if result != .accepted { Issue.record("refused: \(result)") }
+          }
+        }
+      }
+    }
+    await store.settle()
+    #expect(store.context() == Relay.Context(counted: 8 * perProducer, disorder: 0))
+    #expect(ledger.all.filter { $0.hasPrefix("finished send") }.count == 8 * perProducer)
+    #expect(ledger.all.filter { $0.hasPrefix("failed") }.isEmpty)
+    await store.finish()
+    // Each child started once and was cancelled once, by the finish.
+    #expect(ledger.all.filter { $0.hasPrefix("start invoke") }.count == children)
+    #expect(ledger.all.filter { $0.hasPrefix("cancelled invoke") }.count == children)
+  }
 }
