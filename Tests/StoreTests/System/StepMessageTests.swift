@@ -1,10 +1,10 @@
 import StateMachine
 import Testing
 
-/// A message that is its step's one command (a table's) or one output (a chart's): a store
-/// commits it apart from other effects and finds its receiver in the lock that keeps the step.
-/// It must end as any message does (finished, failed or, delayed, cancelled), on a table and on
-/// a chart alike, and loops through it stay bounded.
+/// A message that is its step's one command (a table's) or one output (a chart's). A table's
+/// store commits it apart from other effects and finds its receiver in the lock that keeps the
+/// step; a chart's registers it with its outputs, as any effect. Either way it must end as any
+/// message does (finished, failed or, delayed, cancelled), and loops through it stay bounded.
 @Suite("Systems of machines: a step whose one command is a message")
 struct StepMessageTests {
   typealias Host = TransitionTable<String, String, Int, Command<String, Never>>

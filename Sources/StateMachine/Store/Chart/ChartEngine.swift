@@ -236,34 +236,13 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
     commit(step.step, owners: step.owners, exits: step.exits, to: &core, &work)
   }
 
-  /// A macrostep whose one output is a message (``ChartAction/message(_:to:)``, or a
-  /// ``Command/message(_:)`` effect): committed apart, as a table's (see
-  /// ``StoreEngine/isMessaging(_:)``). A chart's messages among other outputs are registered
-  /// with them, in their order.
+  /// A chart's messages are registered with its other outputs, in their order.
   @inlinable
-  static func isMessaging(_ outcome: Outcome) -> Bool {
-    guard let outputs = outcome.step?.outputs, outputs.count == 1 else { return false }
-    switch outputs[0] {
-    case .message, .effect(.message): return true
-    default: return false
-    }
-  }
+  static func isMessaging(_ outcome: Outcome) -> Bool { false }
 
-  /// The lone output's message (see ``isMessaging(_:)``) to deliver now; `nil` for a delayed
-  /// one, registered as a timer as any effect is, and when the macrostep halted the chart: a
-  /// halted chart's messages go nowhere, as when they are registered.
   @inlinable
   static func commitMessage(of outcome: Outcome, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) -> MachineMessage? {
-    guard !core.engine.halted, let outputs = outcome.step?.outputs, outputs.count == 1 else { return nil }
-    switch outputs[0] {
-    case .message(let event, let target): return MachineMessage(event, to: target)
-    case .effect(.message(let message)):
-      guard message.isDelayed else { return message }
-      // (A message's scope is global: no state owns it.)
-      core.register(.message(message), owner: 0, into: &work)
-      return nil
-    default: return nil
-    }
+    nil
   }
 
   /// The owners and exits are read from the machine that took the step (its buffers stay
@@ -275,22 +254,17 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
     guard let step = outcome.step else { return }
     let machine = UnsafePointer(stepped.pointee.machine.unsafelyUnwrapped)
     if step.outputs.isEmpty, !machine.pointee.exitedAny || core.nothingRuns, !core.engine.halted { return }
-    commit(
-      step, owners: machine.pointee.lastOwners, exits: machine.pointee.lastExits, to: &core, &work,
-      loneMessageApart: isMessaging(outcome))
+    commit(step, owners: machine.pointee.lastOwners, exits: machine.pointee.lastExits, to: &core, &work)
   }
 
   /// States left end their state-scoped effects; then the outputs start in order, except a
   /// state-scoped one whose state was left later in the same macrostep. A send without delay
   /// joins the mailbox at once (SCXML's external queue). When the chart halts, everything still
   /// running is cancelled and only the last macrostep's work starts (its events are dropped).
-  ///
-  /// `loneMessageApart`: the step's one output is a message, committed apart
-  /// (``commitMessage(of:to:_:)``), which this leaves out.
   @inlinable
   static func commit(
     _ step: ChartStep<Event, Effect>, owners: [Int], exits: [ChartExit], to core: inout StoreCore<Self>,
-    _ work: inout StoreCore<Self>.StepWork, loneMessageApart: Bool = false
+    _ work: inout StoreCore<Self>.StepWork
   ) {
     if step.outputs.isEmpty, exits.isEmpty || core.nothingRuns, !core.engine.halted { return }
     let halted = core.engine.halted
@@ -305,7 +279,6 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
       case .effect(let command):
         // After a halt only work starts (its events are dropped as late); timers never could fire.
         if halted, !command.isPerform { continue }
-        if loneMessageApart { continue }
         if case .state = command.scope, exits.contains(where: { $0.state == owner && $0.output > position }) { continue }
         core.register(command, owner: owner, into: &work)
       case .send(let event, let delay, let id):
@@ -318,7 +291,7 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
       case .cancel(let id):
         core.register(.cancel(EffectID(id)), owner: owner, into: &work)
       case .message(let event, let target):
-        guard !halted, !loneMessageApart else { continue }
+        guard !halted else { continue }
         core.register(.message(MachineMessage(event, to: target)), owner: owner, into: &work)
       }
     }
