@@ -87,10 +87,14 @@ struct SystemDifferentialTests {
   /// are left over (negative: ends without a start).
   static func unended(_ ledger: SystemLedger) -> [String: Int] {
     var open: [String: Int] = [:]
-    for line in ledger.all {
-      let (what, rest) = (line.prefix { $0 != " " }, line.drop { $0 != " " }.dropFirst())
-      // A failure's line goes on with its error after the description.
-      let description = what == "failed" ? String(rest.prefix { $0 != ":" }) : String(rest)
+    let lines = ledger.all.map { line in (what: line.prefix { $0 != " " }, rest: String(line.drop { $0 != " " }.dropFirst())) }
+    let started = Set(lines.filter { $0.what == "start" }.map(\.rest))
+    for (what, rest) in lines {
+      // A failure's line goes on with its error after the description, which may hold a colon
+      // itself (`send add(producer: 0, …) to c0`): it is the longest started one it begins with.
+      let description =
+        what == "failed"
+        ? started.filter { rest.hasPrefix($0 + ": ") }.max { $0.count < $1.count } ?? String(rest.prefix { $0 != ":" }) : rest
       open[description, default: 0] += what == "start" ? 1 : -1
     }
     return open.filter { $0.value != 0 }

@@ -55,11 +55,12 @@ struct SystemStressTests {
   /// its step's one command or output) and counts what the children say, as in `host`.
   enum Relay {
     enum Event: Hashable, Sendable, Discriminated {
-      case spawn(Int), relay(producer: Int, sequence: Int, child: Int), counted, disorder
-      enum Kind: Hashable, Sendable { case spawn, relay, counted, disorder }
+      case spawn(Int), stop(Int), relay(producer: Int, sequence: Int, child: Int), counted, disorder
+      enum Kind: Hashable, Sendable { case spawn, stop, relay, counted, disorder }
       var discriminant: Kind {
         switch self {
         case .spawn: .spawn
+        case .stop: .stop
         case .relay: .relay
         case .counted: .counted
         case .disorder: .disorder
@@ -72,10 +73,12 @@ struct SystemStressTests {
 
     static let child = ChildMachine<Event>(Tally.table(), context: .init(), toParent: { step in step.context.outOfOrder > 0 ? .disorder : .counted })
 
-    /// What a step does with `event`: start child `c<n>`, or message a child its producer's add.
+    /// What a step does with `event`: start child `c<n>`, stop it, or message a child its
+    /// producer's add.
     @Sendable static func command(_ event: Event?) -> Command<Event, Never>? {
       switch event {
       case .spawn(let n)?: .invoke(child, id: EffectID("c\(n)"), scope: .global)
+      case .stop(let n)?: .cancel(EffectID("c\(n)"))
       case .relay(let p, let s, let c)?: .message(MachineMessage(Tally.Event.add(producer: p, sequence: s), to: "c\(c)"))
       default: nil
       }
@@ -94,6 +97,7 @@ struct SystemStressTests {
           name: "relay", initial: "up",
           rows: [
             .stayInAny(on: .spawn).emit("spawn") { _, event in command(event) },
+            .stayInAny(on: .stop).emit("stop") { _, event in command(event) },
             .stayInAny(on: .relay).emit("relay") { _, event in command(event) },
             .stayInAny(on: .counted).update { context, event in count(&context, event) },
             .stayInAny(on: .disorder).update { context, event in count(&context, event) },
@@ -104,6 +108,7 @@ struct SystemStressTests {
         let chart = try Parent(name: "relay", states: [
           .atomic("up", transitions: [
             .on(.spawn, do: [.make("spawn") { _, event in command(event) }]),
+            .on(.stop, do: [.make("stop") { _, event in command(event) }]),
             .on(.relay, do: [.make("relay") { _, event in command(event) }]),
             .on(.counted, do: [.update(nil) { context, event in count(&context, event) }]),
             .on(.disorder, do: [.update(nil) { context, event in count(&context, event) }]),
@@ -143,5 +148,45 @@ struct SystemStressTests {
     // Each child started once and was cancelled once, by the finish.
     #expect(ledger.all.filter { $0.hasPrefix("start invoke") }.count == children)
     #expect(ledger.all.filter { $0.hasPrefix("cancelled invoke") }.count == children)
+  }
+
+  @Test("8 producers messaging children that are stopped and started meanwhile: every message and child ends once", arguments: Relay.Kind.allCases)
+  func relayedWhileChurning(_ kind: Relay.Kind) async throws {
+    let (children, perProducer) = (20, 1_000)
+    let ledger = SystemLedger()
+    let store = try Relay.store(kind, ledger: ledger)
+    for i in 0..<children { #expect(store.send(.spawn(i)) == .accepted) }
+    let send = store.send
+    await withTaskGroup(of: Void.self) { group in
+      for p in 0..<8 {
+        group.addTask {
+          for i in 0..<perProducer {
+            let result = send(.relay(producer: p, sequence: i / children, child: i % children))
+            if result != .accepted { Issue.record("refused: \(result)") }
+          }
+        }
+      }
+      // Meanwhile children are stopped and, a moment later, started again (each time a new
+      // store): messages to a child that is stopped then are refused.
+      group.addTask {
+        for i in 0..<400 {
+          _ = send(.stop(i % children))
+          try? await Task.sleep(for: .microseconds(20))
+          _ = send(.spawn(i % children))
+        }
+      }
+    }
+    await store.settle()
+    await store.finish()
+    // Every message the parent's steps sent was reported started, then delivered or refused
+    // (a child stopped in between), once; every child started was reported ended, once.
+    let messages = ledger.all.filter { $0.hasPrefix("start send") }.count
+    #expect(messages == 8 * perProducer)
+    #expect(ledger.all.filter { $0.hasPrefix("finished send") || $0.hasPrefix("failed send") }.count == messages)
+    #expect(ledger.all.filter { $0.hasPrefix("start invoke") }.count == children + 400)
+    #expect(SystemDifferentialTests.unended(ledger) == [:])
+    // Each child's step told its parent at most once (a restarted child counts its producers'
+    // sequences from where the new store begins, so their order is not checked here).
+    #expect(store.context().counted + store.context().disorder <= messages)
   }
 }
