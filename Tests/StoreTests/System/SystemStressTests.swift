@@ -89,8 +89,23 @@ struct SystemStressTests {
 
     enum Kind: String, CaseIterable, Sendable { case table, chart }
 
+    /// The parent's relay events as its inspector saw them: handled by a step, or dropped from
+    /// its mailbox when it finished.
+    struct Relays: Sendable { var stepped = 0, dropped = 0 }
+
     /// The parent, of `kind`, in a store: what a test sends it, and its context.
-    static func store(_ kind: Kind, ledger: SystemLedger) throws -> (send: @Sendable (Event) -> SendResult, context: () -> Context, settle: () async -> Void, finish: () async -> Void) {
+    static func store(_ kind: Kind, ledger: SystemLedger, relays: Guarded<Relays> = Guarded(Relays())) throws -> (
+      send: @Sendable (Event) -> SendResult, context: () -> Context, settle: () async -> Void, finish: () async -> Void
+    ) {
+      @Sendable func isRelay(_ event: Event) -> Bool { if case .relay = event { true } else { false } }
+      @Sendable func record<Definition: StoreDefinition>(_ report: StoreReport<Event, StoreStep<Definition>>) where Definition.Event == Event {
+        ledger.record(report)
+        switch report {
+        case .step(let step) where isRelay(step.event): relays.withLock { $0.stepped += 1 }
+        case .queuedEventDropped(let event) where isRelay(event): relays.withLock { $0.dropped += 1 }
+        default: break
+        }
+      }
       switch kind {
       case .table:
         let table = try Table(
@@ -102,7 +117,7 @@ struct SystemStressTests {
             .stayInAny(on: .counted).update { context, event in count(&context, event) },
             .stayInAny(on: .disorder).update { context, event in count(&context, event) },
           ])
-        let store = Store(table, context: Context(), handler: { _, _ in }, inspector: { ledger.record($0) })
+        let store = Store(table, context: Context(), handler: { _, _ in }, inspector: { record($0) })
         return ({ store.send($0) }, { store.context }, { await store.settle() }, { await store.finish() })
       case .chart:
         let chart = try Parent(name: "relay", states: [
@@ -114,7 +129,7 @@ struct SystemStressTests {
             .on(.disorder, do: [.update(nil) { context, event in count(&context, event) }]),
           ])
         ])
-        let store = try Store(chart, context: Context(), handler: { _, _ in }, inspector: { ledger.record($0) })
+        let store = try Store(chart, context: Context(), handler: { _, _ in }, inspector: { record($0) })
         store.start()
         return ({ store.send($0) }, { store.context }, { await store.settle() }, { await store.finish() })
       }
@@ -188,5 +203,40 @@ struct SystemStressTests {
     // Each child's step told its parent at most once (a restarted child counts its producers'
     // sequences from where the new store begins, so their order is not checked here).
     #expect(store.context().counted + store.context().disorder <= messages)
+  }
+
+  @Test("8 producers messaging through a parent that finishes meanwhile: every accepted event handled or dropped, every message and child ended", arguments: Relay.Kind.allCases)
+  func relayedWhileFinishing(_ kind: Relay.Kind) async throws {
+    let (children, perProducer) = (20, 2_000)
+    let ledger = SystemLedger()
+    let relays = Guarded(Relay.Relays())
+    let store = try Relay.store(kind, ledger: ledger, relays: relays)
+    for i in 0..<children { #expect(store.send(.spawn(i)) == .accepted) }
+    let send = store.send
+    let accepted = Guarded(0)
+    await withTaskGroup(of: Void.self) { group in
+      for p in 0..<8 {
+        group.addTask {
+          var mine = 0
+          for i in 0..<perProducer {
+            if send(.relay(producer: p, sequence: i / children, child: i % children)) == .accepted { mine += 1 }
+            // (The pool has as many threads as cores: producers that never suspended would hold
+            // them all until done, and the finish would come after them.)
+            if i % 50 == 0 { await Task.yield() }
+          }
+          accepted.withLock { $0 += mine }
+        }
+      }
+      // The store finishes while the producers send: later sends are refused, what was queued
+      // is dropped (and reported), and what runs is cancelled.
+      try? await Task.sleep(for: .milliseconds(2))
+      await store.finish()
+    }
+    let seen = relays.withLock { $0 }
+    #expect(seen.stepped + seen.dropped == accepted.withLock { $0 })
+    // A relay stepped before the finish began sent its message; each started one ended once.
+    #expect(ledger.all.filter { $0.hasPrefix("start send") }.count <= seen.stepped)
+    #expect(ledger.all.filter { $0.hasPrefix("start invoke") }.count == children)
+    #expect(SystemDifferentialTests.unended(ledger) == [:])
   }
 }
