@@ -7,21 +7,13 @@ import Testing
 /// message does (finished, failed or, delayed, cancelled), and loops through it stay bounded.
 @Suite("Systems of machines: a step whose one command is a message")
 struct StepMessageTests {
-  typealias Host = TransitionTable<String, String, Int, Command<String, Never>>
-  typealias ChartHost = Chart<String, String, Int, Command<String, Never>>
+  typealias Host = LoopTests.Echo
+  typealias ChartHost = LoopTests.Player
 
-  /// A table that counts each "ball" it gets.
-  static let echo: Host = {
-    do {
-      return try Host(name: "echo", initial: "ready", states: [.state("ready")], rows: [.stayInAny(on: "ball").update { count, _ in count += 1 }])
-    } catch {
-      preconditionFailure("invalid state: the echo table is valid: \(error)")
-    }
-  }()
-
-  /// The echo as child `echo`; with `echoesBack`, it says "ball" back after each of its balls.
+  /// The echo (``LoopTests/echo``: a table that counts each "ball" it gets) as child `echo`;
+  /// with `echoesBack`, it says "ball" back after each of its balls.
   static func child(echoesBack: Bool) -> ChildMachine<String> {
-    ChildMachine<String>(echo, context: 0, toParent: { step in echoesBack && step.event == "ball" ? "ball" : nil })
+    ChildMachine<String>(LoopTests.echo, context: 0, toParent: { step in echoesBack && step.event == "ball" ? "ball" : nil })
   }
 
   /// A store running the echo as child `echo`, as a user holds it: sends, waits, and its context.

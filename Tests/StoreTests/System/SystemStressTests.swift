@@ -136,26 +136,46 @@ struct SystemStressTests {
     }
   }
 
+  /// A store of `kind`'s parent with `children` children started.
+  static func parent(
+    _ kind: Relay.Kind, children: Int, ledger: SystemLedger, relays: Guarded<Relay.Relays> = Guarded(Relay.Relays())
+  ) throws -> (send: @Sendable (Relay.Event) -> SendResult, context: () -> Relay.Context, settle: () async -> Void, finish: () async -> Void) {
+    let store = try Relay.store(kind, ledger: ledger, relays: relays)
+    for i in 0..<children { #expect(store.send(.spawn(i)) == .accepted) }
+    return store
+  }
+
+  /// Adds 8 producers to `group`, each sending `perProducer` relays to the `children` children in
+  /// turn (producer p's events for a child carry its sequence for that child), and counting those
+  /// accepted in `accepted`. With `yielding`, each lets other tasks run every 50 sends (the pool has
+  /// as many threads as cores: producers that never suspend hold them all until done).
+  static func addProducers(
+    to group: inout TaskGroup<Void>, send: @escaping @Sendable (Relay.Event) -> SendResult, children: Int, perProducer: Int,
+    accepted: Guarded<Int>, yielding: Bool = false
+  ) {
+    for p in 0..<8 {
+      group.addTask {
+        var mine = 0
+        for i in 0..<perProducer {
+          if send(.relay(producer: p, sequence: i / children, child: i % children)) == .accepted { mine += 1 }
+          if yielding, i % 50 == 0 { await Task.yield() }
+        }
+        accepted.withLock { $0 += mine }
+      }
+    }
+  }
+
   @Test("8 producers through a parent's messages to 200 children: every message delivered, each pair in order", arguments: Relay.Kind.allCases)
   func relayedByParent(_ kind: Relay.Kind) async throws {
     let (children, perProducer) = (200, 2_000)
-    let ledger = SystemLedger()
-    let store = try Relay.store(kind, ledger: ledger)
-    for i in 0..<children { #expect(store.send(.spawn(i)) == .accepted) }
-    let send = store.send
+    let (ledger, accepted) = (SystemLedger(), Guarded(0))
+    let store = try Self.parent(kind, children: children, ledger: ledger)
+    // The parent's steps keep their order, and so must its messages.
     await withTaskGroup(of: Void.self) { group in
-      for p in 0..<8 {
-        group.addTask {
-          for i in 0..<perProducer {
-            // Producer p's events for child i % children carry its sequence for that child; the
-            // parent's steps keep their order, and so must its messages.
-            let result = send(.relay(producer: p, sequence: i / children, child: i % children))
-            if result != .accepted { Issue.record("refused: \(result)") }
-          }
-        }
-      }
+      Self.addProducers(to: &group, send: store.send, children: children, perProducer: perProducer, accepted: accepted)
     }
     await store.settle()
+    #expect(accepted.withLock { $0 } == 8 * perProducer)
     #expect(store.context() == Relay.Context(counted: 8 * perProducer, disorder: 0))
     #expect(ledger.all.filter { $0.hasPrefix("finished send") }.count == 8 * perProducer)
     #expect(ledger.all.filter { $0.hasPrefix("failed") }.isEmpty)
@@ -168,19 +188,11 @@ struct SystemStressTests {
   @Test("8 producers messaging children that are stopped and started meanwhile: every message and child ends once", arguments: Relay.Kind.allCases)
   func relayedWhileChurning(_ kind: Relay.Kind) async throws {
     let (children, perProducer) = (20, 1_000)
-    let ledger = SystemLedger()
-    let store = try Relay.store(kind, ledger: ledger)
-    for i in 0..<children { #expect(store.send(.spawn(i)) == .accepted) }
+    let (ledger, accepted) = (SystemLedger(), Guarded(0))
+    let store = try Self.parent(kind, children: children, ledger: ledger)
     let send = store.send
     await withTaskGroup(of: Void.self) { group in
-      for p in 0..<8 {
-        group.addTask {
-          for i in 0..<perProducer {
-            let result = send(.relay(producer: p, sequence: i / children, child: i % children))
-            if result != .accepted { Issue.record("refused: \(result)") }
-          }
-        }
-      }
+      Self.addProducers(to: &group, send: send, children: children, perProducer: perProducer, accepted: accepted)
       // Meanwhile children are stopped and, a moment later, started again (each time a new
       // store): messages to a child that is stopped then are refused.
       group.addTask {
@@ -196,6 +208,7 @@ struct SystemStressTests {
     // Every message the parent's steps sent was reported started, then delivered or refused
     // (a child stopped in between), once; every child started was reported ended, once.
     let messages = ledger.all.filter { $0.hasPrefix("start send") }.count
+    #expect(accepted.withLock { $0 } == 8 * perProducer)
     #expect(messages == 8 * perProducer)
     #expect(ledger.all.filter { $0.hasPrefix("finished send") || $0.hasPrefix("failed send") }.count == messages)
     #expect(ledger.all.filter { $0.hasPrefix("start invoke") }.count == children + 400)
@@ -208,25 +221,10 @@ struct SystemStressTests {
   @Test("8 producers messaging through a parent that finishes meanwhile: every accepted event handled or dropped, every message and child ended", arguments: Relay.Kind.allCases)
   func relayedWhileFinishing(_ kind: Relay.Kind) async throws {
     let (children, perProducer) = (20, 2_000)
-    let ledger = SystemLedger()
-    let relays = Guarded(Relay.Relays())
-    let store = try Relay.store(kind, ledger: ledger, relays: relays)
-    for i in 0..<children { #expect(store.send(.spawn(i)) == .accepted) }
-    let send = store.send
-    let accepted = Guarded(0)
+    let (ledger, accepted, relays) = (SystemLedger(), Guarded(0), Guarded(Relay.Relays()))
+    let store = try Self.parent(kind, children: children, ledger: ledger, relays: relays)
     await withTaskGroup(of: Void.self) { group in
-      for p in 0..<8 {
-        group.addTask {
-          var mine = 0
-          for i in 0..<perProducer {
-            if send(.relay(producer: p, sequence: i / children, child: i % children)) == .accepted { mine += 1 }
-            // (The pool has as many threads as cores: producers that never suspended would hold
-            // them all until done, and the finish would come after them.)
-            if i % 50 == 0 { await Task.yield() }
-          }
-          accepted.withLock { $0 += mine }
-        }
-      }
+      Self.addProducers(to: &group, send: store.send, children: children, perProducer: perProducer, accepted: accepted, yielding: true)
       // The store finishes while the producers send: later sends are refused, what was queued
       // is dropped (and reported), and what runs is cancelled.
       try? await Task.sleep(for: .milliseconds(2))
