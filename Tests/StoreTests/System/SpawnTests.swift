@@ -7,6 +7,9 @@ struct SpawnTests {
 
   /// A table that spawns jobs by name (`spawn-<id>`), stops one (`stop-<id>`), and keeps what
   /// its children say.
+  /// What the host tells its children, and what else a message may be (`bogus`: no event of theirs).
+  static let told = ["pause", "resume", "complete", "note", "bogus"]
+
   static func host(ids: [String]) throws -> Host {
     let child = SystemMachines.jobChild()
     return try Host(
@@ -16,6 +19,10 @@ struct SpawnTests {
           .stayInAny(on: "spawn-\(id)", effects: .invoke(child, id: EffectID(id), scope: .global)),
           .stayInAny(on: "stop-\(id)", effects: .cancel(EffectID(id))),
         ]
+          // `tell <message> to <path>`: the host's own step messages a child (or a path below it).
+          + Self.told.flatMap { message in
+            [id, "\(id)/below"].map { path in .stayInAny(on: "tell \(message) to \(path)", effects: .message(MachineMessage(message, to: path))) }
+          }
       } + [
         .transition(from: "a", on: "move", to: "b"), .transition(from: "b", on: "move", to: "a"),
         .stayInAny(on: "jobPaused").update { heard, event in heard.append(event) },

@@ -15,7 +15,7 @@ struct SystemDifferentialTests {
     let store: (Store<SpawnTests.Host>) -> SendResult
   }
 
-  @Test("a table that spawns, stops and messages children by id", arguments: 1...60)
+  @Test("a table that spawns, stops and messages children by id, from outside and from its steps", arguments: 1...60)
   func table(seed: UInt64) async throws {
     let ids = ["w1", "w2", "w3"]
     let host = try SpawnTests.host(ids: ids)
@@ -28,12 +28,23 @@ struct SystemDifferentialTests {
     for _ in 0..<40 {
       let id = ids[Int(random.next() % 3)]
       let event = ["spawn-\(id)", "spawn-\(id)", "stop-\(id)", "move"][Int(random.next() % 4)]
-      let message = ["pause", "resume", "complete", "note", "bogus"][Int(random.next() % 5)]
+      let message = SpawnTests.told[Int(random.next() % 5)]
       let path = random.next() % 8 == 0 ? "\(id)/below" : id
-      let toRoot = random.next() % 2 == 0
-      inputs.append(toRoot ? event : "\(message) to \(path)")
-      let stored = toRoot ? store.send(event) : store.send(message, to: path)
-      let stepped = try system.step(toRoot ? .root(event) : .message(message, to: path))
+      let stored: SendResult
+      let stepped: MachineResponse
+      switch random.next() % 3 {
+      case 0:
+        inputs.append(event)
+        (stored, stepped) = (store.send(event), try system.step(.root(event)))
+      case 1:
+        inputs.append("\(message) to \(path)")
+        (stored, stepped) = (store.send(message, to: path), try system.step(.message(message, to: path)))
+      default:
+        // The host's step messages the child (a `Command.message`, its one command).
+        let tell = "tell \(message) to \(path)"
+        inputs.append(tell)
+        (stored, stepped) = (store.send(tell), try system.step(.root(tell)))
+      }
       await Self.expectAlike(store, system, stored: stored, stepped: stepped, after: inputs)
     }
     await store.finish()
