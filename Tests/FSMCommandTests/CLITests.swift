@@ -201,7 +201,7 @@ extension CLITests {
       let frameworkVariants = entries.filter { $0["workload"] as? String != "system" }.compactMap { $0["variant"] as? String }
         .filter { !$0.contains("switch") && !$0.contains("dictionary") }
       let system = entries.filter { $0["workload"] as? String == "system" }.compactMap { $0["variant"] as? String }
-      #expect(system.count == 9)
+      #expect(system.count == 10)
       #expect(system.filter { $0.hasPrefix("MachineSystem.step") }.count == 2)
       // The parent's part of a message is measured beside the whole of it, for a table parent
       // and a chart parent.

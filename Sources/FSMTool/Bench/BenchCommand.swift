@@ -26,7 +26,7 @@ package enum BenchCommand {
                (each shipped and bench chart stepped compiled and by the SCXML algorithm alone,
                side by side on 1 M seeded events, failing on the first difference), system
                (messages between machines in one store, from a table parent and a chart
-               parent, and the parent's part of each, a child's
+               parent, the parent's part of each, and its step with one other effect; a child's
                start and stop, idle children; and the step of the synchronous system the
                checkers run), system-explore (the
                upload queue and its children explored whole, beside a table's exploration),

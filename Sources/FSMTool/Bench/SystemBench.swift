@@ -10,14 +10,15 @@ enum SystemBench {
 
   enum State: UInt8, Hashable, Sendable, Discriminated { case a, b }
   enum Event: Hashable, Sendable, Discriminated {
-    case spawn(Int), go, forward(StoreBench.Event), misdirect(StoreBench.Event)
-    enum Kind: UInt8, Hashable, Sendable { case spawn, go, forward, misdirect }
+    case spawn(Int), go, forward(StoreBench.Event), misdirect(StoreBench.Event), cancelling(StoreBench.Event)
+    enum Kind: UInt8, Hashable, Sendable { case spawn, go, forward, misdirect, cancelling }
     var discriminant: Kind {
       switch self {
       case .spawn: .spawn
       case .go: .go
       case .forward: .forward
       case .misdirect: .misdirect
+      case .cancelling: .cancelling
       }
     }
   }
@@ -28,7 +29,8 @@ enum SystemBench {
 
   /// `spawn(n)` spawns child `c<n>`; `go` moves a ⇄ b, and `b` runs child `c` while active;
   /// `forward(e)` messages `e` to child `c0` (from the machine, a ``Command/message(_:)``);
-  /// `misdirect(e)` messages it to an id no child has (refused: the parent's part alone).
+  /// `misdirect(e)` messages it to an id no child has (refused: the parent's part alone);
+  /// `cancelling(e)` cancels an effect that does not run (a step with one effect, not a message).
   static let host: Host = try! Host(
     name: "system-host", initial: .a,
     states: [.state(.a), .state(.b, entry: [.invoke(child, id: "c")])],
@@ -42,6 +44,7 @@ enum SystemBench {
         guard case .forward(let message) = event else { return nil }
         return .message(MachineMessage(message, to: "c0"))
       },
+      .stayInAny(on: .cancelling).emit("cancel") { _, _ in .cancel("nothing") },
       .stayInAny(on: .misdirect).emit("misdirect") { _, event in
         guard case .misdirect(let message) = event else { return nil }
         return .message(MachineMessage(message, to: "nobody"))
@@ -98,6 +101,10 @@ enum SystemBench {
         // its delivery: the same message to an id that no child has is refused at delivery.
         BenchVariant(name: "the parent's part of Command.message (to an id no child has: refused)") {
           withChild { store in events.reduce(0) { $0 + (store.send(.misdirect($1)) == .accepted ? 1 : 0) } }
+        },
+        // What any one effect costs a step: a message is such a step, and its child's.
+        BenchVariant(name: "the parent's step with one other effect (a cancel of nothing)") {
+          withChild { store in events.reduce(0) { $0 + (store.send(.cancelling($1)) == .accepted ? 1 : 0) } }
         },
         BenchVariant(name: "message from a parent chart to its child (Command.message)") {
           withChartChild { store in events.reduce(0) { $0 + (store.send(.forward($1)) == .accepted ? 1 : 0) } }
