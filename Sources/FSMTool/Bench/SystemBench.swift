@@ -139,9 +139,7 @@ enum SystemBench {
   static func withChild(_ send: (Store<Host>) -> Int) -> Int {
     let store = Store(host, context: NoContext(), handler: { _, _ in })
     store.send(.spawn(0))
-    let accepted = send(store)
-    StoreBench.finishSynchronously(store)
-    return accepted
+    return finished(store, send)
   }
 
   /// What `send` returns, run on a store of `chartHost` (whose child `c0` starts with it), once
@@ -149,6 +147,11 @@ enum SystemBench {
   static func withChartChild(_ send: (Store<ChartHost>) -> Int) -> Int {
     let store = try! Store(chartHost, context: NoContext(), handler: { _, _ in })
     store.start()
+    return finished(store, send)
+  }
+
+  /// What `send` returns on `store`, once the store and its children have finished.
+  static func finished<Definition: StoreDefinition>(_ store: Store<Definition>, _ send: (Store<Definition>) -> Int) -> Int {
     let accepted = send(store)
     StoreBench.finishSynchronously(store)
     return accepted

@@ -16,72 +16,59 @@ struct StepMessageTests {
     ChildMachine<String>(LoopTests.echo, context: 0, toParent: { step in echoesBack && step.event == "ball" ? "ball" : nil })
   }
 
-  /// A store running the echo as child `echo`, as a user holds it: sends, waits, and its context.
+  /// A store running the echo as child `echo`, and what its inspector and clock saw.
   struct Run {
-    let send: (String) -> SendResult
-    let context: () -> Int
-    let settle: () async -> Void
-    let finish: () async -> Void
+    let store: HeldStore<String, Int>
     let clock: ManualClock
     let ledger: SystemLedger
   }
 
-  /// The host's kind, with the same events: `ball` messages the child a ball (and counts),
+  /// A host of `kind`, with the same events: `ball` messages the child a ball (and counts),
   /// `lost` messages a child that does not exist, `later` messages it a ball in 5 s (id `later`),
-  /// `never` cancels that.
-  enum Kind: String, CaseIterable, Sendable {
-    /// A table, whose rows each have one command.
-    case table
-    /// A chart, whose transitions each have one output (`lost`'s a ``ChartAction/message(_:to:)``,
-    /// the others' a ``Command/message(_:)`` effect), and two more: `both` messages the child and
-    /// then no one (two outputs, registered in order), and `quit` messages the child as it
-    /// halts the chart (its messages go nowhere).
-    case chart
-
-    func run(echoesBack: Bool = false) throws -> Run {
-      let (clock, ledger) = (ManualClock(), SystemLedger())
-      let child = StepMessageTests.child(echoesBack: echoesBack)
-      let ball = Command<String, Never>.message(MachineMessage("ball", to: "echo"))
-      let later = Command<String, Never>.message(MachineMessage("ball", to: "echo", after: .seconds(5), id: "later"))
-      switch self {
-      case .table:
-        let host = try Host(
-          name: "player", initial: "playing", states: [.state("playing", entry: [.invoke(child, id: "echo", scope: .global)])],
-          rows: [
-            Host.Row.stayInAny(on: "ball", effects: ball).update { count, _ in count += 1 },
-            .stayInAny(on: "lost", effects: .message(MachineMessage("ball", to: "nobody"))),
-            .stayInAny(on: "later", effects: later),
-            .stayInAny(on: "never", effects: .cancel("later")),
-          ])
-        let store = Store(host, context: 0, clock: clock, handler: { _, _ in }, inspector: { ledger.record($0) })
-        store.start()
-        return Run(
-          send: { store.send($0) }, context: { store.context }, settle: { await store.settle() }, finish: { await store.finish() },
-          clock: clock, ledger: ledger)
-      case .chart:
-        let host = try ChartHost(name: "player", states: [
-          .atomic("playing", transitions: [
-            .on("ball", do: [.update { count, _ in count += 1 }, .effect(ball)]),
-            .on("lost", do: [.message("ball", to: "nobody")]),
-            .on("later", do: [.effect(later)]),
-            .on("never", do: [.effect(.cancel("later"))]),
-            .on("both", do: [.effect(ball), .message("ball", to: "nobody")]),
-            .on("quit", to: "over", actions: [.effect(ball)]),
-          ], onEntry: [.effect(.invoke(child, id: "echo", scope: .global))]),
-          .final("over"),
+  /// `never` cancels that. A table's rows each have one command. A chart's transitions each
+  /// have one output (`lost`'s a ``ChartAction/message(_:to:)``, the others' a
+  /// ``Command/message(_:)`` effect), and it has two more: `both` messages the child and then no
+  /// one (two outputs, registered in order), and `quit` messages the child as it halts the
+  /// chart (its messages go nowhere).
+  static func run(_ kind: HostKind, echoesBack: Bool = false) throws -> Run {
+    let (clock, ledger) = (ManualClock(), SystemLedger())
+    let child = child(echoesBack: echoesBack)
+    let ball = Command<String, Never>.message(MachineMessage("ball", to: "echo"))
+    let later = Command<String, Never>.message(MachineMessage("ball", to: "echo", after: .seconds(5), id: "later"))
+    switch kind {
+    case .table:
+      let host = try Host(
+        name: "player", initial: "playing", states: [.state("playing", entry: [.invoke(child, id: "echo", scope: .global)])],
+        rows: [
+          Host.Row.stayInAny(on: "ball", effects: ball).update { count, _ in count += 1 },
+          .stayInAny(on: "lost", effects: .message(MachineMessage("ball", to: "nobody"))),
+          .stayInAny(on: "later", effects: later),
+          .stayInAny(on: "never", effects: .cancel("later")),
         ])
-        let store = try Store(host, context: 0, clock: clock, handler: { _, _ in }, inspector: { ledger.record($0) })
-        store.start()
-        return Run(
-          send: { store.send($0) }, context: { store.context }, settle: { await store.settle() }, finish: { await store.finish() },
-          clock: clock, ledger: ledger)
-      }
+      let store = Store(host, context: 0, clock: clock, handler: { _, _ in }, inspector: { ledger.record($0) })
+      store.start()
+      return Run(store: HeldStore(store), clock: clock, ledger: ledger)
+    case .chart:
+      let host = try ChartHost(name: "player", states: [
+        .atomic("playing", transitions: [
+          .on("ball", do: [.update { count, _ in count += 1 }, .effect(ball)]),
+          .on("lost", do: [.message("ball", to: "nobody")]),
+          .on("later", do: [.effect(later)]),
+          .on("never", do: [.effect(.cancel("later"))]),
+          .on("both", do: [.effect(ball), .message("ball", to: "nobody")]),
+          .on("quit", to: "over", actions: [.effect(ball)]),
+        ], onEntry: [.effect(.invoke(child, id: "echo", scope: .global))]),
+        .final("over"),
+      ])
+      let store = try Store(host, context: 0, clock: clock, handler: { _, _ in }, inspector: { ledger.record($0) })
+      store.start()
+      return Run(store: HeldStore(store), clock: clock, ledger: ledger)
     }
   }
 
   struct Case: Sendable, CustomTestStringConvertible {
     let label: String
-    let kinds: [Kind]
+    let kinds: [HostKind]
     let events: [String]
     /// How long the clock runs after the events.
     let wait: Duration
@@ -94,16 +81,16 @@ struct StepMessageTests {
 
   static let cases: [Case] = [
     Case(
-      label: "to its child: delivered at once, reported started then finished", kinds: Kind.allCases, events: ["ball"], wait: .zero,
+      label: "to its child: delivered at once, reported started then finished", kinds: HostKind.allCases, events: ["ball"], wait: .zero,
       reports: ["start send ball to echo", "finished send ball to echo"], childSteps: 1),
     Case(
-      label: "to an id no child has: refused, reported started then failed", kinds: Kind.allCases, events: ["lost"], wait: .zero,
+      label: "to an id no child has: refused, reported started then failed", kinds: HostKind.allCases, events: ["lost"], wait: .zero,
       reports: ["start send ball to nobody", "failed send ball to nobody: \(SendRejection.unknownTarget)"], childSteps: 0),
     Case(
-      label: "delayed: a timer until it is due, then delivered", kinds: Kind.allCases, events: ["later"], wait: .seconds(5),
+      label: "delayed: a timer until it is due, then delivered", kinds: HostKind.allCases, events: ["later"], wait: .seconds(5),
       reports: ["start after 5 s: send ball to echo", "finished after 5 s: send ball to echo"], childSteps: 1),
     Case(
-      label: "delayed and cancelled by its id before it is due: never delivered", kinds: Kind.allCases, events: ["later", "never"],
+      label: "delayed and cancelled by its id before it is due: never delivered", kinds: HostKind.allCases, events: ["later", "never"],
       wait: .seconds(10), reports: ["start after 5 s: send ball to echo", "cancelled after 5 s: send ball to echo"], childSteps: 0),
     Case(
       label: "one of two outputs: each delivered or refused, in order", kinds: [.chart], events: ["both"], wait: .zero,
@@ -116,30 +103,30 @@ struct StepMessageTests {
       childSteps: 0),
   ]
 
-  static let runs: [(Kind, Case)] = cases.flatMap { c in c.kinds.map { ($0, c) } }
+  static let runs: [(HostKind, Case)] = cases.flatMap { c in c.kinds.map { ($0, c) } }
 
   @Test("each message ends exactly once, as it should", arguments: runs)
-  func ends(_ kind: Kind, _ c: Case) async throws {
-    let run = try kind.run()
-    for event in c.events { #expect(run.send(event) == .accepted) }
+  func ends(_ kind: HostKind, _ c: Case) async throws {
+    let run = try Self.run(kind)
+    for event in c.events { #expect(run.store.send(event) == .accepted) }
     await run.clock.advance(by: c.wait)
-    await run.settle()
+    await run.store.settle()
     #expect(run.ledger.all.filter { !$0.contains("invoke") } == c.reports)
     #expect(run.ledger.childSteps.count == c.childSteps)
-    await run.finish()
+    await run.store.finish()
   }
 
-  @Test("a host and its child messaging each other stop at 10,000 steps, with the message failed as a loop", arguments: Kind.allCases)
-  func pingPong(_ kind: Kind) async throws {
-    let run = try kind.run(echoesBack: true)
+  @Test("a host and its child messaging each other stop at 10,000 steps, with the message failed as a loop", arguments: HostKind.allCases)
+  func pingPong(_ kind: HostKind) async throws {
+    let run = try Self.run(kind, echoesBack: true)
     // Without the bound this send would never return.
-    #expect(run.send("ball") == .accepted)
-    #expect(run.context() == 10_000)
+    #expect(run.store.send("ball") == .accepted)
+    #expect(run.store.context() == 10_000)
     #expect(run.ledger.all.filter { $0.hasPrefix("failed") } == ["failed send ball to echo: \(SendRejection.loop)"])
     #expect(run.ledger.all.filter { $0 == "finished send ball to echo" }.count == 9_999)
     // An event from outside begins a new cascade, bounded the same way.
-    #expect(run.send("ball") == .accepted)
-    #expect(run.context() == 20_000)
-    await run.finish()
+    #expect(run.store.send("ball") == .accepted)
+    #expect(run.store.context() == 20_000)
+    await run.store.finish()
   }
 }

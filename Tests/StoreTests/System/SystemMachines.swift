@@ -82,3 +82,23 @@ final class SystemLedger: Sendable {
   /// Children's steps.
   var childSteps: [String] { entries.withLock { $0 }.filter { $0.hasPrefix("step ") } }
 }
+
+/// The kind of machine a test's host is: the message tests run the same events on a table and
+/// on a chart.
+enum HostKind: String, CaseIterable, Sendable {
+  case table, chart
+}
+
+/// A store of either kind, as a test that sends to it holds it (a table's and a chart's store
+/// are different types).
+struct HeldStore<Event: Sendable, Context>: Sendable {
+  let send: @Sendable (Event) -> SendResult
+  let context: @Sendable () -> Context
+  let settle: @Sendable () async -> Void
+  let finish: @Sendable () async -> Void
+
+  init<Definition: StoreDefinition>(_ store: Store<Definition>) where Definition.Event == Event, Definition.Context == Context {
+    (send, context) = ({ store.send($0) }, { store.context })
+    (settle, finish) = ({ await store.settle() }, { await store.finish() })
+  }
+}

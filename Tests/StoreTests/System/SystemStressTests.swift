@@ -87,16 +87,12 @@ struct SystemStressTests {
       if event == .counted { context.counted += 1 } else if event == .disorder { context.disorder += 1 }
     }
 
-    enum Kind: String, CaseIterable, Sendable { case table, chart }
-
     /// The parent's relay events as its inspector saw them: handled by a step, or dropped from
     /// its mailbox when it finished.
     struct Relays: Sendable { var stepped = 0, dropped = 0 }
 
-    /// The parent, of `kind`, in a store: what a test sends it, and its context.
-    static func store(_ kind: Kind, ledger: SystemLedger, relays: Guarded<Relays> = Guarded(Relays())) throws -> (
-      send: @Sendable (Event) -> SendResult, context: () -> Context, settle: () async -> Void, finish: () async -> Void
-    ) {
+    /// The parent, of `kind`, in a store.
+    static func store(_ kind: HostKind, ledger: SystemLedger, relays: Guarded<Relays> = Guarded(Relays())) throws -> HeldStore<Event, Context> {
       @Sendable func isRelay(_ event: Event) -> Bool { if case .relay = event { true } else { false } }
       @Sendable func record<Definition: StoreDefinition>(_ report: StoreReport<Event, StoreStep<Definition>>) where Definition.Event == Event {
         ledger.record(report)
@@ -118,7 +114,7 @@ struct SystemStressTests {
             .stayInAny(on: .disorder).update { context, event in count(&context, event) },
           ])
         let store = Store(table, context: Context(), handler: { _, _ in }, inspector: { record($0) })
-        return ({ store.send($0) }, { store.context }, { await store.settle() }, { await store.finish() })
+        return HeldStore(store)
       case .chart:
         let chart = try Parent(name: "relay", states: [
           .atomic("up", transitions: [
@@ -131,15 +127,15 @@ struct SystemStressTests {
         ])
         let store = try Store(chart, context: Context(), handler: { _, _ in }, inspector: { record($0) })
         store.start()
-        return ({ store.send($0) }, { store.context }, { await store.settle() }, { await store.finish() })
+        return HeldStore(store)
       }
     }
   }
 
   /// A store of `kind`'s parent with `children` children started.
   static func parent(
-    _ kind: Relay.Kind, children: Int, ledger: SystemLedger, relays: Guarded<Relay.Relays> = Guarded(Relay.Relays())
-  ) throws -> (send: @Sendable (Relay.Event) -> SendResult, context: () -> Relay.Context, settle: () async -> Void, finish: () async -> Void) {
+    _ kind: HostKind, children: Int, ledger: SystemLedger, relays: Guarded<Relay.Relays> = Guarded(Relay.Relays())
+  ) throws -> HeldStore<Relay.Event, Relay.Context> {
     let store = try Relay.store(kind, ledger: ledger, relays: relays)
     for i in 0..<children { #expect(store.send(.spawn(i)) == .accepted) }
     return store
@@ -165,8 +161,8 @@ struct SystemStressTests {
     }
   }
 
-  @Test("8 producers through a parent's messages to 200 children: every message delivered, each pair in order", arguments: Relay.Kind.allCases)
-  func relayedByParent(_ kind: Relay.Kind) async throws {
+  @Test("8 producers through a parent's messages to 200 children: every message delivered, each pair in order", arguments: HostKind.allCases)
+  func relayedByParent(_ kind: HostKind) async throws {
     let (children, perProducer) = (200, 2_000)
     let (ledger, accepted) = (SystemLedger(), Guarded(0))
     let store = try Self.parent(kind, children: children, ledger: ledger)
@@ -185,8 +181,8 @@ struct SystemStressTests {
     #expect(ledger.all.filter { $0.hasPrefix("cancelled invoke") }.count == children)
   }
 
-  @Test("8 producers messaging children that are stopped and started meanwhile: every message and child ends once", arguments: Relay.Kind.allCases)
-  func relayedWhileChurning(_ kind: Relay.Kind) async throws {
+  @Test("8 producers messaging children that are stopped and started meanwhile: every message and child ends once", arguments: HostKind.allCases)
+  func relayedWhileChurning(_ kind: HostKind) async throws {
     let (children, perProducer) = (20, 1_000)
     let (ledger, accepted) = (SystemLedger(), Guarded(0))
     let store = try Self.parent(kind, children: children, ledger: ledger)
@@ -218,8 +214,8 @@ struct SystemStressTests {
     #expect(store.context().counted + store.context().disorder <= messages)
   }
 
-  @Test("8 producers messaging through a parent that finishes meanwhile: every accepted event handled or dropped, every message and child ended", arguments: Relay.Kind.allCases)
-  func relayedWhileFinishing(_ kind: Relay.Kind) async throws {
+  @Test("8 producers messaging through a parent that finishes meanwhile: every accepted event handled or dropped, every message and child ended", arguments: HostKind.allCases)
+  func relayedWhileFinishing(_ kind: HostKind) async throws {
     let (children, perProducer) = (20, 2_000)
     let (ledger, accepted, relays) = (SystemLedger(), Guarded(0), Guarded(Relay.Relays()))
     let store = try Self.parent(kind, children: children, ledger: ledger, relays: relays)
