@@ -49,6 +49,26 @@ struct ChartCLITests {
     #expect(result.output.contains("  tooLoud: power, louder, louder"))
   }
 
+  @Test("fsm explore on a chart file runs the walks asked for: seeded, and shrunk when one fails")
+  func exploreWalks() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let player = PackageFSM.run(["explore", root.appendingPathComponent("Specs/player.scxml").path, "--walks", "5", "--seed", "3"])
+    #expect(player.code == 0, "\(player.errorOutput)")
+    #expect(player.output.hasSuffix("walks: 5 walks, 250 steps, seed 3: no failure\n"), "\(player.output)")
+    let path = FileManager.default.temporaryDirectory.path + "/fsm-walks-\(UInt32.random(in: 0...UInt32.max)).scxml"
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try """
+      <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" name="spin" initial="a">
+        <state id="a"><transition event="go" target="b"/></state>
+        <state id="b"><transition event="spin"><raise event="spin"/></transition><transition event="back" target="a"/></state>
+      </scxml>
+      """.write(toFile: path, atomically: true, encoding: .utf8)
+    let spin = PackageFSM.run(["explore", path, "--walks", "20", "--seed", "4"])
+    #expect(spin.code == 1)
+    #expect(spin.output.contains("walks: property 'settles' failed (seed 4)"), "\(spin.output)")
+    #expect(spin.output.contains("minimal sequence (2 events"), "\(spin.output)")
+  }
+
   @Test("fsm replay replays a chart's log: identical, or the divergence with exit 1")
   func replay() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

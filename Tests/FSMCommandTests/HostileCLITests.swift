@@ -32,6 +32,18 @@ struct HostileCLITests {
       label: "fsm demo --record on a chart file",
       words: ["demo", folder + "/self-send.scxml", "--record", folder + "/never-written.jsonl"], says: "--record records the shipped machines' demos only"),
     Case(
+      label: "fsm demo --events on a shipped machine, whose demo plays its script",
+      words: ["demo", "login", "--events", "submit"], says: "--events is for a spec or chart file; 'login' plays its scripted scenario"),
+    Case(
+      label: "fsm demo --steps on a shipped machine",
+      words: ["demo", "upload-queue", "--steps", "3"], says: "--steps is for a spec or chart file; 'upload-queue' plays its scripted scenario"),
+    Case(
+      label: "fsm demo on a file: --events and a walk's --seed together",
+      words: ["demo", CLITests.planted, "--events", "go", "--seed", "2"], says: "--events plays the events given, and --seed is for a random walk"),
+    Case(
+      label: "fsm explore --walks on a spec table, whose guards have no code",
+      words: ["explore", CLITests.planted, "--walks", "5"], says: "--walks walks a machine; '\(CLITests.planted)' is a spec table"),
+    Case(
       label: "fsm show --format scxml: a state id SCXML cannot carry",
       words: ["show", folder + "/spaced-id.md", "--format", "scxml"], says: "state `the start`: SCXML separates ids with whitespace"),
   ]

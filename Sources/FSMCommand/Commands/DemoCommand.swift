@@ -49,6 +49,10 @@ enum DemoCommand {
     guard let demo = FSM.catalog.demo(named: name) else {
       return .usage("no demo for '\(name)'; expected one of: \(names)", help: help)
     }
+    // (A shipped machine's demo is its script: events or a walk asked for would go unplayed.)
+    if let option = ["--events", "--steps", "--seed"].first(where: { arguments.options[$0] != nil }) {
+      return .usage("\(option) is for a spec or chart file; '\(name)' plays its scripted scenario", help: help)
+    }
     do throws(LogError) {
       try await demo.run(
         emit: emit,
@@ -64,6 +68,9 @@ enum DemoCommand {
 
   /// `fsm demo` on a spec or chart file.
   static func fileDemo(_ path: String, _ arguments: Arguments, emit: @Sendable (String) -> Void) -> CommandResult {
+    if arguments.options["--events"] != nil, let walk = ["--steps", "--seed"].first(where: { arguments.options[$0] != nil }) {
+      return .usage("--events plays the events given, and \(walk) is for a random walk: give one or the other", help: help)
+    }
     let script: FileDemo.Script
     do throws(Arguments.Problem) {
       if let list = arguments.options["--events"] {

@@ -11,10 +11,10 @@ enum ExploreCommand {
     (a table's rows) never taken and the states never entered, each state reached with a
     shortest path to it, and every violation with its shortest path (rejected events, dead
     ends, broken invariants, a chart's macrosteps that never settle). With --walks, also runs
-    seeded random walks. A chart file is explored over the event names its transitions
-    mention. For a spec table (no code behind its guards): its states over the events it
-    names, each guarded row taken as holding or not, rows never hit, a shortest path to each
-    state, and dead ends.
+    seeded random walks. A chart file is explored (and walked) over the event names its
+    transitions mention. For a spec table (no code behind its guards, so no walks): its states
+    over the events it names, each guarded row taken as holding or not, rows never hit, a
+    shortest path to each state, and dead ends.
 
     options:
       --depth N    events deep at most (default 20)
@@ -26,7 +26,7 @@ enum ExploreCommand {
     exit codes: 0 no violation, 1 a violation, 2 bad usage
     """
 
-  typealias Run = @Sendable (Int, Int, (walks: Int, length: Int, seed: UInt64?)?) -> (lines: [String], failed: Bool)
+  typealias Run = @Sendable (Int, Int, Walks?) -> (lines: [String], failed: Bool)
 
   /// How to explore the catalog's machine `name`: its model's alphabet and invariants.
   static func explorer(for name: String) -> Run? { FSM.catalog.explorers[name] }
@@ -34,24 +34,35 @@ enum ExploreCommand {
   /// How `explore` checks a model of any kind: its exploration, then its walks when asked for.
   static func run<Definition: ExplorableDefinition>(_ model: MachineModel<Definition>) -> Run where Definition.Context: Sendable {
     { depth, limit, walks in
-      var (lines, failed) = report(model.explorer.explore(depth: depth, limit: limit), alphabet: model.alphabet.map { "\($0)" })
-      if let walks, walks.walks > 0 {
-        do throws(PropertyFailure<Definition.Event>) {
-          let r = try model.propertyCheck.run(walks: walks.walks, length: walks.length, seed: walks.seed)
-          lines.append("walks: \(r.walks) walks, \(r.steps) steps, seed \(r.seed): no failure")
-        } catch {
-          lines.append("walks: \(error.description)")
-          failed = true
-        }
-      }
-      return (lines, failed)
+      let (lines, failed) = report(model.explorer.explore(depth: depth, limit: limit), alphabet: model.alphabet.map { "\($0)" })
+      return walking(model.propertyCheck, walks, after: (lines, failed))
     }
   }
 
-  static func exploreChart(_ chart: SCXMLDocument.DocumentChart, depth: Int, limit: Int) -> (lines: [String], failed: Bool) {
+  /// The report `explored`, and after it the walks asked for (none: the report alone) of
+  /// `check`: their count and seed, or the first failure, shrunk.
+  static func walking<Definition>(
+    _ check: @autoclosure () -> PropertyCheck<Definition>, _ walks: Walks?, after explored: (lines: [String], failed: Bool)
+  ) -> (lines: [String], failed: Bool) {
+    guard let walks, walks.walks > 0 else { return explored }
+    var (lines, failed) = explored
+    do throws(PropertyFailure<Definition.Event>) {
+      let r = try check().run(walks: walks.walks, length: walks.length, seed: walks.seed)
+      lines.append("walks: \(r.walks) walks, \(r.steps) steps, seed \(r.seed): no failure")
+    } catch {
+      lines.append("walks: \(error.description)")
+      failed = true
+    }
+    return (lines, failed)
+  }
+
+  /// The random walks asked for: how many, how long, and their seed (`nil`: a random one).
+  typealias Walks = (walks: Int, length: Int, seed: UInt64?)
+
+  static func exploreChart(_ chart: SCXMLDocument.DocumentChart, depth: Int, limit: Int, walks: Walks?) -> (lines: [String], failed: Bool) {
     let alphabet = chart.eventNames
     let result = Explorer(chart: chart, context: NoContext(), alphabet: alphabet).explore(depth: depth, limit: limit)
-    return report(result, alphabet: alphabet)
+    return walking(PropertyCheck(chart: chart, context: NoContext(), alphabet: alphabet), walks, after: report(result, alphabet: alphabet))
   }
 
   /// The one report of an exploration, a table's or a chart's: the alphabet, the size of the
@@ -109,19 +120,22 @@ enum ExploreCommand {
     if name.hasSuffix(".scxml") || name.hasSuffix(".md") {
       switch MachineSource.resolve(name) {
       case .success(.chart(let chart, _)):
-        let (lines, failed) = exploreChart(chart, depth: depth, limit: limit)
+        let (lines, failed) = exploreChart(chart, depth: depth, limit: limit, walks: (walks, length, seed))
         let text = lines.joined(separator: "\n") + "\n"
         return failed ? .findings(text) : .success(text)
       case .success(.spec(let spec)):
+        // (A spec's guards are names without code: there is no machine to walk.)
+        if walks > 0 { return .usage("--walks walks a machine; '\(name)' is a spec table, whose guards have no code to run", help: help) }
         let (lines, failed) = SpecGraph(spec: spec).explore(depth: depth)
         let text = lines.joined(separator: "\n") + "\n"
         return failed ? .findings(text) : .success(text)
       case .success(.scripted(let chart, _)):
         // Each event as a name alone, without data.
         let names = chart.eventNames
-        let result = Explorer(chart: chart, context: SCXMLSession(for: chart, sessionID: "explore"), alphabet: names.map { SCXMLEvent($0) })
-          .explore(depth: depth, limit: limit)
-        let (lines, failed) = report(result, alphabet: names)
+        let (context, alphabet) = (SCXMLSession(for: chart, sessionID: "explore"), names.map { SCXMLEvent($0) })
+        let result = Explorer(chart: chart, context: context, alphabet: alphabet).explore(depth: depth, limit: limit)
+        let (lines, failed) = walking(
+          PropertyCheck(chart: chart, context: context, alphabet: alphabet), (walks, length, seed), after: report(result, alphabet: names))
         let text = lines.joined(separator: "\n") + "\n"
         return failed ? .findings(text) : .success(text)
       case .success: break
