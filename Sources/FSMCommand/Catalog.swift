@@ -50,14 +50,34 @@ public struct Catalog: Sendable {
     /// A model of any kind: a table's, a chart's, or a system of machines' (a ``MachineModel``
     /// over a `MachineSystem`, named by its root): `fsm explore` explores it and walks it.
     /// (`fsm view` simulates the table and chart models given by ``table(_:)`` and
-    /// ``chart(_:)`` whose types are `Codable`.)
+    /// ``chart(_:)`` whose types are `Codable`, and the systems given here whose root's types
+    /// are.)
     ///
     /// ```swift
-    /// models: [.explored(UploadQueue.model)]   // fsm explore upload-queue
+    /// models: [.explored(UploadQueue.model)]   // fsm explore upload-queue, fsm view upload-queue
     /// ```
     public static func explored<Definition: ExplorableDefinition>(_ model: MachineModel<Definition>) -> Model
     where Definition.Context: Sendable {
       Model(name: model.definition.name, run: ExploreCommand.run(model))
+    }
+
+    /// A system's model whose root is a chart with `Codable` types: `fsm view <machine>` also
+    /// simulates it over the model's alphabet (events for the root, messages for its
+    /// children), and writes the path clicked as the system's log, each child's steps in it.
+    public static func explored<ID, E, C, Work>(_ model: MachineModel<MachineSystem<Chart<ID, E, C, Command<E, Work>>>>) -> Model
+    where ID: Codable, E: Codable, C: Codable & Hashable & Sendable {
+      Model(name: model.definition.name, run: ExploreCommand.run(model)) { limit in
+        Simulation.of(system: model.definition, context: model.context, alphabet: model.alphabet, limit: limit)
+      }
+    }
+
+    /// A system's model whose root is a table with `Codable` types: `fsm view <machine>` also
+    /// simulates it (see ``explored(_:)-(MachineModel<MachineSystem<Chart<ID,E,C,Command<E,Work>>>>)``).
+    public static func explored<S, E, C, Work>(_ model: MachineModel<MachineSystem<TransitionTable<S, E, C, Command<E, Work>>>>) -> Model
+    where S: Codable, E: Codable, C: Codable & Hashable & Sendable {
+      Model(name: model.definition.name, run: ExploreCommand.run(model)) { limit in
+        Simulation.of(system: model.definition, context: model.context, alphabet: model.alphabet, limit: limit)
+      }
     }
 
     /// A chart's model.

@@ -27,6 +27,7 @@ struct ViewSimulatorTests {
     .init(label: "a chart with history (radio)", machine: "radio", clicks: 5),
     .init(label: "a spec file, by names (login.md)", machine: "Specs/login.md", clicks: 4),
     .init(label: "an SCXML chart (player.scxml)", machine: "Specs/player.scxml", clicks: 5),
+    .init(label: "a system of machines: a chart and its child tables (upload-queue)", machine: "upload-queue", clicks: 6),
   ]
 
   /// The buttons of a page's `#events`: each one's index, label, and whether it can be clicked.
@@ -78,22 +79,71 @@ struct ViewSimulatorTests {
       #expect(HeadlessChromium.text(of: "event", in: dom) == chosen.label)
     }
     #expect(path.count == example.clicks, "the machine offered events at every step")
-    // The exported log replays identically, step for step.
+    // The exported log replays identically, step for step: one entry per event clicked; for a
+    // system, each input's steps (the root's entries, its children's lines), at least one each.
     let text = try #require(HeadlessChromium.text(of: "log", in: dom))
-    #expect(text.split(separator: "\n").count == path.count + 1)
+    let lines = text.split(separator: "\n").dropFirst()
+    let childLines = lines.filter { $0.hasPrefix(#"{"child":"#) }.count
+    let entries = lines.count - childLines
+    let isSystem = example.machine == "upload-queue"
+    if isSystem {
+      #expect(lines.count >= path.count && childLines > 0, "\(text)")
+    } else {
+      #expect(entries == path.count && childLines == 0, "\(text)")
+    }
     let log = folder.appendingPathComponent("clicked.jsonl").path
     try text.write(toFile: log, atomically: true, encoding: .utf8)
     let replayed = PackageFSM.run(["replay", example.argument, log])
     #expect(replayed.code == 0, "\(replayed.output)\(replayed.errorOutput)")
-    #expect(replayed.output.hasSuffix("replayed \(path.count) entries: identical\n"), "\(replayed.output)")
-    // Viewed as a session, the log's last step is where the simulator's path ended.
+    let children = childLines > 0 ? " and \(childLines) child steps" : ""
+    #expect(replayed.output.hasSuffix("replayed \(entries) entries\(children): identical\n"), "\(replayed.output)")
+    // Viewed as a session, the log's last step is where the simulator's path ended (a system's:
+    // where its root is, which the simulator shows before its children's places).
     let session = folder.appendingPathComponent("session.html").path
     #expect(PackageFSM.run(["view", example.argument, log, "-o", session]).code == 0)
-    let viewed = try HeadlessChromium.dom("file://\(session)#step=\(path.count)")
-    #expect(HeadlessChromium.text(of: "configuration", in: viewed) == HeadlessChromium.text(of: "configuration", in: dom))
-    // (A spec's button names the guard it takes as holding; the log has the event's name.)
+    let viewed = try HeadlessChromium.dom("file://\(session)#step=\(entries)")
+    let simulated = try #require(HeadlessChromium.text(of: "configuration", in: dom))
+    let sessionConfiguration = try #require(HeadlessChromium.text(of: "configuration", in: viewed))
+    #expect(simulated == sessionConfiguration || (isSystem && simulated.hasPrefix(sessionConfiguration + " [")), "\(simulated)")
+    // (A spec's button names the guard it takes as holding; the log has the event's name. A
+    // system's last input may be a message to a child, after the root's last entry.)
     let last = try #require(labels.last)
-    #expect(HeadlessChromium.text(of: "event", in: viewed) == (example.machine.hasSuffix(".md") ? String(last.prefix { $0 != " " }) : last))
+    if !isSystem {
+      #expect(HeadlessChromium.text(of: "event", in: viewed) == (example.machine.hasSuffix(".md") ? String(last.prefix { $0 != " " }) : last))
+    }
+  }
+
+  @Test(
+    "a system's simulator numbers the root's entries from 1, and each child's steps from 1 in its own store, again when it is invoked anew",
+    .enabled(if: HeadlessChromium.runs))
+  func systemSequences() throws {
+    let folder = try ViewCommandTests.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let page = folder.appendingPathComponent("upload-queue.html").path
+    #expect(PackageFSM.run(["view", "upload-queue", "-o", page]).code == 0)
+    // Upload a after a retry (the queue is then finished), then add it again: a second child a.
+    var path: [Int] = []
+    var dom = try HeadlessChromium.dom("file://\(page)#path=")
+    for label in ["add(a)", "attemptFailed to a", "retryNow to a", "succeeded to a", "add(a)", "attemptFailed to a"] {
+      let button = try #require(Self.buttons(in: dom).first { $0.label == label && $0.enabled }, "\(label) is offered after \(path)")
+      path.append(button.edge)
+      dom = try HeadlessChromium.dom("file://\(page)#path=" + path.map(String.init).joined(separator: "."))
+    }
+    #expect(HeadlessChromium.text(of: "configuration", in: dom) == "uploading [a: waiting]")
+    let text = try #require(HeadlessChromium.text(of: "log", in: dom))
+    var entries: [Int] = []
+    var childSteps: [Int] = []
+    for line in text.split(separator: "\n").dropFirst() {
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      let sequence = try #require(object["sequence"] as? Int)
+      if object["child"] as? String == "a" { childSteps.append(sequence) } else { entries.append(sequence) }
+    }
+    #expect(entries == Array(1...entries.count))
+    #expect(childSteps == [1, 2, 3, 1])
+    let log = folder.appendingPathComponent("again.jsonl").path
+    try text.write(toFile: log, atomically: true, encoding: .utf8)
+    let replayed = PackageFSM.run(["replay", "upload-queue", log])
+    #expect(replayed.output.hasSuffix("replayed \(entries.count) entries and 4 child steps: identical\n"), "\(replayed.output)")
   }
 
   @Test("the explored graph: each configuration is drawn and listed, and #node=K goes there by a shortest path", .enabled(if: HeadlessChromium.runs))
@@ -177,11 +227,15 @@ struct ViewSimulatorTests {
     let noModel = FSM.run(["view", "door", "-o", page], catalog: listedOnly)
     #expect(noModel.code == 2)
     #expect(noModel.errorOutput.contains("has no model to simulate"))
-    // A system of machines has a model to explore, which the simulator does not step.
-    let system = PackageFSM.run(["view", "upload-queue", "-o", page])
-    #expect(system.code == 2)
-    #expect(system.errorOutput.contains("machine 'upload-queue' cannot be simulated"), "\(system.errorOutput)")
-    #expect(system.errorOutput.contains("`fsm explore upload-queue` explores its model"), "\(system.errorOutput)")
+    // A model given as one the simulator does not step (here a table's, given by
+    // `explored(_:)`, not `table(_:)`) can be explored, but not simulated.
+    let explored = Catalog(
+      machines: [MachineDescription(Door.table, summary: "a door with a lock")],
+      models: [.explored(MachineModel(Door.table, context: NoContext(), alphabet: Door.Event.allCases, invariants: []))])
+    let notCodable = FSM.run(["view", "door", "-o", page], catalog: explored)
+    #expect(notCodable.code == 2)
+    #expect(notCodable.errorOutput.contains("cannot be simulated"), "\(notCodable.errorOutput)")
+    #expect(notCodable.errorOutput.contains("explores its model"), "\(notCodable.errorOutput)")
     for limit in ["0", "-3", "many"] {
       let bad = PackageFSM.run(["view", "login", "-o", page, "--limit", limit])
       #expect(bad.code == 2)

@@ -22,6 +22,10 @@ struct Simulation: Sendable {
   /// configuration it reaches (an index into ``Simulation/nodes``; -1 past the limit).
   struct Edge: Sendable, Hashable {
     var event: Shown, effects: Shown, outcome: String, to: Int
+    /// A system's input: each machine's step it caused, as its log line (the root's entry
+    /// fields, or a child's line), whose sequence the page numbers along the path clicked.
+    /// (`nil`: the edge is one entry, made of the pieces above.)
+    var lines: [String]? = nil
   }
 
   /// A value as it reads, and as JSON.
@@ -42,6 +46,8 @@ struct Simulation: Sendable {
   var reachedBy: [(node: Int, edge: Int)?] = []
   /// The limit stopped the search: some configurations were not reached.
   var truncated = false
+  /// A system's steps at its start (its log's lines after the header, before any input's).
+  var startLines: [String] = []
 
   /// The configurations a machine reaches from `start` over `alphabet`, at most `limit` of
   /// them: `node` describes a position, `steps` takes an event from one and says what a log

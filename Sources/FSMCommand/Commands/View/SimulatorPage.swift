@@ -80,16 +80,18 @@ enum SimulatorPage {
   /// The simulation as the page's script reads it.
   static func json(_ simulation: Simulation) -> String {
     let object: [String: Any] = [
-      "machine": simulation.machine, "header": simulation.header, "truncated": simulation.truncated,
+      "machine": simulation.machine, "header": simulation.header, "truncated": simulation.truncated, "startLines": simulation.startLines,
       "reachedBy": simulation.reachedBy.map { by -> Any in by.map { [$0.node, $0.edge] } ?? NSNull() },
       "states": simulation.states.map(SessionPage.tree),
       "nodes": simulation.nodes.map { ["configuration": $0.configuration, "active": $0.active, "state": $0.state, "context": $0.context] },
       "edges": simulation.edges.map { edges in
-        edges.map {
-          [
-            "event": $0.event.text, "eventJSON": $0.event.json, "outcome": $0.outcome, "effects": $0.effects.json,
-            "effectsShown": $0.effects.text, "to": $0.to,
-          ] as [String: Any]
+        edges.map { edge in
+          var object: [String: Any] = [
+            "event": edge.event.text, "eventJSON": edge.event.json, "outcome": edge.outcome, "effects": edge.effects.json,
+            "effectsShown": edge.effects.text, "to": edge.to,
+          ]
+          if let lines = edge.lines { object["lines"] = lines }
+          return object
         }
       },
     ]
@@ -148,11 +150,47 @@ enum SimulatorPage {
       }
       function log() {
         const lines = [data.header];
+        // The root's entries are numbered from 1; each child's steps from 1 in its own store,
+        // again from 1 when a step invokes a child of that path anew.
+        let entries = 0;
+        const childSteps = new Map();
+        // The line with its own (top-level) sequence set: spliced into the text, which is
+        // otherwise kept as written (parsed only to read, so no number loses its digits).
+        function numbered(text) {
+          const line = JSON.parse(text);
+          let sequence;
+          if (line.child === undefined) { sequence = ++entries; } else {
+            sequence = (childSteps.get(line.child) || 0) + 1;
+            childSteps.set(line.child, sequence);
+          }
+          for (const effect of line.effects || []) {
+            if (effect && effect.invoke) childSteps.set((line.child === undefined ? "" : line.child + "/") + effect.invoke.id, 0);
+          }
+          let depth = 0, quoted = false;
+          for (let i = 0; i < text.length; i++) {
+            const c = text[i];
+            if (quoted) { if (c === "\\\\") i++; else if (c === '"') quoted = false; continue; }
+            if (c === '"') {
+              if (depth === 1 && text.startsWith('"sequence":', i)) {
+                const start = i + 11;
+                let end = start;
+                while (end < text.length && /[0-9]/.test(text[end])) end++;
+                return text.slice(0, start) + sequence + text.slice(end);
+              }
+              quoted = true;
+            } else if (c === "{" || c === "[") depth++;
+            else if (c === "}" || c === "]") depth--;
+          }
+          return text;
+        }
+        for (const text of data.startLines) lines.push(numbered(text));
         let at = 0;
-        path.forEach((k, i) => {
+        path.forEach((k) => {
           const edge = data.edges[at][k], to = data.nodes[edge.to];
-          lines.push('{"context":' + to.context + ',"effects":' + edge.effects + ',"event":' + edge.eventJSON + ',"outcome":' + edge.outcome +
-            ',"sequence":' + (i + 1) + ',"state":' + to.state + "}");
+          if (edge.lines) { for (const text of edge.lines) lines.push(numbered(text)); } else {
+            lines.push('{"context":' + to.context + ',"effects":' + edge.effects + ',"event":' + edge.eventJSON + ',"outcome":' + edge.outcome +
+              ',"sequence":' + (++entries) + ',"state":' + to.state + "}");
+          }
           at = edge.to;
         });
         return lines.join("\\n") + "\\n";

@@ -99,10 +99,10 @@ enum ViewCommand {
     case .shipped(let machine):
       guard let simulate = FSM.catalog.simulators[machine.name] else {
         if FSM.catalog.explorers[machine.name] != nil {
-          // A model the simulator cannot step: a system of machines', or one whose types are not Codable.
+          // A model the simulator cannot step: one whose types are not Codable.
           return .failure(
-            "machine '\(name)' cannot be simulated: the simulator steps a table or a chart whose types are Codable "
-              + "(a catalog Model given by table(_:) or chart(_:)); `fsm explore \(name)` explores its model")
+            "machine '\(name)' cannot be simulated: the simulator steps a table, a chart or a system whose (root's) types are "
+              + "Codable (a catalog Model given by table(_:), chart(_:) or explored(_:)); `fsm explore \(name)` explores its model")
         }
         return .failure("machine '\(name)' has no model to simulate (a catalog Model whose types are Codable gives the alphabet)")
       }

@@ -16,6 +16,9 @@ final class ChildPlace: Hashable {
   /// The configuration as it reads.
   var shownConfiguration: String { ChildStep.shown(configuration.base) }
 
+  /// The context as it reads.
+  var shownContext: String { "\(context.base)" }
+
   /// `value` itself when it is a `Hashable` value; else as `reading` reads it: one that is an
   /// object (an SCXML session) changes in place as its machine steps, and a place must not
   /// change once filed.

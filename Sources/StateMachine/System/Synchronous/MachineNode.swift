@@ -123,6 +123,7 @@ where
         let answer = Engine.response(of: outcome)
         if response == nil { response = answer }
         if answer.isHandled || !core.engine.unhandledStepsChangeNothing { budget.changed = true }
+        if let log = budget.log { log.record(Engine.report(outcome, of: stepper, event: event, sequence: work.sequence, time: .zero)) }
         // (The step is built only for a child's rules that read it: building it for every step
         // was a fifth of what a system's step cost.)
         if let kind, !done, kind.readsSteps {
@@ -198,6 +199,8 @@ where
       guard let make = child.parts.node else { throw ChildLaunchError<Event>(error: ChildNotRunnable(name: child.name), event: nil) }
       guard !ChildIDHoldsSlash.holds(id) else { throw ChildLaunchError<Event>(error: ChildIDHoldsSlash(id), event: nil) }
       var node = try make()
+      budget.log?.enter(id.name)
+      defer { budget.log?.leave() }
       heard = try node.start(&budget)
       if !heard.done, core.isActive(token) { children[id.name] = node }
     } catch let error as SystemRunError {
@@ -224,6 +227,8 @@ where
     let id = String(slash.map { path[..<$0] } ?? path)
     guard let index = children.index(forKey: id) else { return (.rejected(.unknownTarget), ChildSaid()) }
     // (Found once, and stepped where it is in the map.)
+    budget.log?.enter(id)
+    defer { budget.log?.leave() }
     let (result, heard) =
       if let slash {
         try children.values[index].route(message, to: path[path.utf8.index(after: slash)...], &budget)

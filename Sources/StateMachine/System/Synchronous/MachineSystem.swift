@@ -109,11 +109,15 @@ public struct SystemMachine<Root: StoreDefinition>: MachineInstance where Root.C
   /// - Throws: ``SystemRunError`` when the root (a chart) cannot start, or the start causes
   ///   more steps than the bound.
   @inlinable
-  public mutating func begin() throws(SystemRunError) {
+  public mutating func begin() throws(SystemRunError) { try begin(logging: nil) }
+
+  /// ``begin()``, recording each machine's step in `log` (see ``SystemLog``).
+  @inlinable
+  package mutating func begin(logging log: SystemLog?) throws(SystemRunError) {
     if let failedStart { throw failedStart }
     guard !begun else { return }
     begun = true
-    var budget = SystemBudget(limit: limit, input: "(start)")
+    var budget = SystemBudget(limit: limit, input: "(start)", log: log)
     try root!.start(&budget)
   }
 
@@ -135,15 +139,35 @@ public struct SystemMachine<Root: StoreDefinition>: MachineInstance where Root.C
   /// machine's step was one that nothing took, and left its machine as it was (see
   /// ``SystemBudget/changed``).
   @inlinable
-  mutating func stepNotingChange(_ event: SystemEvent<Root.Event>) throws(SystemRunError) -> (response: MachineResponse, changed: Bool) {
+  mutating func stepNotingChange(_ event: SystemEvent<Root.Event>, logging log: SystemLog? = nil) throws(SystemRunError)
+    -> (response: MachineResponse, changed: Bool)
+  {
     guard root != nil else { preconditionFailure("invalid state: a system whose start failed is stepped") }
-    var budget = SystemBudget(limit: limit, input: event)
+    var budget = SystemBudget(limit: limit, input: event, log: log)
     let response: MachineResponse
     switch event.kind {
     case .root(let event): response = try root!.send(event, &budget)
     case .message(let message): response = try root!.send(message, &budget)
     }
     return (response, budget.changed)
+  }
+
+  /// ``step(_:)``, recording each machine's step in `log`, in the order they were taken (see
+  /// ``SystemLog``).
+  @inlinable
+  package mutating func step(_ event: SystemEvent<Root.Event>, logging log: SystemLog) throws(SystemRunError) -> MachineResponse {
+    try stepNotingChange(event, logging: log).response
+  }
+
+  /// Where the system is, as text that two systems share only when they are in the same place:
+  /// the root's configuration, and each running child's path, configuration and context, in
+  /// path order (the root's context is the caller's to add).
+  package var placeDescription: String {
+    guard let root else { return "(not started)" }
+    var places = root.childPlaces
+    places.sort { $0.path < $1.path }
+    return ([ChildStep.shown(root.configuration)] + places.map { "\($0.path): \($0.place.shownConfiguration) \($0.place.shownContext)" })
+      .joined(separator: "\n")
   }
 
   /// The root's configuration alone (not its children's, which take describing).

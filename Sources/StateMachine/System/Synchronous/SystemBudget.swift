@@ -12,9 +12,12 @@ struct SystemBudget {
   /// ``StoreEngine/unhandledStepsChangeNothing``). A system that took only steps nothing took
   /// is where it was, apart from its machines' step counts.
   @usableFromInline var changed = false
+  /// Where the machines' steps are recorded, when something asks for them (`fsm view`'s
+  /// simulator); a checker's steps record nothing.
+  @usableFromInline let log: SystemLog?
 
   @inlinable
-  init(limit: Int, input: any CustomStringConvertible) { (self.limit, self.input) = (limit, input) }
+  init(limit: Int, input: any CustomStringConvertible, log: SystemLog? = nil) { (self.limit, self.input, self.log) = (limit, input, log) }
 
   @inlinable
   mutating func spend() throws(SystemRunError) {
