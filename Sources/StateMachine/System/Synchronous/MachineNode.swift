@@ -123,7 +123,7 @@ where
         let answer = Engine.response(of: outcome)
         if response == nil { response = answer }
         if answer.isHandled || !core.engine.unhandledStepsChangeNothing { budget.changed = true }
-        if let log = budget.log { log.record(Engine.report(outcome, of: stepper, event: event, sequence: work.sequence, time: .zero)) }
+        if _slowPath(budget.log != nil) { Self.record(outcome, of: stepper, event: event, sequence: work.sequence, in: budget.log.unsafelyUnwrapped) }
         // (The step is built only for a child's rules that read it: building it for every step
         // was a fifth of what a system's step cost.)
         if let kind, !done, kind.readsSteps {
@@ -149,6 +149,13 @@ where
       throw error
     }
     return response ?? .ignored
+  }
+
+  /// Records a step in `log` (out of the drain loop: a checker's steps record nothing, and
+  /// the report built inline made the loop larger for every step).
+  @inlinable @inline(never)
+  static func record(_ outcome: Engine.Outcome, of stepper: UnsafeMutablePointer<Engine.Stepper>, event: Event, sequence: Int, in log: SystemLog) {
+    log.record(Engine.report(outcome, of: stepper, event: event, sequence: sequence, time: .zero))
   }
 
   /// Ends the children a step cancelled, starts those it invoked and delivers its messages;
@@ -199,9 +206,10 @@ where
       guard let make = child.parts.node else { throw ChildLaunchError<Event>(error: ChildNotRunnable(name: child.name), event: nil) }
       guard !ChildIDHoldsSlash.holds(id) else { throw ChildLaunchError<Event>(error: ChildIDHoldsSlash(id), event: nil) }
       var node = try make()
+      // (Left again only when the start returns: one that throws ends the input, and its log.)
       budget.log?.enter(id.name)
-      defer { budget.log?.leave() }
       heard = try node.start(&budget)
+      budget.log?.leave()
       if !heard.done, core.isActive(token) { children[id.name] = node }
     } catch let error as SystemRunError {
       throw error
@@ -227,14 +235,15 @@ where
     let id = String(slash.map { path[..<$0] } ?? path)
     guard let index = children.index(forKey: id) else { return (.rejected(.unknownTarget), ChildSaid()) }
     // (Found once, and stepped where it is in the map.)
+    // (Left again only when the child returns: a step that throws ends the input, and its log.)
     budget.log?.enter(id)
-    defer { budget.log?.leave() }
     let (result, heard) =
       if let slash {
         try children.values[index].route(message, to: path[path.utf8.index(after: slash)...], &budget)
       } else {
         try children.values[index].deliver(message, &budget)
       }
+    budget.log?.leave()
     if heard.done {
       children[id] = nil
       if let token = core.byID[EffectID(id)], core.isActive(token) { _ = core.remove(token) }
