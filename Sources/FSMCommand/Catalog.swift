@@ -72,7 +72,7 @@ public struct Catalog: Sendable {
     }
 
     /// A system's model whose root is a table with `Codable` types: `fsm view <machine>` also
-    /// simulates it (see ``explored(_:)-(MachineModel<MachineSystem<Chart<ID,E,C,Command<E,Work>>>>)``).
+    /// simulates it, as it does a system whose root is a chart.
     public static func explored<S, E, C, Work>(_ model: MachineModel<MachineSystem<TransitionTable<S, E, C, Command<E, Work>>>>) -> Model
     where S: Codable, E: Codable, C: Codable & Hashable & Sendable {
       Model(name: model.definition.name, run: ExploreCommand.run(model)) { limit in

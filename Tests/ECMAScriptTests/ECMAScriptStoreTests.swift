@@ -281,6 +281,9 @@ struct ECMAScriptStoreTests {
     // Explored and simulated over the event names it mentions, each configuration with its data.
     let explored = fsm(["explore", document])
     #expect(explored.output.contains("configurations: 7 (depth 3)"), "\(explored.output)\(explored.errorOutput)")
+    // And walked, each walk from a session of its own.
+    let walked = fsm(["explore", document, "--walks", "4", "--length", "10", "--seed", "5"])
+    #expect(walked.output.hasSuffix("walks: 4 walks, 40 steps, seed 5: no failure\n"), "\(walked.output)\(walked.errorOutput)")
     #expect(fsm(["view", document, "-o", folder + "/simulator.html"]).output == folder + "/simulator.html: simulator of counter, 7 configurations\n")
   }
 

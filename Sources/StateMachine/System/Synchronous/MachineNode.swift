@@ -226,7 +226,7 @@ where
 
   /// Sends `message` to the descendant at `path` (ids separated by `/`): the result, and what
   /// the child on the way said to this machine. A child that is done is forgotten.
-  @inlinable
+  @inlinable @inline(__always)
   mutating func routeDown(_ message: any Sendable, to path: Substring, _ budget: inout SystemBudget) throws(SystemRunError)
     -> (result: SendResult, said: ChildSaid<Event>)
   {
