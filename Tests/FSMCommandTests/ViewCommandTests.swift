@@ -155,14 +155,17 @@ struct ViewCommandTests {
     #expect(HeadlessChromium.text(of: "context", in: dom)?.contains("<!--<script>1380") == true)
   }
 
-  @Test("a system's log: one lane per child machine, each where its last line before the step left it", .enabled(if: HeadlessChromium.runs))
+  @Test(
+    "a system's log: one lane per child machine, each where its last line before the step left it, or started from the step that invoked it",
+    .enabled(if: HeadlessChromium.runs))
   func systemLanes() throws {
     let folder = try Self.folder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let log = Self.root.appendingPathComponent("Specs/upload-queue.session.jsonl").path
     let page = folder.appendingPathComponent("upload-queue.html").path
     #expect(PackageFSM.run(["view", "upload-queue", log, "-o", page]).code == 0)
-    // Each child's last logged state before each root entry, from the log's own lines.
+    // Each child's last logged state before each root entry, from the log's own lines; a child
+    // an entry invokes is started from that entry's step.
     let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").dropFirst()
     var entries = 0
     var expected: [[String: String]] = [[:]]
@@ -171,11 +174,16 @@ struct ViewCommandTests {
       if let path = object["child"] as? String {
         expected[entries][path] = object["state"] as? String
       } else {
+        for case let effect as [String: Any] in object["effects"] as? [Any] ?? [] {
+          if let id = (effect["invoke"] as? [String: Any])?["id"] as? String { expected[entries][id] = "(started)" }
+        }
         entries += 1
         expected.append(expected[entries - 1])
       }
     }
-    for step in [1, 2, entries] {
+    // At step 1 the first two uploads are started, and neither has stepped yet: both are listed.
+    #expect(expected[0] == ["a.jpg": "(started)", "flaky.png": "(started)"], "\(expected[0])")
+    for step in [1, 2, 3, entries] {
       let dom = try HeadlessChromium.dom("file://\(page)#step=\(step)")
       var shown: [String: String] = [:]
       for row in dom.components(separatedBy: "<tr data-path=\"").dropFirst() {

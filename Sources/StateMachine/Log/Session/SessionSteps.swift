@@ -58,7 +58,9 @@ package struct SessionSteps: Sendable {
       times.append(entry.time)
       contexts.append(json(entry.context))
     }
-    lanes = SessionLane.lanes(of: log.childLines)
+    // The children each root entry started, from the step that started them.
+    let invoked = log.entries.map { entry in entry.effects.compactMap { ($0 as? any ChildInvoking)?.invocation?.id } }
+    lanes = SessionLane.lanes(of: log.childLines, invoked: invoked)
     if let divergence {
       if let path = divergence.machine {
         let line = log.childLines.first { $0.path == path && $0.sequence == divergence.sequence }
@@ -82,21 +84,42 @@ package struct SessionLane: Sendable, Hashable {
 
   package init(path: String) { self.path = path }
 
-  /// The lanes of `lines`, one per path, in the order each path first appears.
-  package static func lanes(of lines: [ChildLogLine]) -> [SessionLane] {
+  /// The lanes of `lines`, one per path, in the order each path first appears: each child's
+  /// steps, and, as a step `(invoked)` that leaves it `(started)`, each start of a child by a
+  /// root entry (`invoked[k]`: the ids entry `k + 1` started) or by a child's line (its
+  /// `invoke` effects, below its path). A child started before the log began, or whose start
+  /// the log does not name, shows from its first line.
+  package static func lanes(of lines: [ChildLogLine], invoked: [[String]] = []) -> [SessionLane] {
     var lanes: [SessionLane] = []
     var index: [String: Int] = [:]
-    for line in lines {
-      guard let object = try? JSONSerialization.jsonObject(with: Data(line.text.utf8)) as? [String: Any] else { continue }
-      let number = index[line.path] ?? lanes.count
+    func add(_ path: String, after: Int, event: String, state: String) {
+      let number = index[path] ?? lanes.count
       if number == lanes.count {
-        index[line.path] = number
-        lanes.append(SessionLane(path: line.path))
+        index[path] = number
+        lanes.append(SessionLane(path: path))
       }
-      lanes[number].after.append(line.afterEntry)
-      lanes[number].events.append(shown(object["event"]))
-      lanes[number].states.append(shown(object["state"]))
+      lanes[number].after.append(after)
+      lanes[number].events.append(event)
+      lanes[number].states.append(state)
     }
+    // Root entry `k + 1`'s starts come after the lines logged before it (after entry `k`).
+    var entry = 0
+    func startsUpTo(_ last: Int) {
+      while entry < min(last, invoked.count) {
+        for id in invoked[entry] { add(id, after: entry, event: "(invoked)", state: "(started)") }
+        entry += 1
+      }
+    }
+    for line in lines {
+      startsUpTo(line.afterEntry)
+      guard let object = try? JSONSerialization.jsonObject(with: Data(line.text.utf8)) as? [String: Any] else { continue }
+      add(line.path, after: line.afterEntry, event: shown(object["event"]), state: shown(object["state"]))
+      for effect in object["effects"] as? [Any] ?? [] {
+        guard let id = ((effect as? [String: Any])?["invoke"] as? [String: Any])?["id"] as? String else { continue }
+        add(line.path + "/" + id, after: line.afterEntry, event: "(invoked)", state: "(started)")
+      }
+    }
+    startsUpTo(invoked.count)
     return lanes
   }
 
