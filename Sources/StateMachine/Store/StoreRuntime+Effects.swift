@@ -101,10 +101,12 @@ extension StoreRuntime {
       if let message { deliver(message.0, to: message.to) }
       if next == nil {
         // Those waiting for the store to settle resume only once the step has been reported.
-        waiters += core.withLock { core in
+        let settled = core.withLock { core in
           next = core.takeNext(stepper: stepper)
           return core.waitersToResume()
         }
+        // (Appending even an empty array made the empty one anew: an allocation per effectful step.)
+        if !settled.isEmpty { waiters += settled }
       }
       if !waiters.isEmpty { for waiter in waiters { waiter.resume() } }
       guard let following = next else { return }
