@@ -21,8 +21,7 @@ enum ViewCommand {
     events it names, each guarded row a way to go; a system's: events for its root and
     messages for its children), the events handled where the path clicked so far ends as
     buttons, and the path as a log that `fsm replay` reads (a system's with its children's
-    steps). `#path=2.0` in the
-    URL follows the third event offered, then the first.
+    steps). `#path=2.0` in the URL follows the third event offered, then the first.
 
     The page is written whole or not at all; an existing file is replaced only when `-o`
     names it or `fsm view` wrote it.
