@@ -218,6 +218,35 @@ struct ViewSimulatorTests {
     #expect(HeadlessChromium.text(of: "configuration", in: dom) == "b</svg></div>")
   }
 
+  /// A system whose child's context is not `Codable`: the simulator cannot write its steps.
+  enum Tally {
+    enum State: String, Hashable, Sendable, Codable, Discriminated { case idle, counting }
+    enum Event: String, Hashable, Sendable, Codable, CaseIterable, Discriminated { case go, tick }
+    struct Count: Hashable, Sendable { var ticks = 0 }
+    typealias Effect = Command<Event, Never>
+    static let counter = try! TransitionTable<State, Event, Count, Effect>(
+      name: "counter", initial: .counting, rows: [.stay(in: .counting, on: .tick).update { count, _ in count.ticks += 1 }], policy: .ignore)
+    static let root = try! TransitionTable<State, Event, NoContext, Effect>(
+      name: "tally", initial: .idle,
+      states: [.state(.idle), .state(.counting, entry: [.invoke(ChildMachine<Event>(counter, context: Count()), id: "c")])],
+      rows: [.transition(from: .idle, on: .go, to: .counting)], policy: .ignore)
+    static let model = MachineModel(
+      MachineSystem(table: root), context: NoContext(), alphabet: [.root(.go), .message(Event.tick, to: "c")], invariants: [])
+  }
+
+  @Test("a system whose child's steps cannot be written (a context that is not Codable) is refused, naming the child")
+  func unrecordableSystem() throws {
+    let folder = try ViewCommandTests.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let page = folder.appendingPathComponent("tally.html").path
+    let catalog = Catalog(machines: [MachineDescription(Tally.root, summary: "a tally")], models: [.explored(Tally.model)])
+    #expect(FSM.run(["explore", "tally", "--depth", "3"], catalog: catalog).output.contains("configurations: 4 (depth 3)"))
+    let refused = FSM.run(["view", "tally", "-o", page], catalog: catalog)
+    #expect(refused.code == 2)
+    #expect(refused.errorOutput.contains("tally cannot be simulated: child c: its context type Count is not Encodable"), "\(refused.errorOutput)")
+    #expect(!FileManager.default.fileExists(atPath: page))
+  }
+
   @Test("bad input: no model, a bad limit, a page not ours; nothing written")
   func badInput() throws {
     let folder = try ViewCommandTests.folder()
