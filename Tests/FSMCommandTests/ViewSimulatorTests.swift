@@ -247,6 +247,39 @@ struct ViewSimulatorTests {
     #expect(!FileManager.default.fileExists(atPath: page))
   }
 
+  /// The same system with a child whose context is `Codable`: simulated, and its log replayed.
+  enum CodableTally {
+    typealias Event = Tally.Event
+    struct Count: Hashable, Sendable, Codable { var ticks = 0 }
+    static let counter = try! TransitionTable<Tally.State, Event, Count, Tally.Effect>(
+      name: "counter", initial: .counting, rows: [.stay(in: .counting, on: .tick).update { count, _ in count.ticks += 1 }], policy: .ignore)
+    static let root = try! TransitionTable<Tally.State, Event, NoContext, Tally.Effect>(
+      name: "tally", initial: .idle,
+      states: [.state(.idle), .state(.counting, entry: [.invoke(ChildMachine<Event>(counter, context: Count()), id: "c")])],
+      rows: [.transition(from: .idle, on: .go, to: .counting)], policy: .ignore)
+    static let model = MachineModel(
+      MachineSystem(table: root), context: NoContext(), alphabet: [.root(.go), .message(Event.tick, to: "c")], invariants: [])
+  }
+
+  @Test("a system whose root is a table is simulated as one whose root is a chart: its clicked log replays, child steps and all", .enabled(if: HeadlessChromium.runs))
+  func tableRootedSystem() throws {
+    let folder = try ViewCommandTests.folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let page = folder.appendingPathComponent("tally.html").path
+    let catalog = Catalog(machines: [MachineDescription(CodableTally.root, summary: "a tally")], models: [.explored(CodableTally.model)])
+    let made = FSM.run(["view", "tally", "-o", page, "--limit", "5"], catalog: catalog)
+    #expect(made.output.hasSuffix("simulator of tally, 5 configurations (limit reached)\n"), "\(made.output)\(made.errorOutput)")
+    // go, then tick to c twice.
+    let dom = try HeadlessChromium.dom("file://\(page)#path=0.0.0")
+    #expect(HeadlessChromium.text(of: "configuration", in: dom) == "counting [c: counting]")
+    let text = try #require(HeadlessChromium.text(of: "log", in: dom))
+    #expect(text.split(separator: "\n").count == 4, "\(text)")
+    let log = folder.appendingPathComponent("tally.jsonl").path
+    try text.write(toFile: log, atomically: true, encoding: .utf8)
+    let replayed = FSM.run(["replay", "tally", log], catalog: catalog)
+    #expect(replayed.output.hasSuffix("replayed 1 entries and 2 child steps: identical\n"), "\(replayed.output)\(replayed.errorOutput)")
+  }
+
   @Test("bad input: no model, a bad limit, a page not ours; nothing written")
   func badInput() throws {
     let folder = try ViewCommandTests.folder()
