@@ -218,20 +218,31 @@ struct ViewSimulatorTests {
     #expect(HeadlessChromium.text(of: "configuration", in: dom) == "b</svg></div>")
   }
 
-  /// A system whose child's context is not `Codable`: the simulator cannot write its steps.
+  /// A tally: a root table that counts ticks in a child table `c` while it is counting. Its
+  /// child's context is `Count`: one that is not `Codable` (the simulator cannot write its
+  /// steps), or one that is.
   enum Tally {
     enum State: String, Hashable, Sendable, Codable, Discriminated { case idle, counting }
     enum Event: String, Hashable, Sendable, Codable, CaseIterable, Discriminated { case go, tick }
-    struct Count: Hashable, Sendable { var ticks = 0 }
     typealias Effect = Command<Event, Never>
-    static let counter = try! TransitionTable<State, Event, Count, Effect>(
-      name: "counter", initial: .counting, rows: [.stay(in: .counting, on: .tick).update { count, _ in count.ticks += 1 }], policy: .ignore)
-    static let root = try! TransitionTable<State, Event, NoContext, Effect>(
-      name: "tally", initial: .idle,
-      states: [.state(.idle), .state(.counting, entry: [.invoke(ChildMachine<Event>(counter, context: Count()), id: "c")])],
-      rows: [.transition(from: .idle, on: .go, to: .counting)], policy: .ignore)
-    static let model = MachineModel(
-      MachineSystem(table: root), context: NoContext(), alphabet: [.root(.go), .message(Event.tick, to: "c")], invariants: [])
+    struct Count: Hashable, Sendable, TallyCount { var ticks = 0 }
+    struct CodableCount: Hashable, Sendable, Codable, TallyCount { var ticks = 0 }
+
+    static func root<C: TallyCount>(counting _: C.Type) -> TransitionTable<State, Event, NoContext, Effect> {
+      let counter = try! TransitionTable<State, Event, C, Effect>(
+        name: "counter", initial: .counting, rows: [.stay(in: .counting, on: .tick).update { count, _ in count.ticks += 1 }], policy: .ignore)
+      return try! TransitionTable<State, Event, NoContext, Effect>(
+        name: "tally", initial: .idle,
+        states: [.state(.idle), .state(.counting, entry: [.invoke(ChildMachine<Event>(counter, context: C()), id: "c")])],
+        rows: [.transition(from: .idle, on: .go, to: .counting)], policy: .ignore)
+    }
+
+    /// `root`'s model as a system, and a catalog that gives it by `explored(_:)`.
+    static func catalog<C: TallyCount>(counting count: C.Type) -> Catalog {
+      let root = root(counting: count)
+      let model = MachineModel(MachineSystem(table: root), context: NoContext(), alphabet: [.root(.go), .message(Event.tick, to: "c")], invariants: [])
+      return Catalog(machines: [MachineDescription(root, summary: "a tally")], models: [.explored(model)])
+    }
   }
 
   @Test("a system whose child's steps cannot be written (a context that is not Codable) is refused, naming the child")
@@ -239,7 +250,7 @@ struct ViewSimulatorTests {
     let folder = try ViewCommandTests.folder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let page = folder.appendingPathComponent("tally.html").path
-    let catalog = Catalog(machines: [MachineDescription(Tally.root, summary: "a tally")], models: [.explored(Tally.model)])
+    let catalog = Tally.catalog(counting: Tally.Count.self)
     #expect(FSM.run(["explore", "tally", "--depth", "3"], catalog: catalog).output.contains("configurations: 4 (depth 3)"))
     let refused = FSM.run(["view", "tally", "-o", page], catalog: catalog)
     #expect(refused.code == 2)
@@ -247,26 +258,12 @@ struct ViewSimulatorTests {
     #expect(!FileManager.default.fileExists(atPath: page))
   }
 
-  /// The same system with a child whose context is `Codable`: simulated, and its log replayed.
-  enum CodableTally {
-    typealias Event = Tally.Event
-    struct Count: Hashable, Sendable, Codable { var ticks = 0 }
-    static let counter = try! TransitionTable<Tally.State, Event, Count, Tally.Effect>(
-      name: "counter", initial: .counting, rows: [.stay(in: .counting, on: .tick).update { count, _ in count.ticks += 1 }], policy: .ignore)
-    static let root = try! TransitionTable<Tally.State, Event, NoContext, Tally.Effect>(
-      name: "tally", initial: .idle,
-      states: [.state(.idle), .state(.counting, entry: [.invoke(ChildMachine<Event>(counter, context: Count()), id: "c")])],
-      rows: [.transition(from: .idle, on: .go, to: .counting)], policy: .ignore)
-    static let model = MachineModel(
-      MachineSystem(table: root), context: NoContext(), alphabet: [.root(.go), .message(Event.tick, to: "c")], invariants: [])
-  }
-
   @Test("a system whose root is a table is simulated as one whose root is a chart: its clicked log replays, child steps and all", .enabled(if: HeadlessChromium.runs))
   func tableRootedSystem() throws {
     let folder = try ViewCommandTests.folder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let page = folder.appendingPathComponent("tally.html").path
-    let catalog = Catalog(machines: [MachineDescription(CodableTally.root, summary: "a tally")], models: [.explored(CodableTally.model)])
+    let catalog = Tally.catalog(counting: Tally.CodableCount.self)
     let made = FSM.run(["view", "tally", "-o", page, "--limit", "5"], catalog: catalog)
     #expect(made.output.hasSuffix("simulator of tally, 5 configurations (limit reached)\n"), "\(made.output)\(made.errorOutput)")
     // go, then tick to c twice.
@@ -309,4 +306,10 @@ struct ViewSimulatorTests {
     #expect(unknown.code == 2)
     #expect(unknown.errorOutput.contains("unknown machine 'no-such-machine'"))
   }
+}
+
+/// A tally child's context (see ``ViewSimulatorTests/Tally``).
+protocol TallyCount: Hashable, Sendable {
+  var ticks: Int { get set }
+  init()
 }

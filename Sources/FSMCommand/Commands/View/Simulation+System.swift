@@ -18,7 +18,7 @@ extension Simulation {
   /// A system whose root is `table`, from `context` over `alphabet`.
   static func of<S, E, C, Work>(
     system: MachineSystem<TransitionTable<S, E, C, Command<E, Work>>>, context: C, alphabet: [SystemEvent<E>], limit: Int
-  ) -> Result<Simulation, ViewFailure> where S: Codable, E: Codable, C: Codable & Sendable {
+  ) -> Result<Simulation, ViewFailure> where S: Codable & Hashable, E: Codable, C: Codable & Sendable {
     let header = LogHeader(machine: system.name, fingerprint: system.root.fingerprint, state: system.root.initial, context: context)
     return of(system: system, context: context, alphabet: alphabet, limit: limit, states: system.root.sessionStates, header: json(header)) {
       ["\($0.discriminant)"]
@@ -31,7 +31,7 @@ extension Simulation {
   static func of<Root: StoreDefinition>(
     system: MachineSystem<Root>, context: Root.Context, alphabet: [SystemEvent<Root.Event>], limit: Int, states: [SessionState],
     header: String, active: @escaping (Root.Configuration) -> [String]
-  ) -> Result<Simulation, ViewFailure> where Root.Context: Encodable {
+  ) -> Result<Simulation, ViewFailure> where Root.Context: Encodable, Root.Configuration: Hashable {
     var start = SystemMachine(system, context: context)
     let started = SystemLog()
     do throws(SystemRunError) { try start.begin(logging: started) } catch {

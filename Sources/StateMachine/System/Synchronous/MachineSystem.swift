@@ -159,17 +159,6 @@ public struct SystemMachine<Root: StoreDefinition>: MachineInstance where Root.C
     try stepNotingChange(event, logging: log).response
   }
 
-  /// Where the system is, as text that two systems share only when they are in the same place:
-  /// the root's configuration, and each running child's path, configuration and context, in
-  /// path order (the root's context is the caller's to add).
-  package var placeDescription: String {
-    guard let root else { return "(not started)" }
-    var places = root.childPlaces
-    places.sort { $0.path < $1.path }
-    return ([ChildStep.shown(root.configuration)] + places.map { "\($0.path): \($0.place.shownConfiguration) \($0.place.shownContext)" })
-      .joined(separator: "\n")
-  }
-
   /// The root's configuration alone (not its children's, which take describing).
   @inlinable
   var rootConfiguration: Root.Configuration {
@@ -276,4 +265,16 @@ public struct SystemRunError: Error, Hashable, Sendable, CustomStringConvertible
 
   /// The root chart could not start.
   public static func start(error: String) -> SystemRunError { SystemRunError("the root could not start: \(error)") }
+}
+
+extension SystemMachine where Root.Configuration: Hashable {
+  /// Where the system is, as text that two systems share only when they are in the same place:
+  /// the root's configuration, and each running child's path, configuration and context, in
+  /// path order (the root's context is the caller's to add).
+  package var placeDescription: String {
+    // (The explorer's key of the place, as text: the same places are the same text.)
+    let key = _SystemPlace.Key(self)
+    return ([ChildStep.shown(key.root)] + key.children.map { "\($0.path): \($0.place.shownConfiguration) \($0.place.shownContext)" })
+      .joined(separator: "\n")
+  }
 }
