@@ -1,6 +1,4 @@
 extension Chart: ExplorableDefinition where Context: Hashable {
-  /// Coverage and shortest paths name a chart's states by id.
-  public typealias StateName = ID
   public typealias _Explorer = _ChartExplorer<ID, Event, Context, Effect>
 
   public var _coverageStates: [(name: ID, counts: Bool)] { states.map { ($0.id, !$0.isHistory) } }

@@ -152,8 +152,6 @@ public struct MachineResponse: Hashable, Sendable, CustomStringConvertible {
 // MARK: The two kinds
 
 extension TransitionTable: MachineDefinition where Effect: Sendable {
-  /// A table's configuration is its current state.
-  public typealias Configuration = State
   /// A table's running machine.
   public typealias Instance = Machine<State, Event, Context, Effect>
 
@@ -165,10 +163,6 @@ extension TransitionTable: MachineDefinition where Effect: Sendable {
 }
 
 extension Machine: MachineInstance where Effect: Sendable {
-  /// The table the machine runs.
-  public typealias Definition = TransitionTable<State, Event, Context, Effect>
-  /// A table's step always ends.
-  public typealias Failure = Never
 
   /// A table's machine is made in its initial state: there is nothing to enter.
   @inlinable
@@ -183,8 +177,6 @@ extension Machine: MachineInstance where Effect: Sendable {
   @inlinable
   public var configuration: State { state }
 
-  /// A state the table does not know.
-  public typealias RestoreFailure = TableValidationError
 
   /// Where the machine is now: its state and context.
   public var snapshot: TableSnapshot<State, Context> { TableSnapshot(state: state, context: context) }
@@ -221,8 +213,6 @@ extension TableSnapshot: Hashable where State: Hashable, Context: Hashable {}
 extension TableSnapshot: Sendable where State: Sendable, Context: Sendable {}
 
 extension Chart: MachineDefinition {
-  /// A chart's configuration: its active atomic states, in document order.
-  public typealias Configuration = [ID]
   /// A chart's running machine.
   public typealias Instance = ChartMachine<ID, Event, Context, Effect>
 
@@ -247,10 +237,6 @@ extension Chart: MachineDefinition {
 }
 
 extension ChartMachine: MachineInstance {
-  /// The chart the machine runs.
-  public typealias Definition = Chart<ID, Event, Context, Effect>
-  /// A macrostep that does not settle, or floods the internal queue.
-  public typealias Failure = ChartRunError
 
   @inlinable
   public mutating func _discardOutputs() { discardsOutputs = true }
@@ -261,8 +247,6 @@ extension ChartMachine: MachineInstance {
     if !isStarted { _ = try start() }
   }
 
-  /// A snapshot that is not a configuration the chart can be in.
-  public typealias RestoreFailure = ChartRestoreError
 
   /// The macrostep of `event`, as the tools read it: transitioned is handled; unhandled, and
   /// any event after the chart halted, are ignored.

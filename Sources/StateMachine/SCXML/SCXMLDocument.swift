@@ -25,7 +25,7 @@ public enum SCXMLDocument {
 
   /// A CSS2 time as SCXML's `delay` takes it: `500ms`, `1s`, `.5s`, `1.5s` (a bare number is
   /// milliseconds); `nil` when it is not one.
-  public static func duration(_ text: String) -> Duration? { SCXMLText.duration(text) }
+  package static func duration(_ text: String) -> Duration? { SCXMLText.duration(text) }
 
   /// The largest document ``load(contentsOf:)`` reads: 8 MiB.
   public static let maxFileSize = 8 << 20

@@ -1,6 +1,4 @@
 extension TransitionTable: ExplorableDefinition where State: Hashable, Context: Hashable, Effect: Sendable {
-  /// Coverage and shortest paths name a table's states by case.
-  public typealias StateName = State.Discriminant
   public typealias _Explorer = _TableExplorer<State, Event, Context, Effect>
 
   public var _coverageStates: [(name: State.Discriminant, counts: Bool)] { stateCases.map { ($0, true) } }

@@ -1,6 +1,4 @@
 extension MachineSystem: ExplorableDefinition where Root: ExplorableDefinition, Root.Configuration: Hashable {
-  /// Coverage names the root's states.
-  public typealias StateName = Root.StateName
   public typealias _Explorer = _SystemExplorer<Root>
 
   /// The root's states: a system's coverage is of the states its root entered.
