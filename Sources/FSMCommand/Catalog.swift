@@ -35,61 +35,24 @@ public struct Catalog: Sendable {
     let run: ExploreCommand.Run
     var simulate: (@Sendable (Int) -> Result<Simulation, ViewFailure>)?
 
-    /// A table's model.
+    /// A table's model (``explored(_:)``).
     public static func table<S, E, C, Effect>(_ model: MachineModel<TransitionTable<S, E, C, Effect>>) -> Model { explored(model) }
 
-    /// A table's model, whose types are `Codable`: `fsm view <machine>` also simulates it
-    /// over the model's alphabet, and writes the path clicked as a log.
-    public static func table<S, E, C, Effect>(_ model: MachineModel<TransitionTable<S, E, C, Effect>>) -> Model
-    where S: Codable, E: Codable, C: Codable, Effect: Codable {
-      Model(name: model.definition.name, run: ExploreCommand.run(model)) { limit in
-        .success(.of(table: model.definition, context: model.context, alphabet: model.alphabet, limit: limit))
-      }
-    }
+    /// A chart's model (``explored(_:)``).
+    public static func chart<ID, E, C, Effect>(_ model: MachineModel<Chart<ID, E, C, Effect>>) -> Model { explored(model) }
 
     /// A model of any kind: a table's, a chart's, or a system of machines' (a ``MachineModel``
     /// over a `MachineSystem`, named by its root): `fsm explore` explores it and walks it.
-    /// (`fsm view` simulates the table and chart models given by ``table(_:)`` and
-    /// ``chart(_:)`` whose types are `Codable`, and the systems given here whose root's types
-    /// are.)
+    /// When its types are `Codable` (a system's: its root's), `fsm view` also simulates it over
+    /// the model's alphabet, and writes the path clicked as a log (a system's with each child's
+    /// steps in it).
     ///
     /// ```swift
     /// models: [.explored(UploadQueue.model)]   // fsm explore upload-queue, fsm view upload-queue
     /// ```
     public static func explored<Definition: ExplorableDefinition>(_ model: MachineModel<Definition>) -> Model
     where Definition.Context: Sendable {
-      Model(name: model.definition.name, run: ExploreCommand.run(model))
-    }
-
-    /// A system's model whose root is a chart with `Codable` types: `fsm view <machine>` also
-    /// simulates it over the model's alphabet (events for the root, messages for its
-    /// children), and writes the path clicked as the system's log, each child's steps in it.
-    public static func explored<ID, E, C, Work>(_ model: MachineModel<MachineSystem<Chart<ID, E, C, Command<E, Work>>>>) -> Model
-    where ID: Codable, E: Codable, C: Codable & Hashable & Sendable {
-      Model(name: model.definition.name, run: ExploreCommand.run(model)) { limit in
-        Simulation.of(system: model.definition, context: model.context, alphabet: model.alphabet, limit: limit)
-      }
-    }
-
-    /// A system's model whose root is a table with `Codable` types: `fsm view <machine>` also
-    /// simulates it, as it does a system whose root is a chart.
-    public static func explored<S, E, C, Work>(_ model: MachineModel<MachineSystem<TransitionTable<S, E, C, Command<E, Work>>>>) -> Model
-    where S: Codable, E: Codable, C: Codable & Hashable & Sendable {
-      Model(name: model.definition.name, run: ExploreCommand.run(model)) { limit in
-        Simulation.of(system: model.definition, context: model.context, alphabet: model.alphabet, limit: limit)
-      }
-    }
-
-    /// A chart's model.
-    public static func chart<ID, E, C, Effect>(_ model: MachineModel<Chart<ID, E, C, Effect>>) -> Model { explored(model) }
-
-    /// A chart's model, whose types are `Codable`: `fsm view <machine>` also simulates it
-    /// over the model's alphabet, and writes the path clicked as a log.
-    public static func chart<ID, E, C, Effect>(_ model: MachineModel<Chart<ID, E, C, Effect>>) -> Model
-    where ID: Codable, E: Codable, C: Codable, Effect: Codable {
-      Model(name: model.definition.name, run: ExploreCommand.run(model)) { limit in
-        Simulation.of(chart: model.definition, context: model.context, alphabet: model.alphabet, limit: limit).mapError { ViewFailure(message: "\(model.definition.name) cannot start: \($0)") }
-      }
+      Model(name: model.definition.name, run: ExploreCommand.run(model), simulate: (model as? any SimulatedModel)?.simulator)
     }
   }
 

@@ -64,13 +64,15 @@ public enum FSM {
     "needs the ECMAScript datamodel: build fsm with the ECMAScript trait (swift build --traits ECMAScript; "
     + "libjavascriptcoregtk-4.1-dev on Linux), or link the StateMachineECMAScript product"
 
-  /// Runs the command line `arguments` (without the program name) over `catalog`.
-  public static func run(_ arguments: [String], catalog: Catalog) -> CommandResult {
-    $catalog.withValue(catalog) { run(arguments) }
+  /// Runs the command line `arguments` (without the program name) over `catalog` (your own
+  /// machines; see ``Catalog``), or over the catalog the caller runs in when it is `nil`.
+  public static func run(_ arguments: [String], catalog: Catalog? = nil) -> CommandResult {
+    guard let catalog else { return command(arguments) }
+    return $catalog.withValue(catalog) { command(arguments) }
   }
 
-  /// Runs the command line `arguments` (without the program name).
-  public static func run(_ arguments: [String]) -> CommandResult {
+  /// Runs the command line `arguments` over the catalog in effect.
+  static func command(_ arguments: [String]) -> CommandResult {
     guard let command = arguments.first else { return .usage("no command given", help: help) }
     let rest = Array(arguments.dropFirst())
     switch command {
@@ -83,7 +85,7 @@ public enum FSM {
     case "conform": return ConformCommand.run(rest)
     case "run": return RunCommand.run(rest)
     case "demo":
-      return .failure("`demo` runs asynchronously: call FSM.run(_:streaming:) (the fsm executable does)")
+      return .failure("`demo` runs asynchronously: call FSM.run(_:catalog:streaming:) (the fsm executable does)")
     case "help", "--help", "-h":
       guard let topic = rest.first, topic != "--help", topic != "-h" else { return .success(help + "\n") }
       guard let text = helpText(for: topic) else { return .usage("unknown command '\(topic)'", help: help) }
@@ -109,27 +111,25 @@ public enum FSM {
     }
   }
 
-  /// Runs the command line like ``run(_:)``, and also the commands that print as they go
-  /// (`demo`), handing each of their lines to `emit` as it happens.
-  public static func run(_ arguments: [String], streaming emit: @escaping @Sendable (String) -> Void) async -> CommandResult {
+  /// Runs the command line like ``run(_:catalog:)``, and also the commands that print as they
+  /// go (`demo`), handing each of their lines to `emit` as it happens.
+  public static func run(
+    _ arguments: [String], catalog: Catalog? = nil, streaming emit: @escaping @Sendable (String) -> Void
+  ) async -> CommandResult {
+    guard let catalog else { return await streamed(arguments, emit: emit) }
+    return await $catalog.withValue(catalog) { await streamed(arguments, emit: emit) }
+  }
+
+  /// Runs the command line over the catalog in effect, streaming a demo's lines to `emit`.
+  static func streamed(_ arguments: [String], emit: @escaping @Sendable (String) -> Void) async -> CommandResult {
     if arguments.first == "demo" { return await DemoCommand.run(Array(arguments.dropFirst()), emit: emit) }
-    return run(arguments)
+    return command(arguments)
   }
 
-  /// Runs the command line over `catalog` like ``run(_:streaming:)``.
-  public static func run(_ arguments: [String], catalog: Catalog, streaming emit: @escaping @Sendable (String) -> Void) async -> CommandResult {
-    await $catalog.withValue(catalog) { await run(arguments, streaming: emit) }
-  }
-
-  /// Runs the command line over `catalog` (your own machines) and prints its output; returns
-  /// the exit code. See ``Catalog``.
-  public static func main(_ arguments: [String], catalog: Catalog) async -> Int32 {
-    await $catalog.withValue(catalog) { await main(arguments) }
-  }
-
-  /// Runs the command line and prints its output; returns the exit code.
-  public static func main(_ arguments: [String]) async -> Int32 {
-    let result = await run(arguments) { line in
+  /// Runs the command line over `catalog` (your own machines; see ``Catalog``), or the catalog
+  /// the caller runs in when it is `nil`, and prints its output; returns the exit code.
+  public static func main(_ arguments: [String], catalog: Catalog? = nil) async -> Int32 {
+    let result = await run(arguments, catalog: catalog) { line in
       FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
     if !result.output.isEmpty { print(result.output, terminator: "") }

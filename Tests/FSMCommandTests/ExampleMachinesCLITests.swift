@@ -76,7 +76,7 @@ struct ExampleMachinesCLITests {
   @Test func theSynchronousEntryPointPointsToTheStreamingOne() {
     let result = PackageFSM.run(["demo", "login"])
     #expect(result.code == 2)
-    #expect(result.errorOutput.contains("FSM.run(_:streaming:)"))
+    #expect(result.errorOutput.contains("FSM.run(_:catalog:streaming:)"))
   }
 }
 

@@ -228,9 +228,14 @@ struct ViewSimulatorTests {
     struct Count: Hashable, Sendable, TallyCount { var ticks = 0 }
     struct CodableCount: Hashable, Sendable, Codable, TallyCount { var ticks = 0 }
 
-    static func root<C: TallyCount>(counting _: C.Type) -> TransitionTable<State, Event, NoContext, Effect> {
-      let counter = try! TransitionTable<State, Event, C, Effect>(
+    /// The child: counts ticks in its context.
+    static func counter<C: TallyCount>(counting _: C.Type) -> TransitionTable<State, Event, C, Effect> {
+      try! TransitionTable<State, Event, C, Effect>(
         name: "counter", initial: .counting, rows: [.stay(in: .counting, on: .tick).update { count, _ in count.ticks += 1 }], policy: .ignore)
+    }
+
+    static func root<C: TallyCount>(counting count: C.Type) -> TransitionTable<State, Event, NoContext, Effect> {
+      let counter = counter(counting: count)
       return try! TransitionTable<State, Event, NoContext, Effect>(
         name: "tally", initial: .idle,
         states: [.state(.idle), .state(.counting, entry: [.invoke(ChildMachine<Event>(counter, context: C()), id: "c")])],
@@ -286,15 +291,26 @@ struct ViewSimulatorTests {
     let noModel = FSM.run(["view", "door", "-o", page], catalog: listedOnly)
     #expect(noModel.code == 2)
     #expect(noModel.errorOutput.contains("has no model to simulate"))
-    // A model given as one the simulator does not step (here a table's, given by
-    // `explored(_:)`, not `table(_:)`) can be explored, but not simulated.
-    let explored = Catalog(
-      machines: [MachineDescription(Door.table, summary: "a door with a lock")],
-      models: [.explored(MachineModel(Door.table, context: NoContext(), alphabet: Door.Event.allCases, invariants: []))])
-    let notCodable = FSM.run(["view", "door", "-o", page], catalog: explored)
-    #expect(notCodable.code == 2)
-    #expect(notCodable.errorOutput.contains("cannot be simulated"), "\(notCodable.errorOutput)")
-    #expect(notCodable.errorOutput.contains("explores its model"), "\(notCodable.errorOutput)")
+    // A model whose types are not all `Codable` (here the counter's context) can be explored,
+    // but not simulated, however it is given.
+    let counter = Tally.counter(counting: Tally.Count.self)
+    let model = MachineModel(counter, context: Tally.Count(), alphabet: Tally.Event.allCases, invariants: [])
+    for given in [Catalog.Model.table(model), .explored(model)] {
+      let notCodable = FSM.run(["view", "counter", "-o", page], catalog: Catalog(machines: [MachineDescription(counter, summary: "a counter")], models: [given]))
+      #expect(notCodable.code == 2)
+      #expect(notCodable.errorOutput.contains("machine 'counter' cannot be simulated"), "\(notCodable.errorOutput)")
+      #expect(notCodable.errorOutput.contains("explores its model"), "\(notCodable.errorOutput)")
+    }
+    // The same table with a `Codable` context is simulated when given by `explored(_:)` as
+    // by `table(_:)`: one entry point finds what the simulator can step.
+    let codable = Tally.counter(counting: Tally.CodableCount.self)
+    let codableModel = MachineModel(codable, context: Tally.CodableCount(), alphabet: Tally.Event.allCases, invariants: [])
+    for given in [Catalog.Model.table(codableModel), .explored(codableModel)] {
+      let simulated = FSM.run(["view", "counter", "-o", page], catalog: Catalog(machines: [MachineDescription(codable, summary: "a counter")], models: [given]))
+      #expect(simulated.code == 0, "\(simulated.errorOutput)")
+      #expect(FileManager.default.fileExists(atPath: page))
+      try FileManager.default.removeItem(atPath: page)
+    }
     for limit in ["0", "-3", "many"] {
       let bad = PackageFSM.run(["view", "login", "-o", page, "--limit", limit])
       #expect(bad.code == 2)

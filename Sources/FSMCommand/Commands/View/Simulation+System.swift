@@ -3,28 +3,6 @@ import StateMachine
 /// The simulation of a system of machines: its inputs are events for the root and messages for
 /// its children, and each input's way to go carries the log lines of every step it caused.
 extension Simulation {
-  /// A system whose root is `chart`, from `context` over `alphabet`.
-  static func of<ID, E, C, Work>(
-    system: MachineSystem<Chart<ID, E, C, Command<E, Work>>>, context: C, alphabet: [SystemEvent<E>], limit: Int
-  ) -> Result<Simulation, ViewFailure> where ID: Codable, E: Codable, C: Codable & Sendable {
-    var root = ChartMachine(system.root, context: context)
-    do throws(ChartRunError) { _ = try root.start() } catch { return .failure(ViewFailure(message: "\(system.name) cannot start: \(error)")) }
-    let header = LogHeader(machine: system.name, fingerprint: system.root.fingerprint, state: ChartLogState(root), context: root.context)
-    return of(system: system, context: context, alphabet: alphabet, limit: limit, states: system.root.sessionStates, header: json(header)) {
-      $0.map { "\($0)" }
-    }
-  }
-
-  /// A system whose root is `table`, from `context` over `alphabet`.
-  static func of<S, E, C, Work>(
-    system: MachineSystem<TransitionTable<S, E, C, Command<E, Work>>>, context: C, alphabet: [SystemEvent<E>], limit: Int
-  ) -> Result<Simulation, ViewFailure> where S: Codable & Hashable, E: Codable, C: Codable & Sendable {
-    let header = LogHeader(machine: system.name, fingerprint: system.root.fingerprint, state: system.root.initial, context: context)
-    return of(system: system, context: context, alphabet: alphabet, limit: limit, states: system.root.sessionStates, header: json(header)) {
-      ["\($0.discriminant)"]
-    }
-  }
-
   /// A system from its start, over `alphabet`: positions are the system as a value, the same
   /// when the root's configuration and context and each child's path, configuration and context
   /// are (as an explorer counts them). `active` names the root's active states.

@@ -103,7 +103,7 @@ enum ViewCommand {
           // A model the simulator cannot step: one whose types are not Codable.
           return .failure(
             "machine '\(name)' cannot be simulated: the simulator steps a table, a chart or a system whose (root's) types are "
-              + "Codable (a catalog Model given by table(_:), chart(_:) or explored(_:)); `fsm explore \(name)` explores its model")
+              + "Codable; `fsm explore \(name)` explores its model")
         }
         return .failure("machine '\(name)' has no model to simulate (a catalog Model whose types are Codable gives the alphabet)")
       }
