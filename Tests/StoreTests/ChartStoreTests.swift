@@ -43,7 +43,7 @@ final class ChartLedger: Sendable {
   /// The events the store stepped, in order, with the configuration each left.
   var steps: [(UpEvent, [Up])] { handled.withLock { $0 } }
 
-  func record(_ event: ChartStoreEvent<Up, UpEvent, UpContext, UpWork>) {
+  func record(_ event: StoreReport<UpEvent, StoreStep<Chart<Up, UpEvent, UpContext, Command<UpEvent, UpWork>>>>) {
     if case .step(let step) = event { handled.withLock { $0.append((step.event, step.to)) } }
     let line: String? =
       switch event {

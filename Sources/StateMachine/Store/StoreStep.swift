@@ -146,7 +146,8 @@ public enum MailboxPolicy: Hashable, Sendable {
 }
 
 /// What a store reports to its inspector, for logging and tests: its steps, and every effect's
-/// start and end. A table's store reports ``StoreEvent``s, a chart's ``ChartStoreEvent``s.
+/// start and end: a `Store<Definition>`'s `Inspector` takes `StoreReport<Event,
+/// StoreStep<Definition>>`, for a table (``StoreEvent``) as for a chart.
 ///
 /// Not frozen: a minor release may add cases. Switch over it with `@unknown default` (a new
 /// case is then a warning, not a build error).
@@ -181,5 +182,9 @@ public typealias StoreEvent<State: Discriminated, Event: Discriminated, Context:
   StoreReport<Event, StoreStep<TransitionTable<State, Event, Context, Command<Event, Work>>>>
 
 /// What a chart's ``Store`` reports to its inspector: as ``StoreEvent``, with chart steps.
+@available(
+  *, deprecated,
+  message: "Use StoreReport<Event, StoreStep<Chart<ID, Event, Context, Command<Event, Work>>>> (Store's Inspector): one report for every kind of machine"
+)
 public typealias ChartStoreEvent<ID: Hashable & Sendable, Event: Sendable, Context: Sendable, Work: Sendable> =
   StoreReport<Event, StoreStep<Chart<ID, Event, Context, Command<Event, Work>>>>
