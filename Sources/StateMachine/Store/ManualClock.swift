@@ -1,6 +1,8 @@
 /// A clock that moves only when a test says so: ``advance(by:)`` runs everything that falls
-/// due, in deadline order (and, for the same instant, in the order it was scheduled), and
-/// returns when every store using the clock has settled. No test sleeps for real.
+/// due, in deadline order (and, for the same instant, in the order it was scheduled: a sleep in
+/// a store's effect as of when the store started the effect, so effects started one after
+/// another resume one after another, however their tasks raced to their sleeps), and returns
+/// when every store using the clock has settled. No test sleeps for real.
 ///
 /// ```swift
 /// let clock = ManualClock()
@@ -31,6 +33,9 @@ public final class ManualClock: Clock, Sendable {
   struct Entry {
     let deadline: Instant
     let sequence: UInt64
+    /// Its place among the entries due at the same instant: its sequence, or for a sleep in a
+    /// store's effect, the effect's start (``ticket()``).
+    let order: UInt64
     let action: Action
   }
 
@@ -66,6 +71,7 @@ public final class ManualClock: Clock, Sendable {
     try Task.checkCancellation()
     if deadline <= now { return }
     let owner = ManualClockContext.participant
+    let order = ManualClockContext.order
     let id = state.withLock { state -> UInt64 in
       state.sequence += 1
       return state.sequence
@@ -74,7 +80,7 @@ public final class ManualClock: Clock, Sendable {
       try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
         let registered = state.withLock { state -> Bool in
           if state.cancelledBeforeRegistration.remove(id) != nil { return false }
-          state.entries[id] = Entry(deadline: deadline, sequence: id, action: .resume(continuation, owner: owner))
+          state.entries[id] = Entry(deadline: deadline, sequence: id, order: order ?? id, action: .resume(continuation, owner: owner))
           return true
         }
         if registered { owner?.sleeperStarted() } else { continuation.resume(throwing: CancellationError()) }
@@ -124,7 +130,7 @@ public final class ManualClock: Clock, Sendable {
     state.withLock { state in
       guard
         let (id, entry) = state.entries.filter({ $0.value.deadline <= target })
-          .min(by: { ($0.value.deadline, $0.value.sequence) < ($1.value.deadline, $1.value.sequence) })
+          .min(by: { ($0.value.deadline, $0.value.order, $0.value.sequence) < ($1.value.deadline, $1.value.order, $1.value.sequence) })
       else { return nil }
       state.entries.removeValue(forKey: id)
       state.now = max(state.now, entry.deadline)
@@ -137,10 +143,21 @@ public final class ManualClock: Clock, Sendable {
     state.withLock { state in
       state.sequence += 1
       state.entries[state.sequence] = Entry(
-        deadline: state.now.advanced(by: delay), sequence: state.sequence, action: .callback(callback))
+        deadline: state.now.advanced(by: delay), sequence: state.sequence, order: state.sequence, action: .callback(callback))
       return state.sequence
     }
   }
+
+  /// A place in the order of what falls due at the same instant, taken when a store starts an
+  /// effect (synchronously, in the order its step asked for them): the effect's sleeps keep
+  /// it, whenever its task gets to them.
+  func ticket() -> UInt64 {
+    state.withLock { state in
+      state.sequence += 1
+      return state.sequence
+    }
+  }
+
 
   func cancelScheduled(_ token: UInt64) {
     _ = state.withLock { $0.entries.removeValue(forKey: token) }
@@ -167,4 +184,7 @@ protocol ManualClockParticipant: AnyObject, Sendable {
 /// Which participant the current task works for, so a manual sleep is counted as its own.
 enum ManualClockContext {
   @TaskLocal static var participant: (any ManualClockParticipant)?
+  /// The place of this task's sleeps among those due at the same instant: its effect's start
+  /// (``ManualClock/ticket()``); `nil` outside a store's effect.
+  @TaskLocal static var order: UInt64?
 }

@@ -228,9 +228,11 @@ extension StoreRuntime {
   @usableFromInline
   func manualPerformTask(_ work: Work, token: UInt64, command: Effect, id: EffectID?) -> Task<Void, Never> {
     let participant: (any ManualClockParticipant)? = manualClock == nil ? nil : self
+    // (Taken now, in the order the step started its effects, not when the task runs.)
+    let order = manualClock?.ticket()
     return Task {
       let ending = await ManualClockContext.$participant.withValue(participant) {
-        await self.run(work, token: token, command: command)
+        await ManualClockContext.$order.withValue(order) { await self.run(work, token: token, command: command) }
       }
       self.taskEnded(token, work: work, ending: ending, id: id, command: command)
     }
