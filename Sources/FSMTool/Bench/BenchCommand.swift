@@ -30,6 +30,9 @@ package enum BenchCommand {
                start and stop, idle children; and the step of the synchronous system the
                checkers run), system-explore (the
                upload queue and its children explored whole, beside a table's exploration),
+               view (where headless Chromium is installed: fsm view's page of a 100,000-step log
+               opened at three steps, beside a one-step page; notes what each page says its
+               script took to open at the step, shown_ms_…),
                ecmascript (with the ECMAScript trait: 1 M `cond` evaluations by the datamodel)
 
     options:
@@ -61,6 +64,7 @@ package enum BenchCommand {
     if let only = arguments.options["--workload"] {
       workloads = workloads.filter { $0.name == only }
       guard !workloads.isEmpty else {
+        if only == "view" { return .failure("the view workload opens pages in a browser: \(HeadlessChromium.Missing())") }
         return .usage("option '--workload': '\(only)'; expected one of \(Benchmarks.names.joined(separator: ", "))", help: help)
       }
     }

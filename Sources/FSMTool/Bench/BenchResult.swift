@@ -48,6 +48,9 @@ struct BenchWorkload {
   var events: Int
   var variants: [BenchVariant]
   var notes: [String: Double] = [:]
+  /// Runs once the measuring ends: more notes, from what the variants saw (and it may clean up
+  /// what the workload made).
+  var finish: (() -> [String: Double])?
 }
 
 enum BenchError: Error, CustomStringConvertible {
@@ -85,6 +88,7 @@ extension BenchWorkload {
         checksums[v] = checksum
       }
     }
+    let notes = notes.merging(finish?() ?? [:]) { _, late in late }
     let medians = samples.map(median)
     let baseline = zip(variants, medians).first { $0.0.name.contains("switch") }?.1 ?? medians[0]
     return variants.indices.map { v in

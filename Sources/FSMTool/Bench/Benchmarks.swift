@@ -8,7 +8,7 @@ enum Benchmarks {
     func callAsFunction() -> BenchWorkload { make() }
   }
 
-  static let names = ["loader", "cd-player", "complex", "store-effects", "store-8-producers", "replay", "walk", "explore", "spec-check", "chart", "chart-parallel", "chart-log-write", "shipped", "chart-walk", "chart-explore", "identity", "system", "system-explore"] + optional
+  static let names = ["loader", "cd-player", "complex", "store-effects", "store-8-producers", "replay", "walk", "explore", "spec-check", "chart", "chart-parallel", "chart-log-write", "shipped", "chart-walk", "chart-explore", "identity", "system", "system-explore", "view"] + optional
 
   /// The workloads of the package's traits, when they are on.
   #if ECMAScript
@@ -38,7 +38,8 @@ enum Benchmarks {
       Factory(name: "system") { SystemBench.workload(count: count(1_000_000), idleChildren: 10_000) },
       Factory(name: "system-explore") { SystemBench.exploreWorkload(configurations: count(20_000)) },
       Factory(name: "chart-log-write") { ChartLogBench.workload(count: count(1_000_000), memoryEntries: count(3_000_000)) },
-    ] + optional(count: count(1_000_000))
+    ] + (HeadlessChromium.path == nil ? [] : [Factory(name: "view") { ViewBench.workload(count: count(100_000)) }])
+      + optional(count: count(1_000_000))
   }
 
   /// The factories of ``optional``, of `count` events each.

@@ -1,21 +1,22 @@
 import Foundation
 
-/// Headless Chromium, for the tests that open `fsm view`'s pages in a real browser (CI installs
-/// it; a machine without it skips them, unless `CI` is set, where they fail).
-enum HeadlessChromium {
+/// Headless Chromium, which opens `fsm view`'s pages in a real browser: for the page tests (CI
+/// installs it; a machine without it skips them, unless `CI` is set, where they fail) and the
+/// `view` benchmark.
+package enum HeadlessChromium {
   /// The browser's path, if one is installed.
-  static let path: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/snap/bin/chromium"]
+  package static let path: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/snap/bin/chromium"]
     .first { FileManager.default.isExecutableFile(atPath: $0) }
 
   /// Whether the browser tests run: a browser is installed, or this is CI (which must have one).
-  static var runs: Bool { path != nil || ProcessInfo.processInfo.environment["CI"] == "true" }
+  package static var runs: Bool { path != nil || ProcessInfo.processInfo.environment["CI"] == "true" }
 
-  struct Missing: Error, CustomStringConvertible {
-    var description: String { "headless Chromium is not installed (apt-get install chromium)" }
+  package struct Missing: Error, CustomStringConvertible {
+    package var description: String { "headless Chromium is not installed (apt-get install chromium)" }
   }
 
   /// The DOM of the page at `url` once its scripts ran (`--dump-dom`).
-  static func dom(_ url: String) throws -> String {
+  package static func dom(_ url: String) throws -> String {
     guard let path else { throw Missing() }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
@@ -23,7 +24,7 @@ enum HeadlessChromium {
     let output = Pipe()
     (process.standardOutput, process.standardError) = (output, FileHandle.nullDevice)
     try process.run()
-    // A browser that hangs is ended: the test then fails on an empty DOM, never waits forever.
+    // A browser that hangs is ended: the caller then gets an empty DOM, never waits forever.
     let watchdog = DispatchWorkItem { process.terminate() }
     DispatchQueue.global().asyncAfter(deadline: .now() + 90, execute: watchdog)
     let data = output.fileHandleForReading.readDataToEndOfFile()
@@ -33,7 +34,7 @@ enum HeadlessChromium {
   }
 
   /// The text of the element with `id` in `dom` (its tags dropped, entities read).
-  static func text(of id: String, in dom: String) -> String? {
+  package static func text(of id: String, in dom: String) -> String? {
     guard let open = dom.range(of: "id=\"\(id)\""), let start = dom[open.upperBound...].firstIndex(of: ">") else { return nil }
     let rest = dom[dom.index(after: start)...]
     guard let close = rest.range(of: "</") else { return nil }
@@ -42,5 +43,11 @@ enum HeadlessChromium {
       text = text.replacingOccurrences(of: entity, with: character)
     }
     return text
+  }
+
+  /// How long the session page in `dom` took to open at its step, as it says itself (the
+  /// data read, the diagram lit, the step shown: `data-shown-ms` on its body), in milliseconds.
+  package static func shownMilliseconds(in dom: String) -> Double? {
+    dom.range(of: "data-shown-ms=\"").flatMap { Double(dom[$0.upperBound...].prefix { $0 != "\"" }) }
   }
 }
