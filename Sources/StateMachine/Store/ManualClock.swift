@@ -158,7 +158,6 @@ public final class ManualClock: Clock, Sendable {
     }
   }
 
-
   func cancelScheduled(_ token: UInt64) {
     _ = state.withLock { $0.entries.removeValue(forKey: token) }
   }
