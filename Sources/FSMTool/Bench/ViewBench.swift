@@ -69,8 +69,7 @@ package enum ViewBench {
   }
 
   /// The times the pages said they took, by what was opened (the variants run one at a time).
-  final class ShownTimes: @unchecked Sendable {
-    // (Unchecked: the bench runs its variants one after another on one thread.)
+  final class ShownTimes {
     private var times: [String: [Double]] = [:]
 
     func keep(_ milliseconds: Double, for key: String) { times[key, default: []].append(milliseconds) }

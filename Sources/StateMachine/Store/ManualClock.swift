@@ -72,10 +72,7 @@ public final class ManualClock: Clock, Sendable {
     if deadline <= now { return }
     let owner = ManualClockContext.participant
     let order = ManualClockContext.order
-    let id = state.withLock { state -> UInt64 in
-      state.sequence += 1
-      return state.sequence
-    }
+    let id = ticket()
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
         let registered = state.withLock { state -> Bool in
@@ -148,9 +145,10 @@ public final class ManualClock: Clock, Sendable {
     }
   }
 
-  /// A place in the order of what falls due at the same instant, taken when a store starts an
-  /// effect (synchronously, in the order its step asked for them): the effect's sleeps keep
-  /// it, whenever its task gets to them.
+  /// The next number of the clock's one sequence: a sleep's, and the place a store's effect
+  /// takes among what falls due at the same instant, taken when the store starts it
+  /// (synchronously, in the order its step asked for them): the effect's sleeps keep it,
+  /// whenever its task gets to them.
   func ticket() -> UInt64 {
     state.withLock { state in
       state.sequence += 1

@@ -58,17 +58,15 @@ protocol SimulatedRoot: StoreDefinition, ExplorableDefinition where Configuratio
 extension TransitionTable: SimulatedRoot
 where State: Codable & Hashable, Event: Codable, Context: Codable & Hashable, Effect: _StoreCommand, Effect.Event == Event {
   static func systemLog(of table: Self, context: Context) -> Result<(header: String, states: [SessionState], active: (State) -> [String]), ViewFailure> {
-    let header = LogHeader(machine: table.name, fingerprint: table.fingerprint, state: table.initial, context: context)
-    return .success((Simulation.json(header), table.sessionStates, { ["\($0.discriminant)"] }))
+    .success((Simulation.header(of: table, context: context), table.sessionStates, Simulation.active))
   }
 }
 
 extension Chart: SimulatedRoot
 where ID: Codable, Event: Codable, Context: Codable & Hashable, Effect: _StoreCommand, Effect.Event == Event {
   static func systemLog(of chart: Self, context: Context) -> Result<(header: String, states: [SessionState], active: ([ID]) -> [String]), ViewFailure> {
-    var root = ChartMachine(chart, context: context)
-    do throws(ChartRunError) { _ = try root.start() } catch { return .failure(ViewFailure(message: "\(chart.name) cannot start: \(error)")) }
-    let header = LogHeader(machine: chart.name, fingerprint: chart.fingerprint, state: ChartLogState(root), context: root.context)
-    return .success((Simulation.json(header), chart.sessionStates, { $0.map { "\($0)" } }))
+    Simulation.started(chart, context: context)
+      .map { _, header in (header, chart.sessionStates, Simulation.active) }
+      .mapError { ViewFailure(message: "\(chart.name) cannot start: \($0)") }
   }
 }

@@ -8,14 +8,12 @@ extension Simulation {
   static func of<State, Event, Context, Effect>(
     table: TransitionTable<State, Event, Context, Effect>, context: Context, alphabet: [Event], limit: Int
   ) -> Simulation where State: Codable, Event: Codable, Context: Codable, Effect: Codable {
-    let start = Machine(table, context: context)
-    let header = LogHeader(machine: table.name, fingerprint: table.fingerprint, state: start.state, context: start.context)
-    return explore(
-      machine: table.name, states: table.sessionStates, header: json(header), start: start, alphabet: alphabet, limit: limit,
+    explore(
+      machine: table.name, states: table.sessionStates, header: header(of: table, context: context), start: Machine(table, context: context),
+      alphabet: alphabet, limit: limit,
       node: { machine in
         Node(
-          configuration: "\(machine.state)", active: ["\(machine.state.discriminant)"], state: json(machine.state),
-          context: json(machine.context))
+          configuration: "\(machine.state)", active: active(machine.state), state: json(machine.state), context: json(machine.context))
       },
       steps: { here, event in
         var machine = here
@@ -35,15 +33,12 @@ extension Simulation {
   static func of<ID, Event, Context, Effect>(
     chart: Chart<ID, Event, Context, Effect>, context: Context, alphabet: [Event], limit: Int
   ) -> Result<Simulation, ChartRunError> where ID: Codable, Event: Codable, Context: Codable, Effect: Codable {
-    var start = ChartMachine(chart, context: context)
-    do throws(ChartRunError) { _ = try start.start() } catch { return .failure(error) }
-    let header = LogHeader(machine: chart.name, fingerprint: chart.fingerprint, state: ChartLogState(start), context: start.context)
-    return .success(
+    started(chart, context: context).map { start, header in
       explore(
-        machine: chart.name, states: chart.sessionStates, header: json(header), start: start, alphabet: alphabet, limit: limit,
+        machine: chart.name, states: chart.sessionStates, header: header, start: start, alphabet: alphabet, limit: limit,
         node: { machine in
           Node(
-            configuration: ChildStep.shown(machine.configuration), active: machine.configuration.map { "\($0)" },
+            configuration: ChildStep.shown(machine.configuration), active: active(machine.configuration),
             state: json(ChartLogState(machine)), context: json(machine.context))
         },
         steps: { here, event in
@@ -57,8 +52,31 @@ extension Simulation {
             effects: Shown(text: step.effects.map { "\($0)" }.joined(separator: ", "), json: json(step.effects)),
             outcome: json(step.loggedOutcome), to: -1)
           return [(edge, machine)]
-        }))
+        })
+    }
   }
+
+  /// The header of a simulated log of `table` from `context` (a machine's and a system's).
+  static func header<State, Event, Context, Effect>(of table: TransitionTable<State, Event, Context, Effect>, context: Context) -> String
+  where State: Codable, Context: Codable {
+    json(LogHeader(machine: table.name, fingerprint: table.fingerprint, state: table.initial, context: context))
+  }
+
+  /// `chart` started from `context` (its first macrostep), and the header of its simulated log
+  /// there (a machine's and a system's); the error when it cannot start.
+  static func started<ID, Event, Context, Effect>(
+    _ chart: Chart<ID, Event, Context, Effect>, context: Context
+  ) -> Result<(ChartMachine<ID, Event, Context, Effect>, header: String), ChartRunError> where ID: Codable, Context: Codable {
+    var start = ChartMachine(chart, context: context)
+    do throws(ChartRunError) { _ = try start.start() } catch { return .failure(error) }
+    return .success((start, json(LogHeader(machine: chart.name, fingerprint: chart.fingerprint, state: ChartLogState(start), context: start.context))))
+  }
+
+  /// The active state a table's state names, as the page lights it.
+  static func active<State: Discriminated>(_ state: State) -> [String] { ["\(state.discriminant)"] }
+
+  /// The active states a chart's configuration names, as the page lights them.
+  static func active<ID>(_ configuration: [ID]) -> [String] { configuration.map { "\($0)" } }
 
   /// A spec file's states over the events it names, by names as `fsm replay` checks a log
   /// against it: each row an event may take is a way to go (a guarded one labelled with its
