@@ -10,7 +10,7 @@ struct AssociatedTypeTests {
   typealias LoginTable = TransitionTable<Login.State, Login.Event, Login.Context, Login.Effect>
   typealias RadioChart = Chart<Radio.State, Radio.Event, NoContext, Radio.Effect>
 
-  @Test("a table's and a chart's configuration, instance, failures and state names are the types they were")
+  @Test("a table's, a chart's and a system's configuration, instance, failures and state names are the types they were")
   func named() {
     #expect(LoginTable.Configuration.self == Login.State.self)
     #expect(LoginTable.StateName.self == Login.State.Discriminant.self)
@@ -23,5 +23,11 @@ struct AssociatedTypeTests {
     #expect(RadioChart.Instance.Failure.self == ChartRunError.self)
     #expect(RadioChart.Instance.RestoreFailure.self == ChartRestoreError.self)
     #expect(MachineSystem<RadioChart>.StateName.self == Radio.State.self)
+    typealias RadioSystem = MachineSystem<RadioChart>
+    #expect(RadioSystem.Configuration.self == SystemConfiguration<[Radio.State]>.self)
+    #expect(RadioSystem.Instance.Definition.self == RadioSystem.self)
+    #expect(RadioSystem.Instance.Failure.self == SystemRunError.self)
+    #expect(RadioSystem.Instance.Snapshot.self == SystemMachine<RadioChart>.self)
+    #expect(RadioSystem.Instance.RestoreFailure.self == Never.self)
   }
 }

@@ -26,8 +26,6 @@ public struct MachineSystem<Root: StoreDefinition>: MachineDefinition where Root
   public typealias Context = Root.Context
   /// The root's effects.
   public typealias Effect = Root.Effect
-  /// The root's configuration and each running child's (``SystemConfiguration``).
-  public typealias Configuration = SystemConfiguration<Root.Configuration>
   /// A running system.
   public typealias Instance = SystemMachine<Root>
 
@@ -75,7 +73,7 @@ public struct MachineSystem<Root: StoreDefinition>: MachineDefinition where Root
   public var name: String { root.name }
 
   /// The root's dead ends (its children aside).
-  public func _deadEndTest() -> @Sendable (Configuration) -> Bool {
+  public func _deadEndTest() -> @Sendable (SystemConfiguration<Root.Configuration>) -> Bool {
     let root = root._deadEndTest()
     return { root($0.root) }
   }
@@ -84,11 +82,6 @@ public struct MachineSystem<Root: StoreDefinition>: MachineDefinition where Root
 /// A running ``MachineSystem``: its root machine and running children, stepped on the
 /// caller's thread. A value: a copy steps on its own.
 public struct SystemMachine<Root: StoreDefinition>: MachineInstance where Root.Context: Sendable {
-  /// The system it runs.
-  public typealias Definition = MachineSystem<Root>
-  /// Why an input was stopped.
-  public typealias Failure = SystemRunError
-
   @usableFromInline var root: AnyRoot<Root>?
   @usableFromInline var failedStart: SystemRunError?
   @usableFromInline let limit: Int
@@ -179,11 +172,8 @@ public struct SystemMachine<Root: StoreDefinition>: MachineInstance where Root.C
     return root.context
   }
 
-  /// A system is kept and restored as itself (a value).
-  public typealias Snapshot = SystemMachine
-  /// A system kept as a value always restores.
-  public typealias RestoreFailure = Never
-  /// The system itself, as a value to keep.
+  /// The system itself, as a value to keep (a system is kept and restored as itself, and
+  /// always restores).
   public var snapshot: SystemMachine { self }
   /// The system `snapshot` kept.
   public init(_ definition: MachineSystem<Root>, restoring snapshot: SystemMachine) { self = snapshot }
