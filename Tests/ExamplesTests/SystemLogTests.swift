@@ -18,7 +18,7 @@ struct SystemLogTests {
     await store.settle()
   }
 
-  @Test("a recorded system's log holds every child's steps, by path and in order, between the root's entries")
+  @Test("a recorded system's log holds every child's steps, by path and in order, between the root's entries, and each child's end after its steps")
   func recordsChildren() async throws {
     let clock = ManualClock()
     let store = UploadQueue.store(services: .fake(clock: clock), clock: clock)
@@ -28,10 +28,15 @@ struct SystemLogTests {
     let log = recorder.log
     let children = Set(log.childLines.map(\.path))
     #expect(children == ["a.jpg", "flaky.png", "broken.gif", "d.mov", "e.txt"])
-    // Each child's own steps, numbered from 1 without a gap, in the order they were taken.
+    // Each child's own steps, numbered from 1 without a gap, in the order they were taken; then
+    // its end, once: every upload is done (uploaded, or failed for good), so each finished.
     for path in children {
-      let sequences = log.childLines.filter { $0.path == path }.map(\.sequence)
+      let lines = log.childLines.filter { $0.path == path }
+      let sequences = lines.filter { $0.ended == nil }.map(\.sequence)
       #expect(sequences == Array(1...sequences.count), "\(path)")
+      #expect(lines.compactMap(\.ended) == ["finished"], "\(path)")
+      #expect(lines.last?.ended == "finished", "\(path)")
+      #expect(lines.last?.text == #"{"child":"\#(path)","ended":"finished"}"#, "\(path)")
     }
     // A child's lines come after the entry that started it.
     let firstEntryStarting = { (file: String) in
@@ -43,7 +48,7 @@ struct SystemLogTests {
       #expect(first.afterEntry > started, "\(path)")
     }
     // The broken file's last step, as its line says it.
-    let last = try #require(log.childLines.last { $0.path == "broken.gif" })
+    let last = try #require(log.childLines.last { $0.path == "broken.gif" && $0.ended == nil })
     #expect(last.text.hasPrefix(#"{"child":"broken.gif","context":"#))
     #expect(last.text.contains(#""event":"attemptFailed""#))
     #expect(last.text.contains(#""state":"failed""#))
@@ -71,7 +76,7 @@ struct SystemLogTests {
     // The log replays whole, the file as a stream too: every child stepped beside its lines.
     let report = UploadQueue.chart.replay(log)
     #expect(report.isIdentical)
-    #expect(report.childSteps == log.childLines.count)
+    #expect(report.childSteps == log.childLines.filter { $0.ended == nil }.count)
     #expect(try UploadQueue.chart.replay(logAt: path) == report)
   }
 
@@ -92,7 +97,7 @@ struct SystemLogTests {
     var edited = log
     let line = log.childLines[index]
     edited.childLines[index] = ChildLogLine(
-      path: line.path, sequence: line.sequence, afterEntry: line.afterEntry, line: line.line, text: change(line.text))
+      path: line.path, sequence: line.sequence, afterEntry: line.afterEntry, line: line.line, text: change(line.text), ended: line.ended)
     return edited
   }
 
@@ -138,10 +143,10 @@ struct SystemLogTests {
     // As the README has it:
     let report = UploadQueue.chart.replay(log)   // a system's EventLog: entries and childLines
     if let first = report.divergences.first {
-      print(first.machine ?? "the queue", first.line)   // "broken.gif", 14: the child and its line
+      print(first.machine ?? "the queue", first.line)   // "broken.gif", 17: the child and its line
     }
     #expect(report.divergences.first?.machine == "broken.gif")
-    #expect(report.divergences.first?.line == 14)
+    #expect(report.divergences.first?.line == 17)
   }
 
   @Test("a child's line that no replayed step started is a divergence")
@@ -159,11 +164,11 @@ struct SystemLogTests {
   @Test("with every divergence asked for, the replay goes on from what each child's line recorded")
   func allDivergences() async throws {
     var log = try await Self.recordedLog()
-    for (index, line) in log.childLines.enumerated() where line.path == "broken.gif" {
+    for (index, line) in log.childLines.enumerated() where line.path == "broken.gif" && line.ended == nil {
       log = Self.editing(log, line: index) { $0.replacingOccurrences(of: #""outcome":"transitioned""#, with: #""outcome":"stayed""#) }
     }
     let report = UploadQueue.chart.replay(log, reportingAll: true)
-    let broken = log.childLines.filter { $0.path == "broken.gif" }.count
+    let broken = log.childLines.filter { $0.path == "broken.gif" && $0.ended == nil }.count
     #expect(report.divergences.count == broken)
     #expect(report.divergences.allSatisfy { $0.machine == "broken.gif" && $0.differences.map(\.field) == ["outcome"] })
   }

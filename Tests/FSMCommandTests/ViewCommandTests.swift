@@ -149,14 +149,14 @@ struct ViewCommandTests {
     let page = folder.appendingPathComponent("upload-queue.html").path
     #expect(PackageFSM.run(["view", "upload-queue", log, "-o", page]).code == 0)
     // Each child's last logged state before each root entry, from the log's own lines; a child
-    // an entry invokes is started from that entry's step.
+    // an entry invokes is started from that entry's step, and one that ended shows how.
     let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").dropFirst()
     var entries = 0
     var expected: [[String: String]] = [[:]]
     for line in lines {
       let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
       if let path = object["child"] as? String {
-        expected[entries][path] = object["state"] as? String
+        expected[entries][path] = (object["ended"] as? String).map { "(\($0))" } ?? object["state"] as? String
       } else {
         for case let effect as [String: Any] in object["effects"] as? [Any] ?? [] {
           if let id = (effect["invoke"] as? [String: Any])?["id"] as? String { expected[entries][id] = "(started)" }
@@ -167,6 +167,8 @@ struct ViewCommandTests {
     }
     // At step 1 the first two uploads are started, and neither has stepped yet: both are listed.
     #expect(expected[0] == ["a.jpg": "(started)", "flaky.png": "(started)"], "\(expected[0])")
+    // At the end every upload has finished (done: uploaded, or failed for good), and says so.
+    #expect(Set(expected[entries].values) == ["(finished)"], "\(expected[entries])")
     for step in [1, 2, 3, entries] {
       let dom = try HeadlessChromium.dom("file://\(page)#step=\(step)")
       var shown: [String: String] = [:]

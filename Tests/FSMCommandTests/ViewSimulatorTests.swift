@@ -133,13 +133,21 @@ struct ViewSimulatorTests {
     let text = try #require(HeadlessChromium.text(of: "log", in: dom))
     var entries: [Int] = []
     var childSteps: [Int] = []
+    var ends: [String] = []
     for line in text.split(separator: "\n").dropFirst() {
       let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      // The first child a's end (done, uploaded), which has no number, between its steps and the second's.
+      if let ended = object["ended"] as? String {
+        #expect(object["child"] as? String == "a" && childSteps == [1, 2, 3], "\(line)")
+        ends.append(ended)
+        continue
+      }
       let sequence = try #require(object["sequence"] as? Int)
       if object["child"] as? String == "a" { childSteps.append(sequence) } else { entries.append(sequence) }
     }
     #expect(entries == Array(1...entries.count))
     #expect(childSteps == [1, 2, 3, 1])
+    #expect(ends == ["finished"])
     let log = folder.appendingPathComponent("again.jsonl").path
     try text.write(toFile: log, atomically: true, encoding: .utf8)
     let replayed = PackageFSM.run(["replay", "upload-queue", log])

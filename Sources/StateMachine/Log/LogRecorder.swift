@@ -242,13 +242,18 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
 
   /// Records a child's step between this log's entries (a system's log). A child whose types
   /// are not all `Codable` cannot be: the error says which, and the recording goes on.
+  /// A child's end is a line of its own (see ``ChildEnd``).
   @usableFromInline
   func record(_ step: ChildStep) throws(LogError) {
-    guard let logged = step.logged else { return }
     let fields: [UInt8]
-    switch logged() {
-    case .fields(let encoded): fields = encoded
-    case .unrecordable(let why): throw .unrecordable(machine: step.path, detail: "step \(step.sequence) cannot be recorded: \(why)")
+    if let end = step.ended {
+      fields = end.fields
+    } else {
+      guard let logged = step.logged else { return }
+      switch logged() {
+      case .fields(let encoded): fields = encoded
+      case .unrecordable(let why): throw .unrecordable(machine: step.path, detail: "step \(step.sequence) cannot be recorded: \(why)")
+      }
     }
     let line = ChildLogBody.line(path: step.path, fields: fields)
     let result: Result<Void, LogError> = recording.withLock { recording in
@@ -257,14 +262,15 @@ public final class LogRecorder<State: Discriminated & Codable, Event: Discrimina
         recording.log.childLines.append(
           ChildLogLine(
             path: step.path, sequence: step.sequence, afterEntry: recording.count,
-            line: 2 + recording.count + recording.log.childLines.count, text: String(decoding: line, as: UTF8.self)))
+            line: 2 + recording.count + recording.log.childLines.count, text: String(decoding: line, as: UTF8.self),
+            ended: step.ended?.how.rawValue))
         return .success(())
       }
       if let failed = file.append(bytes: line + [0x0A]) {
         // The step happened: a log that cannot say so stops, as for an entry.
         recording.count -= failed.lines - 1
         recording.stopped = .io(
-          path: file.path, detail: "recording stopped after entry \(recording.count): child \(step.path)'s step \(step.sequence) could not be written (\(failed.error))")
+          path: file.path, detail: "recording stopped after entry \(recording.count): child \(step.path)'s \(step.ended == nil ? "step \(step.sequence)" : "end") could not be written (\(failed.error))")
         return .failure(failed.error)
       }
       return .success(())

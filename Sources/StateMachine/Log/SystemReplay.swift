@@ -60,6 +60,16 @@ struct SystemReplay {
     for line in lines {
       linesSeen += 1
       guard !isDone else { continue }
+      if let how = line.ended {
+        // A child's end: of one that was started. (It stays known: a step it took while its
+        // parent ended it, on another thread, may be logged after the end.)
+        if children[line.path] == nil {
+          found(
+            line, event: "(ended: \(how))",
+            [.init(field: "machine", expected: "a child started by a step replayed before it", actual: "no child \(line.path) was started")])
+        }
+        continue
+      }
       childSteps += 1
       guard let fields = ChildReplayCoding.fields(line) else {
         found(line, event: "?", [.init(field: "line", expected: "a child's step", actual: "a line that is not a JSON object")])

@@ -69,20 +69,26 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   @usableFromInline let handler: Store<Definition>.Handler
   @usableFromInline let failure: Store<Definition>.Failure
   @usableFromInline let inspector: Store<Definition>.Inspector?
+  /// The store is a child's, and its inspector the child's watcher: the ends of its own
+  /// children go to it, up to the store that records the system (see ``ChildEnd``).
+  @usableFromInline let forwardsChildEnds: Bool
 
   @inlinable
   init(
     clock: any Clock<Duration>, mailbox: MailboxPolicy, handler: @escaping Store<Definition>.Handler,
-    failure: @escaping Store<Definition>.Failure, inspector: Store<Definition>.Inspector?
+    failure: @escaping Store<Definition>.Failure, inspector: Store<Definition>.Inspector?, forwardsChildEnds: Bool = false
   ) {
     (self.clock, self.mailbox, self.handler, self.failure, self.inspector) = (clock, mailbox, handler, failure, inspector)
+    self.forwardsChildEnds = forwardsChildEnds
   }
 
   /// A store's runtime stepping `engine` with these options.
   @inlinable
   func runtime<Engine: StoreEngine>(_ engine: Engine) -> StoreRuntime<Engine>
   where Engine.Event == Definition.Event, Engine.Work == Definition.Effect.Work, Engine.Step == StoreStep<Definition> {
-    StoreRuntime(engine: engine, clock: clock, mailbox: mailbox, handler: handler, failure: failure, inspector: inspector)
+    StoreRuntime(
+      engine: engine, clock: clock, mailbox: mailbox, handler: handler, failure: failure, inspector: inspector,
+      forwardsChildEnds: forwardsChildEnds)
   }
 }
 

@@ -43,6 +43,17 @@ extension StoreRuntime {
     if !core.withLock({ $0.attach(child: running, to: token) }) { stopChild(running) }
   }
 
+  /// The child `id` of this store ended as `end` says (once: when the effect that started it is
+  /// reported ended): its line in the system's log, or, in a child's store, on its way up to
+  /// the store that records (see ``ChildEnd``).
+  @usableFromInline
+  func noteEnd(of id: EffectID?, _ end: ChildEnd) {
+    guard let id, forwardsChildEnds || recording else { return }
+    let marker = ChildStep(endOf: id.name, end)
+    if forwardsChildEnds { inspector?(.childStep(marker)) }
+    if recording, let recorder = subscriptions.load()?.recorder.load() { recorder.recordChild?(marker) }
+  }
+
   /// Stops a child whose end is decided; ``finish()`` waits for its store.
   @inlinable @inline(never)
   func stopChild(_ child: RunningChild) {
@@ -53,19 +64,22 @@ extension StoreRuntime {
 
   /// The child `token` is done: reported finished, and `event` queued as its last.
   func finishedChild(_ token: UInt64, event: Event?) {
-    childEnded(token, queueing: event) { .effectFinished(id: $0.id, description: $0.description) }
+    childEnded(token, queueing: event, as: ChildEnd(.finished)) { .effectFinished(id: $0.id, description: $0.description) }
   }
 
   /// The child `token` could not start: reported failed, and `event` queued.
   @usableFromInline
   func childFailed(_ token: UInt64, error: any Error, event: Event?) {
-    childEnded(token, queueing: event) { .effectFailed(description: $0.description, error: String(describing: error), event: event) }
+    let error = String(describing: error)
+    childEnded(token, queueing: event, as: ChildEnd(.failed, error: error)) {
+      .effectFailed(description: $0.description, error: error, event: event)
+    }
   }
 
-  /// The child `token` ended on its own, as `report` tells, while it still ran: it is forgotten,
-  /// `event` queued as its last, and its store (if it started) finished.
+  /// The child `token` ended on its own, as `report` and `end` tell, while it still ran: it is
+  /// forgotten, `event` queued as its last, and its store (if it started) finished.
   func childEnded(
-    _ token: UInt64, queueing event: Event?, report: (StoreCore<Engine>.Running) -> StoreReport<Event, Engine.Step>
+    _ token: UInt64, queueing event: Event?, as end: ChildEnd, report: (StoreCore<Engine>.Running) -> StoreReport<Event, Engine.Step>
   ) {
     let side = core.side
     let ended = core.withLock { core -> (effect: StoreCore<Engine>.Running, enqueued: StoreCore<Engine>.Enqueued?)? in
@@ -76,6 +90,7 @@ extension StoreRuntime {
     }
     guard let ended else { return }
     inspector?(report(ended.effect))
+    noteEnd(of: ended.effect.id, end)
     if case .child(let child) = ended.effect.handle { stopChild(child) }
     if case .drain(let first)? = ended.enqueued { drain(first) }
   }
@@ -157,6 +172,7 @@ extension StoreRuntime {
     } catch {
       _ = core.withLock { $0.remove(token) }
       inspector?(.effectFailed(description: command.description, error: "\(error)", event: nil))
+      noteEnd(of: id, ChildEnd(.failed, error: "\(error)"))
       throw (error as? SystemSnapshotError)?.below(snapshot.id) ?? SystemSnapshotError(path: snapshot.id, reason: "\(error)")
     }
     return token

@@ -157,6 +157,7 @@ extension StoreRuntime {
       // background, and `finish()` waits for it.
       stopChild(child)
       inspector?(.effectCancelled(id: effect.id, description: effect.description))
+      noteEnd(of: effect.id, ChildEnd(.cancelled))
       return
     }
     if deliveringToken == effect.token {
@@ -176,6 +177,8 @@ extension StoreRuntime {
     case .pending, .child: break
     }
     inspector?(.effectCancelled(id: effect.id, description: effect.description))
+    // (A child cancelled before its store started.)
+    if case .invoke? = effect.command { noteEnd(of: effect.id, ChildEnd(.cancelled)) }
   }
 
   /// (Specialised, but out of the drain loop, as ``cancel(_:)``.)

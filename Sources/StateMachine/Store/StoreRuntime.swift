@@ -42,6 +42,9 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   /// The engine's ``StoreEngine/publishedWord``, stored under the lock whenever a step is
   /// kept, so a reader of a small state needs no lock.
   @usableFromInline let published: Atomic<UInt64>
+  /// A child's store: its children's ends go to its inspector, its run's watcher (see
+  /// ``_StoreOptions/forwardsChildEnds``).
+  @usableFromInline let forwardsChildEnds: Bool
 
   /// What ``attachRecorder(path:_:)`` keeps: records one step.
   @usableFromInline
@@ -118,7 +121,8 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   @usableFromInline override func childFinished(token: UInt64, event: Event?) { finishedChild(token, event: event) }
   @usableFromInline override var watchesChildren: Bool { inspector != nil || recording }
   @usableFromInline override func childStepped(_ step: ChildStep) {
-    inspector?(.childStep(step))
+    // (A descendant's end is not a step: only a child's store passes it on, to its watcher.)
+    if step.ended == nil || forwardsChildEnds { inspector?(.childStep(step)) }
     if subscribed.load(ordering: .acquiring), let recorder = subscriptions.load()?.recorder.load() { recorder.recordChild?(step) }
   }
   @usableFromInline override func childStopping(_ child: RunningChild) { core.withLock { $0.stopping(child) } }
@@ -141,7 +145,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   @inlinable
   init(
     engine: Engine, clock: any Clock<Duration>, mailbox: MailboxPolicy, handler: @escaping Handler, failure: @escaping Failure,
-    inspector: Inspector?
+    inspector: Inspector?, forwardsChildEnds: Bool = false
   ) {
     let capacity = if case .bounded(let c) = mailbox { max(1, c) } else { Int.max }
     core = LockedRegion(StoreCore(engine: engine, capacity: capacity), side: engine.stepper)
@@ -149,6 +153,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
     self.handler = handler
     self.failure = failure
     self.inspector = inspector
+    self.forwardsChildEnds = forwardsChildEnds
     self.clock = storeClock(clock)
     super.init()
     // The stepper lives as long as the store: it may keep what it leases between drains.

@@ -2,16 +2,21 @@ import Foundation
 
 /// A step of a child machine as a line of its parent's log: the fields of a log entry (the
 /// child's event, outcome, state, context and effects, its own sequence and time), led by the
-/// child's path, `{"child":"uploads/a.jpg","context":…}`.
+/// child's path, `{"child":"uploads/a.jpg","context":…}`; or the child's end,
+/// `{"child":"uploads/a.jpg","ended":"cancelled"}`.
 ///
 /// A system records one log: its root's entries, and between them its children's steps, each
-/// in the order it was taken. Readers of a single machine's log pass these lines by; a replay
-/// of the system's log steps each child alongside its own lines.
+/// in the order it was taken, and each child's end (finished, cancelled, or failed with its
+/// `error`), once. Readers of a single machine's log pass these lines by; a replay of the
+/// system's log steps each child alongside its own lines.
 public struct ChildLogLine: Hashable, Sendable, CustomStringConvertible {
   /// The child's path below the root (`"uploads/a.jpg"`).
   public let path: String
-  /// The step's number in the child's own store (from 1).
+  /// The step's number in the child's own store (from 1); 0 on the line of its end.
   public let sequence: Int
+  /// How the child ended, on the line of its end: `finished` (done), `cancelled` or `failed`;
+  /// `nil` on a step's line.
+  public let ended: String?
   /// How many of the root's entries come before this line.
   @usableFromInline package let afterEntry: Int
   /// The line's number in the log file (the header is line 1).
@@ -20,8 +25,8 @@ public struct ChildLogLine: Hashable, Sendable, CustomStringConvertible {
   public let text: String
 
   /// A line read from a log, or recorded.
-  package init(path: String, sequence: Int, afterEntry: Int, line: Int, text: String) {
-    (self.path, self.sequence, self.afterEntry, self.line, self.text) = (path, sequence, afterEntry, line, text)
+  package init(path: String, sequence: Int, afterEntry: Int, line: Int, text: String, ended: String? = nil) {
+    (self.path, self.sequence, self.afterEntry, self.line, self.text, self.ended) = (path, sequence, afterEntry, line, text, ended)
   }
 
   public var description: String { text }
@@ -45,10 +50,18 @@ public struct ChildLogLine: Hashable, Sendable, CustomStringConvertible {
     guard let path = object["child"] as? String, !path.isEmpty else {
       throw .invalidValue(line: number, field: "child", detail: "expected the child's path, a non-empty string")
     }
+    let text = String(decoding: bytes, as: UTF8.self)
+    if let ended = object["ended"] {
+      guard let how = ended as? String, ChildEnd.How(rawValue: how) != nil else {
+        let expected = ChildEnd.How.allCases.map(\.rawValue).joined(separator: ", ")
+        throw .invalidValue(line: number, field: "ended", detail: "expected how the child ended: one of \(expected)")
+      }
+      return ChildLogLine(path: path, sequence: 0, afterEntry: afterEntry, line: number, text: text, ended: how)
+    }
     guard let sequence = (object["sequence"] as? NSNumber)?.intValue, sequence >= 1 else {
       throw .missingField(line: number, field: "sequence")
     }
-    return ChildLogLine(path: path, sequence: sequence, afterEntry: afterEntry, line: number, text: String(decoding: bytes, as: UTF8.self))
+    return ChildLogLine(path: path, sequence: sequence, afterEntry: afterEntry, line: number, text: text)
   }
 }
 

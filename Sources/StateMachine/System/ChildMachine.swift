@@ -108,7 +108,9 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
       ) { watcher in
         try Self.store(
           of: table, context: context, launch: launch,
-          options: _StoreOptions(clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher))
+          options: _StoreOptions(
+            clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher,
+            forwardsChildEnds: watcher != nil))
       }
     }
   }
@@ -148,7 +150,9 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
       return try Self.running(launch, kind: kind, inspector: inspector, doneAtStart: doneAtStart) { watcher in
         try Self.store(
           of: chart, context: context, launch: launch,
-          options: _StoreOptions(clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher)
+          options: _StoreOptions(
+            clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher,
+            forwardsChildEnds: watcher != nil)
         ) { error in ChildLaunchError(error: error, event: onError(error)) }
       }
     }
@@ -196,6 +200,8 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     if kind.readsSteps || inspector != nil || run.watched {
       watcher = { [weak run] report in
         run?.saw(report)
+        // (A descendant's end goes up to the recorder, not to the child's own inspector.)
+        if case .childStep(let step) = report, step.ended != nil { return }
         inspector?(report)
       }
     }

@@ -18,14 +18,23 @@ public struct ChildStep: Sendable, Hashable, CustomStringConvertible {
   public let time: Duration
   /// The step as its parent's log records it, made only when a log asks.
   @usableFromInline let logged: (@Sendable () -> ChildLogBody)?
+  /// Not a step: the child at `path` ended, on its way up to the store that records it (see
+  /// ``ChildEnd``; no inspector of a user's is shown it).
+  @usableFromInline let ended: ChildEnd?
 
   @usableFromInline
   init(
     path: String, sequence: Int, event: String, from: String, to: String, effects: [String], time: Duration,
-    logged: (@Sendable () -> ChildLogBody)? = nil
+    logged: (@Sendable () -> ChildLogBody)? = nil, ended: ChildEnd? = nil
   ) {
     (self.path, self.sequence, self.event, self.from, self.to) = (path, sequence, event, from, to)
-    (self.effects, self.time, self.logged) = (effects, time, logged)
+    (self.effects, self.time, self.logged, self.ended) = (effects, time, logged, ended)
+  }
+
+  /// The end of the child `id`, told as a step is told up to its system's recorder.
+  @usableFromInline
+  init(endOf id: String, _ end: ChildEnd) {
+    self.init(path: id, sequence: 0, event: "", from: "", to: "", effects: [], time: .zero, ended: end)
   }
 
   /// The step of a child's store, told with its id as its path.
@@ -40,7 +49,9 @@ public struct ChildStep: Sendable, Hashable, CustomStringConvertible {
   /// The same step, one level further down: below the child `id`.
   @usableFromInline
   func below(_ id: String) -> ChildStep {
-    ChildStep(path: "\(id)/\(path)", sequence: sequence, event: event, from: from, to: to, effects: effects, time: time, logged: logged)
+    ChildStep(
+      path: "\(id)/\(path)", sequence: sequence, event: event, from: from, to: to, effects: effects, time: time, logged: logged,
+      ended: ended)
   }
 
   public static func == (a: ChildStep, b: ChildStep) -> Bool {

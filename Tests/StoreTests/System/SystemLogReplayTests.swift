@@ -43,8 +43,11 @@ struct SystemLogReplayTests {
   @Test("a grandchild's steps are lines of the root's log, by path, and the whole log replays identical")
   func nestedReplay() async throws {
     let log = try await Self.recorded()
-    #expect(log.childLines.map(\.path) == ["job/job", "job/job", "job/job", "job/job", "job"])
-    #expect(log.childLines.map(\.sequence) == [1, 2, 3, 4, 1])
+    // Each child's end follows its steps: the table's (done) before the step of the group that
+    // heard it, the group's (done, halted) last.
+    #expect(log.childLines.map(\.path) == ["job/job", "job/job", "job/job", "job/job", "job/job", "job", "job"])
+    #expect(log.childLines.map(\.sequence) == [1, 2, 3, 4, 0, 1, 0])
+    #expect(log.childLines.map(\.ended) == [nil, nil, nil, nil, "finished", nil, "finished"])
     let report = try Self.system().replay(log)
     #expect(report.isIdentical, "\(report)")
     #expect(report.childSteps == 5)
@@ -76,8 +79,10 @@ struct SystemLogReplayTests {
     await store.finish()
     let told = errors.withLock { $0 }
     #expect(told.contains { if case .unrecordable(let machine, let detail) = $0 { machine == "job" && detail.contains("not Encodable") } else { false } })
-    // The table below it is Codable: its step is recorded.
-    #expect(recorder.log.childLines.map(\.path) == ["job/job"])
+    // The table below it is Codable: its step is recorded; and every child's end, which needs
+    // none of its types.
+    #expect(recorder.log.childLines.map(\.path) == ["job/job", "job/job", "job"])
+    #expect(recorder.log.childLines.map(\.ended) == [nil, "finished", "finished"])
     #expect(recorder.log.entries.count == store.stepCount)
   }
 
@@ -85,16 +90,17 @@ struct SystemLogReplayTests {
   func tornChildLine() async throws {
     let log = try await Self.recorded()
     let data = try log.encoded()
-    // The log up to the group's step (its last child line), cut in the middle of that line,
-    // without its newline: the writer died while writing it.
+    // The log up to the group's step (before its end, the last child line), cut in the middle
+    // of that line, without its newline: the writer died while writing it.
     let lines = data.split(separator: 0x0A, omittingEmptySubsequences: false).map { Data($0) }
-    let group = lines.count - 3
+    let group = lines.count - 4
     #expect(lines[group].starts(with: Data(#"{"child":"job","#.utf8)))
     let kept = lines[..<group].reduce(Data()) { $0 + $1 + [0x0A] }
     let torn = kept + lines[group].prefix(lines[group].count / 2)
     let read = EventLog<ChartLogState<String>, String, [String], Command<String, Never>>.read(torn)
     #expect(read.error == .tornTail(line: group + 1, bytes: lines[group].count / 2))
     #expect(read.log?.entries.isEmpty == true)
-    #expect(read.log?.childLines.map(\.path) == ["job/job", "job/job", "job/job", "job/job"])
+    #expect(read.log?.childLines.map(\.path) == ["job/job", "job/job", "job/job", "job/job", "job/job"])
+    #expect(read.log?.childLines.last?.ended == "finished")
   }
 }

@@ -158,6 +158,8 @@ enum SimulatorPage {
         // otherwise kept as written (parsed only to read, so no number loses its digits).
         function numbered(text) {
           const line = JSON.parse(text);
+          // A child's end is not a step: it has no number.
+          if (line.ended !== undefined) return text;
           let sequence;
           if (line.child === undefined) { sequence = ++entries; } else {
             sequence = (childSteps.get(line.child) || 0) + 1;

@@ -85,10 +85,11 @@ package struct SessionLane: Sendable, Hashable {
   package init(path: String) { self.path = path }
 
   /// The lanes of `lines`, one per path, in the order each path first appears: each child's
-  /// steps, and, as a step `(invoked)` that leaves it `(started)`, each start of a child by a
-  /// root entry (`invoked[k]`: the ids entry `k + 1` started) or by a child's line (its
-  /// `invoke` effects, below its path). A child started before the log began, or whose start
-  /// the log does not name, shows from its first line.
+  /// steps, its end as a step `(ended)` that leaves it `(finished)`, `(cancelled)` or
+  /// `(failed: …)`, and, as a step `(invoked)` that leaves it `(started)`, each start of a
+  /// child by a root entry (`invoked[k]`: the ids entry `k + 1` started) or by a child's line
+  /// (its `invoke` effects, below its path). A child started before the log began, or whose
+  /// start the log does not name, shows from its first line.
   package static func lanes(of lines: [ChildLogLine], invoked: [[String]] = []) -> [SessionLane] {
     var lanes: [SessionLane] = []
     var index: [String: Int] = [:]
@@ -113,6 +114,12 @@ package struct SessionLane: Sendable, Hashable {
     for line in lines {
       startsUpTo(line.afterEntry)
       guard let object = try? JSONSerialization.jsonObject(with: Data(line.text.utf8)) as? [String: Any] else { continue }
+      if let how = line.ended {
+        // Its end: where the lane leaves it.
+        let error = (object["error"] as? String).map { ": \($0)" } ?? ""
+        add(line.path, after: line.afterEntry, event: "(ended)", state: "(\(how)\(error))")
+        continue
+      }
       add(line.path, after: line.afterEntry, event: shown(object["event"]), state: shown(object["state"]))
       for effect in object["effects"] as? [Any] ?? [] {
         guard let id = ((effect as? [String: Any])?["invoke"] as? [String: Any])?["id"] as? String else { continue }

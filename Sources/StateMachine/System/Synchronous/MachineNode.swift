@@ -166,7 +166,8 @@ where
     _ said: inout ChildSaid<ParentEvent>
   ) throws(SystemRunError) {
     for effect in work.cancelled {
-      if case .invoke = effect.command, let id = effect.id { children[id.name] = nil }
+      guard case .invoke = effect.command, let id = effect.id else { continue }
+      logEnd(of: id.name, children.removeValue(forKey: id.name), ChildEnd(.cancelled), budget)
     }
     for start in work.starts {
       switch start.command {
@@ -180,6 +181,17 @@ where
         continue
       }
     }
+  }
+
+  /// Records in the input's log, if it has one, that the child `id` ended as `end` says, and
+  /// with it `child`'s descendants (see ``SystemLog/ended(_:_:below:)``).
+  @inlinable
+  func logEnd(of id: String, _ child: AnyChildNode<Event>?, _ end: ChildEnd, _ budget: SystemBudget) {
+    guard let log = budget.log else { return }
+    var places: [PlacedChild] = []
+    child?.describe(at: "", into: &places)
+    // (Described at "": itself, then its descendants by their paths below it, in no order.)
+    log.ended(id, end, below: places.map(\.path).filter { !$0.isEmpty }.sorted())
   }
 
   /// Delivers an immediate message; queues what the children said. A message to no running
@@ -202,6 +214,8 @@ where
     _ budget: inout SystemBudget, _ said: inout ChildSaid<ParentEvent>
   ) throws(SystemRunError) {
     var heard = ChildSaid<Event>()
+    var end = ChildEnd(.finished)
+    var started: AnyChildNode<Event>?
     do {
       guard let make = child.parts.node else { throw ChildLaunchError<Event>(error: ChildNotRunnable(name: child.name), event: nil) }
       guard !ChildIDHoldsSlash.holds(id) else { throw ChildLaunchError<Event>(error: ChildIDHoldsSlash(id), event: nil) }
@@ -211,16 +225,22 @@ where
       heard = try node.start(&budget)
       budget.log?.leave()
       if !heard.done, core.isActive(token) { children[id.name] = node }
+      started = node
     } catch let error as SystemRunError {
       throw error
     } catch let failure as ChildLaunchError<Event> {
       heard.done = true
+      end = ChildEnd(.failed, error: "\(failure.error)")
       if let event = failure.event { heard.events.append(event) }
     } catch {
       heard.done = true
+      end = ChildEnd(.failed, error: "\(error)")
     }
     // Done (or failed) at its start: its effect ends, and what it said is queued.
-    if heard.done, core.isActive(token) { _ = core.remove(token) }
+    if heard.done, core.isActive(token) {
+      _ = core.remove(token)
+      logEnd(of: id.name, started, end, budget)
+    }
     try queue(heard, stepper: stepper, &budget, &said)
   }
 
@@ -245,8 +265,11 @@ where
       }
     budget.log?.leave()
     if heard.done {
-      children[id] = nil
-      if let token = core.byID[EffectID(id)], core.isActive(token) { _ = core.remove(token) }
+      let child = children.removeValue(forKey: id)
+      if let token = core.byID[EffectID(id)], core.isActive(token) {
+        _ = core.remove(token)
+        logEnd(of: id, child, ChildEnd(.finished), budget)
+      }
     }
     return (result, heard)
   }

@@ -41,6 +41,19 @@ package final class SystemLog {
     add(ChildLogBody.of(step), shown: "\(step.event): \(ChildStep.shown(step.from)) → \(ChildStep.shown(step.to))" + effects)
   }
 
+  /// Records the end of the child `id` of the machine stepping now, and of its descendants at
+  /// `below` (their paths under it, which end with it, cancelled), as a store's log does (see
+  /// ``ChildEnd``).
+  @usableFromInline
+  func ended(_ id: String, _ end: ChildEnd, below: [String] = []) {
+    let path = (self.path + [id]).joined(separator: "/")
+    for (path, end) in [(path, end)] + below.map({ ("\(path)/\($0)", ChildEnd(.cancelled)) }) {
+      let json = String(decoding: ChildLogBody.line(path: path, fields: end.fields), as: UTF8.self)
+      let error = end.error.map { " (\($0))" } ?? ""
+      lines.append(Line(path: path, json: json, unrecordable: nil, shown: "[\(path)] ended: \(end.how.rawValue)\(error)"))
+    }
+  }
+
   @usableFromInline
   func add(_ body: ChildLogBody, shown: String) {
     let child = path.isEmpty ? nil : path.joined(separator: "/")

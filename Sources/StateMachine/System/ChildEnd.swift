@@ -1,0 +1,34 @@
+import Foundation
+
+/// How a child machine ended, as its parent's log records it: a line after the child's last
+/// step, `{"child":"uploads/a.jpg","ended":"cancelled"}`. Each child ends exactly once: finished
+/// (done), cancelled (its state left, cancelled by id or replaced, its parent finishing) or
+/// failed (it could not start), as its parent's inspector reports the effect that started it.
+///
+/// A child's end travels up to the store that records, as its steps do (a ``ChildStep`` that
+/// carries it, which no inspector of a user's is shown).
+@usableFromInline
+struct ChildEnd: Sendable, Hashable {
+  /// How it ended.
+  @usableFromInline
+  enum How: String, Sendable, CaseIterable {
+    case finished, cancelled, failed
+  }
+
+  @usableFromInline let how: How
+  /// Why it failed (a failed start's error).
+  @usableFromInline let error: String?
+
+  @usableFromInline
+  init(_ how: How, error: String? = nil) { (self.how, self.error) = (how, error) }
+
+  /// The line's fields after the path, as an object (`{"ended":"failed","error":"…"}`, keys
+  /// sorted), as ``ChildLogBody/line(path:fields:)`` takes them.
+  var fields: [UInt8] {
+    func json(_ text: String) -> [UInt8] { Array(AnyJSON.encode(text) ?? Data(#""""#.utf8)) }
+    var object = Array(#"{"ended":"#.utf8) + json(how.rawValue)
+    if let error { object += Array(#","error":"#.utf8) + json(error) }
+    object.append(UInt8(ascii: "}"))
+    return object
+  }
+}
