@@ -46,10 +46,18 @@ extension StoreRuntime {
   /// The child `id` of this store ended as `end` says (once: when the effect that started it is
   /// reported ended): its line in the system's log, or, in a child's store, on its way up to
   /// the store that records (see ``ChildEnd``).
+  ///
+  /// (Nothing is worked out, not even the child's id, unless something takes the end: a child
+  /// started and stopped costs no more for it.)
+  @inlinable
+  func noteEnd(of id: @autoclosure () -> EffectID?, _ end: @autoclosure () -> ChildEnd) {
+    guard forwardsChildEnds || recording, let id = id() else { return }
+    tell(ChildStep(endOf: id.name, end()))
+  }
+
+  /// Tells `marker`, a child's end (``noteEnd(of:_:)``), to this store's watcher or recorder.
   @usableFromInline
-  func noteEnd(of id: EffectID?, _ end: ChildEnd) {
-    guard let id, forwardsChildEnds || recording else { return }
-    let marker = ChildStep(endOf: id.name, end)
+  func tell(_ marker: ChildStep) {
     if forwardsChildEnds { inspector?(.childStep(marker)) }
     if recording, let recorder = subscriptions.load()?.recorder.load() { recorder.recordChild?(marker) }
   }

@@ -39,12 +39,13 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   /// Set while the drainer delivers a message or starts a child: what a child says or ends
   /// with meanwhile is an event the store fed itself (see ``StoreCore/beginFeeding(limit:)``).
   @usableFromInline let feeding = Atomic<Bool>(false)
+  /// A child's store: its children's ends go to its inspector, its run's watcher (see
+  /// ``_StoreOptions/forwardsChildEnds``). (Declared beside the flags above, it takes a byte
+  /// of their word's padding: an idle child's size is most of what it costs.)
+  @usableFromInline let forwardsChildEnds: Bool
   /// The engine's ``StoreEngine/publishedWord``, stored under the lock whenever a step is
   /// kept, so a reader of a small state needs no lock.
   @usableFromInline let published: Atomic<UInt64>
-  /// A child's store: its children's ends go to its inspector, its run's watcher (see
-  /// ``_StoreOptions/forwardsChildEnds``).
-  @usableFromInline let forwardsChildEnds: Bool
 
   /// What ``attachRecorder(path:_:)`` keeps: records one step.
   @usableFromInline
