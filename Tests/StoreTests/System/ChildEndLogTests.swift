@@ -182,3 +182,64 @@ struct ChildEndLogTests {
     #expect(job.states.last == "(cancelled)")
   }
 }
+
+extension ChildEndLogTests {
+  typealias Host = TransitionTable<String, String, [String], Command<String, Never>>
+
+  /// A host of `count` jobs, each spawned (`spawn-N`: child `cN`, which replaces a running
+  /// one) and stopped (`stop-N`) by its own event.
+  static func host(children count: Int) throws -> Host {
+    let job = ChildMachine<String>(SystemMachines.job, context: [])
+    return try Host(
+      name: "host", initial: "up",
+      rows: (0..<count).flatMap { n -> [Host.Row] in
+        [
+          .stayInAny(on: "spawn-\(n)", effects: .invoke(job, id: EffectID("c\(n)"), scope: .global)),
+          .stayInAny(on: "stop-\(n)", effects: .cancel(EffectID("c\(n)"))),
+        ]
+      })
+  }
+
+  @Test("under producers messaging children while others stop and start them, each start's end is logged exactly once, between it and the next start")
+  func endsUnderChurn() async throws {
+    let (children, perProducer) = (10, 300)
+    let store = Store(try Self.host(children: children), context: [], clock: ManualClock(), handler: { _, _ in })
+    let recorder = try store.record()
+    for n in 0..<children { store.send("spawn-\(n)") }
+    await withTaskGroup(of: Void.self) { group in
+      for p in 0..<4 {
+        group.addTask {
+          // Accepted, or refused by a child stopped meanwhile: either is fine here.
+          for i in 0..<perProducer { _ = store.send("note", to: "c\((i + p) % children)") }
+        }
+      }
+      group.addTask {
+        for i in 0..<100 {
+          store.send("stop-\(i % children)")
+          if i % 3 != 0 { store.send("spawn-\(i % children)") }
+          await Task.yield()
+        }
+      }
+    }
+    await store.settle()
+    await store.finish()
+    let log = recorder.log
+    for n in 0..<children {
+      let path = "c\(n)"
+      // The entries (by sequence) that started this id, and where each end was logged (after
+      // how many entries).
+      let starts = log.entries.filter { entry in
+        entry.effects.contains { if case .invoke(_, let id, _) = $0 { id.name == path } else { false } }
+      }.map(\.sequence)
+      let ends = log.childLines.filter { $0.path == path && $0.ended != nil }
+      // (Started at first, then again after most of its ten stops.)
+      #expect(starts.count > 5, "\(path)")
+      #expect(ends.count == starts.count, "\(path): \(starts.count) starts, \(ends.count) ends")
+      #expect(ends.allSatisfy { $0.ended == "cancelled" }, "\(path)")
+      for (k, (start, end)) in zip(starts, ends).enumerated() {
+        #expect(end.afterEntry >= start, "\(path): end \(k) logged before its start")
+        if k + 1 < starts.count { #expect(end.afterEntry <= starts[k + 1], "\(path): end \(k) logged after the next start's step") }
+      }
+    }
+  }
+}
