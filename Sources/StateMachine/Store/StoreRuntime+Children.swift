@@ -45,13 +45,15 @@ extension StoreRuntime {
 
   /// The child `id` of this store ended as `end` says (once: when the effect that started it is
   /// reported ended): its line in the system's log, or, in a child's store, on its way up to
-  /// the store that records (see ``ChildEnd``).
+  /// the store that records (see ``ChildEnd``). Only a child whose steps go there (`watched`:
+  /// ``RunningChild/isWatched``) has its end go there: a recorder attached after a child started
+  /// has no line of its start, and an end without one would read as a divergence.
   ///
   /// (Nothing is worked out, not even the child's id, unless something takes the end: a child
   /// started and stopped costs no more for it.)
   @inlinable
-  func noteEnd(of id: @autoclosure () -> EffectID?, _ end: @autoclosure () -> ChildEnd) {
-    guard forwardsChildEnds || recording, let id = id() else { return }
+  func noteEnd(of id: @autoclosure () -> EffectID?, _ end: @autoclosure () -> ChildEnd, watched: @autoclosure () -> Bool = true) {
+    guard forwardsChildEnds || recording, watched(), let id = id() else { return }
     tell(ChildStep(endOf: id.name, end()))
   }
 
@@ -98,7 +100,7 @@ extension StoreRuntime {
     }
     guard let ended else { return }
     inspector?(report(ended.effect))
-    noteEnd(of: ended.effect.id, end)
+    noteEnd(of: ended.effect.id, end, watched: ended.effect.child?.isWatched ?? true)
     if case .child(let child) = ended.effect.handle { stopChild(child) }
     if case .drain(let first)? = ended.enqueued { drain(first) }
   }

@@ -18,6 +18,9 @@ class RunningChild: @unchecked Sendable {
   @usableFromInline var effectScope: EffectScope { abstract() }
   /// As the invoke that started it reads (``Command/description``).
   @usableFromInline var effectDescription: String { abstract() }
+  /// Whether its parent watches it (an inspector or recorder was there when it started): its
+  /// steps, and its end, go to its parent's log only then.
+  @usableFromInline var isWatched: Bool { abstract() }
   /// Sends `message` to the child's machine: refused as ``SendRejection/wrongType`` when it is
   /// not one of the machine's events.
   @usableFromInline func deliver(_ message: any Sendable) -> SendResult { abstract() }
@@ -191,6 +194,7 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   @usableFromInline override var effectID: EffectID { id }
   @usableFromInline override var effectScope: EffectScope { scope }
   @usableFromInline override var effectDescription: String { label.description }
+  @usableFromInline override var isWatched: Bool { watched }
 
   /// Starts the child's `store`; a child that is done from its start (`doneAtStart`: its
   /// context) ends at once.

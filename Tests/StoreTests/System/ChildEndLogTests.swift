@@ -119,6 +119,26 @@ struct ChildEndLogTests {
     #expect(groupLedger.childSteps.isEmpty)
   }
 
+  @Test("a recorder attached after a child started logs neither its steps nor its end, and the log replays identical")
+  func childBeforeRecorder() async throws {
+    let store = try Store(try Self.parent(), context: [], clock: ManualClock(), handler: { _, _ in })
+    store.start()
+    store.send("start")
+    #expect(store.children == ["job"])
+    // Attached while the store is idle, after the step that started the job.
+    let recorder = try store.record()
+    #expect(store.send("note", to: "job") == .accepted)
+    store.send("stop")
+    await store.settle()
+    await store.finish()
+    let log = recorder.log
+    #expect(log.entries.map { "\($0.event)" } == ["stop"])
+    // The log never saw the job start: it has none of its lines, its end included.
+    #expect(log.childLines.isEmpty)
+    let report = try Self.parent().replay(log)
+    #expect(report.isIdentical, "\(report)")
+  }
+
   @Test("an end of a child no replayed step started is a divergence naming it and its line")
   func endOfUnknownChild() async throws {
     let (recorded, _) = try await Self.recorded([("stop", nil)], finishing: false)
