@@ -43,25 +43,30 @@ extension StoreRuntime {
     if !core.withLock({ $0.attach(child: running, to: token) }) { stopChild(running) }
   }
 
-  /// The child `id` of this store ended as `end` says (once: when the effect that started it is
-  /// reported ended): its line in the system's log, or, in a child's store, on its way up to
-  /// the store that records (see ``ChildEnd``). Only a child whose steps go there (`watched`:
-  /// ``RunningChild/isWatched``) has its end go there: a recorder attached after a child started
-  /// has no line of its start, and an end without one would read as a divergence.
+  /// `effect`, ended as `end` says, when it is a child (started, or an invoke whose store had
+  /// not started yet): its end goes where its steps go (see ``ChildEnd``), once, when the
+  /// effect is reported ended: to this store's recorder, or, in a child's store, up to the
+  /// store that records, through ``childStepped(_:)``. A child its parent does not watch
+  /// (``RunningChild/isWatched``: started before the recorder was attached) has no line of its
+  /// start, so it has none of its end either: alone, it would read as a divergence.
   ///
-  /// (Nothing is worked out, not even the child's id, unless something takes the end: a child
-  /// started and stopped costs no more for it.)
+  /// (Nothing is worked out unless something takes the end: a child started and stopped costs
+  /// no more for it.)
   @inlinable
-  func noteEnd(of id: @autoclosure () -> EffectID?, _ end: @autoclosure () -> ChildEnd, watched: @autoclosure () -> Bool = true) {
-    guard forwardsChildEnds || recording, watched(), let id = id() else { return }
-    tell(ChildStep(endOf: id.name, end()))
+  func noteEnd(of effect: StoreCore<Engine>.Running, _ end: @autoclosure () -> ChildEnd) {
+    if forwardsChildEnds || recording { note(end(), of: effect) }
   }
 
-  /// Tells `marker`, a child's end (``noteEnd(of:_:)``), to this store's watcher or recorder.
-  @usableFromInline
-  func tell(_ marker: ChildStep) {
-    if forwardsChildEnds { inspector?(.childStep(marker)) }
-    if recording, let recorder = subscriptions.load()?.recorder.load() { recorder.recordChild?(marker) }
+  /// ``noteEnd(of:_:)`` when something takes the end (out of line: the cancel it is called from
+  /// stays as small as it was).
+  @usableFromInline @inline(never)
+  func note(_ end: ChildEnd, of effect: StoreCore<Engine>.Running) {
+    // A started child when watched; an invoke whose store had not started (in the step that
+    // invoked it); no other effect.
+    let logged: Bool
+    if let child = effect.child { logged = child.isWatched } else if case .invoke? = effect.command { logged = true } else { logged = false }
+    guard logged, let id = effect.id else { return }
+    childStepped(ChildStep(endOf: id.name, end))
   }
 
   /// Stops a child whose end is decided; ``finish()`` waits for its store.
@@ -100,7 +105,7 @@ extension StoreRuntime {
     }
     guard let ended else { return }
     inspector?(report(ended.effect))
-    noteEnd(of: ended.effect.id, end, watched: ended.effect.child?.isWatched ?? true)
+    noteEnd(of: ended.effect, end)
     if case .child(let child) = ended.effect.handle { stopChild(child) }
     if case .drain(let first)? = ended.enqueued { drain(first) }
   }
@@ -180,9 +185,9 @@ extension StoreRuntime {
       let running = try make(ChildLaunch(clock: clock.base, parent: self, token: token, label: label, restoring: (snapshot, resolve)))
       if !core.withLock({ $0.attach(child: running, to: token) }) { stopChild(running) }
     } catch {
-      _ = core.withLock { $0.remove(token) }
+      let removed = core.withLock { $0.remove(token) }
       inspector?(.effectFailed(description: command.description, error: "\(error)", event: nil))
-      noteEnd(of: id, ChildEnd(.failed, error: "\(error)"))
+      noteEnd(of: removed, ChildEnd(.failed, error: "\(error)"))
       throw (error as? SystemSnapshotError)?.below(snapshot.id) ?? SystemSnapshotError(path: snapshot.id, reason: "\(error)")
     }
     return token

@@ -157,7 +157,7 @@ extension StoreRuntime {
       // background, and `finish()` waits for it.
       stopChild(child)
       inspector?(.effectCancelled(id: effect.id, description: effect.description))
-      noteEnd(of: effect.id, ChildEnd(.cancelled), watched: child.isWatched)
+      noteEnd(of: effect, ChildEnd(.cancelled))
       return
     }
     if deliveringToken == effect.token {
@@ -177,9 +177,8 @@ extension StoreRuntime {
     case .pending, .child: break
     }
     inspector?(.effectCancelled(id: effect.id, description: effect.description))
-    // (A child cancelled while its store starts: the step that invoked it is in the log of a
-    // store that records, since a recorder is attached only between steps.)
-    if case .invoke? = effect.command { noteEnd(of: effect.id, ChildEnd(.cancelled)) }
+    // (A child cancelled while its store starts ends here; any other effect is passed by.)
+    noteEnd(of: effect, ChildEnd(.cancelled))
   }
 
   /// (Specialised, but out of the drain loop, as ``cancel(_:)``.)

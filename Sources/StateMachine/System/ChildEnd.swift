@@ -8,10 +8,10 @@ import Foundation
 /// A child's end travels up to the store that records, as its steps do (a ``ChildStep`` that
 /// carries it, which no inspector of a user's is shown).
 @usableFromInline
-struct ChildEnd: Sendable, Hashable {
+struct ChildEnd: Sendable, Hashable, Encodable {
   /// How it ended.
   @usableFromInline
-  enum How: String, Sendable, CaseIterable {
+  enum How: String, Sendable, CaseIterable, Encodable {
     case finished, cancelled, failed
   }
 
@@ -22,13 +22,12 @@ struct ChildEnd: Sendable, Hashable {
   @usableFromInline
   init(_ how: How, error: String? = nil) { (self.how, self.error) = (how, error) }
 
-  /// The line's fields after the path, as an object (`{"ended":"failed","error":"…"}`, keys
-  /// sorted), as ``ChildLogBody/line(path:fields:)`` takes them.
-  var fields: [UInt8] {
-    func json(_ text: String) -> [UInt8] { Array(AnyJSON.encode(text) ?? Data(#""""#.utf8)) }
-    var object = Array(#"{"ended":"#.utf8) + json(how.rawValue)
-    if let error { object += Array(#","error":"#.utf8) + json(error) }
-    object.append(UInt8(ascii: "}"))
-    return object
+  /// As a line keeps it: `{"ended":"failed","error":"…"}` (no `error` but a failure's).
+  enum CodingKeys: String, CodingKey {
+    case how = "ended", error
   }
+
+  /// The line's fields after the path, as an object, encoded as a log encodes (keys sorted), as
+  /// ``ChildLogBody/line(path:fields:)`` takes them.
+  var fields: [UInt8] { Array((try? AnyJSON.encoder.encode(self)) ?? Data(#"{"ended":"\#(how.rawValue)"}"#.utf8)) }
 }
