@@ -73,14 +73,17 @@ protocol StoreEngine: Sendable {
   static func isQuiet(_ outcome: Outcome) -> Bool
   /// Whether the one command of `outcome` is a message (``Command/message(_:)``): then
   /// ``commit(_:stepped:to:_:)`` does not register it, and the store commits it with
-  /// ``commitMessage(of:to:_:)`` in the same lock, to deliver it from there (most steps that
+  /// ``commitMessage(_:to:_:)`` in the same lock, to deliver it from there (most steps that
   /// message a child do nothing else). Asked of every step: it looks at the command's case
   /// alone, copying nothing. (A chart's messages are registered with its other outputs.)
   static func isMessaging(_ outcome: Outcome) -> Bool
+  /// The message of a messaging step (``isMessaging(_:)``). (Taken by the drainer from the
+  /// outcome it holds, before the lock: taken inside, the outcome was copied whole for it.)
+  static func message(of outcome: Outcome) -> MachineMessage?
   /// Under the store's lock, after ``commit(_:stepped:to:_:)`` of a messaging step
-  /// (``isMessaging(_:)``): the message to deliver now, or `nil` for a delayed one, which is
-  /// registered as a timer is.
-  static func commitMessage(of outcome: Outcome, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) -> MachineMessage?
+  /// (``isMessaging(_:)``) whose message is `message`: the message to deliver now, or `nil`
+  /// for a delayed one, which is registered as a timer is.
+  static func commitMessage(_ message: MachineMessage, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) -> MachineMessage?
   /// Under the store's lock: ends the effects of states left and registers the step's commands.
   /// `stepped` is the stepper that took the step, which `core.engine` has just adopted.
   static func commit(
@@ -229,8 +232,10 @@ struct TableEngine<Definition: _TableStoreDefinition>: StoreEngine where Definit
   }
 
   @inlinable
-  static func commitMessage(of outcome: Outcome, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) -> MachineMessage? {
-    guard case .one(.message(let message)) = outcome.effects.storage else { return nil }
+  static func message(of outcome: Outcome) -> MachineMessage? { outcome.effects.message() }
+
+  @inlinable
+  static func commitMessage(_ message: MachineMessage, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) -> MachineMessage? {
     guard message.isDelayed else { return message }
     core.register(.message(message), owner: Int(core.engine.machine.position), into: &work)
     return nil

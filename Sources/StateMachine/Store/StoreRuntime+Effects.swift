@@ -63,10 +63,10 @@ extension StoreRuntime {
       // lock, so the draining can be handed back in the same lock that keeps it.
       let quiet = inspector == nil && !observesStates && !observesSteps && !recording
       var handedBack = false
-      if _slowPath(Engine.isMessaging(outcome)) {
+      if _slowPath(Engine.isMessaging(outcome)), let sent = Engine.message(of: outcome) {
         // (Kept apart: in the common lock below, it made that lock's closure too large to inline.)
         mayBatch = false
-        (work, next, waiters, message) = keep(messaging: outcome, skipped: skipped, batch: &batch, stepper: stepper)
+        (work, next, waiters, message) = keep(messaging: outcome, sent, skipped: skipped, batch: &batch, stepper: stepper)
       } else {
         core.withLock { core in
           core.steps &+= skipped

@@ -11,7 +11,8 @@ extension StoreRuntime {
   /// running timer, or the store finished).
   @inlinable @inline(never)
   func keep(
-    messaging outcome: Engine.Outcome, skipped: Int, batch: inout Mailbox<Event>, stepper: UnsafeMutablePointer<Engine.Stepper>
+    messaging outcome: Engine.Outcome, _ sent: MachineMessage, skipped: Int, batch: inout Mailbox<Event>,
+    stepper: UnsafeMutablePointer<Engine.Stepper>
   ) -> (StoreCore<Engine>.StepWork, Event?, [CheckedContinuation<Void, Never>], (MachineMessage, to: MessageReceiver)?) {
     // (Locked without a closure, which would copy the outcome it reads.)
     let core = self.core.lock()
@@ -19,7 +20,7 @@ extension StoreRuntime {
     core.pointee.steps &+= skipped
     var work = core.pointee.stepped(engine: stepper, outcome: outcome)
     // (A step that ran when the store finished starts nothing: its message goes nowhere.)
-    let message = core.pointee.finished ? nil : Engine.commitMessage(of: outcome, to: &core.pointee, &work)
+    let message = core.pointee.finished ? nil : Engine.commitMessage(sent, to: &core.pointee, &work)
     let delivery = message.map { ($0, to: core.pointee.receiver(of: $0, limit: Self.cascadeLimit)) }
     if let word = core.pointee.engine.publishedWord { published.store(word, ordering: .releasing) }
     if core.pointee.finished, !batch.isEmpty { batch = Mailbox() }
@@ -27,7 +28,7 @@ extension StoreRuntime {
     return (work, next, core.pointee.waitersToResume(), delivery)
   }
 
-  /// Delivers a step's message (see ``keep(messaging:skipped:batch:stepper:)``) to the
+  /// Delivers a step's message (see ``keep(messaging:_:skipped:batch:stepper:)``) to the
   /// receiver the step's lock found, or refuses it, and reports it started, then finished or
   /// failed. (Out of the drain loop, as ``start(_:token:)``.)
   @inlinable @inline(never)
@@ -35,8 +36,11 @@ extension StoreRuntime {
     inspector?(.effectStarted(id: message.id, description: Effect.message(message).description))
     let result: SendResult =
       switch receiver {
-      // (A receiver is found only for a message that carries one.)
-      case .child(let child): send(message.payload.unsafelyUnwrapped, along: Substring(message.target), to: child, feeding: true)
+      // (A receiver is found only for a message that carries one; the payload is passed down
+      // borrowed from it, not copied.)
+      case .child(let child, nested: false): send(message.content.payload, to: child)
+      case .child(let child, nested: true):
+        send(message.content.payload, along: Substring(message.target), to: child, feeding: true)
       case .refused(let reason): .rejected(reason)
       }
     report(result, of: message, as: .message(message))
@@ -82,9 +86,18 @@ extension StoreRuntime {
   @inlinable
   func routeToChild(_ message: any Sendable, to path: Substring, feeding: Bool = false) -> SendResult {
     switch core.withLock({ $0.receiver(ofPath: path, feeding: feeding, limit: Self.cascadeLimit) }) {
-    case .child(let child): send(message, along: path, to: child, feeding: feeding)
+    case .child(let child, _): send(message, along: path, to: child, feeding: feeding)
     case .refused(let reason): .rejected(reason)
     }
+  }
+
+  /// Sends `message` from the drainer to `child`, the receiver of its whole path (see
+  /// ``send(_:along:to:feeding:)``).
+  @inlinable
+  func send(_ message: any Sendable, to child: RunningChild) -> SendResult {
+    feeding.store(true, ordering: .relaxed)
+    defer { feeding.store(false, ordering: .relaxed) }
+    return child.deliver(message)
   }
 
   /// Sends `message` to `child`, the receiver of `path`'s first id: to it, or on down the rest

@@ -122,10 +122,10 @@ extension StoreCore {
   /// ``beginFeeding(limit:)``).
   @inlinable
   mutating func receiver(ofPath path: Substring, feeding: Bool, limit: Int) -> MessageReceiver {
-    let head = path.utf8.firstIndex(of: UInt8(ascii: "/")).map { path[..<$0] } ?? path
-    guard let child = child(head) else { return .refused(.unknownTarget) }
+    let slash = path.utf8.firstIndex(of: UInt8(ascii: "/"))
+    guard let child = child(slash.map { path[..<$0] } ?? path) else { return .refused(.unknownTarget) }
     if feeding, !beginFeeding(limit: limit) { return .refused(.loop) }
-    return .child(child)
+    return .child(child, nested: slash != nil)
   }
 
   /// The receiver of a step's one message (``StoreEngine/isMessaging(_:)``), found under the
@@ -133,7 +133,7 @@ extension StoreCore {
   /// from a log, which carries nothing to deliver, is refused.
   @inlinable
   mutating func receiver(of message: MachineMessage, limit: Int) -> MessageReceiver {
-    guard message.payload != nil else { return .refused(.wrongType) }
+    guard message.isDeliverable else { return .refused(.wrongType) }
     return receiver(ofPath: Substring(message.target), feeding: true, limit: limit)
   }
 
@@ -162,6 +162,7 @@ extension StoreCore {
 /// with, or why it is refused.
 @usableFromInline
 enum MessageReceiver {
-  case child(RunningChild)
+  /// The child the path's first id names; `nested`: the path goes on below it.
+  case child(RunningChild, nested: Bool)
   case refused(SendRejection)
 }

@@ -19,13 +19,15 @@ public struct MachineMessage: Sendable, Hashable, CustomStringConvertible {
   /// is due, and its id (a delayed message's).
   @usableFromInline
   final class Content: Sendable {
-    @usableFromInline let payload: (any Sendable)?
-    let logged: String?
+    /// The message; for one read back from a log (`logged` is set), `()`, never delivered.
+    /// (Not optional: passed down to the child borrowed from here, with no copy of it made.)
+    @usableFromInline let payload: any Sendable
+    @usableFromInline let logged: String?
     @usableFromInline let delay: Duration
     @usableFromInline let id: EffectID?
 
     @usableFromInline
-    init(payload: (any Sendable)?, logged: String?, delay: Duration = .zero, id: EffectID? = nil) {
+    init(payload: any Sendable, logged: String?, delay: Duration = .zero, id: EffectID? = nil) {
       (self.payload, self.logged, self.delay, self.id) = (payload, logged, delay, id)
     }
   }
@@ -56,14 +58,17 @@ public struct MachineMessage: Sendable, Hashable, CustomStringConvertible {
 
   /// A message read back from a log: its target and text, with nothing to deliver.
   init(logged text: String, to target: String, after delay: Duration = .zero, id: EffectID? = nil) {
-    (self.target, content) = (target, Content(payload: nil, logged: text, delay: delay, id: id))
+    (self.target, content) = (target, Content(payload: (), logged: text, delay: delay, id: id))
   }
 
   /// The message itself; `nil` for one read back from a log.
-  @inlinable var payload: (any Sendable)? { content.payload }
+  @inlinable var payload: (any Sendable)? { isDeliverable ? content.payload : nil }
+
+  /// Whether it carries a message to deliver (one read back from a log does not).
+  @inlinable var isDeliverable: Bool { content.logged == nil }
 
   /// The message as it reads (its `description`; made when asked, not when the message is sent).
-  public var text: String { content.logged ?? content.payload.map { String(describing: $0) } ?? "" }
+  public var text: String { content.logged ?? String(describing: content.payload) }
 
   /// How long after it is sent the message is delivered (zero: at once).
   public var delay: Duration { content.delay }

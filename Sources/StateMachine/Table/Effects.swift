@@ -101,3 +101,12 @@ extension Effects: Codable where Effect: Codable {
     try Array(self).encode(to: encoder)
   }
 }
+
+extension Effects {
+  /// The one effect, when it is a message (see ``StoreEngine/isMessaging(_:)``).
+  @inlinable
+  func message<Event, Work>() -> MachineMessage? where Effect == Command<Event, Work> {
+    guard case .one(let command) = storage, case .message(let message) = command else { return nil }
+    return message
+  }
+}

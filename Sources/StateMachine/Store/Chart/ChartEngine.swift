@@ -236,13 +236,34 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
     commit(step.step, owners: step.owners, exits: step.exits, to: &core, &work)
   }
 
-  /// A chart's messages are registered with its other outputs, in their order.
+  /// A macrostep whose one output is a message to deliver now (``ChartAction/message(_:to:)``,
+  /// or a ``Command/message(_:)`` without delay): most steps that message a child do nothing
+  /// else. (A message among other outputs is registered with them, in their order.)
   @inlinable
-  static func isMessaging(_ outcome: Outcome) -> Bool { false }
+  static func isMessaging(_ outcome: Outcome) -> Bool {
+    guard let outputs = outcome.step?.outputs, outputs.count == 1 else { return false }
+    switch outputs[0] {
+    case .message: return true
+    case .effect(.message(let message)): return !message.isDelayed
+    default: return false
+    }
+  }
 
+  /// (Made here, by the drainer, outside the lock: a chart's own message output is made into
+  /// a ``MachineMessage`` only now.)
   @inlinable
-  static func commitMessage(of outcome: Outcome, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) -> MachineMessage? {
-    nil
+  static func message(of outcome: Outcome) -> MachineMessage? {
+    switch outcome.step?.outputs[0] {
+    case .message(let event, let target): MachineMessage(event, to: target)
+    case .effect(.message(let message)): message
+    default: nil
+    }
+  }
+
+  /// A halted chart sends nothing (see ``commit(_:owners:exits:skippingMessage:to:_:)``).
+  @inlinable
+  static func commitMessage(_ message: MachineMessage, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) -> MachineMessage? {
+    core.engine.halted ? nil : message
   }
 
   /// The owners and exits are read from the machine that took the step (its buffers stay
@@ -254,26 +275,30 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
     guard let step = outcome.step else { return }
     let machine = UnsafePointer(stepped.pointee.machine.unsafelyUnwrapped)
     if step.outputs.isEmpty, !machine.pointee.exitedAny || core.nothingRuns, !core.engine.halted { return }
-    commit(step, owners: machine.pointee.lastOwners, exits: machine.pointee.lastExits, to: &core, &work)
+    commit(
+      step, owners: machine.pointee.lastOwners, exits: machine.pointee.lastExits, skippingMessage: isMessaging(outcome), to: &core,
+      &work)
   }
 
   /// States left end their state-scoped effects; then the outputs start in order, except a
   /// state-scoped one whose state was left later in the same macrostep. A send without delay
   /// joins the mailbox at once (SCXML's external queue). When the chart halts, everything still
   /// running is cancelled and only the last macrostep's work starts (its events are dropped).
+  /// `skippingMessage`: the step's one output is a message the store commits apart
+  /// (``isMessaging(_:)``).
   @inlinable
   static func commit(
-    _ step: ChartStep<Event, Effect>, owners: [Int], exits: [ChartExit], to core: inout StoreCore<Self>,
+    _ step: ChartStep<Event, Effect>, owners: [Int], exits: [ChartExit], skippingMessage: Bool = false, to core: inout StoreCore<Self>,
     _ work: inout StoreCore<Self>.StepWork
   ) {
-    if step.outputs.isEmpty, exits.isEmpty || core.nothingRuns, !core.engine.halted { return }
+    if step.outputs.isEmpty || skippingMessage, exits.isEmpty || core.nothingRuns, !core.engine.halted { return }
     let halted = core.engine.halted
     if halted {
       core.halt(into: &work)
     } else {
       for exit in exits { core.left(exit.state, into: &work) }
     }
-    for (position, output) in step.outputs.enumerated() {
+    for (position, output) in step.outputs.enumerated() where !skippingMessage {
       let owner = owners[position]
       switch output {
       case .effect(let command):
