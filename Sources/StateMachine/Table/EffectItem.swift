@@ -42,6 +42,11 @@ public struct EffectItem<Context, Event, Effect>: Sendable where Effect: Sendabl
     }
   }
 
+  /// The closure of a made effect.
+  var maker: (@Sendable (Context, Event) -> Effect?)? {
+    if case .make(_, let build) = kind { build } else { nil }
+  }
+
   @usableFromInline
   var fixedValue: Effect? {
     if case .value(let effect) = kind { effect } else { nil }

@@ -78,6 +78,8 @@ extension TransitionTable {
     @usableFromInline let update: [Row.Update?]
     /// Set when some effect is made at step time: the whole list, in order.
     @usableFromInline let items: [[EffectItem<Context, Event, Effect>]?]
+    /// For a row whose effects are one made effect and nothing else: its closure.
+    @usableFromInline let singleMaker: [(@Sendable (Context, Event) -> Effect?)?]
     /// For ``make`` rows: the declared target's position, its case, and the maker.
     @usableFromInline let maker: [(Int, State.Discriminant, @Sendable (Context, Event) -> State)?]
     /// State cases for the linear lookup of small tables (faster than hashing).
@@ -192,6 +194,7 @@ extension TransitionTable {
       self.condition = guards
       self.update = update
       self.items = items
+      singleMaker = items.map { $0?.count == 1 ? $0?[0].maker : nil }
       let (span, fromTag, first, next) = Self.denseDispatch(start: start, event: event)
       let shift = span > 0 ? span.trailingZeroBitCount + 3 : 0
       assert(span == 0 || MemoryLayout<Slot>.stride == 1 << 3)
