@@ -51,6 +51,19 @@ final class Family {
 
   @inlinable
   init() {}
+
+  /// See ``StoreCore/beginFeeding(limit:)``; `steps` is the store's step count.
+  @inlinable
+  func beginFeeding(atStep steps: Int, limit: Int) -> Bool {
+    let length = steps - cascadeStart.steps
+    if length > fed - cascadeStart.fed + 1 {
+      // This step is the new cascade's first.
+      cascadeStart = (steps - 1, fed)
+    } else if length >= limit {
+      return false
+    }
+    return true
+  }
 }
 
 extension StoreCore {
@@ -100,17 +113,7 @@ extension StoreCore {
   /// (A child's event that arrives from another thread while the drainer delivers counts as
   /// fed: it can make a cascade look longer, never a loop shorter.)
   @inlinable
-  mutating func beginFeeding(limit: Int) -> Bool {
-    let family = makeFamily()
-    let length = steps - family.cascadeStart.steps
-    if length > family.fed - family.cascadeStart.fed + 1 {
-      // This step is the new cascade's first.
-      family.cascadeStart = (steps - 1, family.fed)
-    } else if length >= limit {
-      return false
-    }
-    return true
-  }
+  mutating func beginFeeding(limit: Int) -> Bool { makeFamily().beginFeeding(atStep: steps, limit: limit) }
 
   /// An event arrives from a child: counted as fed when the drainer is delivering or starting
   /// (`feeding`: see ``StoreRuntime/feeding``).
@@ -134,6 +137,11 @@ extension StoreCore {
   @inlinable
   mutating func receiver(of message: MachineMessage, limit: Int) -> MessageReceiver {
     guard message.isDeliverable else { return .refused(.wrongType) }
+    // To the child last found (messages come in runs): its id is the whole target, as an id
+    // has no `/`, so there is no path to split and nothing to look up.
+    if let family, let last = family.last, last.id == message.target {
+      return family.beginFeeding(atStep: steps, limit: limit) ? .child(last.child, nested: false) : .refused(.loop)
+    }
     return receiver(ofPath: Substring(message.target), feeding: true, limit: limit)
   }
 
