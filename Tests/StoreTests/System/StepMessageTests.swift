@@ -1,10 +1,11 @@
 import StateMachine
 import Testing
 
-/// A message that is its step's one command (a table's) or one output (a chart's). A table's
-/// store commits it apart from other effects and finds its receiver in the lock that keeps the
-/// step; a chart's registers it with its outputs, as any effect. Either way it must end as any
-/// message does (finished, failed or, delayed, cancelled), and loops through it stay bounded.
+/// A message that is its step's one command (a table's) or one output (a chart's). The store
+/// commits it apart from other effects and finds its receiver in the lock that keeps the step
+/// (a chart's message among other outputs registers with them, as any effect). Either way it
+/// must end as any message does (finished, failed or, delayed, cancelled), and loops through it
+/// stay bounded.
 @Suite("Systems of machines: a step whose one command is a message")
 struct StepMessageTests {
   typealias Host = LoopTests.Echo
@@ -113,6 +114,48 @@ struct StepMessageTests {
     await run.store.settle()
     #expect(run.ledger.all.filter { !$0.contains("invoke") } == c.reports)
     #expect(run.ledger.childSteps.count == c.childSteps)
+    await run.store.finish()
+  }
+
+  /// A host whose state `a` runs the echo as its child while it is active, and whose one step,
+  /// on `go`, leaves `a` for `b` with one command: a ball for the echo.
+  static func leaving(_ kind: HostKind) throws -> Run {
+    let (clock, ledger) = (ManualClock(), SystemLedger())
+    let child = child(echoesBack: false)
+    let ball = Command<String, Never>.message(MachineMessage("ball", to: "echo"))
+    switch kind {
+    case .table:
+      let host = try Host(
+        name: "leaver", initial: "a", states: [.state("a", entry: [.invoke(child, id: "echo")]), .state("b")],
+        rows: [.transition(from: "a", on: "go", to: "b", effects: ball)])
+      let store = Store(host, context: 0, clock: clock, handler: { _, _ in }, inspector: { ledger.record($0) })
+      store.start()
+      return Run(store: HeldStore(store), clock: clock, ledger: ledger)
+    case .chart:
+      let host = try ChartHost(name: "leaver", states: [
+        .atomic("a", transitions: [.on("go", to: "b", actions: [.effect(ball)])], onEntry: [.effect(.invoke(child, id: "echo"))]),
+        .atomic("b"),
+      ])
+      let store = try Store(host, context: 0, clock: clock, handler: { _, _ in }, inspector: { ledger.record($0) })
+      store.start()
+      return Run(store: HeldStore(store), clock: clock, ledger: ledger)
+    }
+  }
+
+  /// The step's exit ends the child before its message goes out (SCXML: the state's invocations
+  /// are cancelled as it is exited, before the transition's content runs), so the message finds
+  /// no child: it is refused, and reported failed after the child's cancel.
+  @Test("a message from the step that leaves its receiver's state: the child is cancelled, then the message fails", arguments: HostKind.allCases)
+  func toTheChildItsStepEnds(_ kind: HostKind) async throws {
+    let run = try Self.leaving(kind)
+    #expect(run.store.send("go") == .accepted)
+    await run.store.settle()
+    let reports = run.ledger.all
+    let cancelled = try #require(reports.firstIndex { $0.hasPrefix("cancelled") && $0.contains("echo") })
+    let failed = try #require(reports.firstIndex(of: "failed send ball to echo: \(SendRejection.unknownTarget)"))
+    #expect(cancelled < failed)
+    #expect(reports.filter { $0.contains("send ball") } == ["start send ball to echo", "failed send ball to echo: \(SendRejection.unknownTarget)"])
+    #expect(run.ledger.childSteps.isEmpty)
     await run.store.finish()
   }
 
