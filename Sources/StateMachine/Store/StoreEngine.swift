@@ -71,11 +71,12 @@ protocol StoreEngine: Sendable {
   /// effect runs (no command to start or cancel, nothing to halt): the drainer may then step
   /// the next events it holds before committing (see ``StoreRuntime/drain(_:)``).
   static func isQuiet(_ outcome: Outcome) -> Bool
-  /// Whether the one command of `outcome` is a message (``Command/message(_:)``): then
-  /// ``commit(_:stepped:to:_:)`` does not register it, and the store commits it with
-  /// ``commitMessage(_:to:_:)`` in the same lock, to deliver it from there (most steps that
-  /// message a child do nothing else). Asked of every step: it looks at the command's case
-  /// alone, copying nothing. (A chart's messages are registered with its other outputs.)
+  /// Whether the one command of `outcome` is a message (``Command/message(_:)``; a chart's:
+  /// its one output, a message to deliver now): then ``commit(_:stepped:to:_:)`` does not
+  /// register it, and the store commits it with ``commitMessage(_:to:_:)`` in the same lock, to
+  /// deliver it from there (most steps that message a child do nothing else). Asked of every
+  /// step: it looks at the command's case alone. (A chart's message among other outputs is
+  /// registered with them, in their order.)
   static func isMessaging(_ outcome: Outcome) -> Bool
   /// The message of a messaging step (``isMessaging(_:)``). (Taken by the drainer from the
   /// outcome it holds, before the lock: taken inside, the outcome was copied whole for it.)
