@@ -194,7 +194,12 @@ extension TransitionTable {
       self.condition = guards
       self.update = update
       self.items = items
-      singleMaker = items.map { $0?.count == 1 ? $0?[0].maker : nil }
+      // (A plain loop, as for the guards above: through generic `map` each closure would be
+      // wrapped in reabstraction thunks, called on every step.)
+      var singleMaker: [(@Sendable (Context, Event) -> Effect?)?] = []
+      singleMaker.reserveCapacity(items.count)
+      for row in items { singleMaker.append(row?.count == 1 ? row?[0].maker : nil) }
+      self.singleMaker = singleMaker
       let (span, fromTag, first, next) = Self.denseDispatch(start: start, event: event)
       let shift = span > 0 ? span.trailingZeroBitCount + 3 : 0
       assert(span == 0 || MemoryLayout<Slot>.stride == 1 << 3)

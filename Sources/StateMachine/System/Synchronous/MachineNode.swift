@@ -119,7 +119,9 @@ where
         if let error = Engine.failure(of: outcome) { throw SystemRunError.step(event: "\(event)", error: "\(error)") }
         var work = core.stepped(engine: stepper, outcome: outcome)
         // A message that is the step's one command is committed apart (`isMessaging(_:)`).
-        let message = Engine.isMessaging(outcome) && !core.finished ? Engine.message(of: outcome).flatMap { Engine.commitMessage($0, to: &core, &work) } : nil
+        let message =
+          Engine.isMessaging(outcome) && !core.finished
+          ? Engine.message(of: outcome).flatMap { Engine.commitMessage($0, to: &core, &work) } : nil
         let answer = Engine.response(of: outcome)
         if response == nil { response = answer }
         if answer.isHandled || !core.engine.unhandledStepsChangeNothing { budget.changed = true }
