@@ -298,7 +298,8 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
     } else {
       for exit in exits { core.left(exit.state, into: &work) }
     }
-    for (position, output) in step.outputs.enumerated() where !skippingMessage {
+    guard !skippingMessage else { return }
+    for (position, output) in step.outputs.enumerated() {
       let owner = owners[position]
       switch output {
       case .effect(let command):
