@@ -29,7 +29,9 @@ public enum Command<Event: Sendable, Work: Sendable>: Sendable {
   /// default: SCXML's `<invoke>`) it runs while the state that started it is active; with the
   /// global scope (XState's `spawn`) until it is done, cancelled by id, or the store finishes.
   /// A child with the id of a running one replaces it.
-  case invoke(ChildMachine<Event>, id: EffectID, scope: EffectScope = .state)
+  ///
+  /// (Out of line, as the timers: a child's start allocates its store anyway.)
+  indirect case invoke(ChildMachine<Event>, id: EffectID, scope: EffectScope = .state)
   /// Send a message to a running child machine, by its id or path. It ends finished when the
   /// child accepted it, failed when there is no such child or it refused the message (the
   /// reason is the failure's error).
