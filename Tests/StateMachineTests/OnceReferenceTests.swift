@@ -49,4 +49,22 @@ struct OnceReferenceTests {
     }
     #expect(stored == nil, "released with its holder")
   }
+
+  @Test("a borrowed load sees nothing before the store, then the stored object, and keeps no reference of its own")
+  func borrowed() {
+    weak var stored: Box?
+    do {
+      let holder = Holder()
+      #expect(holder.reference.withLoaded { $0.n } == nil)
+      do {
+        let box = Box(7)
+        stored = box
+        _ = holder.reference.storeIfNil(box)
+      }
+      #expect(holder.reference.withLoaded { $0.n } == 7)
+      #expect(holder.reference.withLoaded { $0 === holder.reference.load() } == true)
+      #expect(stored != nil, "held by the holder alone")
+    }
+    #expect(stored == nil, "a borrowed load left nothing retained")
+  }
 }

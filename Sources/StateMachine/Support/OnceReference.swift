@@ -26,6 +26,15 @@ struct OnceReference<Object: AnyObject>: ~Copyable, @unchecked Sendable {
     return Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).takeUnretainedValue()
   }
 
+  /// What `body` makes of the object, once stored, borrowed: not retained for the call. Only for
+  /// a reference whose owner outlives the call (it releases the object when it goes).
+  @inlinable
+  func withLoaded<Result>(_ body: (Object) -> Result) -> Result? {
+    let stored = address.load(ordering: .acquiring)
+    guard stored != 0 else { return nil }
+    return Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!)._withUnsafeGuaranteedRef(body)
+  }
+
   /// Stores `object` unless one is stored already; returns the one stored.
   @inlinable
   func storeIfNil(_ object: Object) -> Object {

@@ -237,8 +237,10 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
 
   @usableFromInline
   override func deliver(_ message: any Sendable) -> SendResult {
-    guard let store = started.load() else { return .rejected(.finished) }
-    return kind.send(store, message)
+    // (The store borrowed, not retained: this run holds it as long as it lives, and the caller
+    // holds the run.)
+    let send = kind.send
+    return started.withLoaded { store in send(store, message) } ?? .rejected(.finished)
   }
 
   @usableFromInline
