@@ -5,7 +5,7 @@ import Testing
 /// message is one word, so that a command, and with it every step's outcome, stays small: they
 /// must read, compare and hash as they did inline (`CommandCodingTests` encodes them).
 struct CommandLayoutTests {
-  enum Tick: String, Hashable, Sendable, Codable { case tick, tock }
+  enum Tick: String, Hashable, Sendable { case tick, tock }
   typealias Effect = Command<Tick, String>
 
   struct Case: Sendable, CustomTestStringConvertible {

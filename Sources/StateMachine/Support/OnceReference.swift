@@ -13,27 +13,23 @@ struct OnceReference<Object: AnyObject>: ~Copyable, @unchecked Sendable {
   @inlinable
   init() {}
 
-  deinit {
-    let stored = address.load(ordering: .acquiring)
-    if stored != 0 { Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).release() }
+  deinit { stored?.release() }
+
+  /// The object stored, unmanaged (its retain is this reference's); `nil` before it is.
+  @inlinable
+  var stored: Unmanaged<Object>? {
+    let bits = address.load(ordering: .acquiring)
+    return bits == 0 ? nil : Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
   }
 
   /// The object, once stored.
   @inlinable
-  func load() -> Object? {
-    let stored = address.load(ordering: .acquiring)
-    guard stored != 0 else { return nil }
-    return Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).takeUnretainedValue()
-  }
+  func load() -> Object? { stored?.takeUnretainedValue() }
 
   /// What `body` makes of the object, once stored, borrowed: not retained for the call. Only for
   /// a reference whose owner outlives the call (it releases the object when it goes).
   @inlinable
-  func withLoaded<Result>(_ body: (Object) -> Result) -> Result? {
-    let stored = address.load(ordering: .acquiring)
-    guard stored != 0 else { return nil }
-    return Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!)._withUnsafeGuaranteedRef(body)
-  }
+  func withLoaded<Result>(_ body: (Object) -> Result) -> Result? { stored?._withUnsafeGuaranteedRef(body) }
 
   /// Stores `object` unless one is stored already; returns the one stored.
   @inlinable

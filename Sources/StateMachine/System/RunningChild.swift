@@ -245,8 +245,9 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
 
   @usableFromInline
   override func route(_ message: any Sendable, to path: Substring) -> SendResult {
-    guard let store else { return .rejected(.unknownTarget) }
-    return store.route(message, to: path)
+    // (Borrowed, as in `deliver`: this is the other path every message to a descendant takes.)
+    typealias Runtime = ChildKind<Definition, ParentEvent>.Runtime
+    return started.withLoaded { store in unsafeDowncast(store, to: Runtime.self).route(message, to: path) } ?? .rejected(.unknownTarget)
   }
 
   @usableFromInline
