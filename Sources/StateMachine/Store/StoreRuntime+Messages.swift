@@ -38,7 +38,7 @@ extension StoreRuntime {
       switch receiver {
       // (A receiver is found only for a message that carries one; the payload is passed down
       // borrowed from it, not copied.)
-      case .child(let child, nested: false): send(message.content.payload, to: child)
+      case .child(let child, nested: false): send(message.content, to: child)
       case .child(let child, nested: true):
         send(message.content.payload, along: Substring(message.target), to: child, feeding: true)
       case .refused(let reason): .rejected(reason)
@@ -91,13 +91,13 @@ extension StoreRuntime {
     }
   }
 
-  /// Sends `message` from the drainer to `child`, the receiver of its whole path (see
-  /// ``send(_:along:to:feeding:)``).
+  /// Sends the message `content` carries from the drainer to `child`, the receiver of its
+  /// whole path (see ``send(_:along:to:feeding:)``).
   @inlinable
-  func send(_ message: any Sendable, to child: RunningChild) -> SendResult {
+  func send(_ content: MachineMessage.Content, to child: RunningChild) -> SendResult {
     feeding.store(true, ordering: .relaxed)
     defer { feeding.store(false, ordering: .relaxed) }
-    return child.deliver(message)
+    return child.deliver(content)
   }
 
   /// Sends `message` to `child`, the receiver of `path`'s first id: to it, or on down the rest

@@ -172,6 +172,9 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
       send: { runtime, message in
         cast(message, to: Definition.Event.self).map { Definition._send($0, to: runtime, _StoreOf<Definition>.self) } ?? .rejected(.wrongType)
       },
+      sendContent: { runtime, content in
+        message(of: content, as: Definition.Event.self).map { Definition._send($0, to: runtime, _StoreOf<Definition>.self) } ?? .rejected(.wrongType)
+      },
       // (A store restored from a snapshot has nothing to start: it enters no state.)
       start: { runtime in unsafeDowncast(runtime, to: StoreRuntime<Engine>.self).start() },
       finishNow: { runtime in unsafeDowncast(runtime, to: StoreRuntime<Engine>.self).finishIfIdle() },

@@ -18,29 +18,48 @@ public struct MachineMessage: Sendable, Hashable, CustomStringConvertible {
   /// message from a parent to its child took 13% longer).
   @usableFromInline let content: Content
 
-  /// A message's content: its target, the message or the text of one read back from a log;
-  /// and when it is due, and its id (a delayed message's).
+  /// A message's content: its target, the text of one read back from a log, when it is due,
+  /// and its id (a delayed message's). The message itself is a ``Typed`` subclass's, stored as
+  /// what it is: made and freed with no existential box, and found by its receiver with a
+  /// class cast, not an open existential copied through its type's witnesses.
+  ///
+  /// (`@unchecked Sendable`: a class open to its one subclass cannot be checked; its fields
+  /// and its subclass's are immutable and Sendable.)
   @usableFromInline
-  final class Content: Sendable {
+  class Content: @unchecked Sendable {
     @usableFromInline let target: String
-    /// The message; for one read back from a log (`logged` is set), `()`, never delivered.
-    /// (Not optional: passed down to the child borrowed from here, with no copy of it made.)
-    @usableFromInline let payload: any Sendable
     @usableFromInline let logged: String?
     @usableFromInline let delay: Duration
     @usableFromInline let id: EffectID?
 
     @usableFromInline
-    init(target: String, payload: any Sendable, logged: String?, delay: Duration = .zero, id: EffectID? = nil) {
-      (self.target, self.payload, self.logged, self.delay, self.id) = (target, payload, logged, delay, id)
+    init(target: String, logged: String?, delay: Duration = .zero, id: EffectID? = nil) {
+      (self.target, self.logged, self.delay, self.id) = (target, logged, delay, id)
     }
+
+    /// The message; for one read back from a log (`logged` is set), `()`, never delivered.
+    @usableFromInline var payload: any Sendable { () }
+  }
+
+  /// The content of a message of `Message`.
+  @usableFromInline
+  final class Typed<Message: Sendable>: Content, @unchecked Sendable {
+    @usableFromInline let message: Message
+
+    @inlinable
+    init(_ message: Message, target: String, delay: Duration = .zero, id: EffectID? = nil) {
+      self.message = message
+      super.init(target: target, logged: nil, delay: delay, id: id)
+    }
+
+    @usableFromInline override var payload: any Sendable { message }
   }
 
   /// A message of `message` (one of the receiving machine's events) for the child at `target`,
   /// delivered at once.
   @inlinable
   public init<Message: Sendable>(_ message: Message, to target: String) {
-    content = Content(target: target, payload: message, logged: nil)
+    content = Typed(message, target: target)
   }
 
   /// A message of `message` for the child at `target`, delivered after `delay` of the store's
@@ -57,12 +76,12 @@ public struct MachineMessage: Sendable, Hashable, CustomStringConvertible {
   /// ```
   @inlinable
   public init<Message: Sendable>(_ message: Message, to target: String, after delay: Duration, id: EffectID? = nil) {
-    content = Content(target: target, payload: message, logged: nil, delay: max(delay, .zero), id: id)
+    content = Typed(message, target: target, delay: max(delay, .zero), id: id)
   }
 
   /// A message read back from a log: its target and text, with nothing to deliver.
   init(logged text: String, to target: String, after delay: Duration = .zero, id: EffectID? = nil) {
-    content = Content(target: target, payload: (), logged: text, delay: delay, id: id)
+    content = Content(target: target, logged: text, delay: delay, id: id)
   }
 
   /// The message itself; `nil` for one read back from a log.
@@ -96,6 +115,15 @@ public struct MachineMessage: Sendable, Hashable, CustomStringConvertible {
     hasher.combine(delay)
     hasher.combine(id)
   }
+}
+
+/// The message `content` carries as a `T`, when it is one: found by a class cast when it was
+/// made as a `T` (almost always: a message is one of its receiver's events), else as ``cast(_:to:)``
+/// finds it.
+@inlinable
+func message<T: Sendable>(of content: MachineMessage.Content, as type: T.Type) -> T? {
+  if let typed = content as? MachineMessage.Typed<T> { return typed.message }
+  return content.logged == nil ? cast(content.payload, to: T.self) : nil
 }
 
 /// `value` as a `T`, when it is one: compared by type first (a message is almost always exactly

@@ -24,6 +24,9 @@ class RunningChild: @unchecked Sendable {
   /// Sends `message` to the child's machine: refused as ``SendRejection/wrongType`` when it is
   /// not one of the machine's events.
   @usableFromInline func deliver(_ message: any Sendable) -> SendResult { abstract() }
+  /// Sends the message `content` carries (a ``Command/message(_:)``'s) to the child's machine,
+  /// as the message itself is sent above: its type is checked by a class cast first.
+  @usableFromInline func deliver(_ content: MachineMessage.Content) -> SendResult { abstract() }
   /// Sends `message` to the child's descendant at `path` (ids separated by `/`).
   @usableFromInline func route(_ message: any Sendable, to path: Substring) -> SendResult { abstract() }
   /// The paths of the child's running descendants, below it.
@@ -123,6 +126,8 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   @inlinable var readsSteps: Bool { toParent != nil || isDone != nil }
   /// Sends a message to a store (its runtime, given as itself), checking its type.
   @usableFromInline let send: @Sendable (AnyObject, any Sendable) -> SendResult
+  /// Sends a machine's message (its content) to a store, checking its type.
+  @usableFromInline let sendContent: @Sendable (AnyObject, MachineMessage.Content) -> SendResult
   /// Starts a store (one restored from a snapshot has nothing to start).
   @usableFromInline let start: @Sendable (AnyObject) -> Void
   /// Finishes a store (given as itself) at once when nothing runs in it; `false` otherwise.
@@ -138,12 +143,13 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   init(
     name: String, toParent: (@Sendable (Step) -> ParentEvent?)?, onDone: @escaping @Sendable (Definition.Context) -> ParentEvent?,
     isDone: (@Sendable (Step) -> Bool)?, send: @escaping @Sendable (AnyObject, any Sendable) -> SendResult,
+    sendContent: @escaping @Sendable (AnyObject, MachineMessage.Content) -> SendResult,
     start: @escaping @Sendable (AnyObject) -> Void, finishNow: @escaping @Sendable (AnyObject) -> Bool,
     finish: @escaping @Sendable (AnyObject) async -> Void,
     snapshotOf: @escaping @Sendable (AnyObject) throws(SystemSnapshotError) -> (json: String, children: [ChildSnapshot])
   ) {
     (self.name, self.toParent, self.onDone, self.isDone, self.send) = (name, toParent, onDone, isDone, send)
-    (self.start, self.finishNow, self.finish, self.snapshotOf) = (start, finishNow, finish, snapshotOf)
+    (self.sendContent, self.start, self.finishNow, self.finish, self.snapshotOf) = (sendContent, start, finishNow, finish, snapshotOf)
   }
 }
 
@@ -241,6 +247,12 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
     // holds the run.)
     let send = kind.send
     return started.withLoaded { store in send(store, message) } ?? .rejected(.finished)
+  }
+
+  @usableFromInline
+  override func deliver(_ content: MachineMessage.Content) -> SendResult {
+    let send = kind.sendContent
+    return started.withLoaded { store in send(store, content) } ?? .rejected(.finished)
   }
 
   @usableFromInline

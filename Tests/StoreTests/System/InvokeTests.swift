@@ -1,3 +1,4 @@
+import Foundation
 import StateMachine
 import Testing
 
@@ -111,6 +112,41 @@ struct InvokeTests {
     store.start()
     store.send("start")
     #expect(store.send(refusal.message, to: refusal.path) == refusal.expected)
+    await store.finish()
+  }
+
+  /// A message read back from a log: its text, nothing to deliver.
+  static let logged: MachineMessage = {
+    let json = #"{"message":{"message":"note","to":"job"}}"#
+    guard case .message(let message)? = try? JSONDecoder().decode(Command<String, Never>.self, from: Data(json.utf8)) else {
+      preconditionFailure("invalid state: a logged message decodes")
+    }
+    return message
+  }()
+
+  struct Made: CustomTestStringConvertible, Sendable {
+    let label: String
+    let message: MachineMessage
+    let end: String
+    var testDescription: String { label }
+  }
+
+  @Test("a machine's message reaches its child when it is one of the child's events, whatever type it was made as", arguments: [
+    Made(label: "the child's event", message: MachineMessage("note", to: "job"), end: "finished send note to job"),
+    Made(label: "made as any Sendable", message: MachineMessage("note" as any Sendable, to: "job"), end: "finished send note to job"),
+    Made(label: "made as an optional", message: MachineMessage(Optional("note"), to: "job"), end: #"finished send Optional("note") to job"#),
+    Made(label: "another type", message: MachineMessage(42, to: "job"), end: "failed send 42 to job: \(SendRejection.wrongType)"),
+    Made(label: "read back from a log", message: Self.logged, end: "failed send note to job: \(SendRejection.wrongType)"),
+  ])
+  func madeAs(_ made: Made) async throws {
+    // (Each is the one command of its step: the path a message from a machine takes.)
+    let ledger = SystemLedger()
+    let store = try Self.store(SystemMachines.parent(child: SystemMachines.jobChild(), poke: made.message), clock: ManualClock(), ledger: ledger)
+    store.start()
+    store.send("start")
+    store.send("poke")
+    await store.settle()
+    #expect(ledger.all.last == made.end)
     await store.finish()
   }
 

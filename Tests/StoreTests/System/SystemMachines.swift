@@ -40,15 +40,17 @@ enum SystemMachines {
   }
 
   /// idle → running (invokes the job as `job`) → finished on its done; `stop` leaves running;
-  /// `poke` messages the job to pause; `lost` messages a child that does not exist.
-  static func parent(child: ChildMachine<String>, scope: EffectScope = .state) throws -> Parent {
+  /// `poke` messages the job to pause (or sends `poke`); `lost` messages a child that does not exist.
+  static func parent(
+    child: ChildMachine<String>, scope: EffectScope = .state, poke: MachineMessage = MachineMessage("pause", to: "job")
+  ) throws -> Parent {
     try Parent(name: "parent", states: [
       .compound("root", children: [
         .atomic("idle", transitions: [.on("start", to: "running")]),
         .atomic("running", transitions: [
           .on("jobDone", to: "finished"),
           .on("stop", to: "idle"),
-          .on("poke", do: [.effect(.message(MachineMessage("pause", to: "job")))]),
+          .on("poke", do: [.effect(.message(poke))]),
           .on("lost", do: [.effect(.message(MachineMessage("pause", to: "nobody")))]),
         ], onEntry: [.effect(.invoke(child, id: "job", scope: scope))]),
         .atomic("finished"),
