@@ -84,7 +84,7 @@ protocol StoreEngine: Sendable {
   /// Under the store's lock, after ``commit(_:stepped:to:_:)`` of a messaging step
   /// (``isMessaging(_:)``) whose message is `message`: the message to deliver now, or `nil`
   /// for a delayed one, which is registered as a timer is.
-  static func commitMessage(_ message: MachineMessage, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) -> MachineMessage?
+  static func commitMessage(_ message: consuming MachineMessage, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) -> MachineMessage?
   /// Under the store's lock: ends the effects of states left and registers the step's commands.
   /// `stepped` is the stepper that took the step, which `core.engine` has just adopted.
   static func commit(
@@ -236,7 +236,7 @@ struct TableEngine<Definition: _TableStoreDefinition>: StoreEngine where Definit
   static func message(of outcome: Outcome) -> MachineMessage? { outcome.effects.message() }
 
   @inlinable
-  static func commitMessage(_ message: MachineMessage, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) -> MachineMessage? {
+  static func commitMessage(_ message: consuming MachineMessage, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) -> MachineMessage? {
     guard message.isDelayed else { return message }
     core.register(.message(message), owner: Int(core.engine.machine.position), into: &work)
     return nil

@@ -66,7 +66,7 @@ extension StoreRuntime {
       if _slowPath(Engine.isMessaging(outcome)), let sent = Engine.message(of: outcome) {
         // (Kept apart: in the common lock below, it made that lock's closure too large to inline.)
         mayBatch = false
-        (work, next, waiters, message) = keep(messaging: outcome, sent, skipped: skipped, batch: &batch, stepper: stepper)
+        (work, next, waiters, message) = keep(messaging: outcome, consume sent, skipped: skipped, batch: &batch, stepper: stepper)
       } else {
         core.withLock { core in
           core.steps &+= skipped
@@ -98,7 +98,8 @@ extension StoreRuntime {
         report(Engine.report(outcome, of: stepper, event: event, sequence: work.sequence, time: elapsed()))
       }
       perform(work)
-      if let message { deliver(message.0, to: message.to) }
+      // (Consumed: delivered from where the lock put it, not copied out and destroyed twice.)
+      if let message = consume message { deliver(message.0, to: message.to) }
       if next == nil {
         // Those waiting for the store to settle resume only once the step has been reported.
         let settled = core.withLock { core in

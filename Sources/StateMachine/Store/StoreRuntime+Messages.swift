@@ -11,7 +11,7 @@ extension StoreRuntime {
   /// running timer, or the store finished).
   @inlinable @inline(never)
   func keep(
-    messaging outcome: Engine.Outcome, _ sent: MachineMessage, skipped: Int, batch: inout Mailbox<Event>,
+    messaging outcome: Engine.Outcome, _ sent: consuming MachineMessage, skipped: Int, batch: inout Mailbox<Event>,
     stepper: UnsafeMutablePointer<Engine.Stepper>
   ) -> (StoreCore<Engine>.StepWork, Event?, [CheckedContinuation<Void, Never>], (MachineMessage, to: MessageReceiver)?) {
     // (Locked without a closure, which would copy the outcome it reads.)
@@ -19,9 +19,14 @@ extension StoreRuntime {
     defer { self.core.unlock() }
     core.pointee.steps &+= skipped
     var work = core.pointee.stepped(engine: stepper, outcome: outcome)
-    // (A step that ran when the store finished starts nothing: its message goes nowhere.)
-    let message = core.pointee.finished ? nil : Engine.commitMessage(sent, to: &core.pointee, &work)
-    let delivery = message.map { ($0, to: core.pointee.receiver(of: $0, limit: Self.cascadeLimit)) }
+    // (A step that ran when the store finished starts nothing: its message goes nowhere. The
+    // message is moved from the step to its delivery, not copied: each copy of its one object
+    // was a retain and a release.)
+    var delivery: (MachineMessage, to: MessageReceiver)?
+    if !core.pointee.finished, let message = Engine.commitMessage(consume sent, to: &core.pointee, &work) {
+      let receiver = core.pointee.receiver(of: message, limit: Self.cascadeLimit)
+      delivery = (consume message, to: receiver)
+    }
     if let word = core.pointee.engine.publishedWord { published.store(word, ordering: .releasing) }
     if core.pointee.finished, !batch.isEmpty { batch = Mailbox() }
     let next = batch.isEmpty ? core.pointee.takeQueued() : batch.pop()

@@ -31,10 +31,14 @@ public struct MachineMessage: Sendable, Hashable, CustomStringConvertible {
     @usableFromInline let logged: String?
     @usableFromInline let delay: Duration
     @usableFromInline let id: EffectID?
+    /// Whether `delay` is more than zero, asked of every message a step sends (comparing
+    /// durations is two calls into the standard library).
+    @usableFromInline let isDelayed: Bool
 
     @usableFromInline
     init(target: String, logged: String?, delay: Duration = .zero, id: EffectID? = nil) {
       (self.target, self.logged, self.delay, self.id) = (target, logged, delay, id)
+      isDelayed = delay > .zero
     }
 
     /// The message; for one read back from a log (`logged` is set), `()`, never delivered.
@@ -100,7 +104,7 @@ public struct MachineMessage: Sendable, Hashable, CustomStringConvertible {
   public var id: EffectID? { content.id }
 
   /// Whether it waits before it is delivered (see ``init(_:to:after:id:)``).
-  @inlinable var isDelayed: Bool { content.delay > .zero }
+  @inlinable var isDelayed: Bool { content.isDelayed }
 
   /// `pause to file-3`; a delayed one `pause to file-3 after 5 s`.
   public var description: String { "\(text) to \(target)" + (isDelayed ? " after \(Command<Never, Never>.format(delay))" : "") }

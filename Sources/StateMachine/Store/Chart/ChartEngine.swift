@@ -262,7 +262,7 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
 
   /// A halted chart sends nothing (see ``commit(_:owners:exits:skippingMessage:to:_:)``).
   @inlinable
-  static func commitMessage(_ message: MachineMessage, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) -> MachineMessage? {
+  static func commitMessage(_ message: consuming MachineMessage, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) -> MachineMessage? {
     core.engine.halted ? nil : message
   }
 
