@@ -272,16 +272,9 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   static func commit(
     _ outcome: Outcome, stepped: UnsafePointer<Stepper>, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork
   ) {
-    guard outcome.step != nil else { return }
-    let machine = UnsafePointer(stepped.pointee.machine.unsafelyUnwrapped)
-    // Nothing to end and nothing to start (a step whose one output is a message, committed
-    // apart, is such a step): the step, its owners and its exits are not even copied out.
-    if outcome.step.unsafelyUnwrapped.outputs.isEmpty || isMessaging(outcome), !machine.pointee.exitedAny || core.nothingRuns,
-      !core.engine.halted
-    {
-      return
-    }
     guard let step = outcome.step else { return }
+    let machine = UnsafePointer(stepped.pointee.machine.unsafelyUnwrapped)
+    if step.outputs.isEmpty, !machine.pointee.exitedAny || core.nothingRuns, !core.engine.halted { return }
     commit(
       step, owners: machine.pointee.lastOwners, exits: machine.pointee.lastExits, skippingMessage: isMessaging(outcome), to: &core,
       &work)
