@@ -41,8 +41,8 @@ extension StoreRuntime {
     inspector?(.effectStarted(id: message.id, description: Effect.message(message).description))
     let result: SendResult =
       switch receiver {
-      // (A receiver is found only for a message that carries one; the payload is passed down
-      // borrowed from it, not copied.)
+      // (A receiver is found only for a message that carries one. To the child itself, the
+      // message's object is passed down, and the child finds its payload by a class cast.)
       case .child(let child, nested: false): send(message.content, to: child)
       case .child(let child, nested: true):
         send(message.content.payload, along: Substring(message.target), to: child, feeding: true)

@@ -104,7 +104,7 @@ struct ChildIDHoldsSlash: Error, CustomStringConvertible {
 
 /// What every running child of one ``ChildMachine`` shares: the rules that tell its parent
 /// what it says and when it is done, and what runs on its store, made where the machine was,
-/// specialised for its types. One object per machine, not eight closures per child: an idle
+/// specialised for its types. One object per machine, not nine closures per child: an idle
 /// child's size is most of what it costs.
 @usableFromInline
 final class ChildKind<Definition: StoreDefinition, ParentEvent: Sendable>: Sendable
