@@ -25,7 +25,9 @@ class RunningChild: @unchecked Sendable {
   /// not one of the machine's events.
   @usableFromInline func deliver(_ message: any Sendable) -> SendResult { abstract() }
   /// Sends the message `content` carries (a ``Command/message(_:)``'s) to the child's machine,
-  /// as the message itself is sent above: its type is checked by a class cast first.
+  /// its type checked by a class cast first. (Beside the entry above, which takes the message
+  /// as it came: a message from outside a store makes no object, and wrapping it in one would
+  /// cost it an allocation.)
   @usableFromInline func deliver(_ content: MachineMessage.Content) -> SendResult { abstract() }
   /// Sends `message` to the child's descendant at `path` (ids separated by `/`).
   @usableFromInline func route(_ message: any Sendable, to path: Substring) -> SendResult { abstract() }
@@ -126,7 +128,8 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   @inlinable var readsSteps: Bool { toParent != nil || isDone != nil }
   /// Sends a message to a store (its runtime, given as itself), checking its type.
   @usableFromInline let send: @Sendable (AnyObject, any Sendable) -> SendResult
-  /// Sends a machine's message (its content) to a store, checking its type.
+  /// Sends a machine's message (its content) to a store, checking its type (see
+  /// `RunningChild.deliver(_:)`: why a message from outside keeps `send`).
   @usableFromInline let sendContent: @Sendable (AnyObject, MachineMessage.Content) -> SendResult
   /// Starts a store (one restored from a snapshot has nothing to start).
   @usableFromInline let start: @Sendable (AnyObject) -> Void

@@ -40,7 +40,8 @@ enum SystemMachines {
   }
 
   /// idle → running (invokes the job as `job`) → finished on its done; `stop` leaves running;
-  /// `poke` messages the job to pause (or sends `poke`); `lost` messages a child that does not exist.
+  /// `poke` sends the message `poke` (by default, `pause` to the job); `lost` messages a child
+  /// that does not exist.
   static func parent(
     child: ChildMachine<String>, scope: EffectScope = .state, poke: MachineMessage = MachineMessage("pause", to: "job")
   ) throws -> Parent {
