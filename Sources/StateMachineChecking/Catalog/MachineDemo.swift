@@ -18,7 +18,9 @@ public enum DemoStep<Event: Sendable>: Sendable {
 ///
 /// Every step the store takes is printed as one line: the clock time, the event, the state
 /// before and after, the effects, and what a screen would show. The steps of the store's child
-/// machines are printed too, each event after its machine's path in brackets (`[a.jpg] retryNow`).
+/// machines are printed too, each event after its machine's path in brackets (`[a.jpg] retryNow`),
+/// and the end of each child the store started, once: `[a.jpg] (finished)`, `(cancelled)` or
+/// `(failed: …)`.
 public struct MachineDemo: Sendable {
   /// The machine's name, as `fsm list` prints it.
   public let name: String
@@ -68,6 +70,7 @@ public struct MachineDemo: Sendable {
     self.summary = summary
     moveWidth = width
     body = { clock, emit, pace, path throws(LogError) in
+      let children = StartedChildren()
       let store = makeStore(clock) { report in
         if case .childStep(let step) = report {
           // A child machine's step: its path before its event, and no screen of its own.
@@ -76,7 +79,13 @@ public struct MachineDemo: Sendable {
             screen: nil, width: width))
           return
         }
+        if let (id, end) = children.end(in: report) {
+          // A child's end: its path and how it ended, and nothing else.
+          emit(Self.pad(Self.seconds(clock.now.offset), 8) + "[\(id)] \(end)")
+          return
+        }
         guard case .step(let step) = report else { return }
+        children.started(by: step.effects)
         let response = step.response
         let outcome = response.isHandled ? "" : response.rejection.map { " (rejected: \($0))" } ?? " (ignored)"
         emit(Self.line(
@@ -155,6 +164,33 @@ public struct MachineDemo: Sendable {
 
   package static func pad(_ text: String, _ width: Int) -> String {
     text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+  }
+}
+
+/// The children a demo's store started (its `invoke` commands, by how they read, with their
+/// ids), so that the end of each is printed as a child's line: `[a.jpg] (finished)`,
+/// `(cancelled)` or `(failed: …)`, as `fsm view` draws it.
+final class StartedChildren: Sendable {
+  private let ids = Mutex<[String: String]>([:])
+
+  /// Notes the children `effects` start.
+  func started<Event, Work>(by effects: [Command<Event, Work>]) {
+    for effect in effects {
+      guard case .invoke(_, let id, _) = effect else { continue }
+      ids.withLock { $0[effect.description] = id.name }
+    }
+  }
+
+  /// The child whose end `report` is, and how it ended; `nil` for any other report.
+  func end<Event, Step>(in report: StoreReport<Event, Step>) -> (id: String, end: String)? {
+    let (description, end): (String, String)
+    switch report {
+    case .effectFinished(_, let d): (description, end) = (d, "(finished)")
+    case .effectCancelled(_, let d): (description, end) = (d, "(cancelled)")
+    case .effectFailed(let d, let error, _): (description, end) = (d, "(failed: \(error))")
+    default: return nil
+    }
+    return ids.withLock { $0.removeValue(forKey: description) }.map { ($0, end) }
   }
 }
 
