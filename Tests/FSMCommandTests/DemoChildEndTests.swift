@@ -22,9 +22,9 @@ struct DemoChildEndTests {
 
   /// idle → running, which runs `child` as `job`; `finish` messages it `complete`, `stop` leaves
   /// running, and the child's end (`jobDone`) leaves it too.
-  static func host(_ child: ChildMachine<String>) -> Host {
+  static func host(_ child: ChildMachine<String>, initial: String = "idle") -> Host {
     try! Host(
-      name: "host", initial: "idle",
+      name: "host", initial: initial,
       states: [.state("idle"), .state("running", entry: [.invoke(child, id: "job")]), .state("over")],
       rows: [
         .transition(from: "idle", on: "start", to: "running"),
@@ -38,6 +38,8 @@ struct DemoChildEndTests {
   struct Case: Sendable, CustomTestStringConvertible {
     let label: String
     let child: ChildMachine<String>
+    /// Where the host starts (in `running`: its start runs the child).
+    var initial = "idle"
     let script: [String]
     /// The child's end as the demo prints it (after the time column).
     let end: String
@@ -56,6 +58,10 @@ struct DemoChildEndTests {
       child: ChildMachine(job, context: [], doneWhen: { $0 == "done" }, onDone: { _ in "jobDone" }),
       script: ["start", "stop"], end: "[job] (cancelled)", after: "stop"),
     Case(
+      label: "a child the store's start ran ends as one a step started",
+      child: ChildMachine(job, context: [], doneWhen: { $0 == "done" }, onDone: { _ in "jobDone" }), initial: "running",
+      script: ["stop"], end: "[job] (cancelled)", after: "stop"),
+    Case(
       label: "a child that cannot start ends failed, with its error",
       child: ChildMachine(loop, context: [], onError: { _ in "jobDone" }),
       script: ["start"], end: "[job] (failed: ", after: nil),
@@ -65,7 +71,7 @@ struct DemoChildEndTests {
   func end(_ c: Case) async throws {
     let demo = MachineDemo(
       name: "host", summary: c.label, script: c.script.map { .send($0) },
-      makeStore: { clock, inspector in Store(Self.host(c.child), context: [], clock: clock, handler: { _, _ in }, inspector: inspector) },
+      makeStore: { clock, inspector in Store(Self.host(c.child, initial: c.initial), context: [], clock: clock, handler: { _, _ in }, inspector: inspector) },
       show: { state, _ in state })
     let lines = Mutex<[String]>([])
     try await demo.run(emit: { line in lines.withLock { $0.append(line) } })

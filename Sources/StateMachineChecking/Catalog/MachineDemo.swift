@@ -95,6 +95,8 @@ public struct MachineDemo: Sendable {
       let failure = FirstError()
       let close = try path.map { path throws(LogError) in try record(store, path, failure.keep) }
       store.start()
+      // The children its start ran (no step tells of them).
+      children.started(paths: store.children)
       await Self.play(script, clock: clock, pace: pace) { store.send($0) }
       emit("")
       let (configuration, context) = (store.configuration, store.context)
@@ -167,30 +169,45 @@ public struct MachineDemo: Sendable {
   }
 }
 
-/// The children a demo's store started (its `invoke` commands, by how they read, with their
-/// ids), so that the end of each is printed as a child's line: `[a.jpg] (finished)`,
-/// `(cancelled)` or `(failed: …)`, as `fsm view` draws it.
+/// The children a demo's store started, so that the end of each is printed as a child's line:
+/// `[a.jpg] (finished)`, `(cancelled)` or `(failed: …)`, as `fsm view` draws it. A child is
+/// known by its id from the `invoke` command of the step that started it (or, for one its start
+/// ran, from the store's children after it): its store's effects share one namespace of ids, so
+/// an effect that ends with a running child's id is that child.
 final class StartedChildren: Sendable {
-  private let ids = Mutex<[String: String]>([:])
+  /// The running children's ids, each with its command as it reads (`""` when its start ran it).
+  private let running = Mutex<[String: String]>([:])
 
   /// Notes the children `effects` start.
   func started<Event, Work>(by effects: [Command<Event, Work>]) {
     for effect in effects {
       guard case .invoke(_, let id, _) = effect else { continue }
-      ids.withLock { $0[effect.description] = id.name }
+      running.withLock { $0[id.name] = effect.description }
+    }
+  }
+
+  /// Notes the children at `paths` (a store's children; its own are those without a `/`).
+  func started(paths: [String]) {
+    running.withLock { running in
+      for path in paths where !path.contains("/") && running[path] == nil { running[path] = "" }
     }
   }
 
   /// The child whose end `report` is, and how it ended; `nil` for any other report.
   func end<Event, Step>(in report: StoreReport<Event, Step>) -> (id: String, end: String)? {
-    let (description, end): (String, String)
-    switch report {
-    case .effectFinished(_, let d): (description, end) = (d, "(finished)")
-    case .effectCancelled(_, let d): (description, end) = (d, "(cancelled)")
-    case .effectFailed(let d, let error, _): (description, end) = (d, "(failed: \(error))")
-    default: return nil
+    running.withLock { running in
+      switch report {
+      case .effectFinished(let id?, _): running.removeValue(forKey: id.name).map { _ in (id.name, "(finished)") }
+      case .effectCancelled(let id?, _): running.removeValue(forKey: id.name).map { _ in (id.name, "(cancelled)") }
+      case .effectFailed(let description, let error, _):
+        // (A failure names no id: the child is found by its command.)
+        running.first { $0.value == description && !description.isEmpty }.map { child in
+          running[child.key] = nil
+          return (child.key, "(failed: \(error))")
+        }
+      default: nil
+      }
     }
-    return ids.withLock { $0.removeValue(forKey: description) }.map { ($0, end) }
   }
 }
 
