@@ -31,6 +31,7 @@ struct DemoChildEndTests {
         .transition(from: "running", on: "stop", to: "idle"),
         .transition(from: "running", on: "jobDone", to: "over"),
         .stay(in: "running", on: "finish", effects: .message(MachineMessage("complete", to: "job"))),
+        .stay(in: "running", on: "again", effects: .invoke(child, id: "job")),
       ],
       policy: .ignore)
   }
@@ -82,6 +83,19 @@ struct DemoChildEndTests {
     let at = try #require(ends.first)
     #expect(printed[at].hasPrefix(c.end), "\(printed)")
     if let after = c.after { #expect(printed[at - 1].hasPrefix(after), "\(printed)") }
+  }
+
+  @Test("a child replaced by one of its id ends cancelled, and the new one's end is printed too")
+  func replaced() async throws {
+    let child = ChildMachine<String>(Self.job, context: [], doneWhen: { $0 == "done" }, onDone: { _ in "jobDone" })
+    let demo = MachineDemo(
+      name: "host", summary: "a child replaced", script: ["start", "again", "finish"].map { .send($0) },
+      makeStore: { clock, inspector in Store(Self.host(child), context: [], clock: clock, handler: { _, _ in }, inspector: inspector) },
+      show: { state, _ in state })
+    let lines = Mutex<[String]>([])
+    try await demo.run(emit: { line in lines.withLock { $0.append(line) } })
+    let printed = lines.withLock { $0 }.map { $0.count > 8 ? String($0.dropFirst(8)) : $0 }
+    #expect(printed.filter { $0.hasPrefix("[job] (") } == ["[job] (cancelled)", "[job] (finished)"], "\(printed)")
   }
 
   @Test("a demo without children prints no ends, and work's ends are not children's")

@@ -175,38 +175,42 @@ public struct MachineDemo: Sendable {
 /// ran, from the store's children after it): its store's effects share one namespace of ids, so
 /// an effect that ends with a running child's id is that child.
 final class StartedChildren: Sendable {
-  /// The running children's ids, each with its command as it reads (`""` when its start ran it).
-  private let running = Mutex<[String: String]>([:])
+  /// Per id, the commands of the children started under it that have not ended, oldest first, as
+  /// they read (`""`: one its start ran). Two at most: a child started under the id of a running
+  /// one replaces it, and the step that starts it is reported before the old one's end.
+  private let running = Mutex<[String: [String]]>([:])
 
   /// Notes the children `effects` start.
   func started<Event, Work>(by effects: [Command<Event, Work>]) {
     for effect in effects {
       guard case .invoke(_, let id, _) = effect else { continue }
-      running.withLock { $0[id.name] = effect.description }
+      running.withLock { $0[id.name, default: []].append(effect.description) }
     }
   }
 
   /// Notes the children at `paths` (a store's children; its own are those without a `/`).
   func started(paths: [String]) {
     running.withLock { running in
-      for path in paths where !path.contains("/") && running[path] == nil { running[path] = "" }
+      for path in paths where !path.contains("/") && running[path] == nil { running[path] = [""] }
     }
   }
 
   /// The child whose end `report` is, and how it ended; `nil` for any other report.
   func end<Event, Step>(in report: StoreReport<Event, Step>) -> (id: String, end: String)? {
     running.withLock { running in
-      switch report {
-      case .effectFinished(let id?, _): running.removeValue(forKey: id.name).map { _ in (id.name, "(finished)") }
-      case .effectCancelled(let id?, _): running.removeValue(forKey: id.name).map { _ in (id.name, "(cancelled)") }
-      case .effectFailed(let description, let error, _):
-        // (A failure names no id: the child is found by its command.)
-        running.first { $0.value == description && !description.isEmpty }.map { child in
-          running[child.key] = nil
-          return (child.key, "(failed: \(error))")
+      let ended: (id: String, end: String)? =
+        switch report {
+        case .effectFinished(let id?, _): (id.name, "(finished)")
+        case .effectCancelled(let id?, _): (id.name, "(cancelled)")
+        case .effectFailed(let description, let error, _):
+          // (A failure names no id: the child is found by its command.)
+          running.first { $0.value.contains(description) && !description.isEmpty }.map { ($0.key, "(failed: \(error))") }
+        default: nil
         }
-      default: nil
-      }
+      guard let ended, var commands = running[ended.id] else { return nil }
+      commands.removeFirst()
+      running[ended.id] = commands.isEmpty ? nil : commands
+      return ended
     }
   }
 }
