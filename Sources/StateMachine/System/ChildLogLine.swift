@@ -31,6 +31,12 @@ public struct ChildLogLine: Hashable, Sendable, CustomStringConvertible {
 
   public var description: String { text }
 
+  /// How a child's end reads where a tool shows it (`fsm view`'s lane, `fsm demo`'s line):
+  /// `(finished)`, `(cancelled)`, `(failed: …)` with the error.
+  package static func shownEnd(_ how: String, error: String? = nil) -> String {
+    "(\(how)" + (error.map { ": \($0)" } ?? "") + ")"
+  }
+
   /// The key that leads every child line (it sorts before every entry field).
   @usableFromInline static let prefix = Array(#"{"child":"#.utf8)
 

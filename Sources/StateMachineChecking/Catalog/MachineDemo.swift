@@ -170,7 +170,8 @@ public struct MachineDemo: Sendable {
 }
 
 /// The children a demo's store started, so that the end of each is printed as a child's line:
-/// `[a.jpg] (finished)`, `(cancelled)` or `(failed: …)`, as `fsm view` draws it. A child is
+/// `[a.jpg] (finished)`, `(cancelled)` or `(failed: …)`, worded as `fsm view` draws it
+/// (`ChildLogLine.shownEnd`). A child is
 /// known by its id from the `invoke` command of the step that started it (or, for one its start
 /// ran, from the store's children after it): its store's effects share one namespace of ids, so
 /// an effect that ends with a running child's id is that child.
@@ -200,11 +201,13 @@ final class StartedChildren: Sendable {
     running.withLock { running in
       let ended: (id: String, end: String)? =
         switch report {
-        case .effectFinished(let id?, _): (id.name, "(finished)")
-        case .effectCancelled(let id?, _): (id.name, "(cancelled)")
+        case .effectFinished(let id?, _): (id.name, ChildLogLine.shownEnd("finished"))
+        case .effectCancelled(let id?, _): (id.name, ChildLogLine.shownEnd("cancelled"))
         case .effectFailed(let description, let error, _):
           // (A failure names no id: the child is found by its command.)
-          running.first { $0.value.contains(description) && !description.isEmpty }.map { ($0.key, "(failed: \(error))") }
+          running.first { $0.value.contains(description) && !description.isEmpty }.map {
+            ($0.key, ChildLogLine.shownEnd("failed", error: error))
+          }
         default: nil
         }
       guard let ended, var commands = running[ended.id] else { return nil }

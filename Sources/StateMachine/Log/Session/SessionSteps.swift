@@ -116,8 +116,7 @@ package struct SessionLane: Sendable, Hashable {
       guard let object = try? JSONSerialization.jsonObject(with: Data(line.text.utf8)) as? [String: Any] else { continue }
       if let how = line.ended {
         // Its end: where the lane leaves it.
-        let error = (object["error"] as? String).map { ": \($0)" } ?? ""
-        add(line.path, after: line.afterEntry, event: "(ended)", state: "(\(how)\(error))")
+        add(line.path, after: line.afterEntry, event: "(ended)", state: ChildLogLine.shownEnd(how, error: object["error"] as? String))
         continue
       }
       add(line.path, after: line.afterEntry, event: shown(object["event"]), state: shown(object["state"]))
