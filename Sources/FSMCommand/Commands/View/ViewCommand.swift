@@ -1,6 +1,12 @@
 import Foundation
 import StateMachine
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 enum ViewCommand {
   static let help = """
     usage: fsm view <machine|spec.md|chart.scxml> <log.jsonl> [-o page.html]
@@ -162,17 +168,30 @@ struct ViewFailure: Error {
 
 /// Graphviz's `dot`, when installed: a machine's DOT drawn as SVG.
 enum Graphviz {
-  /// `dot` rendered as SVG, or `nil` when Graphviz is not installed or fails.
-  static func svg(_ dot: String) -> String? {
+  /// `dot` rendered as SVG, or `nil` when Graphviz is not installed or fails. (`program`: the
+  /// program run as `dot`, found on `PATH`; tests name others.)
+  ///
+  /// A `dot` that is missing, or that exits before it has read the drawing, is `nil`, never a
+  /// crash: the drawing is written on a thread that blocks `SIGPIPE`, and a write that fails
+  /// is an error there, not a trap.
+  static func svg(_ dot: String, program: String = "dot") -> String? {
+    guard let executable = executable(program) else { return nil }
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["dot", "-Tsvg"]
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = ["-Tsvg"]
     let (input, output) = (Pipe(), Pipe())
     (process.standardInput, process.standardOutput, process.standardError) = (input, output, FileHandle.nullDevice)
     do { try process.run() } catch { return nil }
     // Written on another thread: a drawing larger than the pipe's buffer would block both sides.
     let writer = Thread {
-      input.fileHandleForWriting.write(Data(dot.utf8))
+      // A program that exits without reading all of it makes the write fail with EPIPE, and
+      // raise SIGPIPE on this thread, which would end the whole process: blocked here, the
+      // signal stays pending on this thread and goes when it ends.
+      var pipeSignal = sigset_t()
+      sigemptyset(&pipeSignal)
+      sigaddset(&pipeSignal, SIGPIPE)
+      pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+      try? input.fileHandleForWriting.write(contentsOf: Data(dot.utf8))
       try? input.fileHandleForWriting.close()
     }
     writer.start()
@@ -181,5 +200,11 @@ enum Graphviz {
     guard process.terminationStatus == 0 else { return nil }
     let svg = String(decoding: data, as: UTF8.self)
     return svg.contains("<svg") ? svg : nil
+  }
+
+  /// The path of the executable `program` on `PATH`, if there is one.
+  static func executable(_ program: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+    return path.split(separator: ":").lazy.map { "\($0)/\(program)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
   }
 }
