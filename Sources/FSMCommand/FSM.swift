@@ -127,13 +127,18 @@ public enum FSM {
   }
 
   /// Runs the command line over `catalog` (your own machines; see ``Catalog``), or the catalog
-  /// the caller runs in when it is `nil`, and prints its output; returns the exit code.
+  /// the caller runs in when it is `nil`, and prints its output; returns the exit code: the
+  /// command's, or 74 when the output could not be written (a closed standard output, or a
+  /// broken pipe with SIGPIPE ignored), said on standard error.
   public static func main(_ arguments: [String], catalog: Catalog? = nil) async -> Int32 {
-    let result = await run(arguments, catalog: catalog) { line in
-      FileHandle.standardOutput.write(Data((line + "\n").utf8))
-    }
-    if !result.output.isEmpty { print(result.output, terminator: "") }
+    let output = StandardOutput()
+    let result = await run(arguments, catalog: catalog) { line in output.write(line + "\n") }
+    if !result.output.isEmpty { output.write(result.output) }
     if !result.errorOutput.isEmpty { printToStandardError(result.errorOutput) }
+    if let failed = output.failed {
+      printToStandardError("fsm: cannot write the output: \(failed)\n")
+      return StandardOutput.failureCode
+    }
     return result.code
   }
 }

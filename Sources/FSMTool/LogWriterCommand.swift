@@ -33,7 +33,11 @@ package enum LogWriterCommand {
       for _ in 0..<count {
         let event = CDPlayer.benchmarkCycle[sequence % CDPlayer.benchmarkCycle.count]
         try recorder.send(event, to: &machine)
-        FileHandle.standardOutput.write(Data("durable \(sequence + 1 - recorder.unwrittenCount)\n".utf8))  // unbuffered
+        // (Unbuffered. Nobody reads it any more: the writer stops, its log closed.)
+        guard (try? FileHandle.standardOutput.write(contentsOf: Data("durable \(sequence + 1 - recorder.unwrittenCount)\n".utf8))) != nil else {
+          try recorder.close()
+          return .failure("cannot write to standard output")
+        }
         sequence += 1
       }
       try recorder.close()

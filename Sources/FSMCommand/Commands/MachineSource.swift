@@ -91,7 +91,3 @@ extension MachineSource {
     }
   }
 }
-
-package func printToStandardError(_ text: String) {
-  FileHandle.standardError.write(Data(text.utf8))
-}

@@ -149,10 +149,12 @@ public struct PropertyCheck<Definition: MachineDefinition>: PropertyChecking, Se
     @inlinable init(property: String, message: String) { (self.property, self.message) = (property, message) }
   }
 
-  /// Prints the run's seed (to standard error, so it never mixes with a program's output).
+  /// Prints the run's seed (to standard error, so it never mixes with a program's output). A
+  /// standard error that cannot be written (closed) loses the line, and ends nothing: Foundation's
+  /// non-throwing `write` trapped there, in the test process running the check.
   @usableFromInline
   func announce(seed: UInt64, walks: Int, length: Int) {
-    FileHandle.standardError.write(Data("PropertyCheck \(definition.name): seed \(seed), \(walks) walks of \(length) steps\n".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("PropertyCheck \(definition.name): seed \(seed), \(walks) walks of \(length) steps\n".utf8))
   }
 
   /// The first invariant `machine` breaks.
