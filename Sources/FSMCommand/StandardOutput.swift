@@ -10,30 +10,35 @@ final class StandardOutput: Sendable {
   /// `fsm`'s exit code when its standard output could not be written (sysexits' `EX_IOERR`).
   static let failureCode: Int32 = 74
 
-  private let failure = Mutex<String?>(nil)
+  /// The POSIX error code of the first write that failed (-1: not a POSIX error); 0 until one
+  /// has. (An atomic, not a lock: ThreadSanitizer cannot see `Mutex`'s futex calls on Linux.)
+  private let failure = Atomic<Int>(0)
 
   /// Why a write failed, once one has.
-  var failed: String? { failure.withLock { $0 } }
-
-  /// Writes `text`, unless a write has failed already.
-  func write(_ text: String) {
-    failure.withLock { failure in
-      guard failure == nil else { return }
-      do {
-        try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
-      } catch {
-        failure = Self.reason(error)
-      }
+  var failed: String? {
+    switch failure.load(ordering: .acquiring) {
+    case 0: nil
+    case -1: "the write failed"
+    case let code: strerror(Int32(code)).map { String(cString: $0) } ?? "error \(code)"
     }
   }
 
-  /// The POSIX error under Foundation's, as `strerror` words it, when there is one.
-  static func reason(_ error: any Error) -> String {
-    let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-    if let posix = underlying, posix.domain == NSPOSIXErrorDomain, let message = strerror(Int32(posix.code)) {
-      return String(cString: message)
+  /// Writes `text`, unless a write has failed already.
+  func write(_ text: String) {
+    guard failure.load(ordering: .acquiring) == 0 else { return }
+    do {
+      try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
+    } catch {
+      _ = failure.compareExchange(expected: 0, desired: Self.code(error), ordering: .acquiringAndReleasing)
     }
-    return "\(error)"
+  }
+
+  /// The POSIX error code under Foundation's error, or -1.
+  static func code(_ error: any Error) -> Int {
+    guard let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain, posix.code != 0 else {
+      return -1
+    }
+    return posix.code
   }
 }
 
