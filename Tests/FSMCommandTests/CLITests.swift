@@ -209,8 +209,10 @@ extension CLITests {
       let frameworkVariants = entries.filter { $0["workload"] as? String != "system" }.compactMap { $0["variant"] as? String }
         .filter { !$0.contains("switch") && !$0.contains("dictionary") }
       let system = entries.filter { $0["workload"] as? String == "system" }.compactMap { $0["variant"] as? String }
-      #expect(system.count == 10)
+      #expect(system.count == 11)
       #expect(system.filter { $0.hasPrefix("MachineSystem.step") }.count == 2)
+      // A chart parent's message is measured beside the chart parent's own plain send too.
+      #expect(system.filter { $0.contains("parent chart's store.send") }.count == 1)
       // The parent's part of a message is measured beside the whole of it, for a table parent
       // and a chart parent.
       #expect(system.filter { $0.contains("Command.message") }.count == 4)

@@ -54,13 +54,16 @@ enum SystemBench {
   typealias ChartHost = Chart<State, Event, NoContext, Command<Event, Never>>
 
   /// The host as a chart: child `c0` runs while its one state is active; `forward(e)` and
-  /// `misdirect(e)` message as the table's rows do (``ChartAction/make(_:_:)``, one output).
+  /// `misdirect(e)` message as the table's rows do (``ChartAction/make(_:_:)``, one output);
+  /// `go` is handled and does nothing (the chart's own step with no effects, the baseline of
+  /// its message).
   static let chartHost: ChartHost = try! ChartHost(
     name: "system-chart-host",
     states: [
       .atomic(
         .a,
         transitions: [
+          .on(.go, do: []),
           .on(.forward, do: [
             .make("forward") { _, event in
               guard case .forward(let message)? = event else { return nil }
@@ -105,6 +108,12 @@ enum SystemBench {
         // What any one effect costs a step: a message is such a step, and its child's.
         BenchVariant(name: "the parent's step with one other effect (a cancel of nothing)") {
           withChild { store in events.reduce(0) { $0 + (store.send(.cancelling($1)) == .accepted ? 1 : 0) } }
+        },
+        // The chart parent's own step without effects, in the store that runs its child: a
+        // chart's message beside it as the table's beside the baseline (a chart's step costs more
+        // than a table's with or without a message).
+        BenchVariant(name: "the parent chart's store.send, no effects (its message's own baseline)") {
+          withChartChild { store in events.reduce(0) { total, _ in total + (store.send(.go) == .accepted ? 1 : 0) } }
         },
         BenchVariant(name: "message from a parent chart to its child (Command.message)") {
           withChartChild { store in events.reduce(0) { $0 + (store.send(.forward($1)) == .accepted ? 1 : 0) } }

@@ -67,9 +67,6 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   /// When the machine tracks owners: the states the last step exited, in order.
   @inlinable
   var lastExits: [ChartExit] { quickExits >= 0 ? exits(ofMove: quickExits) : exitBuffer }
-  /// Whether the last step exited any state (without listing them).
-  @inlinable
-  var exitedAny: Bool { quickExits >= 0 || !exitBuffer.isEmpty }
   /// The node of the current configuration in `compiled`, or -1 when not known.
   @usableFromInline var node: Int32 = -1
   /// Whether steps go through the compiled steps (on by default); off, the SCXML algorithm runs

@@ -121,6 +121,23 @@ extension ChartMachine {
     quickExits = m
   }
 
+  /// Whether compiled move `m` of `storage` exits any state (``exits(ofMove:)`` without the
+  /// list): a store where anything runs commits in full a quick step that exited a state, and
+  /// most quick steps, targetless ones, exit none. (Static, and read by the store field by
+  /// field: a getter or method called on a store's machine through its address copied the
+  /// whole machine.)
+  @inlinable
+  static func exitsAny(move m: Int32, of storage: CompiledStorage) -> Bool {
+    let move = storage.steps.moves[Int(m)]
+    var pc = Int(move.programStart)
+    let end = Int(move.programEnd)
+    while pc < end {
+      if storage.steps.program[pc].kind == .exited { return true }
+      pc += 1
+    }
+    return false
+  }
+
   /// The states compiled move `m` exits, in order (it has no outputs).
   @usableFromInline
   func exits(ofMove m: Int32) -> [ChartExit] {

@@ -274,7 +274,11 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   ) {
     guard let step = outcome.step else { return }
     let machine = UnsafePointer(stepped.pointee.machine.unsafelyUnwrapped)
-    if step.outputs.isEmpty, !machine.pointee.exitedAny || core.nothingRuns, !core.engine.halted { return }
+    // Whether the step exited a state: a quick step's move is looked at (a targetless one exits
+    // none), not taken to exit one. (Read field by field: see `exitsAny(move:of:)`.)
+    let quick = machine.pointee.quickExits
+    let exited = quick >= 0 ? Machine.exitsAny(move: quick, of: machine.pointee.compiledStorage) : !machine.pointee.exitBuffer.isEmpty
+    if step.outputs.isEmpty, !exited || core.nothingRuns, !core.engine.halted { return }
     commit(
       step, owners: machine.pointee.lastOwners, exits: machine.pointee.lastExits, skippingMessage: isMessaging(outcome), to: &core,
       &work)
