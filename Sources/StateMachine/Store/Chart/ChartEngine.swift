@@ -274,14 +274,21 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   ) {
     guard let step = outcome.step else { return }
     let machine = UnsafePointer(stepped.pointee.machine.unsafelyUnwrapped)
-    // Whether the step exited a state: a quick step's move is looked at (a targetless one exits
-    // none), not taken to exit one. (Read field by field: see `exitsAny(move:of:)`.)
-    let quick = machine.pointee.quickExits
-    let exited = quick >= 0 ? Machine.exitsAny(move: quick, of: machine.pointee.compiledStorage) : !machine.pointee.exitBuffer.isEmpty
-    if step.outputs.isEmpty, !exited || core.nothingRuns, !core.engine.halted { return }
+    // Whether the step exited a state is asked only when something runs (the common case,
+    // nothing running, reads nothing more).
+    if step.outputs.isEmpty, !core.engine.halted, core.nothingRuns || !exited(machine) { return }
     commit(
       step, owners: machine.pointee.lastOwners, exits: machine.pointee.lastExits, skippingMessage: isMessaging(outcome), to: &core,
       &work)
+  }
+
+  /// Whether the machine's last step exited a state: a quick step's move is looked at (a
+  /// targetless one exits none), not taken to exit one. (Read field by field: see
+  /// `ChartMachine.exitsAny(move:of:)`.)
+  @inlinable
+  static func exited(_ machine: UnsafePointer<Machine>) -> Bool {
+    let quick = machine.pointee.quickExits
+    return quick >= 0 ? Machine.exitsAny(move: quick, of: machine.pointee.compiledStorage) : !machine.pointee.exitBuffer.isEmpty
   }
 
   /// States left end their state-scoped effects; then the outputs start in order, except a
