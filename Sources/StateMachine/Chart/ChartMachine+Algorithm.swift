@@ -272,12 +272,14 @@ extension ChartMachine {
       }
       if let make = chart.tables.makes[i] {
         // A make reads the context and makes an output, nothing else: skipped when outputs are.
-        if !discardsOutputs, let effect = make(storedContext, value) { run.output(.effect(effect), owner: owner) }
+        // (Moved into the run, not copied: a copy was a retain and a release of whatever the
+        // effect holds, twice, on every step that makes one: a message's object, for one.)
+        if !discardsOutputs, let effect = make(storedContext, value) { run.output(.effect(consume effect), owner: owner) }
         continue
       }
       switch chart.tables.content[i] {
       case .effect(let effect): if !discardsOutputs { run.output(.effect(effect), owner: owner) }
-      case .make(_, let make): if !discardsOutputs, let effect = make(storedContext, value) { run.output(.effect(effect), owner: owner) }
+      case .make(_, let make): if !discardsOutputs, let effect = make(storedContext, value) { run.output(.effect(consume effect), owner: owner) }
       case .raise(let raised):
         let ordinal = self.ordinal(of: raised)
         internalQueue.append(QueuedEvent(name: eventName(of: raised, ordinal: ordinal), value: raised, ordinal: ordinal))

@@ -23,7 +23,7 @@ extension ChartMachine {
     }
 
     @inlinable
-    mutating func output(_ output: Output, owner: Int) {
+    mutating func output(_ output: consuming Output, owner: Int) {
       outputs.append(output)
       if tracking { owners.append(owner) }
     }

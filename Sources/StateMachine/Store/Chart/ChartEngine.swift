@@ -272,13 +272,28 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   static func commit(
     _ outcome: Outcome, stepped: UnsafePointer<Stepper>, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork
   ) {
-    guard let step = outcome.step else { return }
     let machine = UnsafePointer(stepped.pointee.machine.unsafelyUnwrapped)
+    let skippingMessage = isMessaging(outcome)
+    // A step with nothing to commit here (no outputs, or only the message the store commits
+    // apart) that left no state, or left states when nothing runs, returns before its step is
+    // taken out of the outcome and its owners and exits are read: read, they were four retains
+    // and releases (and a copy of the machine's fields) on every step that messages a child.
     // Whether the step exited a state is asked only when something runs (the common case,
     // nothing running, reads nothing more).
-    if step.outputs.isEmpty, !core.engine.halted, core.nothingRuns || !exited(machine) { return }
+    if outcome.step?.outputs.isEmpty ?? true || skippingMessage, !core.engine.halted, core.nothingRuns || !exited(machine) { return }
+    commitInFull(outcome, machine: machine, skippingMessage: skippingMessage, to: &core, &work)
+  }
+
+  /// The rest of ``commit(_:stepped:to:_:)``, apart so that the optimiser does not take the
+  /// step out of the outcome (a retain) before the checks that return without it.
+  @inlinable @inline(never)
+  static func commitInFull(
+    _ outcome: Outcome, machine: UnsafePointer<Machine>, skippingMessage: Bool, to core: inout StoreCore<Self>,
+    _ work: inout StoreCore<Self>.StepWork
+  ) {
+    guard let step = outcome.step else { return }
     commit(
-      step, owners: machine.pointee.lastOwners, exits: machine.pointee.lastExits, skippingMessage: isMessaging(outcome), to: &core,
+      step, owners: machine.pointee.lastOwners, exits: machine.pointee.lastExits, skippingMessage: skippingMessage, to: &core,
       &work)
   }
 
