@@ -303,7 +303,11 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   @inlinable
   static func exited(_ machine: UnsafePointer<Machine>) -> Bool {
     let quick = machine.pointee.quickExits
-    return quick >= 0 ? Machine.exitsAny(move: quick, of: machine.pointee.compiledStorage) : !machine.pointee.exitBuffer.isEmpty
+    guard quick >= 0 else { return !machine.pointee.exitBuffer.isEmpty }
+    // (Read without a reference count, safe because the machine keeps its storage alive and the
+    // store's drainer alone changes it: passed as it was, it was retained and released on every
+    // quick step of a chart store where something runs.)
+    return Unmanaged.passUnretained(machine.pointee.compiledStorage)._withUnsafeGuaranteedRef { Machine.exitsAny(move: quick, of: $0) }
   }
 
   /// States left end their state-scoped effects; then the outputs start in order, except a
