@@ -54,4 +54,14 @@ struct PlacedChild: Hashable {
 
   @inlinable
   init(path: String, place: ChildPlace) { (self.path, self.place) = (path, place) }
+
+  // (Written out, inlinable, as `_SystemPlace.Key`'s.)
+  @inlinable
+  static func == (a: PlacedChild, b: PlacedChild) -> Bool { a.path == b.path && a.place == b.place }
+
+  @inlinable
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(path)
+    hasher.combine(place)
+  }
 }

@@ -31,6 +31,17 @@ public struct _SystemPlace<Root: StoreDefinition>: Hashable where Root.Context: 
       root = machine.rootConfiguration
       children = places
     }
+
+    // (Written out, inlinable: the synthesized ones ran unspecialised in the explorer's search,
+    // which compares keys on every revisit, looking up their generic types at each call.)
+    @inlinable
+    static func == (a: Key, b: Key) -> Bool { a.root == b.root && a.children == b.children }
+
+    @inlinable
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(root)
+      hasher.combine(children)
+    }
   }
 
   @inlinable
