@@ -276,7 +276,7 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
     let skippingMessage = isMessaging(outcome)
     // A step with nothing to commit here (no outputs, or only the message the store commits
     // apart) that left no state, or left states when nothing runs, returns before its step is
-    // taken out of the outcome and its owners and exits are read: read, they were four retains
+    // taken out of the outcome and its owners and exits are read: read, they were three retains
     // and releases (and a copy of the machine's fields) on every step that messages a child.
     // Whether the step exited a state is asked only when something runs (the common case,
     // nothing running, reads nothing more).
