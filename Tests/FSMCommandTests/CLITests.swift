@@ -209,13 +209,15 @@ extension CLITests {
       let frameworkVariants = entries.filter { $0["workload"] as? String != "system" }.compactMap { $0["variant"] as? String }
         .filter { !$0.contains("switch") && !$0.contains("dictionary") }
       let system = entries.filter { $0["workload"] as? String == "system" }.compactMap { $0["variant"] as? String }
-      #expect(system.count == 11)
+      #expect(system.count == 12)
       #expect(system.filter { $0.hasPrefix("MachineSystem.step") }.count == 2)
       // A chart parent's message is measured beside the chart parent's own plain send too.
       #expect(system.filter { $0.contains("parent chart's store.send") }.count == 1)
       // The parent's part of a message is measured beside the whole of it, for a table parent
       // and a chart parent.
-      #expect(system.filter { $0.contains("Command.message") }.count == 4)
+      #expect(system.filter { $0.contains("Command.message") }.count == 5)
+      // A parent messaging two children in turn (each message looks its child up anew).
+      #expect(system.filter { $0.contains("two children in turn") }.count == 1)
       #expect(system.filter { $0.contains("Command.message") && $0.contains("chart") }.count == 2)
       #expect(frameworkVariants.contains("machine.send"))
       #expect(

@@ -11,7 +11,8 @@ enum SystemBench {
   enum State: UInt8, Hashable, Sendable, Discriminated { case a, b }
   enum Event: Hashable, Sendable, Discriminated {
     case spawn(Int), go, forward(StoreBench.Event), misdirect(StoreBench.Event), cancelling(StoreBench.Event)
-    enum Kind: UInt8, Hashable, Sendable { case spawn, go, forward, misdirect, cancelling }
+    case alternate(StoreBench.Event, child: Int)
+    enum Kind: UInt8, Hashable, Sendable { case spawn, go, forward, misdirect, cancelling, alternate }
     var discriminant: Kind {
       switch self {
       case .spawn: .spawn
@@ -19,6 +20,7 @@ enum SystemBench {
       case .forward: .forward
       case .misdirect: .misdirect
       case .cancelling: .cancelling
+      case .alternate: .alternate
       }
     }
   }
@@ -30,7 +32,9 @@ enum SystemBench {
   /// `spawn(n)` spawns child `c<n>`; `go` moves a ⇄ b, and `b` runs child `c` while active;
   /// `forward(e)` messages `e` to child `c0` (from the machine, a ``Command/message(_:)``);
   /// `misdirect(e)` messages it to an id no child has (refused: the parent's part alone);
-  /// `cancelling(e)` cancels an effect that does not run (a step with one effect, not a message).
+  /// `cancelling(e)` cancels an effect that does not run (a step with one effect, not a message);
+  /// `alternate(e, child: n)` messages `e` to child `c<n>` (`c0` or `c1`: a parent messaging its
+  /// children in turn, no two messages in a row to the same one).
   static let host: Host = try! Host(
     name: "system-host", initial: .a,
     states: [.state(.a), .state(.b, entry: [.invoke(child, id: "c")])],
@@ -45,6 +49,10 @@ enum SystemBench {
         return .message(MachineMessage(message, to: "c0"))
       },
       .stayInAny(on: .cancelling).emit("cancel") { _, _ in .cancel("nothing") },
+      .stayInAny(on: .alternate).emit("alternate") { _, event in
+        guard case .alternate(let message, let child) = event else { return nil }
+        return .message(MachineMessage(message, to: child == 0 ? "c0" : "c1"))
+      },
       .stayInAny(on: .misdirect).emit("misdirect") { _, event in
         guard case .misdirect(let message) = event else { return nil }
         return .message(MachineMessage(message, to: "nobody"))
@@ -100,6 +108,16 @@ enum SystemBench {
         BenchVariant(name: "message from the parent machine to its child (Command.message)") {
           withChild { store in events.reduce(0) { $0 + (store.send(.forward($1)) == .accepted ? 1 : 0) } }
         },
+        // Children messaged in turn, each finding its child by id anew: every event of the first
+        // half to `c0`, then to `c1` (each child steps the sequence in order), as many messages
+        // as the other variants send.
+        BenchVariant(name: "message from the parent machine to two children in turn (Command.message)") {
+          withChild(count: 2) { store in
+            events.prefix(events.count / 2).reduce(0) { total, event in
+              total + (store.send(.alternate(event, child: 0)) == .accepted ? 1 : 0) + (store.send(.alternate(event, child: 1)) == .accepted ? 1 : 0)
+            }
+          }
+        },
         // What of a message is the parent's (its step, the effect's start and end), and what
         // its delivery: the same message to an id that no child has is refused at delivery.
         BenchVariant(name: "the parent's part of Command.message (to an id no child has: refused)") {
@@ -143,11 +161,11 @@ enum SystemBench {
       ])
   }
 
-  /// What `send` returns, run on a store of `host` with child `c0` started, once the store and
-  /// its child have finished.
-  static func withChild(_ send: (Store<Host>) -> Int) -> Int {
+  /// What `send` returns, run on a store of `host` with children `c0` (and on, `count` of them)
+  /// started, once the store and its children have finished.
+  static func withChild(count: Int = 1, _ send: (Store<Host>) -> Int) -> Int {
     let store = Store(host, context: NoContext(), handler: { _, _ in })
-    store.send(.spawn(0))
+    for n in 0..<count { store.send(.spawn(n)) }
     return finished(store, send)
   }
 

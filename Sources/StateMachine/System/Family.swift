@@ -49,6 +49,30 @@ final class Family {
   /// costs less than hashing it. Forgotten whenever a child stops running.
   @exclusivity(unchecked) @usableFromInline var last: (id: String, child: RunningChild)?
 
+  /// Up to how many children a lookup by id compares ids one by one instead of hashing it
+  /// (see ``child(_:byID:)``).
+  @usableFromInline static var scanned: Int { 8 }
+
+  /// The running child `id` (attached: its store started); `byID` is the store's index of
+  /// running effects by id.
+  @inlinable
+  func child(_ id: Substring, byID: [EffectID: UInt64]) -> RunningChild? {
+    if let last, last.id == id { return last.child }
+    let name = String(id)
+    let found: RunningChild?
+    if children.count <= Self.scanned {
+      // A few children are compared by id, one by one: two hashed lookups (the id's token, then
+      // the token's child) cost more than that. (A store has one child per id: a new one
+      // replaces it.)
+      found = children.values.firstIndex { $0.run.hasID(name) }.map { children.values[$0].run }
+    } else {
+      found = byID[EffectID(name)].flatMap { children[$0]?.run }
+    }
+    guard let found else { return nil }
+    last = (name, found)
+    return found
+  }
+
   @inlinable
   init() {}
 
@@ -89,14 +113,7 @@ extension StoreCore {
 
   /// The running child `id` (attached: its store started).
   @inlinable
-  mutating func child(_ id: Substring) -> RunningChild? {
-    guard let family else { return nil }
-    if let last = family.last, last.id == id { return last.child }
-    let name = String(id)
-    guard let token = byID[EffectID(name)], let found = family.children[token]?.run else { return nil }
-    family.last = (name, found)
-    return found
-  }
+  mutating func child(_ id: Substring) -> RunningChild? { family?.child(id, byID: byID) }
 
   /// The running children (attached), by id, in no order.
   @inlinable
@@ -125,9 +142,18 @@ extension StoreCore {
   /// ``beginFeeding(limit:)``).
   @inlinable
   mutating func receiver(ofPath path: Substring, feeding: Bool, limit: Int) -> MessageReceiver {
+    guard let family else { return .refused(.unknownTarget) }
+    return receiver(ofPath: path, in: family, feeding: feeding, limit: limit)
+  }
+
+  /// ``receiver(ofPath:feeding:limit:)`` in `family`, the store's. (The family is fetched once
+  /// and handed down: fetched anew by each step of the lookup, it was retained and released
+  /// each time.)
+  @inlinable
+  func receiver(ofPath path: Substring, in family: Family, feeding: Bool, limit: Int) -> MessageReceiver {
     let slash = path.utf8.firstIndex(of: UInt8(ascii: "/"))
-    guard let child = child(slash.map { path[..<$0] } ?? path) else { return .refused(.unknownTarget) }
-    if feeding, !beginFeeding(limit: limit) { return .refused(.loop) }
+    guard let child = family.child(slash.map { path[..<$0] } ?? path, byID: byID) else { return .refused(.unknownTarget) }
+    if feeding, !family.beginFeeding(atStep: steps, limit: limit) { return .refused(.loop) }
     return .child(child, nested: slash != nil)
   }
 
@@ -137,12 +163,13 @@ extension StoreCore {
   @inlinable
   mutating func receiver(of message: MachineMessage, limit: Int) -> MessageReceiver {
     guard message.isDeliverable else { return .refused(.wrongType) }
+    guard let family else { return .refused(.unknownTarget) }
     // To the child last found (messages come in runs): its id is the whole target, as an id
     // has no `/`, so there is no path to split and nothing to look up.
-    if let family, let last = family.last, last.id == message.target {
+    if let last = family.last, last.id == message.target {
       return family.beginFeeding(atStep: steps, limit: limit) ? .child(last.child, nested: false) : .refused(.loop)
     }
-    return receiver(ofPath: Substring(message.target), feeding: true, limit: limit)
+    return receiver(ofPath: Substring(message.target), in: family, feeding: true, limit: limit)
   }
 
   /// A child restored from a snapshot, registered as the running effect `command` (an invoke)

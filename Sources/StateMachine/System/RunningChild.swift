@@ -14,6 +14,8 @@ class RunningChild: @unchecked Sendable {
 
   /// The id its parent runs it by.
   @usableFromInline var effectID: EffectID { abstract() }
+  /// Whether its id is `name` (compared in place: copying the id out retains its text).
+  @usableFromInline func hasID(_ name: String) -> Bool { abstract() }
   /// Whether it ends with the state that started it.
   @usableFromInline var effectScope: EffectScope { abstract() }
   /// As the invoke that started it reads (``Command/description``).
@@ -201,6 +203,7 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   var label: ChildLabel { ChildLabel(machine: kind.name, id: id, scope: scope) }
 
   @usableFromInline override var effectID: EffectID { id }
+  @usableFromInline override func hasID(_ name: String) -> Bool { id.name == name }
   @usableFromInline override var effectScope: EffectScope { scope }
   @usableFromInline override var effectDescription: String { label.description }
   @usableFromInline override var isWatched: Bool { watched }

@@ -1,0 +1,54 @@
+@testable import StateMachine
+import Testing
+
+/// A message finds its child by id: the child last messaged by comparing the id, a few children
+/// (up to `Family.scanned`) by comparing each one's id, more by hashing it. Whichever way, it
+/// must reach that child and no other, also after children stopped or were replaced.
+@Suite("Systems of machines: a message finds its child by id, among few children or many")
+struct ChildLookupTests {
+  typealias Host = SpawnTests.Host
+
+  struct Case: CustomTestStringConvertible, Sendable {
+    let label: String
+    let children: Int
+    var testDescription: String { label }
+  }
+
+  static let cases = [
+    Case(label: "one child", children: 1),
+    Case(label: "as many as are compared one by one", children: Family.scanned),
+    Case(label: "one more: looked up by hash", children: Family.scanned + 1),
+    Case(label: "many", children: 24),
+  ]
+
+  @Test("each message reaches the child it names, from outside and from the parent's step", arguments: cases)
+  func reachesItsChild(_ example: Case) async throws {
+    let ids = (0..<example.children).map { "w\($0)" }
+    let store = Store(try SpawnTests.host(ids: ids), context: [], clock: ManualClock(), handler: { _, _ in })
+    for id in ids { store.send("spawn-\(id)") }
+    // The first is stopped and started again (a new child under the old id), the second stopped.
+    store.send("stop-w0")
+    store.send("spawn-w0")
+    if example.children > 1 { store.send("stop-w1") }
+    var running = Set(ids)
+    if example.children > 1 { running.remove("w1") }
+    #expect(Set(store.children) == running)
+    // A stopped child is no longer reached.
+    if example.children > 1 { #expect(store.send("complete", to: "w1") == .rejected(.unknownTarget)) }
+    // Every other child, in an order that never messages one child twice in a row, is told to
+    // complete (and so ends), half from outside, half by the host's own step.
+    let told = running.sorted().enumerated().filter { $0.offset % 2 == 0 }.map(\.element).reversed()
+    for (n, id) in told.enumerated() {
+      if n % 2 == 0 {
+        #expect(store.send("complete", to: id) == .accepted)
+      } else {
+        store.send("tell complete to \(id)")
+      }
+    }
+    await store.settle()
+    #expect(Set(store.children) == running.subtracting(told), "the children told to complete ended, and only they")
+    #expect(store.context.filter { $0 == "jobDone" }.count == told.count)
+    SpawnTests.checkIndexes(store)
+    await store.finish()
+  }
+}
