@@ -111,10 +111,6 @@ extension StoreCore {
     return true
   }
 
-  /// The running child `id` (attached: its store started).
-  @inlinable
-  mutating func child(_ id: Substring) -> RunningChild? { family?.child(id, byID: byID) }
-
   /// The running children (attached), by id, in no order.
   @inlinable
   var runningChildren: [(id: String, child: RunningChild)] {
