@@ -98,7 +98,7 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     if let doneWhen { isDone = { step in doneWhen(step.to) } }
     let kind = Self.kind(table.name, engine: TableEngine<Definition>.self, toParent: toParent, onDone: onDone, isDone: isDone)
     typealias Node = MachineNode<TableEngine<Definition>, ParentEvent>
-    let ops = Node.childOps()
+    let ops = Node.childOps(machine: table.name)
     let node: @Sendable () -> AnyChildNode<ParentEvent> = {
       Node(engine: TableEngine(machine: Machine(table, context: context)), kind: kind, doneAtStart: doneWhen?(table.initial) == true).erased(ops)
     }
@@ -134,7 +134,7 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     typealias Definition = Chart<ID, Event, Context, Command<Event, Work>>
     let kind = Self.kind(chart.name, engine: ChartEngine<Definition>.self, toParent: toParent, onDone: onDone, isDone: { $0.isHalted })
     typealias Node = MachineNode<ChartEngine<Definition>, ParentEvent>
-    let ops = Node.childOps()
+    let ops = Node.childOps(machine: chart.name)
     let node: @Sendable () throws -> AnyChildNode<ParentEvent> = {
       do {
         let engine = try ChartEngine<Definition>(chart, context: context)

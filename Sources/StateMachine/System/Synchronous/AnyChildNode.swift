@@ -63,18 +63,20 @@ struct AnyChildNode<ParentEvent> {
 }
 
 extension MachineNode {
-  /// What runs on a child node of this type, specialised where it is made.
+  /// What runs on a child node of this type, specialised where it is made; `machine` is its
+  /// machine's name (see ``ChildPlaceKind``).
   @inlinable
-  static func childOps() -> ChildNodeOps<ParentEvent> {
+  static func childOps(machine: String) -> ChildNodeOps<ParentEvent> {
     typealias Box = NodeBox<Engine, ParentEvent>
+    let kind = ChildPlaceKind<Engine.Observed, Engine.Context>(machine: machine)
     return ChildNodeOps(
       start: { box, budget throws(SystemRunError) in try Box.of(box).node.begin(&budget) },
       deliver: { box, message, budget throws(SystemRunError) in try Box.of(box).node.deliver(message, &budget) },
       route: { box, message, path, budget throws(SystemRunError) in try Box.of(box).node.route(message, to: path, &budget) },
-      describe: { box, path, places in Box.of(box).describe(at: path, into: &places) })
+      describe: { box, path, places in Box.of(box).describe(at: path, kind: kind, into: &places) })
   }
 
-  /// This node as a child, run by `ops` (``childOps()``, made once per machine).
+  /// This node as a child, run by `ops` (``childOps(machine:)``, made once per machine).
   @inlinable
   func erased(_ ops: ChildNodeOps<ParentEvent>) -> AnyChildNode<ParentEvent> { AnyChildNode(box: NodeBox(self), ops: ops) }
 }

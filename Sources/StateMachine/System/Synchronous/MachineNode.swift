@@ -349,13 +349,10 @@ extension MachineNode {
     return (result, said)
   }
 
-  /// The node's own place: its configuration and its context, each kept as ``ChildPlace/kept(_:reading:)``
-  /// keeps it (describing either, by reflection, was most of what a place cost).
+  /// The node's own place: its configuration and its context, each kept as `kind` keeps it
+  /// (describing either, by reflection, was most of what a place cost).
   @inlinable
-  var ownPlace: ChildPlace {
-    let (configuration, context) = (core.engine.observed, core.engine.context)
-    return ChildPlace(
-      configuration: ChildPlace.kept(configuration) { ChildStep.shown(configuration) },
-      context: ChildPlace.kept(context) { "\(context)" })
+  func ownPlace(_ kind: ChildPlaceKind<Engine.Observed, Engine.Context>) -> ChildPlace {
+    TypedChildPlace(configuration: core.engine.observed, context: core.engine.context, kind: kind)
   }
 }

@@ -27,8 +27,8 @@ where
 
   /// Adds the node's place at `path` (kept, see ``NodeBoxBase/ownPlace``), and its descendants'.
   @inlinable
-  func describe(at path: String, into places: inout [PlacedChild]) {
-    if ownPlace == nil { ownPlace = node.ownPlace }
+  func describe(at path: String, kind: ChildPlaceKind<Engine.Observed, Engine.Context>, into places: inout [PlacedChild]) {
+    if ownPlace == nil { ownPlace = node.ownPlace(kind) }
     places.append(PlacedChild(path: path, place: ownPlace!))
     node.describeChildren(below: path, into: &places)
   }
