@@ -3,7 +3,8 @@ import Testing
 
 /// A message finds its child by id: the child last messaged by comparing the id, a few children
 /// (up to `Family.scanned`) by comparing each one's id, more by hashing it. Whichever way, it
-/// must reach that child and no other, also after children stopped or were replaced.
+/// must reach that child and no other, also after children stopped or were replaced: in a store,
+/// and in the synchronous system the checkers step.
 @Suite("Systems of machines: a message finds its child by id, among few children or many")
 struct ChildLookupTests {
   typealias Host = SpawnTests.Host
@@ -50,5 +51,32 @@ struct ChildLookupTests {
     #expect(store.context.filter { $0 == "jobDone" }.count == told.count)
     SpawnTests.checkIndexes(store)
     await store.finish()
+  }
+
+  @Test("in the synchronous system (what checkers step), each message reaches the child it names", arguments: cases)
+  func systemReachesItsChild(_ example: Case) throws {
+    let ids = (0..<example.children).map { "w\($0)" }
+    var machine = SystemMachine(MachineSystem(table: try SpawnTests.host(ids: ids)), context: [])
+    try machine.begin()
+    for id in ids { _ = try machine.step(.root("spawn-\(id)")) }
+    _ = try machine.step(.root("stop-w0"))
+    _ = try machine.step(.root("spawn-w0"))
+    if example.children > 1 { _ = try machine.step(.root("stop-w1")) }
+    var running = Set(ids)
+    if example.children > 1 { running.remove("w1") }
+    #expect(Set(machine.configuration.children.keys) == running)
+    if example.children > 1 {
+      #expect(try machine.step(.message("complete", to: "w1")) == .rejected(SendRejection.unknownTarget.description))
+    }
+    let told = running.sorted().enumerated().filter { $0.offset % 2 == 0 }.map(\.element).reversed()
+    for (n, id) in told.enumerated() {
+      if n % 2 == 0 {
+        #expect(try machine.step(.message("complete", to: id)) == .handled)
+      } else {
+        _ = try machine.step(.root("tell complete to \(id)"))
+      }
+    }
+    #expect(Set(machine.configuration.children.keys) == running.subtracting(told), "the children told to complete ended, and only they")
+    #expect(machine.context.filter { $0 == "jobDone" }.count == told.count)
   }
 }
