@@ -209,7 +209,9 @@ extension CLITests {
       let frameworkVariants = entries.filter { $0["workload"] as? String != "system" }.compactMap { $0["variant"] as? String }
         .filter { !$0.contains("switch") && !$0.contains("dictionary") }
       let system = entries.filter { $0["workload"] as? String == "system" }.compactMap { $0["variant"] as? String }
-      #expect(system.count == 12)
+      #expect(system.count == 13)
+      // A child's start and stop, its machine shared by every start, and made for each.
+      #expect(system.filter { $0.hasPrefix("child start and stop") }.count == 2)
       #expect(system.filter { $0.hasPrefix("MachineSystem.step") }.count == 2)
       // A chart parent's message is measured beside the chart parent's own plain send too.
       #expect(system.filter { $0.contains("parent chart's store.send") }.count == 1)

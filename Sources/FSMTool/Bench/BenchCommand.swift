@@ -27,8 +27,8 @@ package enum BenchCommand {
                side by side on 1 M seeded events, failing on the first difference), system
                (messages between machines in one store, from a table parent and a chart
                parent, the parent's part of each, and its step with one other effect; a child's
-               start and stop, idle children; and the step of the synchronous system the
-               checkers run), system-explore (the
+               start and stop, its machine shared or made for each start; idle children; and the
+               step of the synchronous system the checkers run), system-explore (the
                upload queue and its children explored whole, beside a table's exploration),
                view (where headless Chromium is installed: fsm view's page of a 100,000-step log
                opened at three steps, beside a one-step page; notes what each page says its

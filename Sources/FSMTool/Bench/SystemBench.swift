@@ -11,8 +11,8 @@ enum SystemBench {
   enum State: UInt8, Hashable, Sendable, Discriminated { case a, b }
   enum Event: Hashable, Sendable, Discriminated {
     case spawn(Int), go, forward(StoreBench.Event), misdirect(StoreBench.Event), cancelling(StoreBench.Event)
-    case alternate(StoreBench.Event, child: Int)
-    enum Kind: UInt8, Hashable, Sendable { case spawn, go, forward, misdirect, cancelling, alternate }
+    case alternate(StoreBench.Event, child: Int), respawn
+    enum Kind: UInt8, Hashable, Sendable { case spawn, go, forward, misdirect, cancelling, alternate, respawn }
     var discriminant: Kind {
       switch self {
       case .spawn: .spawn
@@ -21,20 +21,24 @@ enum SystemBench {
       case .misdirect: .misdirect
       case .cancelling: .cancelling
       case .alternate: .alternate
+      case .respawn: .respawn
       }
     }
   }
   typealias Host = TransitionTable<State, Event, NoContext, Command<Event, Never>>
 
   /// The loader bench's table as a child.
-  static let child = ChildMachine<Event>(StoreBench.table(effects: false), context: NoContext())
+  static let child = ChildMachine<Event>(childTable, context: NoContext())
+  static let childTable = StoreBench.table(effects: false)
 
   /// `spawn(n)` spawns child `c<n>`; `go` moves a ⇄ b, and `b` runs child `c` while active;
   /// `forward(e)` messages `e` to child `c0` (from the machine, a ``Command/message(_:)``);
   /// `misdirect(e)` messages it to an id no child has (refused: the parent's part alone);
   /// `cancelling(e)` cancels an effect that does not run (a step with one effect, not a message);
   /// `alternate(e, child: n)` messages `e` to child `c<n>` (`c0` or `c1`: a parent messaging its
-  /// children in turn, no two messages in a row to the same one).
+  /// children in turn, no two messages in a row to the same one); `respawn` starts child `r`
+  /// from a ``ChildMachine`` made for it, replacing the last (as the upload queue makes one for
+  /// each upload).
   static let host: Host = try! Host(
     name: "system-host", initial: .a,
     states: [.state(.a), .state(.b, entry: [.invoke(child, id: "c")])],
@@ -56,6 +60,9 @@ enum SystemBench {
       .stayInAny(on: .misdirect).emit("misdirect") { _, event in
         guard case .misdirect(let message) = event else { return nil }
         return .message(MachineMessage(message, to: "nobody"))
+      },
+      .stayInAny(on: .respawn).emit("respawn") { _, _ in
+        .invoke(ChildMachine(childTable, context: NoContext()), id: "r", scope: .global)
       },
     ])
 
@@ -154,6 +161,13 @@ enum SystemBench {
           // The stopped children's stores finish in the background: counted until they have.
           StoreBench.finishSynchronously(store)
           return pairs
+        },
+        BenchVariant(name: "child start and stop, its ChildMachine made for each start (as the upload queue's uploads)") {
+          let store = Store(host, context: NoContext(), handler: { _, _ in })
+          var started = 0
+          for _ in 0..<count where store.send(.respawn) == .accepted { started += 1 }
+          StoreBench.finishSynchronously(store)
+          return started
         },
       ],
       notes: [

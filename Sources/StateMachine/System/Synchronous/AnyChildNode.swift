@@ -6,16 +6,31 @@ final class ChildNodeOps<ParentEvent>: Sendable {
   @usableFromInline let start: @Sendable (NodeBoxBase, inout SystemBudget) throws(SystemRunError) -> ChildSaid<ParentEvent>
   @usableFromInline let deliver: @Sendable (NodeBoxBase, any Sendable, inout SystemBudget) throws(SystemRunError) -> Said
   @usableFromInline let route: @Sendable (NodeBoxBase, any Sendable, Substring, inout SystemBudget) throws(SystemRunError) -> Said
-  @usableFromInline let describe: @Sendable (NodeBoxBase, String, inout [PlacedChild]) -> Void
+  @usableFromInline let describe: @Sendable (ChildNodeOps, NodeBoxBase, String, inout [PlacedChild]) -> Void
+  /// The machine's name (see ``ChildPlaceKind``).
+  @usableFromInline let machine: String
+  /// How its children's places keep their values (a ``ChildPlaceKind``), made when first asked:
+  /// a store makes a ``ChildMachine`` for each child it starts (as the upload queue does), and
+  /// made with it, looking up its types' conformances, it was an eighth of a child's start.
+  @usableFromInline let placeKinds = OnceReference<AnyObject>()
 
   @inlinable
   init(
+    machine: String,
     start: @escaping @Sendable (NodeBoxBase, inout SystemBudget) throws(SystemRunError) -> ChildSaid<ParentEvent>,
     deliver: @escaping @Sendable (NodeBoxBase, any Sendable, inout SystemBudget) throws(SystemRunError) -> Said,
     route: @escaping @Sendable (NodeBoxBase, any Sendable, Substring, inout SystemBudget) throws(SystemRunError) -> Said,
-    describe: @escaping @Sendable (NodeBoxBase, String, inout [PlacedChild]) -> Void
+    describe: @escaping @Sendable (ChildNodeOps, NodeBoxBase, String, inout [PlacedChild]) -> Void
   ) {
-    (self.start, self.deliver, self.route, self.describe) = (start, deliver, route, describe)
+    (self.machine, self.start, self.deliver, self.route, self.describe) = (machine, start, deliver, route, describe)
+  }
+
+  /// The kind of the places of this machine's children, whose configuration is a
+  /// `Configuration` and whose context a `Context` (always the same two for one machine).
+  @inlinable
+  func placeKind<Configuration, Context>(_: ChildPlaceKind<Configuration, Context>.Type) -> ChildPlaceKind<Configuration, Context> {
+    let kind = placeKinds.load() ?? placeKinds.storeIfNil(ChildPlaceKind<Configuration, Context>(machine: machine))
+    return unsafeDowncast(kind, to: ChildPlaceKind<Configuration, Context>.self)
   }
 }
 
@@ -59,7 +74,7 @@ struct AnyChildNode<ParentEvent> {
 
   /// Adds the child's place at `path`, and its descendants'.
   @inlinable
-  func describe(at path: String, into places: inout [PlacedChild]) { ops.describe(box, path, &places) }
+  func describe(at path: String, into places: inout [PlacedChild]) { ops.describe(ops, box, path, &places) }
 }
 
 extension MachineNode {
@@ -68,12 +83,14 @@ extension MachineNode {
   @inlinable
   static func childOps(machine: String) -> ChildNodeOps<ParentEvent> {
     typealias Box = NodeBox<Engine, ParentEvent>
-    let kind = ChildPlaceKind<Engine.Observed, Engine.Context>(machine: machine)
     return ChildNodeOps(
+      machine: machine,
       start: { box, budget throws(SystemRunError) in try Box.of(box).node.begin(&budget) },
       deliver: { box, message, budget throws(SystemRunError) in try Box.of(box).node.deliver(message, &budget) },
       route: { box, message, path, budget throws(SystemRunError) in try Box.of(box).node.route(message, to: path, &budget) },
-      describe: { box, path, places in Box.of(box).describe(at: path, kind: kind, into: &places) })
+      describe: { ops, box, path, places in
+        Box.of(box).describe(at: path, kind: ops.placeKind(ChildPlaceKind<Engine.Observed, Engine.Context>.self), into: &places)
+      })
   }
 
   /// This node as a child, run by `ops` (``childOps(machine:)``, made once per machine).

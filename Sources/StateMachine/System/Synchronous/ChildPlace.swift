@@ -76,7 +76,7 @@ final class TypedChildPlace<Configuration, Context>: ChildPlace {
 }
 
 /// How the places of one kind of child keep its configuration and its context (made once per
-/// ``ChildMachine``, with its ``ChildNodeOps``), and the name of its machine.
+/// ``ChildMachine``, when its ``ChildNodeOps`` are first asked), and the name of its machine.
 ///
 /// Two places are of one kind of child when their machines' names are the same (as two
 /// ``ChildMachine``s are): a machine made anew for each child it starts has a kind of its own
@@ -96,8 +96,8 @@ final class ChildPlaceKind<Configuration, Context>: Sendable {
 /// type; as it reads otherwise (an object, an SCXML session, changes in place as its machine
 /// steps, and a place must not change once filed).
 ///
-/// Decided once per type, when a machine's ``ChildNodeOps`` are made: a value's conformance
-/// looked up at each step was a dynamic cast per child per step.
+/// Decided once per ``ChildMachine``, when its children's places are first asked: a value's
+/// conformance looked up at each step was a dynamic cast per child per step.
 @usableFromInline
 struct PlaceValueKeeping<Value>: Sendable {
   /// Compares and hashes two values as themselves (`nil`: as they read).
