@@ -115,6 +115,31 @@ struct InvokeTests {
     await store.finish()
   }
 
+  @Test("a message from the parent's own step is refused with the same typed reason, or delivered", arguments: [
+    Refusal(label: "unknown id", path: "nobody", message: "pause", expected: .rejected(.unknownTarget)),
+    Refusal(label: "path below a table", path: "job/deeper", message: "pause", expected: .rejected(.unknownTarget)),
+    Refusal(label: "wrong type", path: "job", message: 42, expected: .rejected(.wrongType)),
+    Refusal(label: "empty path", path: "", message: "pause", expected: .rejected(.unknownTarget)),
+    Refusal(label: "accepted", path: "job", message: "note", expected: .accepted),
+  ])
+  func refusalsFromTheStep(_ refusal: Refusal) async throws {
+    let ledger = SystemLedger()
+    let poke = MachineMessage(refusal.message, to: refusal.path)
+    let store = try Self.store(SystemMachines.parent(child: SystemMachines.jobChild(), poke: poke), clock: ManualClock(), ledger: ledger)
+    store.start()
+    store.send("start")
+    // Twice: the first looks the child up, the second may find it as the child last messaged.
+    store.send("poke")
+    store.send("poke")
+    await store.settle()
+    let ends = ledger.all.filter { $0.hasPrefix("finished send") || $0.hasPrefix("failed send") }
+    switch refusal.expected {
+    case .accepted: #expect(ends == Array(repeating: "finished send \(poke)", count: 2))
+    case .rejected(let reason): #expect(ends == Array(repeating: "failed send \(poke): \(reason)", count: 2))
+    }
+    await store.finish()
+  }
+
   /// A message read back from a log: its text, nothing to deliver.
   static let logged: MachineMessage = {
     let json = #"{"message":{"message":"note","to":"job"}}"#
