@@ -100,13 +100,16 @@ struct InvokeTests {
     var testDescription: String { label }
   }
 
-  @Test("a message is refused with a typed reason", arguments: [
+  /// Messages to the parent's child `job`, and what becomes of each.
+  static let refusalCases: [Refusal] = [
     Refusal(label: "unknown id", path: "nobody", message: "pause", expected: .rejected(.unknownTarget)),
     Refusal(label: "path below a table", path: "job/deeper", message: "pause", expected: .rejected(.unknownTarget)),
     Refusal(label: "wrong type", path: "job", message: 42, expected: .rejected(.wrongType)),
     Refusal(label: "empty path", path: "", message: "pause", expected: .rejected(.unknownTarget)),
     Refusal(label: "accepted", path: "job", message: "note", expected: .accepted),
-  ])
+  ]
+
+  @Test("a message is refused with a typed reason", arguments: refusalCases)
   func refusals(_ refusal: Refusal) async throws {
     let store = try Self.store(SystemMachines.parent(child: SystemMachines.jobChild()), clock: ManualClock(), ledger: SystemLedger())
     store.start()
@@ -115,13 +118,7 @@ struct InvokeTests {
     await store.finish()
   }
 
-  @Test("a message from the parent's own step is refused with the same typed reason, or delivered", arguments: [
-    Refusal(label: "unknown id", path: "nobody", message: "pause", expected: .rejected(.unknownTarget)),
-    Refusal(label: "path below a table", path: "job/deeper", message: "pause", expected: .rejected(.unknownTarget)),
-    Refusal(label: "wrong type", path: "job", message: 42, expected: .rejected(.wrongType)),
-    Refusal(label: "empty path", path: "", message: "pause", expected: .rejected(.unknownTarget)),
-    Refusal(label: "accepted", path: "job", message: "note", expected: .accepted),
-  ])
+  @Test("a message from the parent's own step is refused with the same typed reason, or delivered", arguments: refusalCases)
   func refusalsFromTheStep(_ refusal: Refusal) async throws {
     let ledger = SystemLedger()
     let poke = MachineMessage(refusal.message, to: refusal.path)
