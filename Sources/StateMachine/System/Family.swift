@@ -183,8 +183,8 @@ extension StoreCore {
   /// looked up first, as the string it is: an id holds no `/`, so a child found is the one, and
   /// only a target no child has is searched for a path to split. (Split as a substring first,
   /// it was compared through the standard library's general comparison: most of the 90 ns a
-  /// message to a child other than the last cost more. Not inlined: inlined into the drain
-  /// loop, it moved code a message to the last child runs.)
+  /// message to a child other than the last cost more. Not inlined: it is off the path of a
+  /// message to the last child, which the drain loop inlines.)
   @inlinable @inline(never)
   func receiver(ofOther target: String, in family: Family, limit: Int) -> MessageReceiver {
     if let child = family.child(named: target, byID: byID) {
