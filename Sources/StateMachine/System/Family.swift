@@ -57,11 +57,11 @@ final class Family {
   /// running effects by id.
   @inlinable
   func child(_ id: Substring, byID: [EffectID: UInt64]) -> RunningChild? {
-    // (Made a string first: compared with a string, a short id is compared in place; with a
-    // substring, through the standard library's general comparison.)
-    let name = String(id)
-    if let last, last.id == name { return last.child }
-    return child(named: name, byID: byID)
+    // (Compared as a substring: made a string first, a message from outside to the last child
+    // took 12% longer. A step's message to an id is looked up as a string, with no substring:
+    // see ``StoreCore/receiver(ofOther:in:limit:)``.)
+    if let last, last.id == id { return last.child }
+    return child(named: String(id), byID: byID)
   }
 
   /// The running child `name`, not the last one found (see ``child(_:byID:)``).
