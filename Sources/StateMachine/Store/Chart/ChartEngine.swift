@@ -194,7 +194,8 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
     let before = machine.pointee.active
     do {
       let step = try machine.pointee.send(event)
-      return Outcome(step: step, error: nil, from: before, changed: before != machine.pointee.active)
+      return Outcome(
+        step: step, error: nil, from: before, changed: before != machine.pointee.active, messaging: deliversAlone(step.outputs))
     } catch {
       return Outcome(step: nil, error: error, from: before, changed: before != machine.pointee.active)
     }
@@ -240,12 +241,20 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   /// or a ``Command/message(_:)`` without delay): most steps that message a child do nothing
   /// else. (A message among other outputs is registered with them, in their order.)
   @inlinable
-  static func isMessaging(_ outcome: Outcome) -> Bool {
-    guard let outputs = outcome.step?.outputs, outputs.count == 1 else { return false }
-    switch outputs[0] {
-    case .message: return true
-    case .effect(.message(let message)): return !message.isDelayed
-    default: return false
+  static func isMessaging(_ outcome: Outcome) -> Bool { outcome.messaging }
+
+  /// Whether `outputs` is one message to deliver now (see ``isMessaging(_:)``): asked once, when
+  /// the step is made, and read in place. (Asked of the outcome by the drain loop and again by
+  /// the commit, each copied the output out of the array, through its generic value witness.)
+  @inlinable
+  static func deliversAlone(_ outputs: [ChartOutput<Event, Effect>]) -> Bool {
+    guard outputs.count == 1 else { return false }
+    return outputs.withUnsafeBufferPointer { outputs in
+      switch outputs[0] {
+      case .message: true
+      case .effect(.message(let message)): !message.isDelayed
+      default: false
+      }
     }
   }
 
@@ -253,10 +262,13 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   /// a ``MachineMessage`` only now.)
   @inlinable
   static func message(of outcome: Outcome) -> MachineMessage? {
-    switch outcome.step?.outputs[0] {
-    case .message(let event, let target): MachineMessage(event, to: target)
-    case .effect(.message(let message)): message
-    default: nil
+    guard let outputs = outcome.step?.outputs, !outputs.isEmpty else { return nil }
+    return outputs.withUnsafeBufferPointer { outputs in
+      switch outputs[0] {
+      case .message(let event, let target): MachineMessage(event, to: target)
+      case .effect(.message(let message)): message
+      default: nil
+      }
     }
   }
 
@@ -392,9 +404,11 @@ struct ChartStepOutcome<Event: Sendable, Effect: Sendable> {
   @usableFromInline let error: ChartRunError?
   @usableFromInline let from: StateBits
   @usableFromInline let changed: Bool
+  /// Whether the step's one output is a message to deliver now (``ChartEngine/isMessaging(_:)``).
+  @usableFromInline let messaging: Bool
 
   @inlinable
-  init(step: ChartStep<Event, Effect>?, error: ChartRunError?, from: StateBits, changed: Bool) {
-    (self.step, self.error, self.from, self.changed) = (step, error, from, changed)
+  init(step: ChartStep<Event, Effect>?, error: ChartRunError?, from: StateBits, changed: Bool, messaging: Bool = false) {
+    (self.step, self.error, self.from, self.changed, self.messaging) = (step, error, from, changed, messaging)
   }
 }
