@@ -219,6 +219,14 @@ struct SCXMLInvokeTests {
       label: "a document that invokes itself twice (read at once, not 2^16 times)",
       invoke: "<invoke id=\"a\" src=\"parent.scxml\"/><invoke id=\"b\" src=\"./parent.scxml\"/>", message: "the document invokes itself"),
     Bad(
+      label: "two invocations with one id in one state",
+      invoke: "<invoke id=\"w\" src=\"worker.scxml\"/><invoke id=\"w\" src=\"worker.scxml\"/>",
+      message: "state 'session': invokes 'w', as this state does (line 3), and both can run at once"),
+    Bad(
+      label: "an id the same as one made as it runs",
+      invoke: "<invoke src=\"worker.scxml\"/><invoke id=\"session.1\" src=\"worker.scxml\"/>",
+      message: "state 'session': invokes 'session.1', as this state does"),
+    Bad(
       label: "invocations nested inline more than 16 deep",
       invoke: String(repeating: "<invoke><content><scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\"><state id=\"s\">", count: 17)
         + String(repeating: "</state></scxml></content></invoke>", count: 17),

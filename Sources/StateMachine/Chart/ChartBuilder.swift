@@ -173,7 +173,39 @@ struct ChartBuilder<ID: Hashable & Sendable, Event: Sendable, Context, Effect: S
       }
     }
     checkHistoryDefaults()
+    checkInvokeIDs()
     return problems
+  }
+
+  /// Two invocations with one id whose states can be active at once (one state, a state and
+  /// its descendant, or states in two regions of a parallel state) would be two children
+  /// under one name: `#_<id>` and `done.invoke.<id>` could not tell them apart. An id left out
+  /// is made as it runs (`<state>.<n>`), and is checked as that.
+  mutating func checkInvokeIDs() {
+    let (ids, ends, parents, kinds) = (self.ids, self.ends, self.parents, self.kinds)
+    let isDescendant = { (a: Int, b: Int) in a > b && a < ends[b] }
+    let together = { (a: Int, b: Int) -> Bool in
+      if a == b || isDescendant(a, b) || isDescendant(b, a) { return true }
+      var common = parents[a]
+      while common > 0, !isDescendant(b, common) { common = parents[common] }
+      return kinds[common] == .parallel
+    }
+    var seen: [String: [(state: Int, line: Int?)]] = [:]
+    for s in invokes.indices {
+      for (n, invoke) in invokes[s].enumerated() {
+        let label = ids[s].map { "\($0)" } ?? "(chart)"
+        let id = invoke.id ?? "\(label).\(n + 1)"
+        if let other = seen[id, default: []].first(where: { together($0.state, s) }) {
+          let otherLabel = ids[other.state].map { "\($0)" } ?? "(chart)"
+          let by = other.state == s ? "this state" : "state '\(otherLabel)'"
+          problems.append(.init(
+            state: label, line: invoke.line ?? lines[s],
+            message: "invokes '\(id)', as \(by) does\(other.line.map { " (line \($0))" } ?? ""), and both can run at once: "
+              + "an invocation's id names one child"))
+        }
+        seen[id, default: []].append((s, invoke.line))
+      }
+    }
   }
 
   /// A history state's default may target another history state, but the chain must end: a

@@ -26,6 +26,8 @@ public struct ChartInvoke<ID: Hashable & Sendable, Event: Sendable, Context, Eff
   package var autoforward: Bool
   /// With a datamodel: what the invocation asks of its invoking session (not API yet).
   package var script: SCXMLInvokeScript?
+  /// The line it was declared on, when the chart came from a document.
+  package var line: Int?
 
   /// An invocation of `chart`.
   public init(id: String? = nil, chart: Chart<ID, Event, Context, Effect>, source: String? = nil, autoforward: Bool = false) {
