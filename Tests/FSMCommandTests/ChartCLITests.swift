@@ -40,6 +40,34 @@ struct ChartCLITests {
       """)
   }
 
+  struct BlankInput: Sendable, CustomTestStringConvertible {
+    let label: String
+    let events: String
+    let output: String
+    var testDescription: String { label }
+  }
+
+  static let blankInputs: [BlankInput] = [
+    BlankInput(label: "an empty list", events: "", output: "start -> [s]\n"),
+    BlankInput(label: "empty items among events", events: "a,, ,b", output: "start -> [s]\na -> [t]\nb -> [s]\n"),
+  ]
+
+  @Test("fsm run sends no event for a blank input: an empty --events, or an empty item, leaves a * transition untaken", arguments: blankInputs)
+  func runSkipsBlankInputs(_ c: BlankInput) throws {
+    let chart = """
+      <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s">
+        <state id="s"><transition event="*" target="t"/></state>
+        <state id="t"><transition event="*" target="s"/></state>
+      </scxml>
+      """
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("fsm-run-blank-\(UInt64.random(in: 0...UInt64.max)).scxml").path
+    try Data(chart.utf8).write(to: URL(fileURLWithPath: path))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let result = PackageFSM.run(["run", path, "--events", c.events])
+    #expect(result.code == 0, "\(result.errorOutput)")
+    #expect(result.output == c.output)
+  }
+
   @Test("fsm explore on a chart: coverage, shortest paths, and the settling violation")
   func explore() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -9,7 +9,8 @@ enum RunCommand {
     of the first macrostep; then, for each event read from standard input (one per line) or
     given with --events, the whole macrostep it causes. A line `after 500ms` (or `after 2s`)
     lets that much virtual time pass, so delayed sends fire. Sends without delay are handled
-    after each macrostep, as SCXML's external queue does.
+    after each macrostep, as SCXML's external queue does. Blank lines and empty items are
+    skipped.
 
     options:
       --events L      a comma-separated list of events instead of standard input
@@ -62,6 +63,9 @@ enum RunCommand {
       report("start", from: 0, driver)
       while let raw = next() {
         let event = raw.trimmingCharacters(in: .whitespaces)
+        // A blank line, or an empty item of --events, is no event (no event's name is empty:
+        // sent, it took a chart's `*` transitions).
+        if event.isEmpty { continue }
         let effectCount = driver.effects.count
         if event.hasPrefix("after ") {
           guard let delay = SCXMLDocument.duration(String(event.dropFirst(6))) else {
