@@ -186,7 +186,7 @@ struct StoreCore<Engine: StoreEngine> {
   mutating func register(_ command: Effect, owner: Int, into work: inout StepWork) {
     switch command {
     case .cancel(let target):
-      if let token = byID[target] { work.cancelled.append(remove(token)) }
+      if let token = token(of: target) { work.cancelled.append(remove(token)) }
       return
     case .message(let message) where !message.isDelayed:
       // Delivered when the step's work is done, and over then: nothing keeps running. (A
@@ -203,6 +203,18 @@ struct StoreCore<Engine: StoreEngine> {
     work.starts.append(Start(token: token, command: command))
   }
 
+  /// The running effect or child named `id`: among up to ``Family/scanned`` ids, found by
+  /// comparing them one by one (hashing the id, a string, cost more: a step that cancels what
+  /// does not run hashed its id, a fifth of such a step).
+  @inlinable
+  func token(of id: EffectID) -> UInt64? {
+    guard byID.count > Family.scanned else {
+      for (named, token) in byID where named == id { return token }
+      return nil
+    }
+    return byID[id]
+  }
+
   /// Files `command` as a running effect belonging to state `owner`, by the id and scope its
   /// command says, its handle to be attached; returns its token, and the effect of the same id
   /// it replaces (forgotten here: the caller cancels it).
@@ -210,7 +222,7 @@ struct StoreCore<Engine: StoreEngine> {
   mutating func enroll(_ command: Effect, owner: Int) -> (token: UInt64, replaced: Running?) {
     let (id, scope) = (command.runningID, command.scope)
     var replaced: Running?
-    if let id, let old = byID[id] { replaced = remove(old) }
+    if let id, let old = token(of: id) { replaced = remove(old) }
     nextToken += 1
     running[nextToken] = Entry(owner: owner, command: command, handle: .pending)
     if let id { byID[id] = nextToken }
@@ -229,7 +241,7 @@ struct StoreCore<Engine: StoreEngine> {
     } else {
       preconditionFailure("invalid state: no running effect or child has the token \(token)")
     }
-    if let id = effect.id, byID[id] == token { byID[id] = nil }
+    if let id = effect.id, self.token(of: id) == token { byID[id] = nil }
     if case .child = effect.handle, let family { family.last = nil }
     if effect.scope == .state, var tokens = owned.removeValue(forKey: effect.owner) {
       tokens.remove(token)

@@ -49,8 +49,8 @@ final class Family {
   /// costs less than hashing it. Forgotten whenever a child stops running.
   @exclusivity(unchecked) @usableFromInline var last: (id: String, child: RunningChild)?
 
-  /// Up to how many children a lookup by id compares ids one by one instead of hashing it
-  /// (see ``child(_:byID:)``).
+  /// Up to how many children (or running effects' ids) a lookup by id compares ids one by one
+  /// instead of hashing it (see ``child(_:byID:)``, ``StoreCore/token(of:)``).
   @usableFromInline static var scanned: Int { 8 }
 
   /// The running child `id` (attached: its store started); `byID` is the store's index of

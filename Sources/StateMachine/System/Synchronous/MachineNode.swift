@@ -268,7 +268,7 @@ where
     budget.log?.leave()
     if heard.done {
       let child = children.removeValue(forKey: id)
-      if let token = core.byID[EffectID(id)], core.isActive(token) {
+      if let token = core.token(of: EffectID(id)), core.isActive(token) {
         _ = core.remove(token)
         logEnd(of: id, child, ChildEnd(.finished), budget)
       }
