@@ -31,6 +31,10 @@ struct ChartInvokeIDTests {
       states: [.parallel("p", regions: [.atomic("a"), .compound("r", children: [.atomic("b")])])], invoking: ["a": ["w"], "b": ["w"]],
       problem: "state 'b': invokes 'w', as state 'a' does, and both can run at once"),
     Case(
+      label: "two regions, with states of one region that never run together between them",
+      states: [.parallel("p", regions: [.compound("r", children: [.atomic("a"), .atomic("b")]), .atomic("c")])],
+      invoking: ["a": ["w"], "b": ["w"], "c": ["w"]], problem: "state 'c': invokes 'w', as state 'b' does, and both can run at once"),
+    Case(
       label: "an id the same as one made as it runs", states: [.atomic("a")], invoking: ["a": [nil, "a.1"]],
       problem: "state 'a': invokes 'a.1', as this state does"),
     Case(

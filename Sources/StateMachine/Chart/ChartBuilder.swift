@@ -190,12 +190,16 @@ struct ChartBuilder<ID: Hashable & Sendable, Event: Sendable, Context, Effect: S
       while common > 0, !isDescendant(b, common) { common = parents[common] }
       return kinds[common] == .parallel
     }
-    var seen: [String: [(state: Int, line: Int?)]] = [:]
+    // Each invocation is checked against the one of its id declared last, in document order: two
+    // that can run at once, if any, include two that follow each other there (one holds the next
+    // of the id, or their nearest common state is the parallel one, and it is that of some two
+    // in a row), so the check is linear in the invocations, not quadratic.
+    var last: [String: (state: Int, line: Int?)] = [:]
     for s in invokes.indices {
       for (n, invoke) in invokes[s].enumerated() {
         let label = ids[s].map { "\($0)" } ?? "(chart)"
         let id = invoke.id ?? "\(label).\(n + 1)"
-        if let other = seen[id, default: []].first(where: { together($0.state, s) }) {
+        if let other = last[id], together(other.state, s) {
           let otherLabel = ids[other.state].map { "\($0)" } ?? "(chart)"
           let by = other.state == s ? "this state" : "state '\(otherLabel)'"
           problems.append(.init(
@@ -203,7 +207,7 @@ struct ChartBuilder<ID: Hashable & Sendable, Event: Sendable, Context, Effect: S
             message: "invokes '\(id)', as \(by) does\(other.line.map { " (line \($0))" } ?? ""), and both can run at once: "
               + "an invocation's id names one child"))
         }
-        seen[id, default: []].append((s, invoke.line))
+        last[id] = (s, invoke.line)
       }
     }
   }
