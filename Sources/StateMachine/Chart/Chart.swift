@@ -65,7 +65,8 @@ public struct Chart<ID: Hashable & Sendable, Event: Sendable, Context, Effect: S
   ///
   /// - Throws: ``ChartError`` listing every problem: duplicate or unknown ids, an initial that
   ///   is not a descendant, a history outside a compound, a final with children or transitions,
-  ///   a compound without children.
+  ///   a compound without children, two invocations (``ChartInvoke``) of one id that can run at
+  ///   once.
   public init(
     name: String, initial: [ID]? = nil, states: [State], initialActions: [Action] = [],
     eventName: @escaping @Sendable (Event) -> String

@@ -14,7 +14,9 @@
 /// ```
 public struct ChartInvoke<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Sendable>: Sendable {
   /// The invocation's id (its `invokeid`); `nil`: one is made from the state's id
-  /// (`<state>.<n>`, `n` counting the state's invocations from 1), as SCXML makes one.
+  /// (`<state>.<n>`, `n` counting the state's invocations from 1), as SCXML makes one. Two
+  /// invocations that can run at once (in one state, a state and its descendant, or two
+  /// regions of a parallel state) may not share one: the chart's initializer throws.
   package var id: String?
   /// The chart it runs.
   package var chart: Chart<ID, Event, Context, Effect>
