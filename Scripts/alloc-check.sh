@@ -45,7 +45,10 @@ for chart in "chart easy" "chart radio" "chart phone-login"; do
   large=$(allocs_variant "$chart" 1)
   extra=$(( (large - small) - (base_large - base_small) ))
   echo "$chart: $((large - small)) allocations over 100,000 more events, the baseline alone $((base_large - base_small))"
-  if [ -z "$small" ] || [ -z "$large" ] || [ "$extra" -gt 8 ]; then
+  # (A margin of 32: on a busy machine the medians of one chart's two runs differed by up to 20
+  # with no allocation in any step (the runtime's threads); an allocation on any path that one
+  # step in 3,000 takes would still be more.)
+  if [ -z "$small" ] || [ -z "$large" ] || [ "$extra" -gt 32 ]; then
     echo "$chart: steps allocate: $extra more than the baseline for 100,000 events" >&2
     status=1
   fi
