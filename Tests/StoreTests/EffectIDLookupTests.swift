@@ -81,4 +81,27 @@ struct EffectIDLookupTests {
     await store.finish()
     #expect(store.runningEffectCount == 0)
   }
+
+  @Test("a store that ran many effects and runs a few finds them by id, hashing: its map keeps the buckets it grew to")
+  func afterMany() async {
+    let cancelled = Mutex<[String]>([])
+    let store = Store(Self.table, context: NoContext(), handler: { _, _ in try await Task.sleep(for: .seconds(3600)) }, inspector: { report in
+      if case .effectCancelled(let id, _) = report { cancelled.withLock { $0.append(id?.name ?? "-") } }
+    })
+    for n in 0..<1_000 { store.send(.start(n)) }
+    for n in 3..<1_000 { store.send(.cancel(n)) }
+    store.runtime.with(TableEngine<Table>.self) { $0.core }.withLock { core in
+      #expect(core.byID.count == 3)
+      #expect(!Family.scans(core.byID), "a map that held 1,000 ids is not walked")
+      core._checkInvariants()
+    }
+    cancelled.withLock { $0.removeAll() }
+    store.send(.cancel(1))
+    store.send(.cancel(999))
+    store.send(.restart(2))
+    #expect(store.runningEffectCount == 2)
+    #expect(cancelled.withLock { $0 } == ["e1", "e2"])
+    #expect(Family.scans([EffectID("a"): UInt64(1), "b": 2, "c": 3]))
+    await store.finish()
+  }
 }

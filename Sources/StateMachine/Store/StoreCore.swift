@@ -208,7 +208,7 @@ struct StoreCore<Engine: StoreEngine> {
   /// does not run hashed its id, a fifth of such a step).
   @inlinable
   func token(of id: EffectID) -> UInt64? {
-    guard byID.count > Family.scanned else {
+    guard !Family.scans(byID) else {
       for (named, token) in byID where named == id { return token }
       return nil
     }

@@ -53,6 +53,13 @@ final class Family {
   /// instead of hashing it (see ``child(_:byID:)``, ``StoreCore/token(of:)``).
   @usableFromInline static var scanned: Int { 8 }
 
+  /// Whether a lookup in `map` compares its keys one by one (``scanned``): it holds a few, and
+  /// has not held many. (A dictionary keeps its buckets when it shrinks, and a walk over its
+  /// entries visits every bucket: one that held 10,000 children and holds 8 was walked through
+  /// some 16,000 buckets at each lookup.)
+  @inlinable
+  static func scans<Key, Value>(_ map: [Key: Value]) -> Bool { map.count <= scanned && map.capacity <= 4 * scanned }
+
   /// The running child `id` (attached: its store started); `byID` is the store's index of
   /// running effects by id.
   @inlinable
@@ -68,7 +75,7 @@ final class Family {
   @inlinable
   func child(named name: String, byID: [EffectID: UInt64]) -> RunningChild? {
     var found: RunningChild?
-    if children.count <= Self.scanned {
+    if Self.scans(children) {
       // A few children are compared by id, one by one: two hashed lookups (the id's token, then
       // the token's child) cost more than that. (A store has one child per id: a new one
       // replaces it.)

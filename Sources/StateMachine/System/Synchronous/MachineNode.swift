@@ -280,7 +280,7 @@ where
   /// comparing ids one by one (hashing the id cost more, as it did in a store's ``Family``).
   @inlinable
   static func index(of id: String, in children: [String: AnyChildNode<Event>]) -> Dictionary<String, AnyChildNode<Event>>.Index? {
-    guard children.count <= Family.scanned else { return children.index(forKey: id) }
+    guard Family.scans(children) else { return children.index(forKey: id) }
     var index = children.startIndex
     while index != children.endIndex {
       if children.keys[index] == id { return index }
