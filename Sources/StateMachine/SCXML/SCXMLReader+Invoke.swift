@@ -41,7 +41,6 @@ extension SCXMLReader {
       guard let chart = document(at: src, node) else { return nil }
       var invoke = ChartInvoke(id: id, chart: chart, source: src, autoforward: autoforward)
       invoke.script = script
-      invoke.line = node.line
       return invoke
     case (nil, 1):
       let content = contents[0]
@@ -60,7 +59,6 @@ extension SCXMLReader {
       return inline(documents[0], name: id ?? "invoked").map {
         var invoke = ChartInvoke(id: id, chart: $0, source: nil, autoforward: autoforward)
         invoke.script = script
-        invoke.line = node.line
         return invoke
       }
     case (nil, 0) where scripted && node.attributes["srcexpr"] != nil:
@@ -81,7 +79,6 @@ extension SCXMLReader {
       var invoke = ChartInvoke(
         id: id, chart: try make(("(read when invoked)", nil, [State(id: final, kind: .final)], [])), source: nil, autoforward: autoforward)
       invoke.script = script
-      invoke.line = node.line
       return invoke
     } catch {
       invalid(node, "\(error)")

@@ -237,47 +237,6 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
     commit(step.step, owners: step.owners, exits: step.exits, to: &core, &work)
   }
 
-  /// A macrostep whose one output is a message to deliver now (``ChartAction/message(_:to:)``,
-  /// or a ``Command/message(_:)`` without delay): most steps that message a child do nothing
-  /// else. (A message among other outputs is registered with them, in their order.)
-  @inlinable
-  static func isMessaging(_ outcome: Outcome) -> Bool { outcome.messaging }
-
-  /// Whether `outputs` is one message to deliver now (see ``isMessaging(_:)``): asked once, when
-  /// the step is made, and read in place. (Asked of the outcome by the drain loop and again by
-  /// the commit, each copied the output out of the array, through its generic value witness.)
-  @inlinable
-  static func deliversAlone(_ outputs: [ChartOutput<Event, Effect>]) -> Bool {
-    guard outputs.count == 1 else { return false }
-    return outputs.withUnsafeBufferPointer { outputs in
-      switch outputs[0] {
-      case .message: true
-      case .effect(.message(let message)): !message.isDelayed
-      default: false
-      }
-    }
-  }
-
-  /// (Made here, by the drainer, outside the lock: a chart's own message output is made into
-  /// a ``MachineMessage`` only now.)
-  @inlinable
-  static func message(of outcome: Outcome) -> MachineMessage? {
-    guard let outputs = outcome.step?.outputs, !outputs.isEmpty else { return nil }
-    return outputs.withUnsafeBufferPointer { outputs in
-      switch outputs[0] {
-      case .message(let event, let target): MachineMessage(event, to: target)
-      case .effect(.message(let message)): message
-      default: nil
-      }
-    }
-  }
-
-  /// A halted chart sends nothing (see ``commit(_:owners:exits:skippingMessage:to:_:)``).
-  @inlinable
-  static func commitMessage(_ message: consuming MachineMessage, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) -> MachineMessage? {
-    core.engine.halted ? nil : message
-  }
-
   /// The owners and exits are read from the machine that took the step (its buffers stay
   /// as the step left them until its next step), and only when the step has something to do.
   @inlinable
@@ -390,25 +349,5 @@ extension ChartMachine {
     history = [:]
     storedContext = context
     (halted, started, node) = (false, false, -1)
-  }
-}
-
-/// A chart store's macrostep outcome: the step (`nil` when it did not settle), its error, the
-/// active states before it, and whether it changed them. A type of its own over the event and
-/// effect types, not nested in a `ChartEngine` generic over the definition, so that its value
-/// witness needs no lookup of the definition's associated types (see ``TableStepOutcome``).
-@usableFromInline
-struct ChartStepOutcome<Event: Sendable, Effect: Sendable> {
-  /// `nil` when the macrostep did not settle.
-  @usableFromInline let step: ChartStep<Event, Effect>?
-  @usableFromInline let error: ChartRunError?
-  @usableFromInline let from: StateBits
-  @usableFromInline let changed: Bool
-  /// Whether the step's one output is a message to deliver now (``ChartEngine/isMessaging(_:)``).
-  @usableFromInline let messaging: Bool
-
-  @inlinable
-  init(step: ChartStep<Event, Effect>?, error: ChartRunError?, from: StateBits, changed: Bool, messaging: Bool = false) {
-    (self.step, self.error, self.from, self.changed, self.messaging) = (step, error, from, changed, messaging)
   }
 }

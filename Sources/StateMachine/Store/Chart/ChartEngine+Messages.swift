@@ -1,0 +1,44 @@
+/// A chart store's steps whose one output is a message to a child: told apart when the step is
+/// made, and committed apart (see ``StoreRuntime/keep(messaging:_:skipped:batch:stepper:)``).
+extension ChartEngine {
+  /// A macrostep whose one output is a message to deliver now (``ChartAction/message(_:to:)``,
+  /// or a ``Command/message(_:)`` without delay): most steps that message a child do nothing
+  /// else. (A message among other outputs is registered with them, in their order.)
+  @inlinable
+  static func isMessaging(_ outcome: Outcome) -> Bool { outcome.messaging }
+
+  /// Whether `outputs` is one message to deliver now (see ``isMessaging(_:)``): asked once, when
+  /// the step is made, and read in place. (Asked of the outcome by the drain loop and again by
+  /// the commit, each copied the output out of the array, through its generic value witness.)
+  @inlinable
+  static func deliversAlone(_ outputs: [ChartOutput<Event, Effect>]) -> Bool {
+    guard outputs.count == 1 else { return false }
+    return outputs.withUnsafeBufferPointer { outputs in
+      switch outputs[0] {
+      case .message: true
+      case .effect(.message(let message)): !message.isDelayed
+      default: false
+      }
+    }
+  }
+
+  /// (Made here, by the drainer, outside the lock: a chart's own message output is made into
+  /// a ``MachineMessage`` only now.)
+  @inlinable
+  static func message(of outcome: Outcome) -> MachineMessage? {
+    guard let outputs = outcome.step?.outputs, !outputs.isEmpty else { return nil }
+    return outputs.withUnsafeBufferPointer { outputs in
+      switch outputs[0] {
+      case .message(let event, let target): MachineMessage(event, to: target)
+      case .effect(.message(let message)): message
+      default: nil
+      }
+    }
+  }
+
+  /// A halted chart sends nothing (see ``commit(_:owners:exits:skippingMessage:to:_:)``).
+  @inlinable
+  static func commitMessage(_ message: consuming MachineMessage, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) -> MachineMessage? {
+    core.engine.halted ? nil : message
+  }
+}
