@@ -136,7 +136,11 @@ struct SCXMLReader<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Se
         initialActions = parsed.actions
       case (_, "datamodel"): stateData += datamodel(child)
       case ("final", "invoke"): invalid(child, "unexpected in <final>")
-      case (_, "invoke"): if let invoke = invoke(child) { invokes.append(invoke) }
+      case (_, "invoke"):
+        if var invoke = invoke(child) {
+          invoke.line = child.line
+          invokes.append(invoke)
+        }
       default: invalid(child, "unexpected in <\(node.name)>")
       }
     }

@@ -203,17 +203,11 @@ struct StoreCore<Engine: StoreEngine> {
     work.starts.append(Start(token: token, command: command))
   }
 
-  /// The running effect or child named `id`: among up to ``Family/scanned`` ids, found by
-  /// comparing them one by one (hashing the id, a string, cost more: a step that cancels what
-  /// does not run hashed its id, a fifth of such a step).
+  /// The running effect or child named `id`: among a few ids, found by comparing them one by
+  /// one (``Family/index(of:in:)``; hashing the id, a string, was a fifth of a step that
+  /// cancels what does not run).
   @inlinable
-  func token(of id: EffectID) -> UInt64? {
-    guard !Family.scans(byID) else {
-      for (named, token) in byID where named == id { return token }
-      return nil
-    }
-    return byID[id]
-  }
+  func token(of id: EffectID) -> UInt64? { Family.index(of: id, in: byID).map { byID.values[$0] } }
 
   /// Files `command` as a running effect belonging to state `owner`, by the id and scope its
   /// command says, its handle to be attached; returns its token, and the effect of the same id
@@ -241,7 +235,8 @@ struct StoreCore<Engine: StoreEngine> {
     } else {
       preconditionFailure("invalid state: no running effect or child has the token \(token)")
     }
-    if let id = effect.id, self.token(of: id) == token { byID[id] = nil }
+    // (Removed where it was found: found, then removed by its id, it was looked up twice.)
+    if let id = effect.id, let index = Family.index(of: id, in: byID), byID.values[index] == token { byID.remove(at: index) }
     if case .child = effect.handle, let family { family.last = nil }
     if effect.scope == .state, var tokens = owned.removeValue(forKey: effect.owner) {
       tokens.remove(token)

@@ -60,6 +60,20 @@ final class Family {
   @inlinable
   static func scans<Key, Value>(_ map: [Key: Value]) -> Bool { map.count <= scanned && map.capacity <= 4 * scanned }
 
+  /// Where `key` is in `map`: compared with each key in turn when the map ``scans(_:)`` (no
+  /// hash, and no value copied), hashed otherwise. (A store's running effects by id, the
+  /// synchronous system's children by id.)
+  @inlinable
+  static func index<Key, Value>(of key: Key, in map: [Key: Value]) -> Dictionary<Key, Value>.Index? {
+    guard scans(map) else { return map.index(forKey: key) }
+    var index = map.startIndex
+    while index != map.endIndex {
+      if map.keys[index] == key { return index }
+      map.formIndex(after: &index)
+    }
+    return nil
+  }
+
   /// The running child `id` (attached: its store started); `byID` is the store's index of
   /// running effects by id.
   @inlinable

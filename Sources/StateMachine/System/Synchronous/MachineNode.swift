@@ -255,7 +255,7 @@ where
     // (Over the UTF-8 view: a `/` is one byte, and searching the characters cost more.)
     let slash = path.utf8.firstIndex(of: UInt8(ascii: "/"))
     let id = String(slash.map { path[..<$0] } ?? path)
-    guard let index = Self.index(of: id, in: children) else { return (.rejected(.unknownTarget), ChildSaid()) }
+    guard let index = Family.index(of: id, in: children) else { return (.rejected(.unknownTarget), ChildSaid()) }
     // (Found once, and stepped where it is in the map.)
     // (Left again only when the child returns: a step that throws ends the input, and its log.)
     budget.log?.enter(id)
@@ -274,19 +274,6 @@ where
       }
     }
     return (result, heard)
-  }
-
-  /// Where the child `id` is in `children`: among up to ``Family/scanned`` children, found by
-  /// comparing ids one by one (hashing the id cost more, as it did in a store's ``Family``).
-  @inlinable
-  static func index(of id: String, in children: [String: AnyChildNode<Event>]) -> Dictionary<String, AnyChildNode<Event>>.Index? {
-    guard Family.scans(children) else { return children.index(forKey: id) }
-    var index = children.startIndex
-    while index != children.endIndex {
-      if children.keys[index] == id { return index }
-      children.formIndex(after: &index)
-    }
-    return nil
   }
 
   /// Queues what a child said (handled now when nothing is draining).
