@@ -74,6 +74,22 @@ struct SCXMLInvokeTests {
          document: parent("<invoke id=\"w\" autoforward=\"true\" src=\"worker.scxml\"/>"), events: ["ping"], lines: ["ping -> [ponged]"]),
     Case(label: "without autoforward the child does not hear its parent's events", document: parent(inline), events: ["ping"],
          lines: ["ping -> [running]"]),
+    Case(label: "a delayed #_<id> message waits on the clock, then reaches the child",
+         document: parent(inline, running: "<transition event=\"later\"><send target=\"#_w\" event=\"finish\" delay=\"500ms\" id=\"bye\"/></transition>"),
+         events: ["later", "after 400ms", "after 100ms"],
+         lines: ["later -> [running]", "after 400ms -> [running]", "after 100ms -> [finished] (halted)"]),
+    Case(label: "a delayed #_<id> message cancelled by its id before it is due never arrives",
+         document: parent(
+           inline,
+           running: "<transition event=\"later\"><send target=\"#_w\" event=\"finish\" delay=\"500ms\" id=\"bye\"/></transition>"
+             + "<transition event=\"never\"><cancel sendid=\"bye\"/></transition>"),
+         events: ["later", "never", "after 600ms"], lines: ["never -> [running]", "after 600ms -> [running]"]),
+    Case(label: "a child's delayed #_parent message reaches its parent when due",
+         document: parent(
+           "<invoke id=\"w\" type=\"http://www.w3.org/TR/scxml/\"><content><scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\">"
+             + "<state id=\"k\"><onentry><send target=\"#_parent\" event=\"started\"/><send target=\"#_parent\" event=\"pong\" delay=\"300ms\"/>"
+             + "</onentry></state></scxml></content></invoke>"),
+         events: ["after 200ms", "after 100ms"], lines: ["after 200ms -> [running]", "after 100ms -> [ponged]"]),
     Case(label: "an invocation without an id is named after its state: #_session.1, done.invoke.session.1",
          document: parent(
            "<invoke src=\"worker.scxml\"/>",
@@ -175,6 +191,31 @@ struct SCXMLInvokeTests {
     #expect(try again.scxml() == chart.scxml())
     var machine = ChartMachine(again, context: NoContext())
     #expect(try machine.start().outputs.contains { if case .message("started", to: "#_parent") = $0 { true } else { false } })
+  }
+
+  @Test("a delayed message survives the Markdown spec and the SCXML export: its target, delay and id")
+  func delayedMessageRoundTrip() throws {
+    let document = """
+      <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s" name="sender">
+        <state id="s"><transition event="go"><send target="#_w" event="finish" delay="500ms" id="bye"/></transition>
+          <transition event="stop"><cancel sendid="bye"/></transition></state>
+      </scxml>
+      """
+    let chart = try SCXMLDocument.parse(Data(document.utf8), file: "sender.scxml")
+    #expect(chart.markdown().contains("send finish to #_w after 500ms as bye"), "\(chart.markdown())")
+    #expect(chart.mermaid().contains("go / send finish to #35;_w after 500 ms"), "\(chart.mermaid())")
+    let exported = try chart.scxml()
+    #expect(exported.contains("<send event=\"finish\" target=\"#_w\" delay=\"500ms\" id=\"bye\"/>"), "\(exported)")
+    #expect(try ChartSpec.parse(chart.markdown(), file: "sender.md").scxml() == exported)
+    #expect(try SCXMLDocument.parse(Data(exported.utf8), file: "again.scxml").scxml() == exported)
+    var machine = ChartMachine(chart, context: NoContext())
+    _ = try machine.start()
+    let outputs = try machine.send("go").outputs
+    #expect(outputs.count == 1)
+    guard case .delayedMessage("finish", to: "#_w", after: .milliseconds(500), id: "bye")? = outputs.first else {
+      Issue.record("expected a delayed message, got \(outputs)")
+      return
+    }
   }
 
   @Test("a parent and child messaging each other forever end with the bound on events per input, not a hang")

@@ -55,7 +55,11 @@ struct ChartSpecTests {
     Bad(label: "unknown source", text: states + "| a |  | atomic |  |  |  |\n" + transitions + "| b | go |  | a |  |  |\n",
         error: SpecError(file: "c.md", line: 7, field: "from", message: "'b' is not in the states table")),
     Bad(label: "bad send", text: states + "| a |  | atomic |  | send x later |  |\n",
-        error: SpecError(file: "c.md", line: 3, field: "entry", message: "'send x later'; expected send <event> [after <time>] [as <id>], or send <event> to <target>")),
+        error: SpecError(file: "c.md", line: 3, field: "entry", message: "'send x later'; expected send <event> [after <time>] [as <id>], or send <event> to <target> [after <time>] [as <id>]")),
+    Bad(label: "bad delayed message", text: states + "| a |  | atomic |  | send x to #_w after soon |  |\n",
+        error: SpecError(
+          file: "c.md", line: 3, field: "entry",
+          message: "'send x to #_w after soon'; expected send <event> [after <time>] [as <id>], or send <event> to <target> [after <time>] [as <id>]")),
     Bad(label: "unknown target", text: states + "| a |  | atomic |  |  |  |\n" + transitions + "| a | go |  | zz |  |  |\n",
         error: SpecError(file: "c.md", line: 7, message: "line 7: state 'a': unknown target 'zz'")),
     Bad(label: "no states table", text: "# nothing\n- chart: `x`\n",

@@ -77,7 +77,9 @@ struct ChartDriver<Event: DriverEvent, Context> {
   var machine: Machine { sessions[0]!.machine }
   /// Milliseconds of virtual time so far.
   private(set) var now: Duration = .zero
-  private var pending: [(due: Duration, sequence: Int, session: Int, event: Event, id: String?)] = []
+  /// Delayed sends, each due at `due`; `target`: another chart's (a delayed message), else the
+  /// session's own.
+  private var pending: [(due: Duration, sequence: Int, session: Int, event: Event, id: String?, target: String?)] = []
   private var sequence = 0
   /// Effects (logs) in the order they ran; an invoked chart's led by its path in brackets.
   private(set) var effects: [String] = []
@@ -185,7 +187,9 @@ struct ChartDriver<Event: DriverEvent, Context> {
       now = fired.due
       if let session = sessions[fired.session], !session.machine.isHalted {
         // A delayed send to another chart is delivered to it when due, as a message.
-        if let target = fired.event.deliveryTarget {
+        if let target = fired.target {
+          deliver(fired.event, to: target, from: fired.session)
+        } else if let target = fired.event.deliveryTarget {
           deliver(fired.event.delivered, to: target, from: fired.session)
         } else {
           try handle(fired.event, in: fired.session)
@@ -194,6 +198,14 @@ struct ChartDriver<Event: DriverEvent, Context> {
       try drain()
     }
     now = end
+  }
+
+  /// A delayed send of session `key`, for it or (`target`) another chart: it replaces a pending
+  /// send of the session with the same id.
+  private mutating func wait(_ event: Event, after delay: Duration, id: String?, in key: Int, for target: String? = nil) {
+    sequence += 1
+    if let id { pending.removeAll { $0.session == key && $0.id == id } }
+    pending.append((now + delay, sequence, key, event, id, target))
   }
 
   /// What session `key`'s macrostep asked for, then its invocations, then its end if it halted.
@@ -206,12 +218,11 @@ struct ChartDriver<Event: DriverEvent, Context> {
         if delay <= .zero {
           sessions[key]!.external.append(event)
         } else {
-          sequence += 1
-          if let id { pending.removeAll { $0.session == key && $0.id == id } }
-          pending.append((now + delay, sequence, key, event, id))
+          wait(event, after: delay, id: id, in: key)
         }
       case .cancel(let id): pending.removeAll { $0.session == key && $0.id == id }
       case .message(let event, let target): deliver(event, to: target, from: key)
+      case .delayedMessage(let event, let target, let delay, let id): wait(event, after: delay, id: id, in: key, for: target)
       @unknown default: break
       }
     }

@@ -219,7 +219,7 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
   func makesOutputsOnly(_ range: Range<Int>) -> Bool {
     range.allSatisfy { i in
       switch content[i] {
-      case .effect, .make, .send, .cancel, .message: true
+      case .effect, .make, .send, .cancel, .message, .delayedMessage: true
       case .raise, .update, .error: false
       }
     }

@@ -188,6 +188,12 @@ public enum ChartAction<Event: Sendable, Context, Effect: Sendable>: Sendable {
   /// `#_<id>` (a chart this one invoked), in SCXML's words; a store's child by its id or path.
   /// The machine makes it an output (``ChartOutput/message(_:to:)``) for its runner to deliver.
   case message(Event, to: String)
+  /// Send `event` to another machine (as ``message(_:to:)``) after `delay` of the runner's
+  /// clock; a pending message with an `id` is cancelled by ``cancel(_:)`` with that id. Made by
+  /// ``message(_:to:after:id:)``. The machine makes it an output
+  /// (``ChartOutput/delayedMessage(_:to:after:id:)``); a store keeps it as a timer until it is
+  /// due (see ``MachineMessage/init(_:to:after:id:)``).
+  case delayedMessage(Event, to: String, after: Duration, id: String?)
   /// Change the context; `name` (when given) is how tables and diagrams show it, else `(update)`.
   ///
   /// ```swift
@@ -197,6 +203,17 @@ public enum ChartAction<Event: Sendable, Context, Effect: Sendable>: Sendable {
   /// Raise a platform error event (`error.execution`, `error.communication`) on the internal
   /// queue: what an importer emits for content it knows will fail when run.
   case error(String)
+
+  /// Send `event` to another machine after `delay` (XState's `sendTo` with a delay; SCXML's
+  /// `<send target="#_child" delay="1s">`); a pending message with an `id` can be cancelled.
+  /// A delay of zero (or less) is ``message(_:to:)``, delivered at once.
+  ///
+  /// ```swift
+  /// .message(.nudge, to: "upload", after: .seconds(5), id: "nudge")
+  /// ```
+  public static func message(_ event: Event, to target: String, after delay: Duration, id: String? = nil) -> ChartAction {
+    delay > .zero ? .delayedMessage(event, to: target, after: delay, id: id) : .message(event, to: target)
+  }
 }
 
 extension ChartTransition where Event: Discriminated {

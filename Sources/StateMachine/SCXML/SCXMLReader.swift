@@ -325,12 +325,9 @@ struct SCXMLReader<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Se
     case "#_internal"?: return delay == .zero ? event(name, node).map { .raise($0) } : .error("error.execution")
     case let target? where target.hasPrefix("#_scxml_"): return .error("error.communication")
     case let target? where target.hasPrefix("#_") && target.count > 2:
-      // Another chart of the same system: its invoker, or one it invoked.
-      guard delay == .zero, node.attributes["id"] == nil else {
-        invalid(node, "a send to \(target) with a delay or an id; expected neither (messages between charts are delivered at once)")
-        return nil
-      }
-      return event(name, node).map { .message($0, to: target) }
+      // Another chart of the same system: its invoker, or one it invoked; when delayed, it waits
+      // (cancellable by its id) and is delivered when due.
+      return event(name, node).map { .message($0, to: target, after: delay, id: node.attributes["id"]) }
     case _?: return .error("error.execution")
     }
   }

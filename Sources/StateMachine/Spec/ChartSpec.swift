@@ -177,8 +177,8 @@ public enum ChartSpec {
     return ChartGuard(name) { _, _ in false }
   }
 
-  /// A cell of actions: `name`, `raise e`, `send e [after 500ms] [as id]`, `send e to target`,
-  /// `cancel id`, `error name`.
+  /// A cell of actions: `name`, `raise e`, `send e [after 500ms] [as id]`,
+  /// `send e to target [after 500ms] [as id]`, `cancel id`, `error name`.
   static func actions(_ cell: String, file: String, line: Int, field: String) throws(SpecError) -> [Action] {
     var result: [Action] = []
     for item in Rendering.splitList(cell) where !item.isEmpty {
@@ -195,9 +195,10 @@ public enum ChartSpec {
       case "send" where words.count >= 2:
         let event = Rendering.readName(words[1]).name
         words.removeFirst(2)
-        if words.count == 2, words[0] == "to" {
-          result.append(.message(event, to: Rendering.readName(words[1]).name))
-          continue
+        var target: String?
+        if words.count >= 2, words[0] == "to" {
+          target = Rendering.readName(words[1]).name
+          words.removeFirst(2)
         }
         var delay = Duration.zero
         var id: String?
@@ -208,11 +209,17 @@ public enum ChartSpec {
             id = Rendering.readName(words[1]).name
           } else {
             throw SpecError(
-              file: file, line: line, field: field, message: "'\(item)'; expected send <event> [after <time>] [as <id>], or send <event> to <target>")
+              file: file, line: line, field: field,
+              message: "'\(item)'; expected send <event> [after <time>] [as <id>], or send <event> to <target> [after <time>] [as <id>]")
           }
           words.removeFirst(2)
         }
-        result.append(.send(event, after: delay, id: id))
+        if let target {
+          // (A message without a delay is delivered at once: its id names nothing to cancel.)
+          result.append(delay > .zero ? .delayedMessage(event, to: target, after: delay, id: id) : .message(event, to: target))
+        } else {
+          result.append(.send(event, after: delay, id: id))
+        }
       default: result.append(.effect(text))
       }
     }

@@ -26,11 +26,13 @@ struct StepMessageTests {
 
   /// A host of `kind`, with the same events: `ball` messages the child a ball (and counts),
   /// `lost` messages a child that does not exist, `later` messages it a ball in 5 s (id `later`),
-  /// `never` cancels that. A table's rows each have one command. A chart's transitions each
-  /// have one output (`lost`'s a ``ChartAction/message(_:to:)``, the others' a
-  /// ``Command/message(_:)`` effect), and it has two more: `both` messages the child and then no
-  /// one (two outputs, registered in order), and `quit` messages the child as it halts the
-  /// chart (its messages go nowhere).
+  /// `never` cancels that. A chart also has the same by its own actions: `ownLater` (a
+  /// ``ChartAction/message(_:to:after:id:)``, id `own`), `ownNever` (its ``ChartAction/cancel(_:)``)
+  /// and `ownNow` (a delay of zero: a message delivered at once). A table's rows each have one
+  /// command. A chart's transitions each have one output (`lost`'s a
+  /// ``ChartAction/message(_:to:)``, the others' a ``Command/message(_:)`` effect), and it has
+  /// two more: `both` messages the child and then no one (two outputs, registered in order), and
+  /// `quit` messages the child as it halts the chart (its messages go nowhere).
   static func run(_ kind: HostKind, echoesBack: Bool = false) throws -> Run {
     let (clock, ledger) = (ManualClock(), SystemLedger())
     let child = child(echoesBack: echoesBack)
@@ -57,6 +59,9 @@ struct StepMessageTests {
           .on("later", do: [.effect(later)]),
           .on("never", do: [.effect(.cancel("later"))]),
           .on("both", do: [.effect(ball), .message("ball", to: "nobody")]),
+          .on("ownLater", do: [.message("ball", to: "echo", after: .seconds(5), id: "own")]),
+          .on("ownNever", do: [.cancel("own")]),
+          .on("ownNow", do: [.message("ball", to: "echo", after: .zero, id: "own")]),
           .on("quit", to: "over", actions: [.effect(ball)]),
         ], onEntry: [.effect(.invoke(child, id: "echo", scope: .global))]),
         .final("over"),
@@ -93,6 +98,16 @@ struct StepMessageTests {
     Case(
       label: "delayed and cancelled by its id before it is due: never delivered", kinds: HostKind.allCases, events: ["later", "never"],
       wait: .seconds(10), reports: ["start after 5 s: send ball to echo", "cancelled after 5 s: send ball to echo"], childSteps: 0),
+    Case(
+      label: "a chart's own delayed message: a timer until it is due, then delivered", kinds: [.chart], events: ["ownLater"],
+      wait: .seconds(5), reports: ["start after 5 s: send ball to echo", "finished after 5 s: send ball to echo"], childSteps: 1),
+    Case(
+      label: "a chart's own delayed message, cancelled by the chart's cancel of its id: never delivered", kinds: [.chart],
+      events: ["ownLater", "ownNever"], wait: .seconds(10),
+      reports: ["start after 5 s: send ball to echo", "cancelled after 5 s: send ball to echo"], childSteps: 0),
+    Case(
+      label: "a chart's own message with a delay of zero: delivered at once", kinds: [.chart], events: ["ownNow"], wait: .zero,
+      reports: ["start send ball to echo", "finished send ball to echo"], childSteps: 1),
     Case(
       label: "one of two outputs: each delivered or refused, in order", kinds: [.chart], events: ["both"], wait: .zero,
       reports: [

@@ -53,7 +53,10 @@ extension Chart {
             return refuse("the event \(Rendering.quoted(text)) sent on \(place)", "expected a name without spaces or control characters")
           }
           if case .send(_, _, let id?) = action, controlled(id) { return refuse("the send id \(Rendering.quoted(id)) on \(place)", "XML cannot hold control characters") }
-        case .message(let event, let target):
+        case .message(let event, let target), .delayedMessage(let event, let target, _, _):
+          if case .delayedMessage(_, _, _, let id?) = action, controlled(id) {
+            return refuse("the send id \(Rendering.quoted(id)) on \(place)", "XML cannot hold control characters")
+          }
           let text = eventName(event)
           if text.isEmpty || text.contains(where: \.isWhitespace) || controlled(text) || target.isEmpty || target.contains(where: \.isWhitespace)
             || controlled(target)

@@ -49,7 +49,7 @@ extension SCXMLDocument {
       switch output {
       case .effect(let log): .effect(.perform(log))
       case .send(let event, _, _) where event.target != nil: .error("error.communication")
-      case .message: .error("error.communication")
+      case .message, .delayedMessage: .error("error.communication")
       case .send(let event, let delay, let id): .send(event, after: delay, id: id)
       case .raise(let event): .raise(event)
       case .cancel(let id): .cancel(id)

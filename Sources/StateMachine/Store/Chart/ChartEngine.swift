@@ -320,6 +320,10 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
       case .message(let event, let target):
         guard !halted else { continue }
         core.register(.message(MachineMessage(event, to: target)), owner: owner, into: &work)
+      case .delayedMessage(let event, let target, let delay, let id):
+        // A timer until it is due, as a table's delayed message; cancelled by its id.
+        guard !halted else { continue }
+        core.register(.message(MachineMessage(event, to: target, after: delay, id: id.map { EffectID($0) })), owner: owner, into: &work)
       }
     }
   }
