@@ -321,11 +321,17 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
         guard !halted else { continue }
         core.register(.message(MachineMessage(event, to: target)), owner: owner, into: &work)
       case .delayedMessage(let event, let target, let delay, let id):
-        // A timer until it is due, as a table's delayed message; cancelled by its id.
         guard !halted else { continue }
-        core.register(.message(MachineMessage(event, to: target, after: delay, id: id.map { EffectID($0) })), owner: owner, into: &work)
+        core.register(delayedMessage(event, to: target, after: delay, id: id), owner: owner, into: &work)
       }
     }
+  }
+
+  /// A chart's delayed message as the store keeps it: a timer until it is due, as a table's
+  /// delayed message, cancelled by its id. (Made out of line: most steps never make one.)
+  @inlinable @inline(never)
+  static func delayedMessage(_ event: Event, to target: String, after delay: Duration, id: String?) -> Command<Event, Work> {
+    .message(MachineMessage(event, to: target, after: delay, id: id.map { EffectID($0) }))
   }
 
   @inlinable
