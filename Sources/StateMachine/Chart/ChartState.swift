@@ -206,7 +206,8 @@ public enum ChartAction<Event: Sendable, Context, Effect: Sendable>: Sendable {
 
   /// Send `event` to another machine after `delay` (XState's `sendTo` with a delay; SCXML's
   /// `<send target="#_child" delay="1s">`); a pending message with an `id` can be cancelled.
-  /// A delay of zero (or less) is ``message(_:to:)``, delivered at once.
+  /// A delay of zero (or less) is ``message(_:to:)``, delivered at once (its id then names
+  /// nothing to cancel, and is dropped).
   ///
   /// ```swift
   /// .message(.nudge, to: "upload", after: .seconds(5), id: "nudge")

@@ -215,8 +215,7 @@ public enum ChartSpec {
           words.removeFirst(2)
         }
         if let target {
-          // (A message without a delay is delivered at once: its id names nothing to cancel.)
-          result.append(delay > .zero ? .delayedMessage(event, to: target, after: delay, id: id) : .message(event, to: target))
+          result.append(.message(event, to: target, after: delay, id: id))
         } else {
           result.append(.send(event, after: delay, id: id))
         }
