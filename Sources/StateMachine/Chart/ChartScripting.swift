@@ -47,8 +47,7 @@ extension ChartMachine {
       case .send(let sent, let delay, let id): if !discardsOutputs { run.output(.send(sent, after: delay, id: id), owner: owner) }
       case .cancel(let id): if !discardsOutputs { run.output(.cancel(id), owner: owner) }
       case .message(let sent, let target): if !discardsOutputs { run.output(.message(sent, to: target), owner: owner) }
-      case .delayedMessage(let sent, let target, let delay, let id):
-        if !discardsOutputs { run.output(.delayedMessage(sent, to: target, after: delay, id: id), owner: owner) }
+      case .delayedMessage(let message): if !discardsOutputs { run.output(.delayedMessage(message), owner: owner) }
       case .update, .make: break
       }
     }

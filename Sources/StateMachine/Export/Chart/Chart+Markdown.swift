@@ -97,9 +97,10 @@ extension Chart {
       return text
     case .cancel(let id): return "cancel " + Rendering.wordName(id)
     case .message(let event, let target): return "send " + Rendering.wordName(eventName(event)) + " to " + Rendering.wordName(target)
-    case .delayedMessage(let event, let target, let delay, let id):
-      var text = "send " + Rendering.wordName(eventName(event)) + " to " + Rendering.wordName(target) + " after " + ChartSpec.format(delay)
-      if let id { text += " as " + Rendering.wordName(id) }
+    case .delayedMessage(let message):
+      var text = "send " + Rendering.wordName(eventName(message.event)) + " to " + Rendering.wordName(message.target)
+      text += " after " + ChartSpec.format(message.delay)
+      if let id = message.id { text += " as " + Rendering.wordName(id) }
       return text
     case .update(let name?, _): return labelCell(name)
     case .update(nil, _): return "(update)"

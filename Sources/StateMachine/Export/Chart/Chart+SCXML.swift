@@ -123,9 +123,10 @@ extension Chart {
           lines.append(send + "/>")
         case .cancel(let id): lines.append("\(indent)<cancel sendid=\(attribute(id))/>")
         case .message(let event, let target): lines.append("\(indent)<send event=\(attribute(eventName(event))) target=\(attribute(target))/>")
-        case .delayedMessage(let event, let target, let delay, let id):
-          var send = "\(indent)<send event=\(attribute(eventName(event))) target=\(attribute(target)) delay=\"\(ChartSpec.format(delay))\""
-          if let id { send += " id=\(attribute(id))" }
+        case .delayedMessage(let message):
+          var send = "\(indent)<send event=\(attribute(eventName(message.event))) target=\(attribute(message.target))"
+          send += " delay=\"\(ChartSpec.format(message.delay))\""
+          if let id = message.id { send += " id=\(attribute(id))" }
           lines.append(send + "/>")
         case .update(let name?, _): lines.append("\(indent)<fsm:update name=\(attribute(name))/>")
         case .update(nil, _):

@@ -9,6 +9,15 @@ extension Chart {
     func controlled(_ text: String) -> Bool {
       text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r") || $0.value == 0x7F || $0.value == 0xFFFE || $0.value == 0xFFFF }
     }
+    // A message (delayed or not): its event and target are names; a delayed one's id, text.
+    func refusal(ofMessage event: Event, to target: String, id: String?, on place: String) -> ExportError? {
+      if let id, controlled(id) { return refuse("the send id \(Rendering.quoted(id)) on \(place)", "XML cannot hold control characters") }
+      let text = eventName(event)
+      guard text.isEmpty || text.contains(where: \.isWhitespace) || controlled(text) || target.isEmpty || target.contains(where: \.isWhitespace)
+        || controlled(target)
+      else { return nil }
+      return refuse("the message \(Rendering.quoted(text)) to \(Rendering.quoted(target)) on \(place)", "expected names without spaces or control characters")
+    }
     let spaced = "SCXML separates ids with whitespace; expected an id without spaces, tabs or newlines"
     if controlled(name) { return refuse("chart name \(Rendering.quoted(name))", "XML cannot hold control characters") }
     var seen: [String: Int] = [:]
@@ -53,16 +62,10 @@ extension Chart {
             return refuse("the event \(Rendering.quoted(text)) sent on \(place)", "expected a name without spaces or control characters")
           }
           if case .send(_, _, let id?) = action, controlled(id) { return refuse("the send id \(Rendering.quoted(id)) on \(place)", "XML cannot hold control characters") }
-        case .message(let event, let target), .delayedMessage(let event, let target, _, _):
-          if case .delayedMessage(_, _, _, let id?) = action, controlled(id) {
-            return refuse("the send id \(Rendering.quoted(id)) on \(place)", "XML cannot hold control characters")
-          }
-          let text = eventName(event)
-          if text.isEmpty || text.contains(where: \.isWhitespace) || controlled(text) || target.isEmpty || target.contains(where: \.isWhitespace)
-            || controlled(target)
-          {
-            return refuse("the message \(Rendering.quoted(text)) to \(Rendering.quoted(target)) on \(place)", "expected names without spaces or control characters")
-          }
+        case .message(let event, let target):
+          if let refusal = refusal(ofMessage: event, to: target, id: nil, on: place) { return refusal }
+        case .delayedMessage(let message):
+          if let refusal = refusal(ofMessage: message.event, to: message.target, id: message.id, on: place) { return refusal }
         case .cancel(let id):
           if controlled(id) { return refuse("the send id \(Rendering.quoted(id)) on \(place)", "XML cannot hold control characters") }
         case .update(let name?, _), .make(let name, _):

@@ -320,9 +320,9 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
       case .message(let event, let target):
         guard !halted else { continue }
         core.register(.message(MachineMessage(event, to: target)), owner: owner, into: &work)
-      case .delayedMessage(let event, let target, let delay, let id):
+      case .delayedMessage(let message):
         guard !halted else { continue }
-        core.register(delayedMessage(event, to: target, after: delay, id: id), owner: owner, into: &work)
+        core.register(command(of: message), owner: owner, into: &work)
       }
     }
   }
@@ -330,8 +330,8 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   /// A chart's delayed message as the store keeps it: a timer until it is due, as a table's
   /// delayed message, cancelled by its id. (Made out of line: most steps never make one.)
   @inlinable @inline(never)
-  static func delayedMessage(_ event: Event, to target: String, after delay: Duration, id: String?) -> Command<Event, Work> {
-    .message(MachineMessage(event, to: target, after: delay, id: id.map { EffectID($0) }))
+  static func command(of message: ChartDelayedMessage<Event>) -> Command<Event, Work> {
+    .message(MachineMessage(message.event, to: message.target, after: message.delay, id: message.id.map { EffectID($0) }))
   }
 
   @inlinable
