@@ -222,6 +222,7 @@ struct ChartDriver<Event: DriverEvent, Context> {
         }
       case .cancel(let id): pending.removeAll { $0.session == key && $0.id == id }
       case .message(let event, let target): deliver(event, to: target, from: key)
+      case .delayedMessage(let message) where message.delay <= .zero: deliver(message.event, to: message.target, from: key)
       case .delayedMessage(let message): wait(message.event, after: message.delay, id: message.id, in: key, for: message.target)
       @unknown default: break
       }
