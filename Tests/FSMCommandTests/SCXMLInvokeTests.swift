@@ -212,7 +212,7 @@ struct SCXMLInvokeTests {
     _ = try machine.start()
     let outputs = try machine.send("go").outputs
     #expect(outputs.count == 1)
-    guard case .delayedMessage(ChartDelayedMessage("finish", to: "#_w", after: .milliseconds(500), id: "bye"))? = outputs.first else {
+    guard case .delayedMessage(MachineMessage("finish", to: "#_w", after: .milliseconds(500), id: "bye"))? = outputs.first else {
       Issue.record("expected a delayed message, got \(outputs)")
       return
     }

@@ -92,7 +92,7 @@ struct EffectIDLookupTests {
     for n in 3..<1_000 { store.send(.cancel(n)) }
     store.runtime.with(TableEngine<Table>.self) { $0.core }.withLock { core in
       #expect(core.byID.count == 3)
-      #expect(!Family.scans(core.byID), "a map that held 1,000 ids is not walked")
+      #expect(!core.byID.scans, "a map that held 1,000 ids is not walked")
       core._checkInvariants()
     }
     cancelled.withLock { $0.removeAll() }
@@ -101,7 +101,7 @@ struct EffectIDLookupTests {
     store.send(.restart(2))
     #expect(store.runningEffectCount == 2)
     #expect(cancelled.withLock { $0 } == ["e1", "e2"])
-    #expect(Family.scans([EffectID("a"): UInt64(1), "b": 2, "c": 3]))
+    #expect([EffectID("a"): UInt64(1), "b": 2, "c": 3].scans)
     await store.finish()
   }
 }

@@ -222,8 +222,14 @@ struct ChartDriver<Event: DriverEvent, Context> {
         }
       case .cancel(let id): pending.removeAll { $0.session == key && $0.id == id }
       case .message(let event, let target): deliver(event, to: target, from: key)
-      case .delayedMessage(let message) where message.delay <= .zero: deliver(message.event, to: message.target, from: key)
-      case .delayedMessage(let message): wait(message.event, after: message.delay, id: message.id, in: key, for: message.target)
+      case .delayedMessage(let message):
+        // (Made by the document's reader, of the document's events.)
+        guard let event = message.event(as: Event.self) else { preconditionFailure("invalid state: a message of another type: \(message)") }
+        if message.delay > .zero {
+          wait(event, after: message.delay, id: message.id?.name, in: key, for: message.target)
+        } else {
+          deliver(event, to: message.target, from: key)
+        }
       @unknown default: break
       }
     }
@@ -329,48 +335,6 @@ enum ChartDriverError: Error, CustomStringConvertible {
       "'\(input)' would run more than \(limit) charts at once (invoked charts keep invoking; the bound is \(limit))"
     }
   }
-}
-
-/// An event the driver can make: one from outside (a trace's), a platform event (an invoked
-/// chart's `done.invoke.<id>`, `error.communication`), and one an invoked chart sent its parent.
-protocol DriverEvent: Sendable {
-  static func external(_ name: String) -> Self
-  static func platform(_ name: String, invokeid: String?, data: String?) -> Self
-  func sent(byInvocation id: String) -> Self
-  /// Where a delayed send goes when it falls due (`nil`: the session that sent it).
-  var deliveryTarget: String? { get }
-  /// The event as its target receives it.
-  var delivered: Self { get }
-  /// The invocation that sent it (an invoked chart's event, or its `done.invoke.<id>`).
-  var invokeID: String? { get }
-}
-
-extension String: DriverEvent {
-  static func external(_ name: String) -> String { name }
-  static func platform(_ name: String, invokeid: String?, data: String?) -> String { name }
-  func sent(byInvocation id: String) -> String { self }
-  var deliveryTarget: String? { nil }
-  var delivered: String { self }
-  var invokeID: String? { nil }
-}
-
-extension SCXMLEvent: DriverEvent {
-  static func external(_ name: String) -> SCXMLEvent { SCXMLEvent(name) }
-  static func platform(_ name: String, invokeid: String?, data: String?) -> SCXMLEvent {
-    SCXMLEvent(name, type: .platform, invokeid: invokeid, data: data)
-  }
-  func sent(byInvocation id: String) -> SCXMLEvent {
-    var event = self
-    event.invokeid = id
-    return event
-  }
-  var deliveryTarget: String? { target }
-  var delivered: SCXMLEvent {
-    var event = self
-    event.target = nil
-    return event
-  }
-  var invokeID: String? { invokeid }
 }
 
 /// The driver of a document without a datamodel.

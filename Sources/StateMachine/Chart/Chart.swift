@@ -24,6 +24,9 @@ public struct Chart<ID: Hashable & Sendable, Event: Sendable, Context, Effect: S
   public var name: String { tables.name }
   /// How an event is named for matching transition descriptors.
   @inlinable var eventName: @Sendable (Event) -> String { tables.eventName }
+  /// How a delayed message's event is named (``ChartAction/delayedMessage(_:)``): as this
+  /// chart's events are, or by its text when it was made of another type.
+  func messageName(_ message: MachineMessage) -> String { message.event(as: Event.self).map(eventName) ?? message.text }
   /// A small number per event name, when the events are ``Discriminated`` with ordinals: lets
   /// a machine find what it compiled for the event with an array load instead of comparing names.
   @inlinable var eventOrdinal: (@Sendable (Event) -> Int?)? { tables.eventOrdinal }

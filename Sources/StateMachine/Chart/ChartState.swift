@@ -188,12 +188,12 @@ public enum ChartAction<Event: Sendable, Context, Effect: Sendable>: Sendable {
   /// `#_<id>` (a chart this one invoked), in SCXML's words; a store's child by its id or path.
   /// The machine makes it an output (``ChartOutput/message(_:to:)``) for its runner to deliver.
   case message(Event, to: String)
-  /// Send an event to another machine (as ``message(_:to:)``) after a delay of the runner's
-  /// clock; a pending message with an id is cancelled by ``cancel(_:)`` with that id. Made by
-  /// ``message(_:to:after:id:)``. The machine makes it an output
-  /// (``ChartOutput/delayedMessage(_:)``); a store keeps it as a timer until it is due (see
-  /// ``MachineMessage/init(_:to:after:id:)``).
-  case delayedMessage(ChartDelayedMessage<Event>)
+  /// Send a message to another machine (as ``message(_:to:)``) after its delay of the runner's
+  /// clock, as a table's ``MachineMessage/init(_:to:after:id:)`` does; a pending message with an
+  /// id is cancelled by ``cancel(_:)`` with that id. Made by ``message(_:to:after:id:)``, of one
+  /// of this chart's events. The machine makes it an output
+  /// (``ChartOutput/delayedMessage(_:)``); a store keeps it as a timer until it is due.
+  case delayedMessage(MachineMessage)
   /// Change the context; `name` (when given) is how tables and diagrams show it, else `(update)`.
   ///
   /// ```swift
@@ -213,7 +213,7 @@ public enum ChartAction<Event: Sendable, Context, Effect: Sendable>: Sendable {
   /// .message(.nudge, to: "upload", after: .seconds(5), id: "nudge")
   /// ```
   public static func message(_ event: Event, to target: String, after delay: Duration, id: String? = nil) -> ChartAction {
-    delay > .zero ? .delayedMessage(ChartDelayedMessage(event, to: target, after: delay, id: id)) : .message(event, to: target)
+    delay > .zero ? .delayedMessage(MachineMessage(event, to: target, after: delay, id: id.map { EffectID($0) })) : .message(event, to: target)
   }
 }
 

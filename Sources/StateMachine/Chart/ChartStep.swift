@@ -75,10 +75,10 @@ public enum ChartOutput<Event: Sendable, Effect: Sendable>: Sendable {
   case cancel(String)
   /// Deliver `event` to the machine at `target` (see ``ChartAction/message(_:to:)``).
   case message(Event, to: String)
-  /// Deliver the message's event to the machine at its target once its delay (more than zero)
-  /// has passed; a pending message with an id is cancelled by ``cancel(_:)`` (see
-  /// ``ChartAction/message(_:to:after:id:)``).
-  case delayedMessage(ChartDelayedMessage<Event>)
+  /// Deliver `message` (one of this chart's events) to the machine at its target once its
+  /// delay (more than zero) has passed; a pending message with an id is cancelled by
+  /// ``cancel(_:)`` (see ``ChartAction/message(_:to:after:id:)``).
+  case delayedMessage(MachineMessage)
 }
 
 extension ChartOutput: Equatable where Event: Equatable, Effect: Equatable {}

@@ -204,10 +204,10 @@ struct StoreCore<Engine: StoreEngine> {
   }
 
   /// The running effect or child named `id`: among a few ids, found by comparing them one by
-  /// one (``Family/index(of:in:)``; hashing the id, a string, was a fifth of a step that
+  /// one (`scanningIndex(forKey:)`; hashing the id, a string, was a fifth of a step that
   /// cancels what does not run).
   @inlinable
-  func token(of id: EffectID) -> UInt64? { Family.index(of: id, in: byID).map { byID.values[$0] } }
+  func token(of id: EffectID) -> UInt64? { byID.scanningIndex(forKey: id).map { byID.values[$0] } }
 
   /// Files `command` as a running effect belonging to state `owner`, by the id and scope its
   /// command says, its handle to be attached; returns its token, and the effect of the same id
@@ -236,7 +236,7 @@ struct StoreCore<Engine: StoreEngine> {
       preconditionFailure("invalid state: no running effect or child has the token \(token)")
     }
     // (Removed where it was found: found, then removed by its id, it was looked up twice.)
-    if let id = effect.id, let index = Family.index(of: id, in: byID), byID.values[index] == token { byID.remove(at: index) }
+    if let id = effect.id, let index = byID.scanningIndex(forKey: id), byID.values[index] == token { byID.remove(at: index) }
     if case .child = effect.handle, let family { family.last = nil }
     if effect.scope == .state, var tokens = owned.removeValue(forKey: effect.owner) {
       tokens.remove(token)

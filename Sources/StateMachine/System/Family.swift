@@ -49,30 +49,9 @@ final class Family {
   /// costs less than hashing it. Forgotten whenever a child stops running.
   @exclusivity(unchecked) @usableFromInline var last: (id: String, child: RunningChild)?
 
-  /// Up to how many children (or running effects' ids) a lookup by id compares ids one by one
-  /// instead of hashing it (see ``child(_:byID:)``, ``StoreCore/token(of:)``).
-  @usableFromInline static var scanned: Int { 8 }
-
-  /// Whether a lookup in `map` compares its keys one by one (``scanned``): it holds a few, and
-  /// has not held many. (A dictionary keeps its buckets when it shrinks, and a walk over its
-  /// entries visits every bucket: one that held 10,000 children and holds 8 was walked through
-  /// some 16,000 buckets at each lookup.)
-  @inlinable
-  static func scans<Key, Value>(_ map: [Key: Value]) -> Bool { map.count <= scanned && map.capacity <= 4 * scanned }
-
-  /// Where `key` is in `map`: compared with each key in turn when the map ``scans(_:)`` (no
-  /// hash, and no value copied), hashed otherwise. (A store's running effects by id, the
-  /// synchronous system's children by id.)
-  @inlinable
-  static func index<Key, Value>(of key: Key, in map: [Key: Value]) -> Dictionary<Key, Value>.Index? {
-    guard scans(map) else { return map.index(forKey: key) }
-    var index = map.startIndex
-    while index != map.endIndex {
-      if map.keys[index] == key { return index }
-      map.formIndex(after: &index)
-    }
-    return nil
-  }
+  /// Up to how many children a lookup by id compares ids one by one instead of hashing it
+  /// (see ``child(_:byID:)``; a dictionary's `scannedCount`).
+  @usableFromInline static var scanned: Int { [String: Int].scannedCount }
 
   /// The running child `id` (attached: its store started); `byID` is the store's index of
   /// running effects by id.
@@ -89,7 +68,7 @@ final class Family {
   @inlinable
   func child(named name: String, byID: [EffectID: UInt64]) -> RunningChild? {
     var found: RunningChild?
-    if Self.scans(children) {
+    if children.scans {
       // A few children are compared by id, one by one: two hashed lookups (the id's token, then
       // the token's child) cost more than that. (A store has one child per id: a new one
       // replaces it.)

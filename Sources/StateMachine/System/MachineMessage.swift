@@ -131,6 +131,12 @@ public struct MachineMessage: Sendable, Hashable, CustomStringConvertible {
   /// A delayed message's id, by which ``Command/cancel(_:)`` cancels it before it is due.
   public var id: EffectID? { content.id }
 
+  /// The message as one of the receiving machine's events, when it is a `T` (a message read
+  /// back from a log is none). For the runners and exporters of a chart's delayed message
+  /// (``ChartAction/message(_:to:after:id:)``), which made it of their own event type.
+  @inlinable
+  package func event<T: Sendable>(as type: T.Type) -> T? { message(of: content, as: type) }
+
   /// Whether it waits before it is delivered (see ``init(_:to:after:id:)``).
   @inlinable var isDelayed: Bool { content.isDelayed }
 

@@ -98,9 +98,9 @@ extension Chart {
     case .cancel(let id): return "cancel " + Rendering.wordName(id)
     case .message(let event, let target): return "send " + Rendering.wordName(eventName(event)) + " to " + Rendering.wordName(target)
     case .delayedMessage(let message):
-      var text = "send " + Rendering.wordName(eventName(message.event)) + " to " + Rendering.wordName(message.target)
+      var text = "send " + Rendering.wordName(messageName(message)) + " to " + Rendering.wordName(message.target)
       text += " after " + ChartSpec.format(message.delay)
-      if let id = message.id { text += " as " + Rendering.wordName(id) }
+      if let id = message.id { text += " as " + Rendering.wordName(id.name) }
       return text
     case .update(let name?, _): return labelCell(name)
     case .update(nil, _): return "(update)"

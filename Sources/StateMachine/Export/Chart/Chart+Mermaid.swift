@@ -117,8 +117,7 @@ extension Chart {
     case .send(let event, let delay, _): delay == .zero ? "send \(eventName(event))" : "send \(eventName(event)) after \(Command<String, String>.format(delay))"
     case .cancel(let id): "cancel \(id)"
     case .message(let event, let target): "send \(eventName(event)) to \(target)"
-    case .delayedMessage(let message):
-      "send \(eventName(message.event)) to \(message.target) after \(Command<String, String>.format(message.delay))"
+    case .delayedMessage(let message): "send \(messageName(message)) to \(message.target) after \(Command<String, String>.format(message.delay))"
     case .update(let name, _): name ?? "update"
     case .error(let name): name
     }

@@ -124,9 +124,9 @@ extension Chart {
         case .cancel(let id): lines.append("\(indent)<cancel sendid=\(attribute(id))/>")
         case .message(let event, let target): lines.append("\(indent)<send event=\(attribute(eventName(event))) target=\(attribute(target))/>")
         case .delayedMessage(let message):
-          var send = "\(indent)<send event=\(attribute(eventName(message.event))) target=\(attribute(message.target))"
+          var send = "\(indent)<send event=\(attribute(messageName(message))) target=\(attribute(message.target))"
           send += " delay=\"\(ChartSpec.format(message.delay))\""
-          if let id = message.id { send += " id=\(attribute(id))" }
+          if let id = message.id { send += " id=\(attribute(id.name))" }
           lines.append(send + "/>")
         case .update(let name?, _): lines.append("\(indent)<fsm:update name=\(attribute(name))/>")
         case .update(nil, _):

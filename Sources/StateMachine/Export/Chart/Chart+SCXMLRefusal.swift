@@ -10,9 +10,8 @@ extension Chart {
       text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r") || $0.value == 0x7F || $0.value == 0xFFFE || $0.value == 0xFFFF }
     }
     // A message (delayed or not): its event and target are names; a delayed one's id, text.
-    func refusal(ofMessage event: Event, to target: String, id: String?, on place: String) -> ExportError? {
+    func refusal(ofMessage text: String, to target: String, id: String?, on place: String) -> ExportError? {
       if let id, controlled(id) { return refuse("the send id \(Rendering.quoted(id)) on \(place)", "XML cannot hold control characters") }
-      let text = eventName(event)
       guard text.isEmpty || text.contains(where: \.isWhitespace) || controlled(text) || target.isEmpty || target.contains(where: \.isWhitespace)
         || controlled(target)
       else { return nil }
@@ -63,9 +62,9 @@ extension Chart {
           }
           if case .send(_, _, let id?) = action, controlled(id) { return refuse("the send id \(Rendering.quoted(id)) on \(place)", "XML cannot hold control characters") }
         case .message(let event, let target):
-          if let refusal = refusal(ofMessage: event, to: target, id: nil, on: place) { return refusal }
+          if let refusal = refusal(ofMessage: eventName(event), to: target, id: nil, on: place) { return refusal }
         case .delayedMessage(let message):
-          if let refusal = refusal(ofMessage: message.event, to: message.target, id: message.id, on: place) { return refusal }
+          if let refusal = refusal(ofMessage: messageName(message), to: message.target, id: message.id?.name, on: place) { return refusal }
         case .cancel(let id):
           if controlled(id) { return refuse("the send id \(Rendering.quoted(id)) on \(place)", "XML cannot hold control characters") }
         case .update(let name?, _), .make(let name, _):

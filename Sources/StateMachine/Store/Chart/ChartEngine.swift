@@ -321,17 +321,11 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
         guard !halted else { continue }
         core.register(.message(MachineMessage(event, to: target)), owner: owner, into: &work)
       case .delayedMessage(let message):
+        // A timer until it is due, as a table's delayed message, cancelled by its id.
         guard !halted else { continue }
-        core.register(command(of: message), owner: owner, into: &work)
+        core.register(.message(message), owner: owner, into: &work)
       }
     }
-  }
-
-  /// A chart's delayed message as the store keeps it: a timer until it is due, as a table's
-  /// delayed message, cancelled by its id. (Made out of line: most steps never make one.)
-  @inlinable @inline(never)
-  static func command(of message: ChartDelayedMessage<Event>) -> Command<Event, Work> {
-    .message(MachineMessage(message.event, to: message.target, after: message.delay, id: message.id.map { EffectID($0) }))
   }
 
   @inlinable

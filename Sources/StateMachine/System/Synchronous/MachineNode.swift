@@ -255,7 +255,7 @@ where
     // (Over the UTF-8 view: a `/` is one byte, and searching the characters cost more.)
     let slash = path.utf8.firstIndex(of: UInt8(ascii: "/"))
     let id = String(slash.map { path[..<$0] } ?? path)
-    guard let index = Family.index(of: id, in: children) else { return (.rejected(.unknownTarget), ChildSaid()) }
+    guard let index = children.scanningIndex(forKey: id) else { return (.rejected(.unknownTarget), ChildSaid()) }
     // (Found once, and stepped where it is in the map.)
     // (Left again only when the child returns: a step that throws ends the input, and its log.)
     budget.log?.enter(id)
