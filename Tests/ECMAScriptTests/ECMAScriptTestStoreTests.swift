@@ -9,6 +9,12 @@ import Testing
 /// after each step, so a step that changed the data fails an assertion that says it did not.
 @Suite("ECMAScript charts in a test store")
 struct ECMAScriptTestStoreTests {
+  /// What a tick in `counting` asks for besides its log: entering `counting` again sends the
+  /// reminder anew (from session `s1`).
+  static let reminder = Command<SCXMLEvent, String>.send(
+    SCXMLEvent("remind", sendid: "reminder", origin: "#_scxml_s1", origintype: "http://www.w3.org/TR/scxml/#SCXMLEventProcessor"),
+    after: .seconds(2), id: "reminder")
+
   static func testStore(_ chart: ECMAScriptChart) throws -> TestStore<ECMAScriptChart> {
     try TestStore(reportsFailures: false) { clock, inspector in
       try Store(chart, context: SCXMLSession(for: chart, sessionID: "s1"), clock: clock, handler: { _, _ in }, inspector: inspector)
@@ -20,7 +26,7 @@ struct ECMAScriptTestStoreTests {
     let store = try Self.testStore(ECMAScriptStoreTests.chart())
     await store.start()
     await #expect(throws: TestStoreFailure.self) {
-      try await store.send(SCXMLEvent("tick"), effects: [.perform("count: 1")])
+      try await store.send(SCXMLEvent("tick"), effects: [.perform("count: 1"), Self.reminder])
     }
   }
 
@@ -28,12 +34,12 @@ struct ECMAScriptTestStoreTests {
   func assertedChange() async throws {
     let store = try Self.testStore(ECMAScriptStoreTests.chart())
     await store.start()
-    try await store.send(SCXMLEvent("tick", data: #"{"by": 5}"#), effects: [.perform("count: 1")]) {
+    try await store.send(SCXMLEvent("tick", data: #"{"by": 5}"#), effects: [.perform("count: 1"), Self.reminder]) {
       try $0.setData(#"{"count":1,"total":5}"#)
     }
     #expect(store.context.data == #"{"count":1,"total":5}"#)
     let failure = await #expect(throws: TestStoreFailure.self) {
-      try await store.send(SCXMLEvent("tick"), effects: [.perform("count: 2")]) { try $0.setData(#"{"count":2,"total":5}"#) }
+      try await store.send(SCXMLEvent("tick"), effects: [.perform("count: 2"), Self.reminder]) { try $0.setData(#"{"count":2,"total":5}"#) }
     }
     #expect(failure.map { "\($0)" }?.contains(#"{"count":2,"total":6}"#) == true)
   }
@@ -42,11 +48,15 @@ struct ECMAScriptTestStoreTests {
   @Test("the README's test store: a tick asserted with the data it leaves")
   func readmeTestStore() async throws {
     let chart = try ECMAScriptStoreTests.chart()
+    let session = SCXMLSession(for: chart)
     let test = try TestStore { clock, inspector in
-        try Store(chart, context: SCXMLSession(for: chart), clock: clock, handler: { _, _ in }, inspector: inspector)
+        try Store(chart, context: session, clock: clock, handler: { _, _ in }, inspector: inspector)
     }
     await test.start()
-    try await test.send(SCXMLEvent("tick"), effects: [.perform("count: 1")]) { try $0.setData(#"{"count":1,"total":1}"#) }
+    let reminder = session.sentEvent("remind", id: "reminder")    // what the <send> of the reminder makes
+    try await test.send(SCXMLEvent("tick"), effects: [.perform("count: 1"), .send(reminder, after: .seconds(2), id: "reminder")]) {
+        try $0.setData(#"{"count":1,"total":1}"#)
+    }
     #expect(test.configuration == ["counting"])
   }
 

@@ -71,6 +71,12 @@ struct ChartTestStoreTests {
     .init(label: "unstated effects", expected: "sent pick: expected the effects [none], got [upload (in state)]") {
       try await $0.send(.pick, to: [.uploading])
     },
+    .init(
+      label: "an effect that reads alike but differs: shown in full",
+      expected: #"sent pick: expected the effects [▿ upload (in state) ▿ perform: (3 elements) - .0: StateMachineTestingTests.ChartTestStoreTests.W.upload ▿ id: Optional(other)"#
+    ) {
+      try await $0.send(.pick, to: [.uploading], effects: [.perform(.upload, id: "other", scope: .state)])
+    },
     .init(label: "a received event not asserted", expected: "sent cancel while 1 received event(s) were not asserted: progress(50)") {
       try await $0.send(.pick, to: [.uploading], effects: [.perform(.upload, id: "upload", scope: .state)])
       await $0.advance(by: .seconds(1))
@@ -93,6 +99,51 @@ struct ChartTestStoreTests {
       #expect(failure.file.hasSuffix("ChartTestStoreTests.swift"))
     }
     try? await store.finish()
+  }
+
+  /// A chart that asks for each of its other outputs on one event: a send to itself, a
+  /// cancel, a message, a delayed message.
+  static func asking() throws -> Chart<S, E, C, Command<E, W>> {
+    try Chart(name: "asking", states: [
+      .atomic(.idle, transitions: [
+        .on(.pick, do: [.send(.uploaded, after: .seconds(1), id: "later")]),
+        .on(.cancel, do: [.cancel("later")]),
+        .on(.progress, when: ChartGuard("at 0") { _, event in event == .progress(0) }, do: [.message(.cancel, to: "nobody")]),
+        .on(.progress, do: [.message(.cancel, to: "nobody", after: .seconds(2), id: "nudge"), .effect(.perform(.upload))]),
+        .on(.uploaded, to: .done),
+      ]),
+      .atomic(.done),
+    ])
+  }
+
+  struct Asked: Sendable, CustomTestStringConvertible {
+    let label: String
+    let event: E
+    let effects: [Command<E, W>]
+    /// What ends the effects the step started (the test store is exhaustive).
+    var then: @Sendable (TestStore<Chart<S, E, C, Command<E, W>>>) async throws -> Void = { _ in }
+    var testDescription: String { label }
+  }
+
+  static let asked: [Asked] = [
+    .init(label: "a send to itself is the timer a table emits", event: .pick, effects: [.send(.uploaded, after: .seconds(1), id: "later")]) {
+      await $0.advance(by: .seconds(1))
+      try await $0.receive(.uploaded, to: [.done])
+    },
+    .init(label: "a cancel is a table's cancel", event: .cancel, effects: [.cancel("later")]),
+    .init(label: "a message is a table's message", event: .progress(0), effects: [.message(MachineMessage(E.cancel, to: "nobody"))]),
+    .init(
+      label: "a delayed message, then an effect, in order", event: .progress(1),
+      effects: [.message(MachineMessage(E.cancel, to: "nobody", after: .seconds(2), id: "nudge")), .perform(.upload)]
+    ) { await $0.advance(by: .seconds(2)) },
+  ]
+
+  @Test("a chart's sends, cancels and messages are among its step's effects, as the commands a table emits", arguments: asked)
+  func otherOutputsAreEffects(_ c: Asked) async throws {
+    let store = try TestStore(try Self.asking(), context: C(), clock: ManualClock(), exhaustivity: .on) { _, _ in }
+    try await store.send(c.event, effects: c.effects)
+    try await c.then(store)
+    try await store.finish()
   }
 
   @Test("exhaustivity off checks only what the test states")

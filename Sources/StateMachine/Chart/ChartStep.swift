@@ -35,7 +35,12 @@ public struct ChartStep<Event: Sendable, Effect: Sendable>: Sendable {
     (self.outcome, self.outputs, self.microsteps, self.trace) = (outcome, outputs, microsteps, trace)
   }
 
-  /// The effects alone.
+  /// The effects, in order. When `Effect` is a ``Command`` of the chart's events (a store's
+  /// chart), the chart's sends to itself, cancels and messages are among them too, as the
+  /// commands a table would emit for them (``Command/send(_:after:id:scope:)``,
+  /// ``Command/cancel(_:)``, ``Command/message(_:)``): what a test store asserts, a log records
+  /// and a replay compares reads alike for a table and a chart. For any other effect type, the
+  /// `.effect` outputs alone.
   @inlinable
   public var effects: [Effect] { outputs.effects() }
 }
@@ -82,14 +87,6 @@ public enum ChartOutput<Event: Sendable, Effect: Sendable>: Sendable {
 }
 
 extension ChartOutput: Equatable where Event: Equatable, Effect: Equatable {}
-
-extension Array {
-  /// The effects among a macrostep's outputs, in order.
-  @inlinable
-  func effects<Event, Effect>() -> [Effect] where Element == ChartOutput<Event, Effect> {
-    compactMap { if case .effect(let e) = $0 { e } else { nil } }
-  }
-}
 
 /// Why a macrostep was stopped.
 ///

@@ -2,7 +2,8 @@
 public struct LogHeader<State: Codable, Context: Codable>: Codable {
   /// Always `fsm-log`.
   public var format: String
-  /// The format version; this library writes and reads `EventLog.formatVersion`.
+  /// The format version: this library writes 2, and reads 1 and 2 (in a log of version 1, a
+  /// chart's entries list its `.effect` outputs alone, not its sends, cancels and messages).
   public var version: Int
   /// The machine's name.
   public var machine: String
@@ -16,7 +17,7 @@ public struct LogHeader<State: Codable, Context: Codable>: Codable {
   /// A header for a log of `machine` (whose table has `fingerprint`) starting in `state` and `context`.
   package init(machine: String, fingerprint: String, state: State, context: Context) {
     format = "fsm-log"
-    version = 1
+    version = EventLog<State, String, Context, String>.formatVersion
     self.machine = machine
     self.fingerprint = fingerprint
     self.state = state

@@ -126,7 +126,7 @@ public final class LogFile: Sendable {
   /// Opens an existing log to append to it: keeps every complete line, cuts a torn tail.
   ///
   /// The file is read first, as a stream; it is changed only when its first line is an
-  /// `fsm-log` header of this format version. Anything else — a file that is not a log, an
+  /// `fsm-log` header of a format version it reads. Anything else — a file that is not a log, an
   /// empty file, a header without its newline — is refused and left exactly as it was.
   ///
   /// - Throws: ``LogError``: `.io` when the path is not a readable regular file; `.empty`,

@@ -158,8 +158,10 @@ struct LogHeaderProbe: Decodable {
     }
     let probe: LogHeaderProbe
     do { probe = try decoder.decode(LogHeaderProbe.self, from: line.bytes) } catch { throw LogError(decoding: error, line: 1) }
-    let expected = EventLog<String, String, String, String>.formatVersion
-    guard probe.version == expected else { throw .unsupportedVersion(line: 1, found: probe.version, expected: expected) }
+    typealias Versions = EventLog<String, String, String, String>
+    guard (Versions.oldestFormatVersion...Versions.formatVersion).contains(probe.version) else {
+      throw .unsupportedVersion(line: 1, found: probe.version, expected: Versions.formatVersion)
+    }
     return probe
   }
 

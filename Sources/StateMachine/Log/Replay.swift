@@ -89,7 +89,7 @@ where State: Codable & Equatable, Event: Codable, Context: Codable & Equatable, 
   ///     continuing each time from what the log recorded.
   @inlinable
   public func replay(_ log: EventLog<State, Event, Context, Effect>, reportingAll all: Bool = false) -> ReplayReport {
-    var replayer = Replayer(self, state: log.header.state, context: log.header.context, reportingAll: all)
+    var replayer = Replayer(self, header: log.header, reportingAll: all)
     return replayer.replay(log.entries, childLines: log.childLines)
   }
 
@@ -109,7 +109,7 @@ where State: Codable & Equatable, Event: Codable, Context: Codable & Equatable, 
   public func replay(
     _ reader: inout LogReader<State, Event, Context, Effect>, reportingAll all: Bool = false
   ) throws(LogError) -> ReplayReport {
-    var replayer = Replayer(self, state: reader.header.state, context: reader.header.context, reportingAll: all)
+    var replayer = Replayer(self, header: reader.header, reportingAll: all)
     return try replayer.replay(&reader)
   }
 
@@ -139,6 +139,8 @@ protocol LogReplaying {
   /// The divergences found so far.
   var divergences: [Divergence] { get }
   var report: ReplayReport { get }
+  /// The version of the log's format (see ``LogHeader/version``).
+  var formatVersion: Int { get }
   /// The effects the machine's start emits from where the log begins (a table's entry effects
   /// of its first state; a chart's first macrostep's, when the log began before it started):
   /// the children a system's root started before its first entry.
@@ -188,7 +190,7 @@ extension LogReplaying {
   /// start children at all).
   @inlinable
   func startSystem() -> SystemReplay {
-    var system = SystemReplay(reportsAll: reportsAll, effects: Effect.self)
+    var system = SystemReplay(reportsAll: reportsAll, effects: Effect.self, formatVersion: formatVersion)
     if system.effectsInvoke { system.started(invocations(in: startEffects()), below: nil) }
     return system
   }
@@ -220,10 +222,11 @@ struct Replayer<State: Discriminated & Codable & Equatable, Event: Discriminated
   @usableFromInline let all: Bool
   @usableFromInline var divergences: [Divergence] = []
   @usableFromInline var replayed = 0
+  @usableFromInline let formatVersion: Int
 
   @inlinable
-  init(_ table: TransitionTable<State, Event, Context, Effect>, state: State, context: Context, reportingAll all: Bool) {
-    (self.table, self.state, self.context, self.all) = (table, state, context, all)
+  init(_ table: TransitionTable<State, Event, Context, Effect>, header: LogHeader<State, Context>, reportingAll all: Bool) {
+    (self.table, state, context, self.all, formatVersion) = (table, header.state, header.context, all, header.version)
     first = state
   }
 

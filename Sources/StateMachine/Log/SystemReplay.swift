@@ -21,8 +21,13 @@ struct SystemReplay {
   /// Whether the root's effects can start children (they are ``Command``s).
   @usableFromInline let effectsInvoke: Bool
 
+  /// The version of the log's format (see ``LogHeader/version``).
+  let formatVersion: Int
+
   @usableFromInline
-  init<Effect>(reportsAll: Bool, effects: Effect.Type) { (self.reportsAll, effectsInvoke) = (reportsAll, effects is any ChildInvoking.Type) }
+  init<Effect>(reportsAll: Bool, effects: Effect.Type, formatVersion: Int) {
+    (self.reportsAll, effectsInvoke, self.formatVersion) = (reportsAll, effects is any ChildInvoking.Type, formatVersion)
+  }
 
   /// Whether the replay has stopped at a divergence (unless all are reported).
   @usableFromInline
@@ -81,7 +86,7 @@ struct SystemReplay {
           [.init(field: "machine", expected: "a child started by a step replayed before it", actual: "no child \(line.path) was started")])
         continue
       }
-      let step = child.check(line, fields: fields)
+      let step = child.check(line, fields: fields, formatVersion: formatVersion)
       if !step.differences.isEmpty { found(line, event: step.event, step.differences) }
       started(step.started, below: line.path)
     }

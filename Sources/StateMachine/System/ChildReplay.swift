@@ -6,8 +6,9 @@ import Foundation
 protocol ChildReplaying: AnyObject {
   /// The children the child's start started (a state entered at its start that invokes one).
   var started: [ChildInvocation] { get }
-  /// Steps the machine with the line's event and compares the step with the line.
-  func check(_ line: ChildLogLine, fields: [String: Any]) -> ChildReplayStep
+  /// Steps the machine with the line's event and compares the step with the line, a line of
+  /// a log of `formatVersion` (see ``LogHeader/version``).
+  func check(_ line: ChildLogLine, fields: [String: Any], formatVersion: Int) -> ChildReplayStep
 }
 
 /// A child that an effect starts: its id, and what replays it (`nil`: a child read from a log,
@@ -65,7 +66,7 @@ final class TableChildReplay<State: Discriminated & Sendable, Event: Discriminat
     started = machine.start().compactMap(\.invocation)
   }
 
-  func check(_ line: ChildLogLine, fields: [String: Any]) -> ChildReplayStep {
+  func check(_ line: ChildLogLine, fields: [String: Any], formatVersion: Int) -> ChildReplayStep {
     guard let event = ChildReplayCoding.decode(Event.self, fields["event"]) else {
       return ChildReplayCoding.unreadableEvent(fields, as: Event.self)
     }
@@ -107,7 +108,7 @@ final class ChartChildReplay<ID: Hashable & Sendable, Event: Sendable, Context: 
     }
   }
 
-  func check(_ line: ChildLogLine, fields: [String: Any]) -> ChildReplayStep {
+  func check(_ line: ChildLogLine, fields: [String: Any], formatVersion: Int) -> ChildReplayStep {
     if let failedStart {
       return ChildReplayStep(event: "?", differences: [.init(field: "state", expected: "a started chart", actual: "its start failed: \(failedStart)")])
     }
@@ -115,6 +116,7 @@ final class ChartChildReplay<ID: Hashable & Sendable, Event: Sendable, Context: 
       return ChildReplayCoding.unreadableEvent(fields, as: Event.self)
     }
     let body: ChildLogBody
+    var firstVersion: ChildLogBody?
     var started: [ChildInvocation] = []
     do {
       let step = try machine.send(event)
@@ -122,10 +124,21 @@ final class ChartChildReplay<ID: Hashable & Sendable, Event: Sendable, Context: 
       body = ChildLogBody.encode(
         sequence: line.sequence, time: nil, event: event, outcome: step.loggedOutcome, state: ChartLogState(machine),
         context: machine.context, effects: step.effects)
+      // A line of a log of version 1 may list the `.effect` outputs alone (see
+      // ``ChartReplayer/formatVersion``).
+      if formatVersion < 2 {
+        firstVersion = ChildLogBody.encode(
+          sequence: line.sequence, time: nil, event: event, outcome: step.loggedOutcome, state: ChartLogState(machine),
+          context: machine.context, effects: step.outputs.effects(allOutputs: false))
+      }
     } catch {
       return ChildReplayStep(event: "\(event)", differences: [.init(field: "outcome", expected: "\(fields["outcome"] ?? "?")", actual: "\(error)")])
     }
     var differences = ChildReplayCoding.differences(logged: fields, replayed: body)
+    if let firstVersion, differences.contains(where: { $0.field == "effects" }) {
+      let asFirst = ChildReplayCoding.differences(logged: fields, replayed: firstVersion)
+      if !asFirst.contains(where: { $0.field == "effects" }) { differences = asFirst }
+    }
     if !differences.isEmpty {
       if let state = ChildReplayCoding.decode(ChartLogState<ID>.self, fields["state"]),
         let context = ChildReplayCoding.decode(Context.self, fields["context"]),
@@ -146,7 +159,7 @@ final class UnrunnableChildReplay: ChildReplaying {
   let name: String
   init(name: String) { self.name = name }
   var started: [ChildInvocation] { [] }
-  func check(_ line: ChildLogLine, fields: [String: Any]) -> ChildReplayStep {
+  func check(_ line: ChildLogLine, fields: [String: Any], formatVersion: Int) -> ChildReplayStep {
     ChildReplayStep(
       event: ChildReplayCoding.text(fields["event"]),
       differences: [.init(field: "machine", expected: "child machine \(name)", actual: "a child read from a log, which cannot run")])

@@ -166,9 +166,21 @@ where
     guard exhaustivity == .on || effects != nil else { return }
     let (expectedEffects, actual) = (effects ?? [], Array(step.effects))
     if expectedEffects != actual {
-      let show = { (list: [Effect]) in list.isEmpty ? "none" : list.map { "\($0)" }.joined(separator: ", ") }
+      // As they read; in full where two that differ read alike (an event's fields beyond its
+      // name, say), so the message shows the difference.
+      let alike = Set(zip(expectedEffects, actual).enumerated().filter { $1.0 != $1.1 && "\($1.0)" == "\($1.1)" }.map(\.offset))
+      let show = { (list: [Effect]) in
+        list.isEmpty ? "none" : list.enumerated().map { alike.contains($0) ? Self.dumped($1) : "\($1)" }.joined(separator: ", ")
+      }
       throw failure(
         "\(verb) \(event): expected the effects [\(show(expectedEffects))], got [\(show(actual))]", at: site)
     }
+  }
+
+  /// `value` in full, on one line: its fields and theirs, as `dump` shows them.
+  static func dumped(_ value: some Any) -> String {
+    var text = ""
+    dump(value, to: &text)
+    return text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
   }
 }

@@ -103,4 +103,57 @@ struct SystemLogReplayTests {
     #expect(read.log?.childLines.map(\.path) == ["job/job", "job/job", "job/job", "job/job", "job/job"])
     #expect(read.log?.childLines.last?.ended == "finished")
   }
+
+  /// A chart child that, on "arm", sends itself "ring" in a second, and on "disarm" cancels it.
+  static func alarm() throws -> Level {
+    try Level(name: "alarm", states: [
+      .atomic("set", transitions: [
+        .on("arm", do: [.send("ring", after: .seconds(1), id: "ring")]),
+        .on("disarm", do: [.cancel("ring")]),
+      ])
+    ])
+  }
+
+  struct Listed: Sendable, CustomTestStringConvertible {
+    let label: String
+    let version: Int
+    /// The child's lines list its `.effect` outputs alone (as version 1 wrote them).
+    let effectOutputsAlone: Bool
+    /// The fields of the divergence found, at the child; none: identical.
+    let diverges: [String]
+    var testDescription: String { label }
+  }
+
+  @Test("a chart child's sends and cancels are among its line's effects; a log of version 1, which left them out, replays", arguments: [
+    Listed(label: "version 2, as recorded", version: 2, effectOutputsAlone: false, diverges: []),
+    Listed(label: "version 2, without them: a divergence at the child", version: 2, effectOutputsAlone: true, diverges: ["effects"]),
+    Listed(label: "version 1 (0.1.0), without them", version: 1, effectOutputsAlone: true, diverges: []),
+    Listed(label: "version 1, resumed by this version: with them", version: 1, effectOutputsAlone: false, diverges: []),
+  ])
+  func childCommandsByVersion(_ c: Listed) async throws {
+    let root = try Self.level("root", child: ChildMachine(try Self.alarm(), context: []))
+    let store = try Store(root, context: [], clock: ManualClock(), handler: { _, _ in })
+    let recorder = try store.record()
+    store.start()
+    for message in ["arm", "disarm"] { #expect(store.send(message, to: "job") == .accepted) }
+    await store.settle()
+    await store.finish()
+    var log = recorder.log
+    #expect(log.header.version == 2)
+    let (send, cancel) = (#"{"send":{"after":1,"event":"ring","id":"ring"}}"#, #"{"cancel":{"id":"ring"}}"#)
+    #expect(log.childLines.map(\.text).filter { $0.contains(send) || $0.contains(cancel) }.count == 2, "\(log.childLines)")
+    log.header.version = c.version
+    if c.effectOutputsAlone {
+      log.childLines = log.childLines.map { line in
+        ChildLogLine(
+          path: line.path, sequence: line.sequence, afterEntry: line.afterEntry, line: line.line,
+          text: line.text.replacingOccurrences(of: send, with: "").replacingOccurrences(of: cancel, with: ""), ended: line.ended)
+      }
+    }
+    let report = root.replay(log)
+    // (A replay stops at its first divergence: the child's first step.)
+    #expect(report.childSteps == (c.diverges.isEmpty ? 2 : 1))
+    #expect(report.divergences.first?.machine == (c.diverges.isEmpty ? nil : "job"), "\(report)")
+    #expect((report.divergences.first?.differences.map(\.field) ?? []) == c.diverges, "\(report)")
+  }
 }

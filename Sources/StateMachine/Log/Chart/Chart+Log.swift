@@ -136,7 +136,7 @@ extension Chart where ID: Codable, Event: Codable, Context: Codable & Equatable,
   /// or every one, continuing each time from what the log recorded.
   @inlinable
   public func replay(_ log: EventLog<ChartLogState<ID>, Event, Context, Effect>, reportingAll all: Bool = false) -> ReplayReport {
-    var replayer = ChartReplayer(self, state: log.header.state, context: log.header.context, reportingAll: all)
+    var replayer = ChartReplayer(self, header: log.header, reportingAll: all)
     return replayer.replay(log.entries, childLines: log.childLines)
   }
 
@@ -145,7 +145,7 @@ extension Chart where ID: Codable, Event: Codable, Context: Codable & Equatable,
   public func replay(
     _ reader: inout LogReader<ChartLogState<ID>, Event, Context, Effect>, reportingAll all: Bool = false
   ) throws(LogError) -> ReplayReport {
-    var replayer = ChartReplayer(self, state: reader.header.state, context: reader.header.context, reportingAll: all)
+    var replayer = ChartReplayer(self, header: reader.header, reportingAll: all)
     return try replayer.replay(&reader)
   }
 
@@ -170,11 +170,15 @@ struct ChartReplayer<ID: Hashable & Sendable & Codable, Event: Sendable & Codabl
   @usableFromInline var machine: Machine?
   @usableFromInline var divergences: [Divergence] = []
   @usableFromInline var replayed = 0
+  /// The version of the log's format: in one of version 1, an entry lists the chart's
+  /// `.effect` outputs alone, and a step matches it when either those or all its effects do
+  /// (a log resumed by a later version lists them all).
+  @usableFromInline let formatVersion: Int
 
   @inlinable
-  init(_ chart: Chart<ID, Event, Context, Effect>, state: ChartLogState<ID>, context: Context, reportingAll all: Bool) {
-    (self.chart, self.all, first) = (chart, all, (state, context))
-    machine = Self.machine(chart, at: state, context: context)
+  init(_ chart: Chart<ID, Event, Context, Effect>, header: LogHeader<ChartLogState<ID>, Context>, reportingAll all: Bool) {
+    (self.chart, self.all, first, formatVersion) = (chart, all, (header.state, header.context), header.version)
+    machine = Self.machine(chart, at: header.state, context: header.context)
   }
 
   /// A machine at `state`: restored, or new (it starts on its first event) when the log began
@@ -199,6 +203,13 @@ struct ChartReplayer<ID: Hashable & Sendable & Codable, Event: Sendable & Codabl
   }
 
   @inlinable var isDone: Bool { !all && !divergences.isEmpty }
+
+  /// Whether `logged`, an entry's effects, are those of `step` (`effects`, all of them): or,
+  /// in a log of format version 1, its `.effect` outputs alone (see ``formatVersion``).
+  @inlinable
+  func matches(_ logged: [Effect], _ step: ChartStep<Event, Effect>, _ effects: [Effect]) -> Bool {
+    logged == effects || (formatVersion < 2 && logged == step.outputs.effects(allOutputs: false))
+  }
   @inlinable var report: ReplayReport { ReplayReport(replayed: replayed, divergences: divergences) }
   @inlinable var reportsAll: Bool { all }
 
@@ -227,11 +238,11 @@ struct ChartReplayer<ID: Hashable & Sendable & Codable, Event: Sendable & Codabl
         // The logged state is compared in place; its differences are written out only when
         // something differs.
         if step.loggedOutcome != entry.outcome || !Self.isAt(entry.state, current) || current.context != entry.context
-          || effects != entry.effects
+          || !matches(entry.effects, step, effects)
         {
           differences = entry.differences(
             outcome: step.loggedOutcome, state: ChartLogState(current),
-            context: current.context, effects: effects)
+            context: current.context, effects: matches(entry.effects, step, effects) ? entry.effects : effects)
         }
         machine = current
       } catch {

@@ -1,4 +1,15 @@
 extension SCXMLSession {
+  /// The event a `<send>` of this session delivers: `name`, external, with the send's `id` and
+  /// `data` (JSON text), from this session (`origin` is `#_scxml_<sessionID>`). What a test
+  /// store expects of a step whose `<send>` waits:
+  ///
+  /// ```swift
+  /// effects: [.send(session.sentEvent("remind", id: "reminder"), after: .seconds(2), id: "reminder")]
+  /// ```
+  public func sentEvent(_ name: String, id: String? = nil, data: String? = nil) -> SCXMLEvent {
+    SCXMLEvent(name, type: .external, sendid: id, origin: "#_scxml_\(sessionID)", origintype: SCXMLEvent.scxmlProcessor, data: data)
+  }
+
   /// Runs a `<send>`: its values are evaluated, then the event goes where its target says
   /// (see the recommendation's section 6.2).
   func send(_ send: SCXMLSend) throws {
@@ -22,8 +33,7 @@ extension SCXMLSession {
       guard let parsed = SCXMLText.duration(text) else { throw SCXMLContentError(message: "delay '\(text)' is not a time") }
       delay = parsed
     }
-    var event = SCXMLEvent(
-      name, type: .external, sendid: id, origin: "#_scxml_\(sessionID)", origintype: SCXMLEvent.scxmlProcessor, data: try data(of: send))
+    var event = sentEvent(name, id: id, data: try data(of: send))
     switch target {
     case nil, "#_scxml_\(sessionID)"?: outputs.append(.send(event, after: delay, id: id))
     case "#_internal"?:

@@ -308,22 +308,16 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
         if halted, !command.isPerform { continue }
         if case .state = command.scope, exits.contains(where: { $0.state == owner && $0.output > position }) { continue }
         core.register(command, owner: owner, into: &work)
-      case .send(let event, let delay, let id):
+      case .send(let event, let delay, _):
         guard !halted else { continue }
-        if delay <= .zero {
-          core.mailbox.append(event)
-        } else {
-          core.register(.send(event, after: delay, id: id.map { EffectID($0) }, scope: .global), owner: owner, into: &work)
-        }
-      case .cancel(let id):
-        core.register(.cancel(EffectID(id)), owner: owner, into: &work)
-      case .message(let event, let target):
+        if delay <= .zero { core.mailbox.append(event) } else { core.register(output.command(), owner: owner, into: &work) }
+      case .cancel:
+        core.register(output.command(), owner: owner, into: &work)
+      case .message, .delayedMessage:
+        // (A delayed one is a timer until it is due, as a table's delayed message, cancelled
+        // by its id.)
         guard !halted else { continue }
-        core.register(.message(MachineMessage(event, to: target)), owner: owner, into: &work)
-      case .delayedMessage(let message):
-        // A timer until it is due, as a table's delayed message, cancelled by its id.
-        guard !halted else { continue }
-        core.register(.message(message), owner: owner, into: &work)
+        core.register(output.command(), owner: owner, into: &work)
       }
     }
   }
