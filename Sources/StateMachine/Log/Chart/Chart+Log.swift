@@ -210,6 +210,7 @@ struct ChartReplayer<ID: Hashable & Sendable & Codable, Event: Sendable & Codabl
   func matches(_ logged: [Effect], _ step: ChartStep<Event, Effect>, _ effects: [Effect]) -> Bool {
     logged == effects || (formatVersion < 2 && logged == step.outputs.effects(allOutputs: false))
   }
+
   @inlinable var report: ReplayReport { ReplayReport(replayed: replayed, divergences: divergences) }
   @inlinable var reportsAll: Bool { all }
 
