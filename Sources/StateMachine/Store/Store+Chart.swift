@@ -2,7 +2,9 @@ extension Chart: StoreDefinition, _ChartStoreDefinition where Effect: _StoreComm
   /// What a chart's step says beyond every step: its outcome, outputs, history, halting, error.
   public typealias _StepDetail = _ChartStepDetail<ID, Event, Effect.Work>
 
-  public static func _effects(of detail: _StepDetail) -> [Command<Event, Effect.Work>] { detail.outputs.effects() }
+  /// Every output as the command it stands for (``ChartOutput/command()``), as
+  /// ``ChartStep/effects`` lists them: mapped directly, the effect type being known here.
+  public static func _effects(of detail: _StepDetail) -> [Command<Event, Effect.Work>] { detail.outputs.map { $0.command() } }
 
   /// Handled when transitions were taken; ignored when none matched or the chart had halted (a
   /// chart never rejects an event).
