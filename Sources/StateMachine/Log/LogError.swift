@@ -13,8 +13,8 @@ public enum LogError: Error, Hashable, Sendable, CustomStringConvertible {
   case invalidValue(line: Int, field: String, detail: String)
   /// The header is not an `fsm-log` header.
   case notALog(line: Int)
-  /// The log was written in a format version this library does not read (it reads from 1 to
-  /// `expected`, the version it writes).
+  /// The log was written in a format version this library does not read (it reads from the
+  /// first, 1, to `expected`, the version it writes).
   case unsupportedVersion(line: Int, found: Int, expected: Int)
   /// The log was recorded by another machine.
   case otherMachine(line: Int, found: String, expected: String)
@@ -53,7 +53,7 @@ public enum LogError: Error, Hashable, Sendable, CustomStringConvertible {
     case .invalidValue(let l, let f, let d): "line \(l): field '\(f)': \(d)"
     case .notALog(let l): "line \(l): not an fsm-log header; expected {\"format\":\"fsm-log\",...}"
     case .unsupportedVersion(let l, let found, let expected):
-      "line \(l): format version \(found); expected 1 to \(expected)"
+      "line \(l): format version \(found); expected \(EventLog<String, String, String, String>.oldestFormatVersion) to \(expected)"
     case .otherMachine(let l, let found, let expected): "line \(l): recorded by machine '\(found)'; expected '\(expected)'"
     case .fingerprintMismatch(let l, let found, let expected):
       "line \(l): recorded by a different table (fingerprint \(found); this table's is \(expected))"

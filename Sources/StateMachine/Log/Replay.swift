@@ -222,6 +222,8 @@ struct Replayer<State: Discriminated & Codable & Equatable, Event: Discriminated
   @usableFromInline let all: Bool
   @usableFromInline var divergences: [Divergence] = []
   @usableFromInline var replayed = 0
+  /// The version of the log's format: a table's entries read alike in every version; its
+  /// system's chart children's lines do not (see ``SystemReplay``).
   @usableFromInline let formatVersion: Int
 
   @inlinable

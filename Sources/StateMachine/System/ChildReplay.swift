@@ -115,28 +115,24 @@ final class ChartChildReplay<ID: Hashable & Sendable, Event: Sendable, Context: 
     guard let event = ChildReplayCoding.decode(Event.self, fields["event"]) else {
       return ChildReplayCoding.unreadableEvent(fields, as: Event.self)
     }
-    let body: ChildLogBody
-    var firstVersion: ChildLogBody?
-    var started: [ChildInvocation] = []
+    let step: ChartStep<Event, Command<Event, Work>>
     do {
-      let step = try machine.send(event)
-      started = step.effects.compactMap(\.invocation)
-      body = ChildLogBody.encode(
-        sequence: line.sequence, time: nil, event: event, outcome: step.loggedOutcome, state: ChartLogState(machine),
-        context: machine.context, effects: step.effects)
-      // A line of a log of version 1 may list the `.effect` outputs alone (see
-      // ``ChartReplayer/formatVersion``).
-      if formatVersion < 2 {
-        firstVersion = ChildLogBody.encode(
-          sequence: line.sequence, time: nil, event: event, outcome: step.loggedOutcome, state: ChartLogState(machine),
-          context: machine.context, effects: step.outputs.effects(allOutputs: false))
-      }
+      step = try machine.send(event)
     } catch {
       return ChildReplayStep(event: "\(event)", differences: [.init(field: "outcome", expected: "\(fields["outcome"] ?? "?")", actual: "\(error)")])
     }
-    var differences = ChildReplayCoding.differences(logged: fields, replayed: body)
-    if let firstVersion, differences.contains(where: { $0.field == "effects" }) {
-      let asFirst = ChildReplayCoding.differences(logged: fields, replayed: firstVersion)
+    let effects = step.effects
+    let started = effects.compactMap(\.invocation)
+    func body(_ effects: [Command<Event, Work>]) -> ChildLogBody {
+      ChildLogBody.encode(
+        sequence: line.sequence, time: nil, event: event, outcome: step.loggedOutcome, state: ChartLogState(machine),
+        context: machine.context, effects: effects)
+    }
+    var differences = ChildReplayCoding.differences(logged: fields, replayed: body(effects))
+    // A line of a log of version 1 may list the `.effect` outputs alone (see
+    // ``ChartReplayer/formatVersion``): encoded and compared again only when the effects differ.
+    if formatVersion < 2, differences.contains(where: { $0.field == "effects" }) {
+      let asFirst = ChildReplayCoding.differences(logged: fields, replayed: body(step.outputs.effects(allOutputs: false)))
       if !asFirst.contains(where: { $0.field == "effects" }) { differences = asFirst }
     }
     if !differences.isEmpty {

@@ -49,10 +49,6 @@ final class Family {
   /// costs less than hashing it. Forgotten whenever a child stops running.
   @exclusivity(unchecked) @usableFromInline var last: (id: String, child: RunningChild)?
 
-  /// Up to how many children a lookup by id compares ids one by one instead of hashing it
-  /// (see ``child(_:byID:)``; a dictionary's `scannedCount`).
-  @usableFromInline static var scanned: Int { [String: Int].scannedCount }
-
   /// The running child `id` (attached: its store started); `byID` is the store's index of
   /// running effects by id.
   @inlinable

@@ -2,7 +2,7 @@
 import Testing
 
 /// A message finds its child by id: the child last messaged by comparing the id, a few children
-/// (up to `Family.scanned`) by comparing each one's id, more by hashing it. Whichever way, it
+/// (up to `Dictionary.scannedCount`) by comparing each one's id, more by hashing it. Whichever way, it
 /// must reach that child and no other, also after children stopped or were replaced: in a store,
 /// and in the synchronous system the checkers step.
 @Suite("Systems of machines: a message finds its child by id, among few children or many")
@@ -17,8 +17,8 @@ struct ChildLookupTests {
 
   static let cases = [
     Case(label: "one child", children: 1),
-    Case(label: "as many as are compared one by one", children: Family.scanned),
-    Case(label: "one more: looked up by hash", children: Family.scanned + 1),
+    Case(label: "as many as are compared one by one", children: [String: Int].scannedCount),
+    Case(label: "one more: looked up by hash", children: [String: Int].scannedCount + 1),
     Case(label: "many", children: 24),
   ]
 

@@ -238,12 +238,11 @@ struct ChartReplayer<ID: Hashable & Sendable & Codable, Event: Sendable & Codabl
         effects = step.effects
         // The logged state is compared in place; its differences are written out only when
         // something differs.
-        if step.loggedOutcome != entry.outcome || !Self.isAt(entry.state, current) || current.context != entry.context
-          || !matches(entry.effects, step, effects)
-        {
+        let effectsMatch = matches(entry.effects, step, effects)
+        if step.loggedOutcome != entry.outcome || !Self.isAt(entry.state, current) || current.context != entry.context || !effectsMatch {
           differences = entry.differences(
             outcome: step.loggedOutcome, state: ChartLogState(current),
-            context: current.context, effects: matches(entry.effects, step, effects) ? entry.effects : effects)
+            context: current.context, effects: effectsMatch ? entry.effects : effects)
         }
         machine = current
       } catch {
