@@ -131,11 +131,16 @@ struct ChartTestStoreTests {
       try await $0.receive(.uploaded, to: [.done])
     },
     .init(label: "a cancel is a table's cancel", event: .cancel, effects: [.cancel("later")]),
-    .init(label: "a message is a table's message", event: .progress(0), effects: [.message(MachineMessage(E.cancel, to: "nobody"))]),
+    .init(label: "a message is a table's message", event: .progress(0), effects: [.message(MachineMessage(E.cancel, to: "nobody"))]) {
+      try await $0.receiveFailure(of: .message(MachineMessage(E.cancel, to: "nobody")), error: "no running child machine has that id")
+    },
     .init(
       label: "a delayed message, then an effect, in order", event: .progress(1),
       effects: [.message(MachineMessage(E.cancel, to: "nobody", after: .seconds(2), id: "nudge")), .perform(.upload)]
-    ) { await $0.advance(by: .seconds(2)) },
+    ) {
+      await $0.advance(by: .seconds(2))
+      try await $0.receiveFailure(of: .message(MachineMessage(E.cancel, to: "nobody", after: .seconds(2), id: "nudge")))
+    },
   ]
 
   @Test("a chart's sends, cancels and messages are among its step's effects, as the commands a table emits", arguments: asked)

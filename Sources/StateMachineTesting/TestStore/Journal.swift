@@ -1,7 +1,8 @@
 import Foundation
 import StateMachine
 
-/// What a test store's inspector saw: the steps not yet asserted and the effects running.
+/// What a test store's inspector saw: the steps and failures not yet asserted and the effects
+/// running.
 final class Journal<Definition: StoreDefinition>: @unchecked Sendable {
   typealias Step = StoreStep<Definition>
   // Safe: every stored property is read and written only while `lock` is held.
@@ -9,6 +10,9 @@ final class Journal<Definition: StoreDefinition>: @unchecked Sendable {
   private var steps: [Step] = []
   private var childSteps: [ChildStep] = []
   private var effects: [(id: EffectID?, description: String)] = []
+  /// Effects that failed with no event for the machine (a refused message; work whose error
+  /// maps to none), not yet asserted, oldest first.
+  private var failures: [(description: String, error: String)] = []
   private var state: Definition.Configuration?
   private var context: Definition.Context?
 
@@ -29,8 +33,9 @@ final class Journal<Definition: StoreDefinition>: @unchecked Sendable {
         if let index = effects.firstIndex(where: { $0.id == id && $0.description == description }) {
           effects.remove(at: index)
         }
-      case .failed(let description):
+      case .failed(let description, let error, let told):
         if let index = effects.firstIndex(where: { $0.description == description }) { effects.remove(at: index) }
+        if !told { failures.append((description, error)) }
       case .child(let step): childSteps.append(step)
       case .other: break
       }
@@ -61,6 +66,18 @@ final class Journal<Definition: StoreDefinition>: @unchecked Sendable {
     lock.withLock {
       defer { childSteps = [] }
       return childSteps
+    }
+  }
+
+  /// The oldest failure not yet asserted.
+  func takeFailure() -> (description: String, error: String)? {
+    lock.withLock { failures.isEmpty ? nil : failures.removeFirst() }
+  }
+
+  func takeAllFailures() -> [(description: String, error: String)] {
+    lock.withLock {
+      defer { failures = [] }
+      return failures
     }
   }
 

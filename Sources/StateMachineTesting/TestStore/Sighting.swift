@@ -5,7 +5,9 @@ enum Sighting<Definition: StoreDefinition> {
   case step(StoreStep<Definition>)
   case started(EffectID?, String)
   case ended(EffectID?, String)
-  case failed(String)
+  /// An effect failed; `told`: its error was mapped to an event for the machine, which
+  /// arrives as a step.
+  case failed(String, error: String, told: Bool)
   case child(ChildStep)
   case other
 }
@@ -17,7 +19,7 @@ extension StoreReport {
     case .step(let step): .step(step)
     case .effectStarted(let id, let description): .started(id, description)
     case .effectFinished(let id, let description), .effectCancelled(let id, let description): .ended(id, description)
-    case .effectFailed(let description, _, _): .failed(description)
+    case .effectFailed(let description, let error, let event): .failed(description, error: error, told: event != nil)
     case .childStep(let step): .child(step)
     case .lateEventDropped, .eventRejected, .queuedEventDropped: .other
     @unknown default: .other

@@ -127,14 +127,36 @@ where
     try await driver.receiveChild(at: path, event, to: configuration, at: .init(file: file, filePath: filePath, line: line, column: column))
   }
 
+  /// Asserts that the next effect that failed with no event for the machine reads as `effect`
+  /// and, when given, that its error reads `error`. Such a failure is otherwise seen by no step:
+  /// a message refused at delivery (no running child has its target, or it is not one of the
+  /// child's events), work whose `failure` maps its error to `nil`, a child that could not start.
+  /// (A failure mapped to an event is asserted by receiving that event.)
+  ///
+  /// ```swift
+  /// let ping = Command<Event, Work>.message(MachineMessage(Worker.Event.ping, to: "worker"))
+  /// try await store.send(.check, effects: [ping])   // no child "worker" runs now
+  /// try await store.receiveFailure(of: ping, error: "no running child machine has that id")
+  /// ```
+  ///
+  /// When exhaustive, failures must be asserted as received events are, in the order they
+  /// happened: a `send` or `finish` with one not asserted fails. When not, failures before the
+  /// one asserted are skipped, and those never asserted are ignored.
+  public func receiveFailure(
+    of effect: Effect, error: String? = nil, file: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) async throws {
+    try await driver.receiveFailure(of: effect, error: error, at: .init(file: file, filePath: filePath, line: line, column: column))
+  }
+
   /// Moves the clock forward; effects and timers due on the way run, and the events they send
   /// wait to be received.
   public func advance(by duration: Duration) async {
     await clock.advance(by: duration)
   }
 
-  /// Ends the test: when exhaustive, fails if a received event was not asserted or an effect or
-  /// timer is still running. Always stops the store.
+  /// Ends the test: when exhaustive, fails if a received event, a child's step or a failed
+  /// effect was not asserted, or an effect or timer is still running. Always stops the store.
   public func finish(
     file: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) async throws {

@@ -75,6 +75,11 @@ where
         "sent \(event) while \(unassertedChildren.count) child step(s) were not asserted: "
           + unassertedChildren.map { "\($0.path): \($0.event)" }.joined(separator: ", "), at: site)
     }
+    let unassertedFailures = journal.takeAllFailures()
+    if exhaustivity == .on, !unassertedFailures.isEmpty {
+      throw failure(
+        "sent \(event) while \(unassertedFailures.count) failed effect(s) were not asserted: \(Self.listed(unassertedFailures))", at: site)
+    }
     if case .rejected(let reason) = sendEvent(event) {
       throw failure("the store did not accept \(event): \(reason)", at: site)
     }
@@ -120,8 +125,33 @@ where
     }
   }
 
+  /// Asserts that the next effect that failed with no event for the machine reads as `effect`
+  /// and, when given, its error as `error`; when not exhaustive, others before it are skipped.
+  func receiveFailure(of effect: Effect, error: String?, at site: Site) async throws {
+    await clock.settle()
+    let expected = "\(effect)"
+    while let failed = journal.takeFailure() {
+      if failed.description == expected {
+        if let error, failed.error != error {
+          throw failure("\(expected) failed with the error \"\(failed.error)\", expected \"\(error)\"", at: site)
+        }
+        return
+      }
+      if exhaustivity == .on {
+        throw failure("expected \(expected) to fail, but \(Self.listed([failed])) failed first", at: site)
+      }
+    }
+    throw failure("expected \(expected) to fail, but no effect failed without an event for the machine", at: site)
+  }
+
+  /// Failed effects as a failure message lists them: each with its error.
+  static func listed(_ failures: [(description: String, error: String)]) -> String {
+    failures.map { "\($0.description) (\($0.error))" }.joined(separator: ", ")
+  }
+
   func finish(at site: Site) async throws {
     await clock.settle()
+    let unassertedFailures = journal.takeAllFailures()
     let unassertedChildren = journal.takeAllChildSteps()
     let unasserted = journal.takeAllReceived()
     let running = journal.running
@@ -136,6 +166,10 @@ where
       throw failure(
         "the test ended with \(unassertedChildren.count) child step(s) not asserted: "
           + unassertedChildren.map { "\($0.path): \($0.event)" }.joined(separator: ", "), at: site)
+    }
+    if !unassertedFailures.isEmpty {
+      throw failure(
+        "the test ended with \(unassertedFailures.count) failed effect(s) not asserted: \(Self.listed(unassertedFailures))", at: site)
     }
     if !running.isEmpty {
       throw failure(

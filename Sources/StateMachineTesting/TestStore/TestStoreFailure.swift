@@ -21,7 +21,9 @@ public struct TestStoreFailure: Error, Hashable, Sendable, CustomStringConvertib
 /// case is then a warning, not a build error).
 public enum Exhaustivity: Hashable, Sendable {
   /// Every step's state, context and effects are asserted, every event that effects send must
-  /// be received, and no effect may still run when the test finishes (the default).
+  /// be received, every child's step and every effect that failed with no event for the
+  /// machine must be asserted, and no effect may still run when the test finishes (the
+  /// default).
   case on
   /// Only what a test asserts is checked: a context change asserts just the fields it sets,
   /// effects are checked only when given, `receive` skips events it was not asked for, and
