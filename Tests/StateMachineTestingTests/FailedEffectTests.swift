@@ -8,7 +8,7 @@ import Testing
 @Suite("TestStore: failed effects")
 struct FailedEffectTests {
   enum State: String, Hashable, Sendable, Discriminated { case idle }
-  enum Event: String, Hashable, Sendable, Discriminated { case ping, fetch, fetchTold, oops, wait }
+  enum Event: String, Hashable, Sendable, Discriminated { case ping, fetch, fetchTold, oops, wait, spawn }
   enum Work: String, Hashable, Sendable { case fetch, fetchTold, wait }
   typealias Machine = TransitionTable<State, Event, NoContext, Command<Event, Work>>
   typealias Effect = Command<Event, Work>
@@ -17,7 +17,7 @@ struct FailedEffectTests {
 
   /// `ping` messages a child that never runs; `fetch` and `fetchTold` perform work that
   /// throws at once, its error mapped to no event and to `oops`; `wait` performs work that
-  /// throws after 1 s.
+  /// throws after 1 s; `spawn` starts a child under an id a child cannot have (a path).
   static let machine = try! Machine(
     name: "failing", initial: .idle,
     rows: [
@@ -26,7 +26,9 @@ struct FailedEffectTests {
       .stayInAny(on: .fetchTold, effects: .perform(.fetchTold)),
       .stayInAny(on: .wait, effects: .perform(.wait)),
       .stayInAny(on: .oops),
+      .stayInAny(on: .spawn, effects: spawn),
     ])
+  static let spawn = Effect.invoke(ChildMachine(try! Machine(name: "child", initial: .idle, rows: []), context: NoContext()), id: "a/b", scope: .global)
   static let ping = Effect.message(MachineMessage(Event.ping, to: "nobody"))
   static let refused = "no running child machine has that id"
 
@@ -60,6 +62,13 @@ struct FailedEffectTests {
       try await $0.send(.fetch, effects: [.perform(.fetch)])
       try await $0.receiveFailure(of: .perform(.fetch), error: "the server is down")
     }, failure: nil),
+    .init(label: "a child that could not start, asserted", exhaustivity: .on, steps: {
+      try await $0.send(.spawn, effects: [spawn])
+      try await $0.receiveFailure(of: spawn)
+    }, failure: nil),
+    .init(label: "a child that could not start, left unasserted", exhaustivity: .on, steps: {
+      try await $0.send(.spawn, effects: [spawn])
+    }, failure: "the test ended with 1 failed effect(s) not asserted: invoke child as a/b ("),
     .init(label: "a failure after the clock moved, in order with another", exhaustivity: .on, steps: {
       try await $0.send(.wait, effects: [.perform(.wait)])
       try await $0.send(.ping, effects: [ping])
