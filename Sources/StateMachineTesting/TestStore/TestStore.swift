@@ -139,9 +139,9 @@ where
   /// try await store.receiveFailure(of: ping, error: "no running child machine has that id")
   /// ```
   ///
-  /// When exhaustive, failures must be asserted as received events are, in the order they
-  /// happened: a `send` or `finish` with one not asserted fails. When not, failures before the
-  /// one asserted are skipped, and those never asserted are ignored.
+  /// Failures are asserted as received events are: in the order they happened, before the
+  /// next `send`. When exhaustive, a `send` or `finish` with one not asserted fails. When not,
+  /// failures before the one asserted are skipped, and a `send` drops those not asserted.
   public func receiveFailure(
     of effect: Effect, error: String? = nil, file: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
