@@ -76,11 +76,17 @@ public protocol _MachineExplorer {
   mutating func dropCoverage()
   /// The transitions ever taken, in increasing order.
   var coveredTransitions: [Int] { get }
+  /// The first message a machine sent in the last step that no child took, and why (see
+  /// ``MachineInstance/_undeliveredMessage``; `nil`, the default, for a kind that sends none).
+  var _undeliveredMessage: String? { get }
 }
 
 extension _MachineExplorer {
   /// A kind that cannot tell whether a step wrote its context says it may have.
   @inlinable public var contextMayHaveChanged: Bool { true }
+
+  /// A kind whose steps send no messages leaves none undelivered.
+  @inlinable public var _undeliveredMessage: String? { nil }
 }
 
 /// Mixes `word` into `h` (the explorers' hashes of a place: no `Hasher`).

@@ -77,6 +77,11 @@ public protocol MachineInstance<Definition> {
   /// session), so that the original's does not change. Not API (the default does nothing).
   mutating func _detachContext()
 
+  /// The first message a machine sent in the last step that no child took, and why (a
+  /// system's: see `SystemMachine.undeliveredMessage`). Not API (the default, for a kind whose
+  /// steps send no messages, is `nil`, and a checker's test of it is compiled away).
+  var _undeliveredMessage: String? { get }
+
   /// Where a running machine is, as a value to keep and restore: a table's state and context
   /// (``TableSnapshot``), a chart's active states, history, context and halting
   /// (``ChartSnapshot``). `Codable` when the states and the context are.
@@ -108,6 +113,9 @@ extension MachineInstance {
 
   @inlinable
   public mutating func _detachContext() {}
+
+  @inlinable
+  public var _undeliveredMessage: String? { nil }
 }
 
 /// What one event did to a running machine, as the tools that run every kind of machine read

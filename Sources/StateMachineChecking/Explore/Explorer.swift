@@ -19,8 +19,8 @@ public import StateMachine
 ///
 /// Every kind is explored by the same search, with the same limits and rules: invariants
 /// (``PropertyChecking/invariant(_:_:)``) checked in every configuration reached, each broken
-/// one reported once with a shortest path; ``StepCheck/noRejection`` and
-/// ``StepCheck/noDeadEnd``; a chart's macrostep that does not settle reported as `settles`
+/// one reported once with a shortest path; ``StepCheck/noRejection``,
+/// ``StepCheck/noDeadEnd`` and, for a system, ``StepCheck/messagesDelivered``; a chart's macrostep that does not settle reported as `settles`
 /// (and not explored further); coverage of transitions (a table's rows) and states.
 public struct Explorer<Definition: ExplorableDefinition>: PropertyChecking, Sendable where Definition.Context: Sendable {
   /// The events explored.
@@ -105,6 +105,9 @@ public struct Explorer<Definition: ExplorableDefinition>: PropertyChecking, Send
       _ = index.add(machine.place, context: machine.context, halted: machine.isHalted, key: key, hash: hash, slot: slot)
     }
     result.reached(from: -1, by: -1)
+    if properties.has(.messagesDelivered), let undelivered = machine._undeliveredMessage {
+      result.violated("messages delivered", "\(undelivered), at the start", at: 0, then: nil)
+    }
     result.firstEntered(machine.keepCoverage(), at: 0, then: nil)
     check(&machine, at: 0, deadEnd: deadEnd, &result)
     var head = 0
@@ -133,6 +136,11 @@ public struct Explorer<Definition: ExplorableDefinition>: PropertyChecking, Send
           machine.dropCoverage()
           result.violated("settles", "\(error)", at: i, then: e)
           continue
+        }
+        if properties.has(.messagesDelivered), let undelivered = machine._undeliveredMessage,
+          !result.broken.contains("messages delivered")
+        {
+          result.violated("messages delivered", "\(undelivered), now in \(machine.configuration)", at: i, then: e)
         }
         guard response.isHandled else {
           if let reason = response.rejection, properties.has(.noRejection) {

@@ -34,6 +34,10 @@ public enum StepCheck: Hashable, Sendable {
   case noRejection
   /// The machine never enters a dead end (a non-final state with no way out).
   case noDeadEnd
+  /// Every message a machine of a system sends reaches a running child that takes it: a
+  /// message to an id no child has (or that is not one of the child's events) breaks it (see
+  /// `SystemMachine.undeliveredMessage`). A table or a chart checked alone sends none.
+  case messagesDelivered
 }
 
 /// A property that failed (a table's or a chart's), with the shrunk event sequence that makes it

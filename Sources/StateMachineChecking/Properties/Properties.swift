@@ -14,6 +14,7 @@ public struct Properties<State, Context>: Sendable {
     switch check {
     case .noRejection: 1
     case .noDeadEnd: 2
+    case .messagesDelivered: 4
     }
   }
 

@@ -100,7 +100,7 @@ public struct PropertyCheck<Definition: MachineDefinition>: PropertyChecking, Se
     } catch {
       throw PropertyFailure(seed: seed, property: "settles", message: "\(error)", events: [], originalLength: 0)
     }
-    if let broken = violation(in: origin) {
+    if let broken = violation(in: origin) ?? undeliveredAtStart(origin) {
       throw PropertyFailure(seed: seed, property: broken.property, message: broken.message, events: [], originalLength: 0)
     }
     var events: [Event] = []
@@ -171,6 +171,10 @@ public struct PropertyCheck<Definition: MachineDefinition>: PropertyChecking, Se
     if properties.has(.noRejection), let reason = response.rejection {
       return Violation(property: "no rejection", message: "rejected in \(machine.configuration): \(reason)")
     }
+    // (A table's or a chart's machine has no message to tell of: the test is compiled away.)
+    if properties.has(.messagesDelivered), let undelivered = machine._undeliveredMessage {
+      return Violation(property: "messages delivered", message: "\(undelivered), now in \(machine.configuration)")
+    }
     let deadEnds = properties.has(.noDeadEnd)
     guard deadEnds || !properties.invariants.isEmpty else { return nil }
     // Read once: a chart's configuration is an array made when asked.
@@ -180,6 +184,13 @@ public struct PropertyCheck<Definition: MachineDefinition>: PropertyChecking, Se
     }
     guard let (property, message) = properties.broken(configuration, machine.context) else { return nil }
     return Violation(property: property, message: message)
+  }
+
+  /// ``StepCheck/messagesDelivered``, broken by the start, when it is on.
+  @inlinable
+  func undeliveredAtStart(_ machine: Instance) -> Violation? {
+    guard properties.has(.messagesDelivered), let undelivered = machine._undeliveredMessage else { return nil }
+    return Violation(property: "messages delivered", message: "\(undelivered), at the start")
   }
 
   /// The machine as its start leaves it, to be stepped by a walk or a replay: its context
@@ -205,7 +216,7 @@ public struct PropertyCheck<Definition: MachineDefinition>: PropertyChecking, Se
     } catch {
       return (Violation(property: "settles", message: "\(error)"), 0)
     }
-    if let failure = violation(in: machine) { return (failure, 0) }
+    if let failure = violation(in: machine) ?? undeliveredAtStart(machine) { return (failure, 0) }
     for (n, event) in events.enumerated() {
       let response: MachineResponse
       do {

@@ -198,14 +198,18 @@ where
 
   /// Delivers an immediate message; queues what the children said. A message to no running
   /// child, or of another type, is refused and goes no further (the store reports it to its
-  /// inspector as a failed effect).
+  /// inspector as a failed effect; the system notes the input's first, see
+  /// ``SystemMachine/undeliveredMessage``).
   @inlinable
   mutating func deliver(
     _ message: MachineMessage, stepper: UnsafeMutablePointer<Engine.Stepper>, _ budget: inout SystemBudget,
     _ said: inout ChildSaid<ParentEvent>
   ) throws(SystemRunError) {
     guard let payload = message.payload else { return }
-    let heard = try routeDown(payload, to: Substring(message.target), &budget).said
+    let (result, heard) = try routeDown(payload, to: Substring(message.target), &budget)
+    if case .rejected(let reason) = result, budget.undelivered == nil {
+      budget.undelivered = "\(Command<Never, Never>.message(message)): \(reason)"
+    }
     try queue(heard, stepper: stepper, &budget, &said)
   }
 

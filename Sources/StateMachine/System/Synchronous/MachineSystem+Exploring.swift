@@ -102,6 +102,7 @@ where Root.Context: Sendable, Root.Configuration: Hashable {
   @inlinable public var configuration: SystemConfiguration<Root.Configuration> { machine.configuration }
   /// A halted root chart ignores every event: explored as any other place.
   @inlinable public var isHalted: Bool { false }
+  @inlinable public var _undeliveredMessage: String? { machine.undelivered }
   @inlinable public func ordinal(of event: SystemEvent<Root.Event>) -> Int { -1 }
   @inlinable public func isUnhandled(ordinal: Int, at place: _SystemPlace<Root>) -> Bool { false }
 

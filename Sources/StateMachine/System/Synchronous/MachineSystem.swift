@@ -86,6 +86,17 @@ public struct SystemMachine<Root: StoreDefinition>: MachineInstance where Root.C
   @usableFromInline var failedStart: SystemRunError?
   @usableFromInline let limit: Int
   @usableFromInline var begun = false
+  /// See ``undeliveredMessage``.
+  @usableFromInline var undelivered: String?
+
+  /// The first message a machine of the system sent in the last step (or the start) that no
+  /// child took, and why: `send tick to c: no running child machine has that id`; `nil` when
+  /// every message sent reached a running child that takes it. Such a message goes no further,
+  /// as in a store (which reports it failed to its inspector); the checkers report it when
+  /// asked to (`StepCheck.messagesDelivered`). A message sent as the input itself (a
+  /// ``SystemEvent/message(_:to:)``) that no child takes is the step's rejection instead.
+  public var undeliveredMessage: String? { undelivered }
+  @inlinable public var _undeliveredMessage: String? { undelivered }
 
   /// A system of `definition` at its start, its root with `context`; call ``begin()``.
   public init(_ definition: MachineSystem<Root>, context: Root.Context) {
@@ -112,6 +123,7 @@ public struct SystemMachine<Root: StoreDefinition>: MachineInstance where Root.C
     begun = true
     var budget = SystemBudget(limit: limit, input: "(start)", log: log)
     try root!.start(&budget)
+    undelivered = budget.undelivered
   }
 
   /// Handles `event`: the root's event with everything it causes in the system, or a message
@@ -142,6 +154,8 @@ public struct SystemMachine<Root: StoreDefinition>: MachineInstance where Root.C
     case .root(let event): response = try root!.send(event, &budget)
     case .message(let message): response = try root!.send(message, &budget)
     }
+    // (Written only when there is one to write or forget: most steps have neither.)
+    if budget.undelivered != nil || undelivered != nil { undelivered = budget.undelivered }
     return (response, budget.changed)
   }
 

@@ -15,6 +15,9 @@ struct SystemBudget {
   /// Where the machines' steps are recorded, when something asks for them (`fsm view`'s
   /// simulator); a checker's steps record nothing.
   @usableFromInline let log: SystemLog?
+  /// The first message a machine sent during the input that no child took, and why (see
+  /// ``SystemMachine/undeliveredMessage``).
+  @usableFromInline var undelivered: String?
 
   @inlinable
   init(limit: Int, input: any CustomStringConvertible, log: SystemLog? = nil) { (self.limit, self.input, self.log) = (limit, input, log) }
