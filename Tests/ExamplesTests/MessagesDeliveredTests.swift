@@ -62,6 +62,28 @@ struct MessagesDeliveredTests {
     #expect(failure?.message == "\(Self.refused), now in a")
   }
 
+  /// A host whose initial state messages `c`, which never runs.
+  static let eager = try! Rules.Host(
+    name: "eager", initial: .a,
+    states: [.state(.a, entry: [.message(MachineMessage(Rules.ChildEvent.tick, to: "c"))]), .state(.b)],
+    rows: [.transition(from: .a, on: .go, to: .b), .transition(from: .b, on: .go, to: .a)])
+
+  @Test("a message the start sends that no child takes is named, and fails both checks at the start")
+  func atStart() throws {
+    var machine = SystemMachine(MachineSystem(table: Self.eager), context: 0)
+    try machine.begin()
+    #expect(machine.undeliveredMessage == Self.refused)
+    let failure = #expect(throws: PropertyFailure<Input>.self) {
+      try PropertyCheck(MachineSystem(table: Self.eager), context: 0, alphabet: [.root(.go)]).checking(.messagesDelivered).run(seed: 1)
+    }
+    #expect(failure?.property == "messages delivered")
+    #expect(failure?.events.isEmpty == true)
+    #expect(failure?.message == "\(Self.refused), at the start")
+    let result = Explorer(MachineSystem(table: Self.eager), context: 0, alphabet: [.root(.go)]).checking(.messagesDelivered).explore()
+    #expect(result.violations.map(\.property) == ["messages delivered"])
+    #expect(result.violations.first?.path.isEmpty == true)
+  }
+
   @Test("exploring reports `messages delivered` once, with a shortest path to the input that sent it")
   func explorer() {
     let system = MachineSystem(table: Rules.host(echo: false, answer: false))

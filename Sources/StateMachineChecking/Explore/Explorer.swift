@@ -20,8 +20,9 @@ public import StateMachine
 /// Every kind is explored by the same search, with the same limits and rules: invariants
 /// (``PropertyChecking/invariant(_:_:)``) checked in every configuration reached, each broken
 /// one reported once with a shortest path; ``StepCheck/noRejection``,
-/// ``StepCheck/noDeadEnd`` and, for a system, ``StepCheck/messagesDelivered``; a chart's macrostep that does not settle reported as `settles`
-/// (and not explored further); coverage of transitions (a table's rows) and states.
+/// ``StepCheck/noDeadEnd`` and, for a system, ``StepCheck/messagesDelivered``; a chart's
+/// macrostep that does not settle reported as `settles` (and not explored further); coverage
+/// of transitions (a table's rows) and states.
 public struct Explorer<Definition: ExplorableDefinition>: PropertyChecking, Sendable where Definition.Context: Sendable {
   /// The events explored.
   public typealias Event = Definition.Event
