@@ -13,15 +13,6 @@ public struct EventLog<State: Codable, Event: Codable, Context: Codable, Effect:
   /// The first line of this log.
   public typealias Header = LogHeader<State, Context>
 
-  /// The version of the format this library writes (and the newest it reads).
-  ///
-  /// - 2: a chart's entries list, among its effects, the sends, cancels and messages it asked
-  ///   for, as the commands a table would emit (see ``ChartStep/effects``).
-  /// - 1 (0.1.0): a chart's entries list its `.effect` outputs alone. Such a log still
-  ///   replays: an entry matches when it lists either.
-  @usableFromInline static var formatVersion: Int { 2 }
-  /// The oldest version this library reads.
-  @usableFromInline static var oldestFormatVersion: Int { 1 }
   /// The longest line the reader accepts, in bytes.
   static var maxLineLength: Int { LogLine.maxLength }
 

@@ -17,7 +17,7 @@ public struct LogHeader<State: Codable, Context: Codable>: Codable {
   /// A header for a log of `machine` (whose table has `fingerprint`) starting in `state` and `context`.
   package init(machine: String, fingerprint: String, state: State, context: Context) {
     format = "fsm-log"
-    version = EventLog<State, String, Context, String>.formatVersion
+    version = LogFormat.version
     self.machine = machine
     self.fingerprint = fingerprint
     self.state = state

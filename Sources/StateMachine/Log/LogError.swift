@@ -53,7 +53,7 @@ public enum LogError: Error, Hashable, Sendable, CustomStringConvertible {
     case .invalidValue(let l, let f, let d): "line \(l): field '\(f)': \(d)"
     case .notALog(let l): "line \(l): not an fsm-log header; expected {\"format\":\"fsm-log\",...}"
     case .unsupportedVersion(let l, let found, let expected):
-      "line \(l): format version \(found); expected \(EventLog<String, String, String, String>.oldestFormatVersion) to \(expected)"
+      "line \(l): format version \(found); expected \(LogFormat.oldestVersion) to \(expected)"
     case .otherMachine(let l, let found, let expected): "line \(l): recorded by machine '\(found)'; expected '\(expected)'"
     case .fingerprintMismatch(let l, let found, let expected):
       "line \(l): recorded by a different table (fingerprint \(found); this table's is \(expected))"

@@ -158,9 +158,8 @@ struct LogHeaderProbe: Decodable {
     }
     let probe: LogHeaderProbe
     do { probe = try decoder.decode(LogHeaderProbe.self, from: line.bytes) } catch { throw LogError(decoding: error, line: 1) }
-    typealias Versions = EventLog<String, String, String, String>
-    guard (Versions.oldestFormatVersion...Versions.formatVersion).contains(probe.version) else {
-      throw .unsupportedVersion(line: 1, found: probe.version, expected: Versions.formatVersion)
+    guard LogFormat.readable.contains(probe.version) else {
+      throw .unsupportedVersion(line: 1, found: probe.version, expected: LogFormat.version)
     }
     return probe
   }

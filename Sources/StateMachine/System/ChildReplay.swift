@@ -131,7 +131,7 @@ final class ChartChildReplay<ID: Hashable & Sendable, Event: Sendable, Context: 
     var differences = ChildReplayCoding.differences(logged: fields, replayed: body(effects))
     // A line of a log of version 1 may list the `.effect` outputs alone (see
     // ``ChartReplayer/formatVersion``): encoded and compared again only when the effects differ.
-    if formatVersion < 2, differences.contains(where: { $0.field == "effects" }) {
+    if formatVersion < LogFormat.chartsListCommands, differences.contains(where: { $0.field == "effects" }) {
       let asFirst = ChildReplayCoding.differences(logged: fields, replayed: body(step.outputs.effects(allOutputs: false)))
       if !asFirst.contains(where: { $0.field == "effects" }) { differences = asFirst }
     }

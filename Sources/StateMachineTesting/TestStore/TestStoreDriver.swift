@@ -62,24 +62,11 @@ where
     _ event: Event, to state: Definition.Configuration?, effects: [Effect]?, at site: Site,
     _ change: ((inout Context) throws -> Void)?
   ) async throws {
-    let unasserted = journal.takeAllReceived()
-    if exhaustivity == .on, !unasserted.isEmpty {
-      throw failure(
-        "sent \(event) while \(unasserted.count) received event(s) were not asserted: "
-          + unasserted.map { "\($0.event)" }.joined(separator: ", "), at: site)
+    let unasserted = takeUnasserted()
+    if exhaustivity == .on, let first = unasserted.kinds.first {
+      throw failure("sent \(event) while \(first.count) \(first.noun) were not asserted: \(first.list)", at: site)
     }
-    if let last = unasserted.last { journal.know(last.to, last.context) }
-    let unassertedChildren = journal.takeAllChildSteps()
-    if exhaustivity == .on, !unassertedChildren.isEmpty {
-      throw failure(
-        "sent \(event) while \(unassertedChildren.count) child step(s) were not asserted: "
-          + unassertedChildren.map { "\($0.path): \($0.event)" }.joined(separator: ", "), at: site)
-    }
-    let unassertedFailures = journal.takeAllFailures()
-    if exhaustivity == .on, !unassertedFailures.isEmpty {
-      throw failure(
-        "sent \(event) while \(unassertedFailures.count) failed effect(s) were not asserted: \(Self.listed(unassertedFailures))", at: site)
-    }
+    if let last = unasserted.received.last { journal.know(last.to, last.context) }
     if case .rejected(let reason) = sendEvent(event) {
       throw failure("the store did not accept \(event): \(reason)", at: site)
     }
@@ -144,6 +131,21 @@ where
     throw failure("expected \(expected) to fail, but no effect failed without an event for the machine", at: site)
   }
 
+  /// What the test left unasserted, taken from the journal: the received steps (the test then
+  /// stands after the last), and each kind of thing that has any, in the order a failure names
+  /// them (received events, child steps, failed effects): how many, what, and each as it reads.
+  func takeUnasserted() -> (received: [Step], kinds: [(count: Int, noun: String, list: String)]) {
+    let received = journal.takeAllReceived()
+    let children = journal.takeAllChildSteps()
+    let failures = journal.takeAllFailures()
+    let kinds: [(count: Int, noun: String, list: String)] = [
+      (received.count, "received event(s)", received.map { "\($0.event)" }.joined(separator: ", ")),
+      (children.count, "child step(s)", children.map { "\($0.path): \($0.event)" }.joined(separator: ", ")),
+      (failures.count, "failed effect(s)", Self.listed(failures)),
+    ]
+    return (received, kinds.filter { $0.count > 0 })
+  }
+
   /// Failed effects as a failure message lists them: each with its error.
   static func listed(_ failures: [(description: String, error: String)]) -> String {
     failures.map { "\($0.description) (\($0.error))" }.joined(separator: ", ")
@@ -151,25 +153,12 @@ where
 
   func finish(at site: Site) async throws {
     await clock.settle()
-    let unassertedFailures = journal.takeAllFailures()
-    let unassertedChildren = journal.takeAllChildSteps()
-    let unasserted = journal.takeAllReceived()
+    let unasserted = takeUnasserted()
     let running = journal.running
     await finishStore()
     guard exhaustivity == .on else { return }
-    if !unasserted.isEmpty {
-      throw failure(
-        "the test ended with \(unasserted.count) received event(s) not asserted: "
-          + unasserted.map { "\($0.event)" }.joined(separator: ", "), at: site)
-    }
-    if !unassertedChildren.isEmpty {
-      throw failure(
-        "the test ended with \(unassertedChildren.count) child step(s) not asserted: "
-          + unassertedChildren.map { "\($0.path): \($0.event)" }.joined(separator: ", "), at: site)
-    }
-    if !unassertedFailures.isEmpty {
-      throw failure(
-        "the test ended with \(unassertedFailures.count) failed effect(s) not asserted: \(Self.listed(unassertedFailures))", at: site)
+    if let first = unasserted.kinds.first {
+      throw failure("the test ended with \(first.count) \(first.noun) not asserted: \(first.list)", at: site)
     }
     if !running.isEmpty {
       throw failure(

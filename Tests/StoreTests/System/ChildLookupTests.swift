@@ -2,9 +2,9 @@
 import Testing
 
 /// A message finds its child by id: the child last messaged by comparing the id, a few children
-/// (up to `Dictionary.scannedCount`) by comparing each one's id, more by hashing it. Whichever way, it
-/// must reach that child and no other, also after children stopped or were replaced: in a store,
-/// and in the synchronous system the checkers step.
+/// (up to `Dictionary.scannedCount`) by comparing each one's id, more by hashing it. Whichever
+/// way, it must reach that child and no other, also after children stopped or were replaced:
+/// in a store, and in the synchronous system the checkers step.
 @Suite("Systems of machines: a message finds its child by id, among few children or many")
 struct ChildLookupTests {
   typealias Host = SpawnTests.Host

@@ -208,7 +208,8 @@ struct ChartReplayer<ID: Hashable & Sendable & Codable, Event: Sendable & Codabl
   /// in a log of format version 1, its `.effect` outputs alone (see ``formatVersion``).
   @inlinable
   func matches(_ logged: [Effect], _ step: ChartStep<Event, Effect>, _ effects: [Effect]) -> Bool {
-    logged == effects || (formatVersion < 2 && logged == step.outputs.effects(allOutputs: false))
+    logged == effects
+      || (formatVersion < LogFormat.chartsListCommands && logged == step.outputs.effects(allOutputs: false))
   }
 
   @inlinable var report: ReplayReport { ReplayReport(replayed: replayed, divergences: divergences) }
@@ -239,7 +240,9 @@ struct ChartReplayer<ID: Hashable & Sendable & Codable, Event: Sendable & Codabl
         // The logged state is compared in place; its differences are written out only when
         // something differs.
         let effectsMatch = matches(entry.effects, step, effects)
-        if step.loggedOutcome != entry.outcome || !Self.isAt(entry.state, current) || current.context != entry.context || !effectsMatch {
+        if step.loggedOutcome != entry.outcome || !Self.isAt(entry.state, current) || current.context != entry.context
+          || !effectsMatch
+        {
           differences = entry.differences(
             outcome: step.loggedOutcome, state: ChartLogState(current),
             context: current.context, effects: effectsMatch ? entry.effects : effects)
