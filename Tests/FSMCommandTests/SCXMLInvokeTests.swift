@@ -305,14 +305,22 @@ struct SCXMLInvokeTests {
     #expect(result.errorOutput.contains("line "), "\(result.errorOutput)")
   }
 
-  @Test("a store refuses a chart that declares invocations: it runs children through Command.invoke")
-  func storeRefuses() throws {
+  @Test("a store runs a chart's invocations as child machines: a String chart's done.invoke.<id> is that name")
+  func storeRuns() async throws {
     typealias C = Chart<String, String, NoContext, Command<String, String>>
-    var waiting = ChartState<String, String, NoContext, Command<String, String>>.atomic("waiting")
-    waiting.invokes = [ChartInvoke(id: "child", chart: try C(name: "child", states: [.atomic("a")]))]
-    let chart = try C(name: "parent", states: [waiting])
-    #expect(chart.declaresInvokes)
-    #expect(throws: ChartRunError.declaresInvokes(chart: "parent")) { try Store(chart, context: NoContext(), handler: { _, _ in }) }
+    var waiting = ChartState<String, String, NoContext, Command<String, String>>.atomic(
+      "waiting", transitions: [.on("done.invoke.child", to: "done")])
+    waiting.invokes = [ChartInvoke(id: "child", chart: try C(name: "child", states: [.atomic("a", transitions: [.on("stop", to: "end")]), .final("end")]))]
+    let chart = try C(name: "parent", states: [waiting, .final("done")])
+    let store = try Store(chart, context: NoContext(), handler: { _, _ in })
+    store.start()
+    await store.settle()
+    #expect(store.children == ["child"])
+    #expect(store.send("stop", to: "child") == .accepted)
+    await store.settle()
+    #expect(store.configuration == ["done"])
+    #expect(store.children.isEmpty)
+    await store.finish()
   }
 
   @Test("the W3C invoke tests that need no datamodel pass", .enabled(if: SCION.present, "../shared is missing"))

@@ -172,6 +172,14 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
   /// Whether any state invokes a chart (read by every store made of the chart: worked out
   /// once, as the unspecialised walk over `invokes` was a fifth of a chart store's making).
   let declaresInvokes: Bool
+  /// Why a store cannot run the chart's invocations (`nil`: it can, each the last entry
+  /// content of its state, or there are none; see ``ChartInvocationCommand``).
+  let invokeRefusal: String?
+  /// The event `error.communication`, for a chart whose invocations a store runs (named as
+  /// their `done.invoke.<id>` is): what it gets when a message it sends reaches no machine.
+  @usableFromInline let communicationError: Event?
+  /// The invocations that take a copy of every external event (see ``ChartMachine/forwardingRun(_:ordinal:)``).
+  @usableFromInline let forwards: [Forward]
   /// Whether the context is held by a reference that goes on changing (``KeptByCopy``, a
   /// session): what keeps a context (a step's report, an explorer's position, a detached
   /// machine) keeps a copy. Worked out once per chart.
@@ -265,7 +273,11 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
       content += actions
       return ContentBlock(start: Int32(start), end: Int32(content.count))
     }
-    entryBlocks = builder.onEntry.map(block)
+    // A state's invocations start after its own entry content (as SCXML's, after the
+    // macrostep), and are not declared content: an export writes them as invocations.
+    let invocations = Self.invocations(builder, scripted: scripting != nil)
+    (invokeRefusal, communicationError, forwards) = (invocations.refusal, invocations.communicationError, invocations.forwards)
+    entryBlocks = builder.onEntry.indices.map { s in block(builder.onEntry[s] + invocations.entries[s]) }
     exitBlocks = builder.onExit.map(block)
     transitionBlocks = builder.actions.map(block)
     self.content = content

@@ -5,8 +5,11 @@
 /// `#_parent`, and its parent to it with `#_<id>`.
 ///
 /// A ``ChartMachine`` steps one chart: whoever runs it starts and stops the charts it invokes.
-/// The SCXML runtime of `fsm run` and `fsm conform` does; a ``Store`` runs child machines
-/// through ``Command/invoke(_:id:scope:)`` instead, and refuses a chart that declares these.
+/// The SCXML runtime of `fsm run` and `fsm conform` does. In a chart whose effects are
+/// ``Command``s, each invocation is a child machine (``ChildMachine``): the state's entry
+/// content ends with its ``Command/invoke(_:id:scope:)`` (state-scoped, with the invocation's
+/// id), so a ``Store`` and a ``MachineSystem`` run it, a log records it and a replay makes it
+/// again, as any child (see ``Chart`` for what such a child is told and says).
 ///
 /// ```swift
 /// var waiting = ChartState<String, String, NoContext, String>.atomic("waiting", transitions: [.on("done.invoke.timer", to: "done")])
@@ -30,6 +33,9 @@ public struct ChartInvoke<ID: Hashable & Sendable, Event: Sendable, Context, Eff
   package var script: SCXMLInvokeScript?
   /// The line it was declared on, when the chart came from a document.
   package var line: Int?
+  /// The invoker's event a name stands for (a document's bindings'): how a store makes
+  /// `done.invoke.<id>` for the invoker. `nil`: an event that is a `String` is its name.
+  package var eventNamed: (@Sendable (String) -> Event?)?
 
   /// An invocation of `chart`.
   public init(id: String? = nil, chart: Chart<ID, Event, Context, Effect>, source: String? = nil, autoforward: Bool = false) {

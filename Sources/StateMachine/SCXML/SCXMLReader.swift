@@ -139,6 +139,7 @@ struct SCXMLReader<ID: Hashable & Sendable, Event: Sendable, Context, Effect: Se
       case (_, "invoke"):
         if var invoke = invoke(child) {
           invoke.line = child.line
+          invoke.eventNamed = bindings.event
           invokes.append(invoke)
         }
       default: invalid(child, "unexpected in <\(node.name)>")

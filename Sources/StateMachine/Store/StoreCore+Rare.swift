@@ -18,6 +18,9 @@ final class Rare {
   @exclusivity(unchecked) @usableFromInline var deferred: [UInt64: DeferredEnd] = [:]
   /// The store's child machines (``Command/invoke(_:id:scope:)``), once it has started one.
   @exclusivity(unchecked) @usableFromInline var family: Family?
+  /// An invoked chart's store: what takes its messages to `#_parent` that no step reports, those
+  /// of its start and the delayed ones (see ``StoreRuntime/saidToParent(_:starting:)``).
+  @exclusivity(unchecked) @usableFromInline var parentSink: (@Sendable (MachineMessage.Content) -> SendResult)?
 
   @inlinable
   init() {}

@@ -72,14 +72,18 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   /// The store is a child's, and its inspector the child's watcher: the ends of its own
   /// children go to it, up to the store that records the system (see ``ChildEnd``).
   @usableFromInline let forwardsChildEnds: Bool
+  /// The store is an invoked chart's, whose messages to `#_parent` its parent takes (see
+  /// ``ChildKind/parentMessages``).
+  @usableFromInline let parentTakesMessages: Bool
 
   @inlinable
   init(
     clock: any Clock<Duration>, mailbox: MailboxPolicy, handler: @escaping Store<Definition>.Handler,
-    failure: @escaping Store<Definition>.Failure, inspector: Store<Definition>.Inspector?, forwardsChildEnds: Bool = false
+    failure: @escaping Store<Definition>.Failure, inspector: Store<Definition>.Inspector?, forwardsChildEnds: Bool = false,
+    parentTakesMessages: Bool = false
   ) {
     (self.clock, self.mailbox, self.handler, self.failure, self.inspector) = (clock, mailbox, handler, failure, inspector)
-    self.forwardsChildEnds = forwardsChildEnds
+    (self.forwardsChildEnds, self.parentTakesMessages) = (forwardsChildEnds, parentTakesMessages)
   }
 
   /// A store's runtime stepping `engine` with these options.
@@ -88,7 +92,7 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   where Engine.Event == Definition.Event, Engine.Work == Definition.Effect.Work, Engine.Step == StoreStep<Definition> {
     StoreRuntime(
       engine: engine, clock: clock, mailbox: mailbox, handler: handler, failure: failure, inspector: inspector,
-      forwardsChildEnds: forwardsChildEnds)
+      forwardsChildEnds: forwardsChildEnds, parentTakesMessages: parentTakesMessages)
   }
 }
 

@@ -102,6 +102,13 @@ protocol StoreEngine: Sendable {
   /// a chart unless a datamodel runs its content (``ChartScripting``: the datamodel keeps every
   /// event as `_event`).
   var unhandledStepsChangeNothing: Bool { get }
+  /// The event the machine gets when a message it sent reaches no machine (SCXML's
+  /// `error.communication`, for a chart that invokes; `nil`: none, the message's failure is
+  /// reported alone).
+  var communicationError: Event? { get }
+  /// Whether ``communicationError`` may be other than `nil` (read without a lock: a table's
+  /// refused message takes no lock to find there is no such event).
+  static var mayRaiseCommunicationErrors: Bool { get }
   /// The step `stepper` took, to report (built only when someone listens).
   static func report(_ outcome: Outcome, of stepper: UnsafePointer<Stepper>, event: Event, sequence: Int, time: Duration) -> Step
 }
@@ -188,6 +195,12 @@ struct TableEngine<Definition: _TableStoreDefinition>: StoreEngine where Definit
 
   @inlinable
   var unhandledStepsChangeNothing: Bool { true }
+
+  @inlinable
+  var communicationError: Event? { nil }
+
+  @inlinable
+  static var mayRaiseCommunicationErrors: Bool { false }
 
   /// A table's state-scoped effects belong to its current state (by its position).
   @usableFromInline

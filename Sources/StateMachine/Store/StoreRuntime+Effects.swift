@@ -144,9 +144,9 @@ extension StoreRuntime {
 
   /// Cancels and starts what one step (or ``start()``) asked for.
   @inlinable
-  func perform(_ work: StoreCore<Engine>.StepWork) {
+  func perform(_ work: StoreCore<Engine>.StepWork, starting: Bool = false) {
     if !work.cancelled.isEmpty { for effect in work.cancelled { cancel(effect) } }
-    if !work.starts.isEmpty { for start in work.starts { self.start(start.command, token: start.token) } }
+    if !work.starts.isEmpty { for start in work.starts { self.start(start.command, token: start.token, starting: starting) } }
   }
 
   /// (Specialised, but out of the drain loop: a step that cancels nothing never runs it, and
@@ -184,7 +184,7 @@ extension StoreRuntime {
 
   /// (Specialised, but out of the drain loop, as ``cancel(_:)``.)
   @inlinable @inline(never)
-  func start(_ command: Effect, token: UInt64) {
+  func start(_ command: Effect, token: UInt64, starting: Bool = false) {
     // Descriptions are built only for the inspector (and a late event's report), never per effect.
     switch command {
     case .perform(let work, let id, _):
@@ -217,7 +217,7 @@ extension StoreRuntime {
       if message.isDelayed {
         startTimer(token: token, delay: message.delay, repeating: false) { [self] in messageDue(token, message, command: command) }
       } else {
-        deliver(message, command: command)
+        deliver(message, command: command, starting: starting)
       }
     }
   }

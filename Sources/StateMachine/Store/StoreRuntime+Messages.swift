@@ -46,7 +46,7 @@ extension StoreRuntime {
       case .child(let child, nested: false): send(message.content, to: child)
       case .child(let child, nested: true):
         send(message.content.payload, along: Substring(message.target), to: child, feeding: true)
-      case .refused(let reason): .rejected(reason)
+      case .refused(let reason): saidToParent(message, starting: false) ?? .rejected(reason)
       }
     report(result, of: message, as: .message(message))
   }
@@ -56,20 +56,43 @@ extension StoreRuntime {
   /// as its step's work (what the child says meanwhile counts toward a loop); else a delayed
   /// message's timer does.
   @inlinable @inline(never)
-  func deliver(_ message: MachineMessage, command: Effect, fromDrain: Bool = true) {
-    let result = message.payload.map { routeToChild($0, to: Substring(message.target), feeding: fromDrain) } ?? .rejected(.wrongType)
+  func deliver(_ message: MachineMessage, command: Effect, fromDrain: Bool = true, starting: Bool = false) {
+    let result =
+      saidToParent(message, starting: starting)
+      ?? message.payload.map { routeToChild($0, to: Substring(message.target), feeding: fromDrain) } ?? .rejected(.wrongType)
     report(result, of: message, as: command)
+  }
+
+  /// How an invoked chart's message to `#_parent` reached its parent (`nil` for any other
+  /// message): one its step made went as the step was reported, before the chart's end (see
+  /// ``ChildKind/parentMessages``); one its start made (no step reports it, `starting`), or a
+  /// delayed one now due, goes now (``Rare/parentSink``).
+  @inlinable
+  func saidToParent(_ message: MachineMessage, starting: Bool) -> SendResult? {
+    guard parentTakesMessages, message.target == MachineMessage.parentTarget else { return nil }
+    if !starting, !message.isDelayed { return .accepted }
+    guard let sink = core.withLock({ $0.rare?.parentSink }) else { return .rejected(.unknownTarget) }
+    return sink(message.content)
   }
 
   /// Tells the inspector how a message's delivery ended: finished when the child accepted it,
   /// failed otherwise.
   @inlinable
   func report(_ result: SendResult, of message: MachineMessage, as command: @autoclosure () -> Effect) {
+    if case .rejected = result, Engine.mayRaiseCommunicationErrors { communicationFailed() }
     guard let inspector else { return }
     switch result {
     case .accepted: inspector(.effectFinished(id: message.id, description: command().description))
     case .rejected(let reason): inspector(.effectFailed(description: command().description, error: reason.description, event: nil))
     }
+  }
+
+  /// A message this store's machine sent reached no machine: its ``StoreEngine/communicationError``,
+  /// if it has one, is queued for it (SCXML's `error.communication`).
+  @usableFromInline @inline(never)
+  func communicationFailed() {
+    guard let event = core.withLock({ $0.engine.communicationError }) else { return }
+    _ = enqueue(event, force: true)
   }
 
   /// A delayed message (``MachineMessage/init(_:to:after:id:)``) fell due: delivered (and

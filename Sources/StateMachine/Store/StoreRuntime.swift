@@ -43,6 +43,10 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   /// ``_StoreOptions/forwardsChildEnds``). (Declared beside the flags above, it takes a byte
   /// of their word's padding: an idle child's size is most of what it costs.)
   @usableFromInline let forwardsChildEnds: Bool
+  /// An invoked chart's store: its messages to `#_parent` went to its parent as its steps were
+  /// reported (see ``ChildKind/parentMessages``), and are delivered so. (Another byte of the
+  /// flags' padding.)
+  @usableFromInline let parentTakesMessages: Bool
   /// The engine's ``StoreEngine/publishedWord``, stored under the lock whenever a step is
   /// kept, so a reader of a small state needs no lock.
   @usableFromInline let published: Atomic<UInt64>
@@ -137,6 +141,10 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   @usableFromInline override var childPaths: [String] { descendantPaths }
   @usableFromInline override var childStepTotal: Int { descendantSteps }
   @usableFromInline override func childSnapshots() throws(SystemSnapshotError) -> [ChildSnapshot] { try snapshotChildren() }
+  @usableFromInline override func takeParentMessages(_ sink: @escaping @Sendable (MachineMessage.Content) -> SendResult) {
+    core.withLock { $0.makeRare().parentSink = sink }
+  }
+
   @usableFromInline override func restoreChildren(_ snapshots: [ChildSnapshot], resolve: @escaping ChildResolver) throws(SystemSnapshotError) {
     try restore(snapshots, resolve: resolve)
   }
@@ -146,7 +154,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   @inlinable
   init(
     engine: Engine, clock: any Clock<Duration>, mailbox: MailboxPolicy, handler: @escaping Handler, failure: @escaping Failure,
-    inspector: Inspector?, forwardsChildEnds: Bool = false
+    inspector: Inspector?, forwardsChildEnds: Bool = false, parentTakesMessages: Bool = false
   ) {
     let capacity = if case .bounded(let c) = mailbox { max(1, c) } else { Int.max }
     core = LockedRegion(StoreCore(engine: engine, capacity: capacity), side: engine.stepper)
@@ -154,7 +162,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
     self.handler = handler
     self.failure = failure
     self.inspector = inspector
-    self.forwardsChildEnds = forwardsChildEnds
+    (self.forwardsChildEnds, self.parentTakesMessages) = (forwardsChildEnds, parentTakesMessages)
     self.clock = storeClock(clock)
     super.init()
     // The stepper lives as long as the store: it may keep what it leases between drains.
@@ -210,12 +218,30 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   var states: AsyncStream<Engine.Observed> { subscribing().states.subscribe(first: core.withLock { $0.engine.observed }) }
   var steps: AsyncStream<Engine.Step> { subscribing().steps.subscribe() }
 
+  /// Starts the store: its start's effects start as a step's do, by the drainer, so that what
+  /// they say meanwhile (a child at its start, to its parent) is queued and handled after them
+  /// all, not inside one of them.
   @inlinable
   func start(committingStart: Bool = true) {
     let side = core.side
-    guard let (work, queued) = core.withLock({ $0.started(stepper: side, committingStart: committingStart) }) else { return }
-    perform(work)
-    if let first = queued { drain(first) }
+    let started = core.withLock { core -> (work: StoreCore<Engine>.StepWork, first: Event?, drains: Bool)? in
+      guard let (work, first) = core.started(stepper: side, committingStart: committingStart) else { return nil }
+      if first != nil { return (work, first, true) }
+      guard !core.draining else { return (work, nil, false) }
+      core.draining = true
+      core.engine.lease(side)
+      return (work, nil, true)
+    }
+    guard let started else { return }
+    perform(started.work, starting: true)
+    guard started.drains else { return }
+    if let first = started.first { return drain(first) }
+    let (next, waiters) = core.withLock { core in
+      let next = core.takeNext(stepper: side)
+      return (next, next == nil ? core.waitersToResume() : [])
+    }
+    for waiter in waiters { waiter.resume() }
+    if let next { drain(next) }
   }
 
   func send(waitingForRoom event: Event) async -> SendResult {

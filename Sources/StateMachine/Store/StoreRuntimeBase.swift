@@ -60,5 +60,9 @@ class StoreRuntimeBase<Event: Sendable, Work: Sendable, Context: Sendable, Confi
     abstract()
   }
 
+  /// An invoked chart's store: `sink` takes its messages to `#_parent` that no step reports
+  /// (see ``StoreRuntime/saidToParent(_:starting:)``).
+  @usableFromInline func takeParentMessages(_ sink: @escaping @Sendable (MachineMessage.Content) -> SendResult) { abstract() }
+
   private func abstract() -> Never { preconditionFailure("invalid state: StoreRuntimeBase is abstract; StoreRuntime overrides it") }
 }

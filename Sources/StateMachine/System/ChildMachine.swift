@@ -131,8 +131,37 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     onError: @escaping @Sendable (any Error) -> ParentEvent? = { _ in nil },
     inspector: Store<Chart<ID, Event, Context, Command<Event, Work>>>.Inspector? = nil
   ) where Context: Sendable {
+    self.init(
+      chart, context: context, mailbox: mailbox, handler: handler, failure: failure, toParent: toParent, onDone: onDone,
+      onError: onError, inspector: inspector, saysParentMessages: false)
+  }
+
+  /// A child running the chart a chart's state invokes (see ``ChartInvocationCommand``): its
+  /// messages to `#_parent` are said to its parent.
+  @usableFromInline
+  init<ID, Event, Context, Work>(
+    invoked chart: Chart<ID, Event, Context, Command<Event, Work>>, context: Context,
+    onDone: @escaping @Sendable (Context) -> ParentEvent?
+  ) where Context: Sendable {
+    self.init(
+      chart, context: context, mailbox: .unbounded, handler: { _, _ in }, failure: { _, _ in nil }, toParent: nil, onDone: onDone,
+      onError: { _ in nil }, inspector: nil, saysParentMessages: true)
+  }
+
+  /// A child running `chart` (see the public initializer); `saysParentMessages`: its messages
+  /// to `#_parent` are said to its parent (see ``ChildKind/parentMessages``).
+  @inlinable
+  init<ID, Event, Context, Work>(
+    _ chart: Chart<ID, Event, Context, Command<Event, Work>>, context: Context, mailbox: MailboxPolicy,
+    handler: @escaping @Sendable (Work, Send<Event>) async throws -> Void, failure: @escaping @Sendable (Work, any Error) -> Event?,
+    toParent: (@Sendable (StoreStep<Chart<ID, Event, Context, Command<Event, Work>>>) -> ParentEvent?)?,
+    onDone: @escaping @Sendable (Context) -> ParentEvent?, onError: @escaping @Sendable (any Error) -> ParentEvent?,
+    inspector: Store<Chart<ID, Event, Context, Command<Event, Work>>>.Inspector?, saysParentMessages: Bool
+  ) where Context: Sendable {
     typealias Definition = Chart<ID, Event, Context, Command<Event, Work>>
-    let kind = Self.kind(chart.name, engine: ChartEngine<Definition>.self, toParent: toParent, onDone: onDone, isDone: { $0.isHalted })
+    let kind = Self.kind(
+      chart.name, engine: ChartEngine<Definition>.self, toParent: toParent, onDone: onDone, isDone: { $0.isHalted },
+      saysParentMessages: saysParentMessages)
     typealias Node = MachineNode<ChartEngine<Definition>, ParentEvent>
     let ops = Node.childOps(machine: chart.name)
     let node: @Sendable () throws -> AnyChildNode<ParentEvent> = {
@@ -152,7 +181,7 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
           of: chart, context: context, launch: launch,
           options: _StoreOptions(
             clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher,
-            forwardsChildEnds: watcher != nil)
+            forwardsChildEnds: watcher != nil, parentTakesMessages: saysParentMessages)
         ) { error in ChildLaunchError(error: error, event: onError(error)) }
       }
     }
@@ -163,12 +192,15 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
   @inlinable
   static func kind<Definition: StoreDefinition, Engine: StoreEngine>(
     _ name: String, engine: Engine.Type, toParent: (@Sendable (StoreStep<Definition>) -> ParentEvent?)?,
-    onDone: @escaping @Sendable (Definition.Context) -> ParentEvent?, isDone: (@Sendable (StoreStep<Definition>) -> Bool)?
+    onDone: @escaping @Sendable (Definition.Context) -> ParentEvent?, isDone: (@Sendable (StoreStep<Definition>) -> Bool)?,
+    saysParentMessages: Bool = false
   ) -> ChildKind<Definition, ParentEvent>
   where Engine.Event == Definition.Event, Definition.Context: Sendable, Definition.Configuration: Sendable {
     typealias Runtime = ChildKind<Definition, ParentEvent>.Runtime
+    var parentMessages: (@Sendable (StoreStep<Definition>) -> [ParentEvent])?
+    if saysParentMessages { parentMessages = { step in step.effects.compactMap { $0.parentMessage(as: ParentEvent.self) } } }
     return ChildKind(
-      name: name, toParent: toParent, onDone: onDone, isDone: isDone,
+      name: name, toParent: toParent, onDone: onDone, isDone: isDone, parentMessages: parentMessages,
       send: { runtime, message in
         cast(message, to: Definition.Event.self).map { Definition._send($0, to: runtime, _StoreOf<Definition>.self) } ?? .rejected(.wrongType)
       },

@@ -75,7 +75,11 @@ final class Family {
     } else {
       found = byID[EffectID(name)].flatMap { children[$0]?.run }
     }
-    guard let found else { return nil }
+    guard let found else {
+      // SCXML's `#_<id>`: the child `id` (when no child's id is the whole target).
+      guard name.utf8.first == UInt8(ascii: "#"), name.hasPrefix("#_") else { return nil }
+      return child(named: String(name.dropFirst(2)), byID: byID)
+    }
     last = (name, found)
     return found
   }

@@ -124,10 +124,13 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   @usableFromInline let toParent: (@Sendable (Step) -> ParentEvent?)?
   @usableFromInline let onDone: @Sendable (Definition.Context) -> ParentEvent?
   @usableFromInline let isDone: (@Sendable (Step) -> Bool)?
-  /// Whether a rule reads the child's steps (`toParent` or `isDone`): when none does (and
-  /// nobody else watches), a child's store has no inspector, and a synchronous system builds
-  /// no step to hand them.
-  @inlinable var readsSteps: Bool { toParent != nil || isDone != nil }
+  /// The events a step's messages to `#_parent` carry, said to the parent as the step is
+  /// reported (an invoked chart's, see ``ChartInvocationCommand``); `nil` for any other child.
+  @usableFromInline let parentMessages: (@Sendable (Step) -> [ParentEvent])?
+  /// Whether a rule reads the child's steps (`toParent`, `isDone` or `parentMessages`): when
+  /// none does (and nobody else watches), a child's store has no inspector, and a synchronous
+  /// system builds no step to hand them.
+  @inlinable var readsSteps: Bool { toParent != nil || isDone != nil || parentMessages != nil }
   /// Sends a message to a store (its runtime, given as itself), checking its type.
   @usableFromInline let send: @Sendable (AnyObject, any Sendable) -> SendResult
   /// Sends a machine's message (its content) to a store, checking its type (see
@@ -147,13 +150,15 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   @inlinable
   init(
     name: String, toParent: (@Sendable (Step) -> ParentEvent?)?, onDone: @escaping @Sendable (Definition.Context) -> ParentEvent?,
-    isDone: (@Sendable (Step) -> Bool)?, send: @escaping @Sendable (AnyObject, any Sendable) -> SendResult,
+    isDone: (@Sendable (Step) -> Bool)?, parentMessages: (@Sendable (Step) -> [ParentEvent])?,
+    send: @escaping @Sendable (AnyObject, any Sendable) -> SendResult,
     sendContent: @escaping @Sendable (AnyObject, MachineMessage.Content) -> SendResult,
     start: @escaping @Sendable (AnyObject) -> Void, finishNow: @escaping @Sendable (AnyObject) -> Bool,
     finish: @escaping @Sendable (AnyObject) async -> Void,
     snapshotOf: @escaping @Sendable (AnyObject) throws(SystemSnapshotError) -> (json: String, children: [ChildSnapshot])
   ) {
     (self.name, self.toParent, self.onDone, self.isDone, self.send) = (name, toParent, onDone, isDone, send)
+    self.parentMessages = parentMessages
     (self.sendContent, self.start, self.finishNow, self.finish, self.snapshotOf) = (sendContent, start, finishNow, finish, snapshotOf)
   }
 }
@@ -213,6 +218,15 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   @inlinable
   func begin(_ runtime: AnyObject, doneAtStart: Definition.Context?) {
     _ = started.storeIfNil(runtime)
+    if kind.parentMessages != nil {
+      // (Held weakly: the parent holds this run while it runs.)
+      unsafeDowncast(runtime, to: ChildKind<Definition, ParentEvent>.Runtime.self).takeParentMessages { [weak self] content in
+        guard let self else { return .rejected(.finished) }
+        guard let event = message(of: content, as: ParentEvent.self) else { return .rejected(.wrongType) }
+        self.parent.childSaid(event, token: self.token, label: self.label)
+        return .accepted
+      }
+    }
     kind.start(runtime)
     if let doneAtStart { done(doneAtStart) }
   }
@@ -225,6 +239,7 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
     case .step(let step):
       if watched { parent.childStepped(ChildStep(step, path: id.name)) }
       if let event = kind.toParent?(step) { parent.childSaid(event, token: token, label: label) }
+      if let parentMessages = kind.parentMessages { for event in parentMessages(step) { parent.childSaid(event, token: token, label: label) } }
       if kind.isDone?(step) == true { done(step.context) }
     case .childStep(let step):
       if watched { parent.childStepped(step.below(id.name)) }

@@ -65,7 +65,7 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   /// Enters the chart's initial configuration (its content runs; its effects wait for `start`).
   @usableFromInline
   init(_ chart: Chart<ID, Event, Context, Effect>, context: Context) throws(ChartRunError) {
-    guard !chart.declaresInvokes else { throw .declaresInvokes(chart: chart.name) }
+    guard chart.tables.invokeRefusal == nil else { throw .declaresInvokes(chart: chart.name) }
     let pool = chart.stepperPool()
     self.pool = pool
     let machine = pool.take(context: context)
@@ -82,7 +82,7 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   /// A chart restored from `snapshot`: nothing is entered, so there is nothing to start.
   @usableFromInline
   init(_ chart: Chart<ID, Event, Context, Effect>, restoring snapshot: ChartSnapshot<ID, Context>) throws(ChartRestoreError) {
-    guard !chart.declaresInvokes else {
+    guard chart.tables.invokeRefusal == nil else {
       throw ChartRestoreError(message: ChartRunError.declaresInvokes(chart: chart.name).description)
     }
     guard !snapshot.configuration.isEmpty else {
@@ -215,6 +215,12 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   @inlinable
   var unhandledStepsChangeNothing: Bool { pool.chart.tables.scripting == nil }
 
+  @inlinable
+  var communicationError: Event? { pool.chart.tables.communicationError }
+
+  @inlinable
+  static var mayRaiseCommunicationErrors: Bool { true }
+
   /// A chart's state-scoped effects belong to an active state (its root, 0, while it runs).
   @usableFromInline
   func refusal(ofChildOwnedBy owner: Int, scope: EffectScope) -> String? {
@@ -284,7 +290,8 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   /// States left end their state-scoped effects; then the outputs start in order, except a
   /// state-scoped one whose state was left later in the same macrostep. A send without delay
   /// joins the mailbox at once (SCXML's external queue). When the chart halts, everything still
-  /// running is cancelled and only the last macrostep's work starts (its events are dropped).
+  /// running is cancelled and only the last macrostep's work and messages start (its events
+  /// are dropped).
   /// `skippingMessage`: the step's one output is a message the store commits apart
   /// (``isMessaging(_:)``).
   @inlinable
@@ -313,9 +320,12 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
         if delay <= .zero { core.mailbox.append(event) } else { core.register(output.command(), owner: owner, into: &work) }
       case .cancel:
         core.register(output.command(), owner: owner, into: &work)
-      case .message, .delayedMessage:
-        // (A delayed one is a timer until it is due, as a table's delayed message, cancelled
-        // by its id.)
+      case .message:
+        // (Sent by the last macrostep too: a chart's last word to another machine, an invoked
+        // chart's to its parent, is delivered.)
+        core.register(output.command(), owner: owner, into: &work)
+      case .delayedMessage:
+        // (A timer until it is due, as a table's delayed message, cancelled by its id.)
         guard !halted else { continue }
         core.register(output.command(), owner: owner, into: &work)
       }

@@ -112,6 +112,8 @@ where
   ) throws(SystemRunError) -> MachineResponse {
     var event = first
     var response: MachineResponse?
+    // The event for the parent when this step leaves the child done (said after its effects).
+    var doneEvent: ParentEvent?
     do throws(SystemRunError) {
       while true {
         try budget.spend()
@@ -134,11 +136,13 @@ where
           if kind.isDone?(step) == true {
             done = true
             said.done = true
-            if let message = kind.onDone(step.context) { said.events.append(message) }
+            doneEvent = kind.onDone(step.context)
           }
         }
         try perform(work, stepper: stepper, &budget, &said)
         if let message { try deliver(message, stepper: stepper, &budget, &said) }
+        // (After what the step's effects said: an invoked chart's messages to its parent.)
+        if let event = doneEvent.take() { said.events.append(event) }
         // A child that is done takes nothing more: what it still had queued is dropped.
         if done { core.mailbox = Mailbox() }
         guard let next = core.takeNext(stepper: stepper) else { break }
@@ -206,9 +210,24 @@ where
     _ said: inout ChildSaid<ParentEvent>
   ) throws(SystemRunError) {
     guard let payload = message.payload else { return }
+    // An invoked chart's message to its parent is said to it, before the chart's end.
+    if kind?.parentMessages != nil, message.target == MachineMessage.parentTarget {
+      if let event = cast(payload, to: ParentEvent.self) {
+        said.events.append(event)
+      } else if budget.undelivered == nil {
+        budget.undelivered = "\(Command<Never, Never>.message(message)): \(SendRejection.wrongType)"
+      }
+      return
+    }
     let (result, heard) = try routeDown(payload, to: Substring(message.target), &budget)
-    if case .rejected(let reason) = result, budget.undelivered == nil {
-      budget.undelivered = "\(Command<Never, Never>.message(message)): \(reason)"
+    if case .rejected(let reason) = result {
+      if budget.undelivered == nil { budget.undelivered = "\(Command<Never, Never>.message(message)): \(reason)" }
+      // (As a store queues it: SCXML's `error.communication`, for a chart that invokes.)
+      if Engine.mayRaiseCommunicationErrors, let event = core.engine.communicationError {
+        var failed = ChildSaid<Event>()
+        failed.events = [event]
+        try queue(failed, stepper: stepper, &budget, &said)
+      }
     }
     try queue(heard, stepper: stepper, &budget, &said)
   }
@@ -258,7 +277,9 @@ where
   {
     // (Over the UTF-8 view: a `/` is one byte, and searching the characters cost more.)
     let slash = path.utf8.firstIndex(of: UInt8(ascii: "/"))
-    let id = String(slash.map { path[..<$0] } ?? path)
+    var id = String(slash.map { path[..<$0] } ?? path)
+    // SCXML's `#_<id>` names the child `id` when no child's id is the whole target.
+    if children.scanningIndex(forKey: id) == nil, id.hasPrefix("#_") { id.removeFirst(2) }
     guard let index = children.scanningIndex(forKey: id) else { return (.rejected(.unknownTarget), ChildSaid()) }
     // (Found once, and stepped where it is in the map.)
     // (Left again only when the child returns: a step that throws ends the input, and its log.)

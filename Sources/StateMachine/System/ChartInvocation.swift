@@ -1,0 +1,144 @@
+/// A chart's invocations (``ChartInvoke``, SCXML's `<invoke>`) as child machines, in a chart
+/// whose effects are ``Command``s: each is the last entry content of its state, a
+/// ``Command/invoke(_:id:scope:)`` of a ``ChildMachine`` running the invoked chart, state-scoped,
+/// with the invocation's id. Stores, systems, logs and replays run and record it as any child:
+///
+/// - it starts when the macrostep that entered its state has ended (a store starts a step's
+///   effects then, in order: the states' in document order), and not at all when that
+///   macrostep exited the state again; it is cancelled when the state is exited;
+/// - it starts with its invoker's context as it is then (no datamodel gives it anything of
+///   its invoker's; a Swift context bound by name is the invoker's to share), and its work is
+///   reported and not performed (no handler runs an invoked document's);
+/// - a message to `#_<id>` reaches it, and its messages to `#_parent` reach its invoker in
+///   order, each as its step is reported, before the `done.invoke.<id>` it sends when it halts
+///   (the event the invocation's bindings name so; for `String` events, that name).
+///
+/// A chart whose invocations need what a store does not run yet (a datamodel's `<param>`,
+/// `<finalize>` and the rest, or `autoforward`) keeps them as declarations only, and a store
+/// refuses it (``ChartRunError/declaresInvokes(chart:)``).
+protocol ChartInvocationCommand {
+  /// The entry content that starts `invoke` as the child `id`, in a chart of `E` events over a
+  /// `C` context whose effects are `Effect`s; `nil` when `Effect` is not this type of `E`
+  /// events, or `C` is not `Sendable`.
+  static func invocation<ID, E, C, Effect>(_ invoke: ChartInvoke<ID, E, C, Effect>, id: String) -> ChartAction<E, C, Effect>?
+}
+
+extension Command: ChartInvocationCommand {
+  static func invocation<ID, E, C, Effect>(_ invoke: ChartInvoke<ID, E, C, Effect>, id: String) -> ChartAction<E, C, Effect>? {
+    guard E.self == Event.self, Effect.self == Self.self else { return nil }
+    // (A store's context is `Sendable`, which no cast can check: `Sendable` marks types for the
+    // compiler alone, and a chart of another context never runs in a store. The metatype is
+    // taken as a `Sendable` one as it is: both are the type's metadata alone, as `Sendable`
+    // has no witness table.)
+    let sendable = unsafeBitCast(C.self as Any.Type, to: (any Sendable.Type).self)
+    let done = invoke.named("done.invoke.\(id)")
+    func typed<S: Sendable>(_: S.Type) -> ChartAction<E, C, Effect>? {
+      // (The same types, spelled as this command's: `E` is `Event`, `C` is `S`.)
+      guard let chart = invoke.chart as? Chart<ID, Event, S, Self>, let doneEvent = done as? Event? else { return nil }
+      return .make("invoke \(id)") { context, _ in
+        guard let context = context as? S else { return nil }
+        let child = ChildMachine<Event>(invoked: chart, context: context, onDone: { _ in doneEvent })
+        return Self.invoke(child, id: EffectID(id), scope: .state) as? Effect
+      }
+    }
+    return typed(sendable)
+  }
+}
+
+extension ChartTables {
+  /// Per state, the entry content that starts its invocations (see ``ChartInvocationCommand``),
+  /// and why a store cannot run them, when it cannot (`nil`: it can, or there are none).
+  static func invocations(
+    _ builder: ChartBuilder<ID, Event, Context, Effect>, scripted: Bool
+  ) -> Invocations {
+    var made = Invocations(entries: builder.invokes.map { _ in [] })
+    guard let first = builder.invokes.lazy.flatMap({ $0 }).first else { return made }
+    if scripted {
+      made.refusal = "its datamodel's invocations run in fsm run only"
+      return made
+    }
+    guard let commands = Effect.self as? any ChartInvocationCommand.Type else {
+      made.refusal = "its effects are not Commands, which a store runs"
+      return made
+    }
+    for s in builder.invokes.indices {
+      let label = builder.ids[s].map { "\($0)" } ?? "(chart)"
+      for (n, invoke) in builder.invokes[s].enumerated() {
+        let id = invoke.id ?? "\(label).\(n + 1)"
+        guard let start = commands.invocation(invoke, id: id) else {
+          made.refusal = "'\(id)' runs a chart whose context is not Sendable"
+          return made
+        }
+        made.entries[s].append(start)
+        if invoke.autoforward { made.forwards.append(Forward(state: s, target: "#_\(id)")) }
+      }
+    }
+    made.communicationError = first.named("error.communication")
+    return made
+  }
+
+  /// What ``invocations(_:scripted:)`` makes of a chart's invocations.
+  struct Invocations {
+    /// Per state, the entry content that starts its invocations.
+    var entries: [[Action]]
+    /// Why a store cannot run them, when it cannot.
+    var refusal: String?
+    /// The invocations that take a copy of every external event (`autoforward`).
+    var forwards: [Forward] = []
+    /// The event `error.communication`, as the invocations name it.
+    var communicationError: Event?
+  }
+}
+
+/// An invocation that takes a copy of every external event its invoker takes while the state
+/// at `state` is active (SCXML's `autoforward`), as a message to `target` (`#_<id>`).
+@usableFromInline
+struct Forward: Sendable {
+  @usableFromInline let state: Int
+  @usableFromInline let target: String
+}
+
+extension ChartInvoke {
+  /// The invoker's event called `name`: as the invocation's bindings name it, or, for `String`
+  /// events, the name itself.
+  func named(_ name: String) -> Event? { eventNamed?(name) ?? ((name as Any) as? Event) }
+}
+
+extension MachineMessage {
+  /// The target that names a child's parent (SCXML's `#_parent`).
+  @usableFromInline static var parentTarget: String { "#_parent" }
+}
+
+extension Command {
+  /// The event this command carries to the parent of the machine that emits it: a message to
+  /// `#_parent` without a delay, of a `T`; `nil` for any other command.
+  @inlinable
+  func parentMessage<T: Sendable>(as type: T.Type) -> T? {
+    guard case .message(let sent) = self, !sent.isDelayed, sent.target == MachineMessage.parentTarget else { return nil }
+    return StateMachine.message(of: sent.content, as: T.self)
+  }
+}
+
+extension ChartMachine {
+  /// ``run(_:ordinal:)`` in a chart whose invocations forward (SCXML's `autoforward`): the
+  /// event's macrostep, then a copy of the event for each forwarding invocation that ran when
+  /// the event was taken and still runs (its state active before and after, and not exited
+  /// between), as a message to it. An event no transition takes is forwarded too.
+  @usableFromInline
+  mutating func forwardingRun(_ event: Event, ordinal: Int) throws(ChartRunError) -> ChartStep<Event, Effect> {
+    let running = halted ? [] : chart.tables.forwards.filter { active[$0.state] }
+    guard let queued = try selectExternal(event, ordinal: ordinal) else {
+      guard !running.isEmpty else { return ChartStep(outcome: halted ? .halted : .unhandled, outputs: [], microsteps: 0) }
+      var run = makeRun()
+      for forward in running { run.output(.message(event, to: forward.target), owner: forward.state) }
+      return ChartStep(outcome: .unhandled, outputs: step(of: &run).outputs, microsteps: 0)
+    }
+    var run = makeRun()
+    take(event: queued, &run)
+    try settle(&run)
+    for forward in running where active[forward.state] && !run.exits.contains(where: { $0.state == forward.state }) {
+      run.output(.message(event, to: forward.target), owner: forward.state)
+    }
+    return step(of: &run)
+  }
+}

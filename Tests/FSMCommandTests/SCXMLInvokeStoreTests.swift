@@ -1,0 +1,69 @@
+import Foundation
+import StateMachine
+import Testing
+
+/// A document's `<invoke>`s run in a ``Store``, as child machines: the cases `fsm run` passes
+/// (``SCXMLInvokeTests/cases``) give the same configurations, input by input, when the document
+/// is read into a chart of `Command`s and run in a store on a manual clock.
+@Suite("SCXML <invoke> in a store: the same runs as fsm run's")
+struct SCXMLInvokeStoreTests {
+  typealias DocumentChart = Chart<String, String, NoContext, Command<String, String>>
+
+  /// The document at `path` read into a chart a store runs: names stand for themselves, and a
+  /// `<log>` is work of its text.
+  static func chart(at path: String) throws -> DocumentChart {
+    try DocumentChart(scxmlContentsOf: path, bindings: SCXMLBindings(state: { $0 }, event: { $0 }, effect: { .perform($0) }))
+  }
+
+  /// Runs `chart` in a store on a manual clock: its start, then each input (an event, or
+  /// `after <duration>` to let that much time pass), each followed by the configuration it
+  /// leaves, as `fsm run` prints it (`go -> [finished] (halted)`).
+  static func run(_ chart: DocumentChart, inputs: [String]) async throws -> [String] {
+    let clock = ManualClock()
+    let store = try Store(chart, context: NoContext(), clock: clock, handler: { _, _ in })
+    var lines: [String] = []
+    func line(_ input: String) { lines.append("\(input) -> [\(store.configuration.sorted().joined(separator: ", "))]" + (store.isHalted ? " (halted)" : "")) }
+    store.start()
+    await store.settle()
+    line("start")
+    for input in inputs {
+      if input.hasPrefix("after "), let delay = SCXMLDocument.duration(String(input.dropFirst("after ".count))) {
+        await clock.advance(by: delay)
+      } else {
+        store.send(input)
+      }
+      await store.settle()
+      line(input)
+    }
+    await store.finish()
+    return lines
+  }
+
+  @Test(arguments: SCXMLInvokeTests.cases)
+  func runs(_ c: SCXMLInvokeTests.Case) async throws {
+    let path = try SCXMLInvokeTests.write(c.document)
+    defer { SCXMLInvokeTests.remove(path) }
+    let lines = try await Self.run(try Self.chart(at: path), inputs: c.events)
+    // (Effects are `fsm run`'s to print: a store reports an invoked chart's work, and performs none.)
+    var at = 0
+    for expected in c.lines where !expected.hasPrefix("  ") {
+      guard let found = lines[at...].firstIndex(of: expected) else {
+        Issue.record("missing \(expected) in\n\(lines.joined(separator: "\n"))")
+        return
+      }
+      at = found + 1
+    }
+  }
+
+  /// The W3C tests of `<invoke>` that need no datamodel, run in a store: each ends in `pass`
+  /// once its clock has run 10 s (their timeouts fail them after 5 s at the most).
+  @Test("the W3C invoke tests that need no datamodel pass in a store", .enabled(if: SCION.present, "../shared is missing"))
+  func w3c() async throws {
+    let folder = SCION.folder.replacingOccurrences(of: "/scion", with: "/scion-ecmascript") + "/w3c-ecma"
+    for test in ["test192", "test220", "test229", "test232", "test235", "test242", "test247", "test347"] {
+      let chart = try Self.chart(at: "\(folder)/\(test).txml.scxml")
+      let lines = try await Self.run(chart, inputs: (1...20).map { _ in "after 500ms" })
+      #expect(lines.last == "after 500ms -> [pass] (halted)", "\(test): \(lines.joined(separator: "\n"))")
+    }
+  }
+}
