@@ -95,6 +95,26 @@ struct SCXMLInvokeTests {
            "<invoke src=\"worker.scxml\"/>",
            running: "<transition event=\"go2\"><send target=\"#_session.1\" event=\"finish\"/></transition><transition event=\"done.invoke.session.1\" target=\"finished\"/>"),
          events: ["go2"], lines: ["start -> [running]", "go2 -> [finished] (halted)"]),
+    Case(label: "a child's message at its start is taken once the start has run: the parent's answer reaches the child",
+         document: """
+           <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s" name="parent"><state id="s">
+             <invoke id="w" src="worker.scxml"/>
+             <transition event="started"><send target="#_w" event="ping"/></transition>
+             <transition event="pong" target="ponged"/>
+           </state><final id="ponged"/></scxml>
+           """, events: [], lines: ["start -> [ponged] (halted)"]),
+    Case(label: "a child done at its start: what its last macrostep sent reaches its parent, in order, before done.invoke.<id>",
+         document: """
+           <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s" name="parent"><state id="s" initial="s1">
+             <invoke id="k"><content><scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="end"><final id="end">
+               <onentry><send target="#_parent" event="one"/><send target="#_parent" event="two"/></onentry>
+             </final></scxml></content></invoke>
+             <state id="s1"><transition event="one" target="s2"/></state>
+             <state id="s2"><transition event="two" target="s3"/></state>
+             <state id="s3"><transition event="done.invoke.k" target="pass"/></state>
+             <transition event="done.invoke.k" target="fail"/>
+           </state><final id="pass"/><final id="fail"/></scxml>
+           """, events: [], lines: ["start -> [pass] (halted)"]),
   ]
 
   /// Writes the documents into a new folder; returns the parent's path.

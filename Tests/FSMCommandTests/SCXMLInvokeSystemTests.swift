@@ -1,0 +1,85 @@
+import Foundation
+import StateMachine
+import StateMachineChecking
+import Testing
+
+/// A document that invokes is a system of machines for every tool: a store records one log of
+/// it that replays, naming the child where it diverges; the checkers walk and explore it, its
+/// children with it.
+@Suite("SCXML <invoke> as a system: one log, replayed, and checked")
+struct SCXMLInvokeSystemTests {
+  typealias DocumentChart = SCXMLInvokeStoreTests.DocumentChart
+
+  /// The parent and its inline worker (see ``SCXMLInvokeTests/parent(_:running:)``), read into
+  /// a chart a store runs.
+  static func chart() throws -> DocumentChart {
+    let path = try SCXMLInvokeTests.write(SCXMLInvokeTests.parent(SCXMLInvokeTests.inline))
+    defer { SCXMLInvokeTests.remove(path) }
+    return try SCXMLInvokeStoreTests.chart(at: path)
+  }
+
+  @Test("a store records the parent's steps and its child's in one log, which replays identical; a changed child line is the divergence, naming the child")
+  func logReplays() async throws {
+    let chart = try Self.chart()
+    let clock = ManualClock()
+    let store = try Store(chart, context: NoContext(), clock: clock, handler: { _, _ in })
+    let recorder = try store.record()
+    store.start()
+    await store.settle()
+    store.send("ping")
+    store.send("go")
+    await store.settle()
+    #expect(store.configuration == ["finished"])
+    await store.finish()
+    let log = recorder.log
+    // The child's one step (finish), then its end. (Its start, as the parent's, is no step.)
+    #expect(log.childLines.map(\.path) == ["w", "w"])
+    #expect(log.childLines.compactMap(\.ended) == ["finished"])
+    // The parent's message to it is its step's effect, as the document wrote its target.
+    let text = try #require(String(data: try log.encoded(), encoding: .utf8))
+    #expect(text.contains(##"{"message":{"message":"finish","to":"#_w"}}"##), "\(text)")
+    let report = chart.replay(log)
+    #expect(report.isIdentical, "\(report)")
+    #expect(report.childSteps == 1)
+
+    // The child's step, changed to a state it never reached, diverges there, naming the child.
+    var changedText = text
+    let step = try #require(log.childLines.first { $0.ended == nil }?.text)
+    changedText = changedText.replacingOccurrences(of: step, with: step.replacingOccurrences(of: #""done""#, with: #""working""#))
+    let changed = try #require(EventLog<ChartLogState<String>, String, NoContext, Command<String, String>>.read(Data(changedText.utf8)).log)
+    let first = try #require(chart.replay(changed).divergences.first)
+    #expect(first.machine == "w")
+  }
+
+  static let alphabet: [SystemEvent<String>] = ["go", "nobody", "leave", "ping"].map { .root($0) }
+
+  @Test("the explorer counts the system's configurations, the child's with the parent's, and finds each state's shortest path")
+  func explores() throws {
+    let system = MachineSystem(chart: try Self.chart())
+    let result = Explorer(system, context: NoContext(), alphabet: Self.alphabet).explore(depth: 6)
+    #expect(!result.truncated)
+    // The child started, and told its parent so, before any input.
+    let paths = result.shortestPaths.mapValues { $0.map(\.description) }
+    #expect(paths["running"] == [])
+    #expect(paths["finished"] == ["go"])
+    // A message to no running child raises error.communication in its sender.
+    #expect(paths["unreachable"] == ["nobody"])
+    #expect(paths["idle"] == ["leave"])
+    // (Time does not pass in a check: the worker's tick, a timer, never fires.)
+    #expect(paths["ticked"] == nil)
+    // running with the worker, finished, unreachable with it, idle without it.
+    #expect(result.configurations == 4)
+  }
+
+  @Test("a walk of the system holds its invariant: the worker runs exactly while the parent's session state is active")
+  func walks() throws {
+    let system = MachineSystem(chart: try Self.chart())
+    // (Without `nobody`, whose message reaches no child: every message a machine sends arrives.)
+    try PropertyCheck(system, context: NoContext(), alphabet: Self.alphabet.filter { "\($0)" != "nobody" })
+      .checking(.messagesDelivered)
+      .invariant("the worker runs while its state is active") { system, _ in
+        system.children.keys.contains("w") == Set(system.root).isDisjoint(with: ["idle", "finished", "unreachable"])
+      }
+      .run(walks: 30, length: 8, seed: 11)
+  }
+}
