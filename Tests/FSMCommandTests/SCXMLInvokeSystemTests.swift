@@ -51,6 +51,22 @@ struct SCXMLInvokeSystemTests {
     #expect(first.machine == "w")
   }
 
+  @Test("the README's store of a document that invokes: go finishes the worker, and its done.invoke.w the parent")
+  func readme() async throws {
+    let path = try SCXMLInvokeTests.write(SCXMLInvokeTests.parent(SCXMLInvokeTests.inline))
+    defer { SCXMLInvokeTests.remove(path) }
+    let clock = ManualClock()
+    let chart = try Chart<String, String, NoContext, Command<String, String>>(
+      scxmlContentsOf: path, bindings: SCXMLBindings(state: { $0 }, event: { $0 }, effect: { .perform($0) }))
+    let store = try Store(chart, context: NoContext(), clock: clock, handler: { _, _ in })
+    store.start()
+    store.send("go")
+    await store.settle()
+    print(store.configuration)
+    #expect(store.configuration == ["finished"])
+    await store.finish()
+  }
+
   static let alphabet: [SystemEvent<String>] = ["go", "nobody", "leave", "ping"].map { .root($0) }
 
   @Test("the explorer counts the system's configurations, the child's with the parent's, and finds each state's shortest path")

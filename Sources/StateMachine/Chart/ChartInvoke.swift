@@ -9,7 +9,13 @@
 /// ``Command``s, each invocation is a child machine (``ChildMachine``): the state's entry
 /// content ends with its ``Command/invoke(_:id:scope:)`` (state-scoped, with the invocation's
 /// id), so a ``Store`` and a ``MachineSystem`` run it, a log records it and a replay makes it
-/// again, as any child (see ``Chart`` for what such a child is told and says).
+/// again, as any child. It starts with its invoker's context as it is then; its messages to
+/// `#_parent` reach its invoker before the `done.invoke.<id>` it sends when it halts (the
+/// event its bindings name so; for `String` events, that name); `autoforward` copies every
+/// external event its invoker takes to it, as a message among the step's effects; and a message
+/// that reaches no machine raises `error.communication` in its sender. A chart with a
+/// datamodel keeps its invocations for `fsm run` (a store refuses it:
+/// ``ChartRunError/declaresInvokes(chart:)``).
 ///
 /// ```swift
 /// var waiting = ChartState<String, String, NoContext, String>.atomic("waiting", transitions: [.on("done.invoke.timer", to: "done")])

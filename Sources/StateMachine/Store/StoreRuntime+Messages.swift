@@ -89,7 +89,7 @@ extension StoreRuntime {
 
   /// A message this store's machine sent reached no machine: its ``StoreEngine/communicationError``,
   /// if it has one, is queued for it (SCXML's `error.communication`).
-  @usableFromInline @inline(never)
+  @inlinable @inline(never)
   func communicationFailed() {
     guard let event = core.withLock({ $0.engine.communicationError }) else { return }
     _ = enqueue(event, force: true)

@@ -227,7 +227,8 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
     let started = core.withLock { core -> (work: StoreCore<Engine>.StepWork, first: Event?, drains: Bool)? in
       guard let (work, first) = core.started(stepper: side, committingStart: committingStart) else { return nil }
       if first != nil { return (work, first, true) }
-      guard !core.draining else { return (work, nil, false) }
+      // (A start that starts nothing has nothing to say meanwhile: it takes no draining.)
+      guard !core.draining, !work.starts.isEmpty else { return (work, nil, false) }
       core.draining = true
       core.engine.lease(side)
       return (work, nil, true)

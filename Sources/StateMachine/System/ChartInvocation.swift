@@ -13,13 +13,15 @@
 ///   order, each as its step is reported, before the `done.invoke.<id>` it sends when it halts
 ///   (the event the invocation's bindings name so; for `String` events, that name).
 ///
-/// A chart whose invocations need what a store does not run yet (a datamodel's `<param>`,
-/// `<finalize>` and the rest, or `autoforward`) keeps them as declarations only, and a store
-/// refuses it (``ChartRunError/declaresInvokes(chart:)``).
+/// A state of a chart whose invocations forward (`autoforward`) copies every external event its
+/// invoker takes to them (``ChartMachine/forwardingRun(_:ordinal:)``); a message that reaches no
+/// machine raises `error.communication` in its sender (``StoreEngine/communicationError``).
+/// A chart with a datamodel (whose invocations take `<param>`, `<finalize>` and the rest) keeps
+/// them as declarations only, and a store refuses it (``ChartRunError/declaresInvokes(chart:)``).
 protocol ChartInvocationCommand {
   /// The entry content that starts `invoke` as the child `id`, in a chart of `E` events over a
-  /// `C` context whose effects are `Effect`s; `nil` when `Effect` is not this type of `E`
-  /// events, or `C` is not `Sendable`.
+  /// `C` context whose effects are `Effect`s; `nil` when `Effect` is not this type, of `E`
+  /// events.
   static func invocation<ID, E, C, Effect>(_ invoke: ChartInvoke<ID, E, C, Effect>, id: String) -> ChartAction<E, C, Effect>?
 }
 
@@ -66,7 +68,7 @@ extension ChartTables {
       for (n, invoke) in builder.invokes[s].enumerated() {
         let id = invoke.id ?? "\(label).\(n + 1)"
         guard let start = commands.invocation(invoke, id: id) else {
-          made.refusal = "'\(id)' runs a chart whose context is not Sendable"
+          made.refusal = "its effects are Commands of events of another type"
           return made
         }
         made.entries[s].append(start)
@@ -90,55 +92,8 @@ extension ChartTables {
   }
 }
 
-/// An invocation that takes a copy of every external event its invoker takes while the state
-/// at `state` is active (SCXML's `autoforward`), as a message to `target` (`#_<id>`).
-@usableFromInline
-struct Forward: Sendable {
-  @usableFromInline let state: Int
-  @usableFromInline let target: String
-}
-
 extension ChartInvoke {
   /// The invoker's event called `name`: as the invocation's bindings name it, or, for `String`
   /// events, the name itself.
   func named(_ name: String) -> Event? { eventNamed?(name) ?? ((name as Any) as? Event) }
-}
-
-extension MachineMessage {
-  /// The target that names a child's parent (SCXML's `#_parent`).
-  @usableFromInline static var parentTarget: String { "#_parent" }
-}
-
-extension Command {
-  /// The event this command carries to the parent of the machine that emits it: a message to
-  /// `#_parent` without a delay, of a `T`; `nil` for any other command.
-  @inlinable
-  func parentMessage<T: Sendable>(as type: T.Type) -> T? {
-    guard case .message(let sent) = self, !sent.isDelayed, sent.target == MachineMessage.parentTarget else { return nil }
-    return StateMachine.message(of: sent.content, as: T.self)
-  }
-}
-
-extension ChartMachine {
-  /// ``run(_:ordinal:)`` in a chart whose invocations forward (SCXML's `autoforward`): the
-  /// event's macrostep, then a copy of the event for each forwarding invocation that ran when
-  /// the event was taken and still runs (its state active before and after, and not exited
-  /// between), as a message to it. An event no transition takes is forwarded too.
-  @usableFromInline
-  mutating func forwardingRun(_ event: Event, ordinal: Int) throws(ChartRunError) -> ChartStep<Event, Effect> {
-    let running = halted ? [] : chart.tables.forwards.filter { active[$0.state] }
-    guard let queued = try selectExternal(event, ordinal: ordinal) else {
-      guard !running.isEmpty else { return ChartStep(outcome: halted ? .halted : .unhandled, outputs: [], microsteps: 0) }
-      var run = makeRun()
-      for forward in running { run.output(.message(event, to: forward.target), owner: forward.state) }
-      return ChartStep(outcome: .unhandled, outputs: step(of: &run).outputs, microsteps: 0)
-    }
-    var run = makeRun()
-    take(event: queued, &run)
-    try settle(&run)
-    for forward in running where active[forward.state] && !run.exits.contains(where: { $0.state == forward.state }) {
-      run.output(.message(event, to: forward.target), owner: forward.state)
-    }
-    return step(of: &run)
-  }
 }
