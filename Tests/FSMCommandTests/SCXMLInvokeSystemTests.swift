@@ -67,6 +67,28 @@ struct SCXMLInvokeSystemTests {
     await store.finish()
   }
 
+  @Test("a system's snapshot restores the document's child as the chart makes it, with no resolver: it goes on where it was")
+  func snapshotRestores() async throws {
+    let chart = try Self.chart()
+    let store = try Store(chart, context: NoContext(), clock: ManualClock(), handler: { _, _ in })
+    store.start()
+    await store.settle()
+    let snapshot = try store.systemSnapshot()
+    #expect(snapshot.children.map(\.id) == ["w"])
+    await store.finish()
+    let saved = try JSONEncoder().encode(snapshot)
+    let read = try JSONDecoder().decode(SystemSnapshot<ChartSnapshot<String, NoContext>>.self, from: saved)
+    let restored = try Store(chart, restoring: read, children: { _ in nil }, clock: ManualClock(), handler: { _, _ in })
+    #expect(restored.configuration == ["running"])
+    #expect(restored.children == ["w"])
+    // The restored worker takes its parent's message to it, and its end is the parent's done.invoke.w.
+    restored.send("go")
+    await restored.settle()
+    #expect(restored.configuration == ["finished"])
+    #expect(restored.children.isEmpty)
+    await restored.finish()
+  }
+
   static let alphabet: [SystemEvent<String>] = ["go", "nobody", "leave", "ping"].map { .root($0) }
 
   @Test("the explorer counts the system's configurations, the child's with the parent's, and finds each state's shortest path")

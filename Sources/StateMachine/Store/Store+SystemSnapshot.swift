@@ -15,7 +15,8 @@ extension Store where Definition.Instance.Snapshot: Sendable {
   /// ``init(_:restoring:clock:mailbox:handler:failure:inspector:)`` does, then each child
   /// where it was, made by the ``ChildMachine`` that `children` gives for its snapshot (its
   /// machine's name and its id; its children's too), running again in its scope, in the state
-  /// it belonged to.
+  /// it belonged to. A chart's own invocation (its `<invoke>`, see ``ChartInvoke``) is made as
+  /// the chart makes it when `children` gives none for it.
   ///
   /// The store has started (``start()`` does nothing): nothing is entered, so nothing is asked
   /// for. Effects and timers that ran when the snapshot was taken do not restart, in the root or

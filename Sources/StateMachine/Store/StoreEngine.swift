@@ -109,6 +109,10 @@ protocol StoreEngine: Sendable {
   /// Whether ``communicationError`` may be other than `nil` (read without a lock: a table's
   /// refused message takes no lock to find there is no such event).
   static var mayRaiseCommunicationErrors: Bool { get }
+  /// The child machine the machine's own invocation `id` of the state at `owner` runs (a
+  /// chart's `<invoke>`, see ``ChartInvocationCommand``), to restore it from a snapshot; `nil`:
+  /// none.
+  func invokedChild(_ id: String, owner: Int) -> ChildMachine<Event>?
   /// The step `stepper` took, to report (built only when someone listens).
   static func report(_ outcome: Outcome, of stepper: UnsafePointer<Stepper>, event: Event, sequence: Int, time: Duration) -> Step
 }
@@ -201,6 +205,9 @@ struct TableEngine<Definition: _TableStoreDefinition>: StoreEngine where Definit
 
   @inlinable
   static var mayRaiseCommunicationErrors: Bool { false }
+
+  @usableFromInline
+  func invokedChild(_ id: String, owner: Int) -> ChildMachine<Event>? { nil }
 
   /// A table's state-scoped effects belong to its current state (by its position).
   @usableFromInline

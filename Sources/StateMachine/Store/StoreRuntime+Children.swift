@@ -171,7 +171,9 @@ extension StoreRuntime {
 
   /// Restores one child (see ``restore(_:resolve:)``); returns its token.
   func restore(_ snapshot: ChildSnapshot, resolve: @escaping ChildResolver) throws(SystemSnapshotError) -> UInt64 {
-    guard let child = resolve(snapshot) as? ChildMachine<Event> else {
+    // (A chart's own invocation, which the resolver need not know, is made as the chart makes it.)
+    let resolved = resolve(snapshot) as? ChildMachine<Event>
+    guard let child = resolved ?? core.withLock({ $0.engine.invokedChild(snapshot.id, owner: snapshot.owner) }) else {
       throw SystemSnapshotError(
         path: snapshot.id, reason: "no ChildMachine<\(Event.self)> for the machine '\(snapshot.machine)' (the resolver gave none, or one of another type)")
     }

@@ -221,6 +221,20 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   @inlinable
   static var mayRaiseCommunicationErrors: Bool { true }
 
+  /// The child the invocation `id` of the state at `owner` starts, made as its entry content
+  /// makes it (with the chart's context now).
+  @usableFromInline
+  func invokedChild(_ id: String, owner: Int) -> ChildMachine<Event>? {
+    let tables = chart.tables
+    guard owner > 0, owner < tables.entryBlocks.count else { return nil }
+    let block = tables.entryBlocks[owner]
+    for i in Int(block.start)..<Int(block.end) {
+      guard case .make(let name, let make) = tables.content[i], name == "invoke \(id)" else { continue }
+      if case .invoke(let child, let childID, _)? = make(context, nil), childID.name == id { return child }
+    }
+    return nil
+  }
+
   /// A chart's state-scoped effects belong to an active state (its root, 0, while it runs).
   @usableFromInline
   func refusal(ofChildOwnedBy owner: Int, scope: EffectScope) -> String? {
