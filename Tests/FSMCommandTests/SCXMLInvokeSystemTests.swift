@@ -1,3 +1,4 @@
+import FSMTool
 import Foundation
 import StateMachine
 import StateMachineChecking
@@ -87,6 +88,47 @@ struct SCXMLInvokeSystemTests {
     #expect(restored.configuration == ["finished"])
     #expect(restored.children.isEmpty)
     await restored.finish()
+  }
+
+  @Test("in a system, a child's last step that only messages its parent is delivered, before its done.invoke.<id>")
+  func lastMessageInSystem() throws {
+    let document = """
+      <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="a" name="parent">
+        <state id="a">
+          <invoke id="kid"><content><scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="k1" name="kid">
+            <state id="k1"><transition event="poke" target="k2"><send target="#_parent" event="poked"/></transition></state>
+            <final id="k2"/>
+          </scxml></content></invoke>
+          <transition event="go"><send target="#_kid" event="poke"/></transition>
+          <transition event="poked" target="b"/>
+          <transition event="done.invoke.kid" target="early"/>
+        </state>
+        <state id="b"><transition event="done.invoke.kid" target="c"/></state>
+        <final id="c"/><final id="early"/>
+      </scxml>
+      """
+    let chart = try DocumentChart(scxml: Data(document.utf8), file: "parent.scxml", bindings: SCXMLBindings(state: { $0 }, event: { $0 }))
+    var system = SystemMachine(MachineSystem(chart: chart), context: NoContext())
+    try system.begin()
+    #expect(system.configuration.children == ["kid": "k1"])
+    _ = try system.step(.root("go"))
+    #expect(system.configuration.root == ["c"])
+    #expect(system.configuration.children.isEmpty)
+  }
+
+  @Test("fsm explore explores a document that invokes with its children, as one system, and walks it")
+  func exploreCommand() throws {
+    let path = try SCXMLInvokeTests.write(SCXMLInvokeTests.parent(SCXMLInvokeTests.inline))
+    defer { SCXMLInvokeTests.remove(path) }
+    let result = PackageFSM.run(["explore", path, "--walks", "20", "--seed", "3"])
+    #expect(result.code == 0, "\(result.errorOutput)")
+    let lines = result.output.split(separator: "\n").map(String.init)
+    #expect(lines.contains("system: parent and the charts it invokes (worker)"), "\(result.output)")
+    // The worker tells its parent it started: running from the start, and finished by one go.
+    #expect(lines.contains("  running: (start)"), "\(result.output)")
+    #expect(lines.contains("  finished: go"), "\(result.output)")
+    #expect(lines.contains("  unreachable: nobody"), "\(result.output)")
+    #expect(lines.contains { $0.hasPrefix("walks: 20 walks") && $0.hasSuffix("no failure") }, "\(result.output)")
   }
 
   static let alphabet: [SystemEvent<String>] = ["go", "nobody", "leave", "ping"].map { .root($0) }

@@ -12,7 +12,9 @@ enum ExploreCommand {
     shortest path to it, and every violation with its shortest path (rejected events, dead
     ends, broken invariants, a chart's macrosteps that never settle). With --walks, also runs
     seeded random walks. A chart file is explored (and walked) over the event names its
-    transitions mention. For a spec table (no code behind its guards, so no walks): its states
+    transitions mention; one that invokes charts (<invoke>) is explored with them, as one
+    system whose configurations are its own with each running child's, over its events but
+    those the system raises itself (done.invoke.*, error.*). For a spec table (no code behind its guards, so no walks): its states
     over the events it names, each guarded row taken as holding or not, rows never hit, a
     shortest path to each state, and dead ends.
 
@@ -59,8 +61,19 @@ enum ExploreCommand {
   /// The random walks asked for: how many, how long, and their seed (`nil`: a random one).
   typealias Walks = (walks: Int, length: Int, seed: UInt64?)
 
-  static func exploreChart(_ chart: SCXMLDocument.DocumentChart, depth: Int, limit: Int, walks: Walks?) -> (lines: [String], failed: Bool) {
+  static func exploreChart(_ chart: SCXMLDocument.DocumentChart, file: String, depth: Int, limit: Int, walks: Walks?) -> (lines: [String], failed: Bool) {
     let alphabet = chart.eventNames
+    if chart.declaresInvokes, let system = try? SCXMLDocument.systemChart(contentsOf: file) {
+      // The document and the charts it invokes, explored together (a configuration is the
+      // document's with each running child's), over the document's events but those the
+      // system raises itself: a child's end (`done.invoke.*`) and errors (`error.*`).
+      let names = alphabet.filter { !$0.hasPrefix("done.invoke.") && $0 != "done.invoke" && !$0.hasPrefix("error.") && $0 != "error" }
+      let inputs = names.map { SystemEvent<String>.root($0) }
+      let result = Explorer(MachineSystem(chart: system), context: NoContext(), alphabet: inputs).explore(depth: depth, limit: limit)
+      var (lines, failed) = report(result, alphabet: names)
+      lines.insert("system: \(chart.name) and the charts it invokes (" + chart.declaredInvokes.map { $0.invoke.chart.name }.joined(separator: ", ") + ")", at: 1)
+      return walking(PropertyCheck(MachineSystem(chart: system), context: NoContext(), alphabet: inputs), walks, after: (lines, failed))
+    }
     let result = Explorer(chart: chart, context: NoContext(), alphabet: alphabet).explore(depth: depth, limit: limit)
     return walking(PropertyCheck(chart: chart, context: NoContext(), alphabet: alphabet), walks, after: report(result, alphabet: alphabet))
   }
@@ -119,8 +132,8 @@ enum ExploreCommand {
     if arguments.positionals.count > 1 { return .usage("unexpected argument '\(arguments.positionals[1])'", help: help) }
     if name.hasSuffix(".scxml") || name.hasSuffix(".md") {
       switch MachineSource.resolve(name) {
-      case .success(.chart(let chart, _)):
-        let (lines, failed) = exploreChart(chart, depth: depth, limit: limit, walks: (walks, length, seed))
+      case .success(.chart(let chart, let file)):
+        let (lines, failed) = exploreChart(chart, file: file, depth: depth, limit: limit, walks: (walks, length, seed))
         let text = lines.joined(separator: "\n") + "\n"
         return failed ? .findings(text) : .success(text)
       case .success(.spec(let spec)):

@@ -54,6 +54,13 @@ public enum SCXMLDocument {
   }
 
   /// A document chart of the states read.
+  /// A document without a datamodel read into a chart a store runs, the charts it invokes as
+  /// its children (see ``ChartInvoke``): names stand for themselves, and each `<log>` is work of
+  /// its text (`label: value`). What `fsm explore` explores as a system.
+  package static func systemChart(contentsOf path: String) throws(SCXMLError) -> Chart<String, String, NoContext, Command<String, String>> {
+    try Chart(scxmlContentsOf: path, bindings: SCXMLBindings(state: { $0 }, event: { $0 }, effect: { .perform($0) }))
+  }
+
   static func makeDocumentChart(_ tree: DocumentTree<String, String, NoContext, String>) throws(ChartError) -> DocumentChart {
     try DocumentChart(name: tree.name, initial: tree.initial, states: tree.states, initialActions: tree.initialActions)
   }

@@ -36,9 +36,10 @@ extension ChartEngine {
     }
   }
 
-  /// A halted chart sends nothing (see ``commit(_:owners:exits:skippingMessage:to:_:)``).
+  /// Delivered now, by a chart that halted in this step too: its last word to another machine
+  /// (see ``commit(_:owners:exits:skippingMessage:to:_:)``).
   @inlinable
   static func commitMessage(_ message: consuming MachineMessage, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) -> MachineMessage? {
-    core.engine.halted ? nil : message
+    message
   }
 }
