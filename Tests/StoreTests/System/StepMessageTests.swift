@@ -32,7 +32,7 @@ struct StepMessageTests {
   /// command. A chart's transitions each have one output (`lost`'s a
   /// ``ChartAction/message(_:to:)``, the others' a ``Command/message(_:)`` effect), and it has
   /// two more: `both` messages the child and then no one (two outputs, registered in order), and
-  /// `quit` messages the child as it halts the chart (its messages go nowhere).
+  /// `quit` messages the child as it halts the chart (sent after the halt cancelled the child).
   static func run(_ kind: HostKind, echoesBack: Bool = false) throws -> Run {
     let (clock, ledger) = (ManualClock(), SystemLedger())
     let child = child(echoesBack: echoesBack)
@@ -114,9 +114,11 @@ struct StepMessageTests {
         "start send ball to echo", "finished send ball to echo",
         "start send ball to nobody", "failed send ball to nobody: \(SendRejection.unknownTarget)",
       ], childSteps: 1),
+    // (Sent, as a chart's last word to another machine is; but the halt cancelled the child first.)
     Case(
-      label: "from the macrostep that halts the chart: goes nowhere", kinds: [.chart], events: ["quit"], wait: .zero, reports: [],
-      childSteps: 0),
+      label: "from the macrostep that halts the chart: sent after the halt ended the child, so it fails", kinds: [.chart],
+      events: ["quit"], wait: .zero,
+      reports: ["start send ball to echo", "failed send ball to echo: \(SendRejection.unknownTarget)"], childSteps: 0),
   ]
 
   static let runs: [(HostKind, Case)] = cases.flatMap { c in c.kinds.map { ($0, c) } }
