@@ -14,9 +14,9 @@ enum ExploreCommand {
     seeded random walks. A chart file is explored (and walked) over the event names its
     transitions mention; one that invokes charts (<invoke>) is explored with them, as one
     system whose configurations are its own with each running child's, over its events but
-    those the system raises itself (done.invoke.*, error.*). For a spec table (no code behind its guards, so no walks): its states
-    over the events it names, each guarded row taken as holding or not, rows never hit, a
-    shortest path to each state, and dead ends.
+    those the system raises itself (done.invoke.*, error.*). For a spec table (no code behind
+    its guards, so no walks): its states over the events it names, each guarded row taken as
+    holding or not, rows never hit, a shortest path to each state, and dead ends.
 
     options:
       --depth N    events deep at most (default 20)
@@ -61,7 +61,9 @@ enum ExploreCommand {
   /// The random walks asked for: how many, how long, and their seed (`nil`: a random one).
   typealias Walks = (walks: Int, length: Int, seed: UInt64?)
 
-  static func exploreChart(_ chart: SCXMLDocument.DocumentChart, file: String, depth: Int, limit: Int, walks: Walks?) -> (lines: [String], failed: Bool) {
+  static func exploreChart(
+    _ chart: SCXMLDocument.DocumentChart, file: String, depth: Int, limit: Int, walks: Walks?
+  ) -> (lines: [String], failed: Bool) {
     let alphabet = chart.eventNames
     if chart.declaresInvokes, let system = try? SCXMLDocument.systemChart(contentsOf: file) {
       // The document and the charts it invokes, explored together (a configuration is the
@@ -71,7 +73,8 @@ enum ExploreCommand {
       let inputs = names.map { SystemEvent<String>.root($0) }
       let result = Explorer(MachineSystem(chart: system), context: NoContext(), alphabet: inputs).explore(depth: depth, limit: limit)
       var (lines, failed) = report(result, alphabet: names)
-      lines.insert("system: \(chart.name) and the charts it invokes (" + chart.declaredInvokes.map { $0.invoke.chart.name }.joined(separator: ", ") + ")", at: 1)
+      let invoked = chart.declaredInvokes.map { $0.invoke.chart.name }.joined(separator: ", ")
+      lines.insert("system: \(chart.name) and the charts it invokes (\(invoked))", at: 1)
       return walking(PropertyCheck(MachineSystem(chart: system), context: NoContext(), alphabet: inputs), walks, after: (lines, failed))
     }
     let result = Explorer(chart: chart, context: NoContext(), alphabet: alphabet).explore(depth: depth, limit: limit)

@@ -53,7 +53,6 @@ public enum SCXMLDocument {
     try read(data, file: file, bindings: .document, chain: SCXMLInvokeChain(), make: makeDocumentChart)
   }
 
-  /// A document chart of the states read.
   /// A document without a datamodel read into a chart a store runs, the charts it invokes as
   /// its children (see ``ChartInvoke``): names stand for themselves, and each `<log>` is work of
   /// its text (`label: value`). What `fsm explore` explores as a system.
@@ -61,6 +60,7 @@ public enum SCXMLDocument {
     try Chart(scxmlContentsOf: path, bindings: SCXMLBindings(state: { $0 }, event: { $0 }, effect: { .perform($0) }))
   }
 
+  /// A document chart of the states read.
   static func makeDocumentChart(_ tree: DocumentTree<String, String, NoContext, String>) throws(ChartError) -> DocumentChart {
     try DocumentChart(name: tree.name, initial: tree.initial, states: tree.states, initialActions: tree.initialActions)
   }

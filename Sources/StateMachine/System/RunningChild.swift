@@ -239,7 +239,9 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
     case .step(let step):
       if watched { parent.childStepped(ChildStep(step, path: id.name)) }
       if let event = kind.toParent?(step) { parent.childSaid(event, token: token, label: label) }
-      if let parentMessages = kind.parentMessages { for event in parentMessages(step) { parent.childSaid(event, token: token, label: label) } }
+      if let parentMessages = kind.parentMessages {
+        for event in parentMessages(step) { parent.childSaid(event, token: token, label: label) }
+      }
       if kind.isDone?(step) == true { done(step.context) }
     case .childStep(let step):
       if watched { parent.childStepped(step.below(id.name)) }
