@@ -1,5 +1,6 @@
 import Foundation
 import StateMachine
+import Synchronization
 import Testing
 
 /// A document's `<invoke>`s run in a ``Store``, as child machines: the cases `fsm run` passes
@@ -53,6 +54,43 @@ struct SCXMLInvokeStoreTests {
       }
       at = found + 1
     }
+  }
+
+  /// A parent that answers `error.communication` with the same message to no one, for ever.
+  static let answersLostMessages = """
+    <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s" name="parent">
+      <state id="s">
+        <invoke id="w"><content><scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0"><state id="k"/></scxml></content></invoke>
+        <transition event="go"><send target="#_nobody" event="x"/></transition>
+        <transition event="error.communication"><send target="#_nobody" event="x"/></transition>
+      </state>
+    </scxml>
+    """
+
+  @Test("a chart that answers error.communication with the same lost message ends at the loop bound, in a store and in a system")
+  func communicationLoopBounded() async throws {
+    let chart = try DocumentChart(scxml: Data(Self.answersLostMessages.utf8), file: "parent.scxml", bindings: SCXMLBindings(state: { $0 }, event: { $0 }))
+    let failures = Mutex<[String]>([])
+    let store = try Store(
+      chart, context: NoContext(), clock: ManualClock(), handler: { _, _ in },
+      inspector: { report in
+        if case .effectFailed(_, let error, _) = report { failures.withLock { $0.append(error) } }
+      })
+    store.start()
+    await store.settle()
+    #expect(store.send("go") == .accepted)
+    await store.settle()
+    // go, then error.communication answered until the store refuses the message as a loop.
+    #expect(store.stepCount == 10_000)
+    let seen = failures.withLock { $0 }
+    #expect(seen.count == 10_000)
+    #expect(seen.last == SendRejection.loop.description)
+    #expect(seen.dropLast().allSatisfy { $0 == SendRejection.unknownTarget.description })
+    await store.finish()
+    // A system's input is bounded by its steps.
+    var system = SystemMachine(MachineSystem(chart: chart), context: NoContext())
+    try system.begin()
+    #expect(throws: SystemRunError.tooManyEvents(limit: 10_000, input: "go")) { try system.step(.root("go")) }
   }
 
   /// The W3C tests of `<invoke>` that need no datamodel, run in a store: each ends in `pass`

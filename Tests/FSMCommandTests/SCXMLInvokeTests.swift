@@ -115,6 +115,18 @@ struct SCXMLInvokeTests {
              <transition event="done.invoke.k" target="fail"/>
            </state><final id="pass"/><final id="fail"/></scxml>
            """, events: [], lines: ["start -> [pass] (halted)"]),
+    Case(label: "an autoforwarding child that is done takes no more copies: its parent's later events raise no error.communication",
+         document: """
+           <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s" name="parent">
+             <state id="s">
+               <invoke id="w" autoforward="true"><content><scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="k">
+                 <state id="k"><transition event="stop" target="end"/></state><final id="end"/>
+               </scxml></content></invoke>
+               <transition event="error.communication" target="lost"/>
+             </state>
+             <state id="lost"/>
+           </scxml>
+           """, events: ["stop", "x", "y"], lines: ["stop -> [s]", "x -> [s]", "y -> [s]"]),
   ]
 
   /// Writes the documents into a new folder; returns the parent's path.

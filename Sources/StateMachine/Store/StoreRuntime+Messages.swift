@@ -79,7 +79,7 @@ extension StoreRuntime {
   /// failed otherwise.
   @inlinable
   func report(_ result: SendResult, of message: MachineMessage, as command: @autoclosure () -> Effect) {
-    if case .rejected = result, Engine.mayRaiseCommunicationErrors { communicationFailed() }
+    if case .rejected(let reason) = result, Engine.mayRaiseCommunicationErrors, !message.isForwarded { communicationFailed(reason) }
     guard let inspector else { return }
     switch result {
     case .accepted: inspector(.effectFinished(id: message.id, description: command().description))
@@ -87,12 +87,21 @@ extension StoreRuntime {
     }
   }
 
-  /// A message this store's machine sent reached no machine: its ``StoreEngine/communicationError``,
-  /// if it has one, is queued for it (SCXML's `error.communication`).
+  /// A message this store's machine sent reached no machine, refused for `reason`: its
+  /// ``StoreEngine/communicationError``, if it has one, is queued for it (SCXML's
+  /// `error.communication`). The error counts toward a loop as an event a child said while the
+  /// store delivered (``StoreCore/beginFeeding(limit:)``): a chart that answers it with the same
+  /// message again has that message refused as ``SendRejection/loop`` after
+  /// ``cascadeLimit`` steps, which raises no error, and the loop ends.
   @inlinable @inline(never)
-  func communicationFailed() {
-    guard let event = core.withLock({ $0.engine.communicationError }) else { return }
-    _ = enqueue(event, force: true)
+  func communicationFailed(_ reason: SendRejection) {
+    guard reason != .loop else { return }
+    let event = core.withLock { core -> Event? in
+      guard let event = core.engine.communicationError else { return nil }
+      core.makeFamily().fed += 1
+      return event
+    }
+    if let event { _ = enqueue(event, force: true) }
   }
 
   /// A delayed message (``MachineMessage/init(_:to:after:id:)``) fell due: delivered (and

@@ -149,7 +149,9 @@ extension StoreCore {
   /// ``beginFeeding(limit:)``).
   @inlinable
   mutating func receiver(ofPath path: Substring, feeding: Bool, limit: Int) -> MessageReceiver {
-    guard let family else { return .refused(.unknownTarget) }
+    guard let family else {
+      return !feeding || makeFamily().beginFeeding(atStep: steps, limit: limit) ? .refused(.unknownTarget) : .refused(.loop)
+    }
     return receiver(ofPath: path, in: family, feeding: feeding, limit: limit)
   }
 
@@ -159,10 +161,15 @@ extension StoreCore {
   @inlinable
   func receiver(ofPath path: Substring, in family: Family, feeding: Bool, limit: Int) -> MessageReceiver {
     let slash = path.utf8.firstIndex(of: UInt8(ascii: "/"))
-    guard let child = family.child(slash.map { path[..<$0] } ?? path, byID: byID) else { return .refused(.unknownTarget) }
+    let child = family.child(slash.map { path[..<$0] } ?? path, byID: byID)
     if feeding, !family.beginFeeding(atStep: steps, limit: limit) { return .refused(.loop) }
+    guard let child else { return .refused(.unknownTarget) }
     return .child(child, nested: slash != nil)
   }
+
+  /// Whether a child runs (attached) at `target` (an id, or SCXML's `#_<id>`).
+  @inlinable
+  mutating func runsChild(_ target: String) -> Bool { family?.child(named: target, byID: byID) != nil }
 
   /// The receiver of a step's one message (``StoreEngine/isMessaging(_:)``), found under the
   /// lock that keeps the step, so that delivering it takes no lock of its own; one read back
@@ -170,7 +177,9 @@ extension StoreCore {
   @inlinable
   mutating func receiver(of message: MachineMessage, limit: Int) -> MessageReceiver {
     guard message.isDeliverable else { return .refused(.wrongType) }
-    guard let family else { return .refused(.unknownTarget) }
+    // (A message to no child is counted toward a loop too: an `error.communication` answered
+    // with the same message again, see `StoreRuntime.communicationFailed`.)
+    guard let family else { return makeFamily().beginFeeding(atStep: steps, limit: limit) ? .refused(.unknownTarget) : .refused(.loop) }
     // To the child last found (messages come in runs): its id is the whole target, as an id
     // has no `/`, so there is no path to split and nothing to look up.
     if let last = family.last, last.id == message.target {
@@ -190,7 +199,9 @@ extension StoreCore {
     if let child = family.child(named: target, byID: byID) {
       return family.beginFeeding(atStep: steps, limit: limit) ? .child(child, nested: false) : .refused(.loop)
     }
-    guard target.utf8.contains(UInt8(ascii: "/")) else { return .refused(.unknownTarget) }
+    guard target.utf8.contains(UInt8(ascii: "/")) else {
+      return family.beginFeeding(atStep: steps, limit: limit) ? .refused(.unknownTarget) : .refused(.loop)
+    }
     return receiver(ofPath: Substring(target), in: family, feeding: true, limit: limit)
   }
 

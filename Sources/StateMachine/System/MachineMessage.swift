@@ -44,8 +44,13 @@ public struct MachineMessage: Sendable, Hashable, CustomStringConvertible {
       @usableFromInline let logged: String?
       @usableFromInline let delay: Duration
       @usableFromInline let id: EffectID?
+      /// A copy of an event its sender took, for a child that asked for every one (SCXML's
+      /// `autoforward`), not a message its sender sent (see ``MachineMessage/isForwarded``).
+      @usableFromInline let forwarded: Bool
       @usableFromInline
-      init(logged: String?, delay: Duration, id: EffectID?) { (self.logged, self.delay, self.id) = (logged, delay, id) }
+      init(logged: String?, delay: Duration, id: EffectID?, forwarded: Bool = false) {
+        (self.logged, self.delay, self.id, self.forwarded) = (logged, delay, id, forwarded)
+      }
     }
 
     /// A message delivered at once.
@@ -57,6 +62,12 @@ public struct MachineMessage: Sendable, Hashable, CustomStringConvertible {
       self.target = target
       extra = logged == nil && delay == .zero && id == nil ? nil : Extra(logged: logged, delay: delay, id: id)
       isDelayed = delay > .zero
+    }
+
+    /// A forwarded event's (see ``Extra/forwarded``), delivered at once.
+    @usableFromInline
+    init(target: String, forwarded: Bool) {
+      (self.target, extra, isDelayed) = (target, Extra(logged: nil, delay: .zero, id: nil, forwarded: forwarded), false)
     }
 
     @inlinable final var logged: String? { extra?.logged }
@@ -82,6 +93,12 @@ public struct MachineMessage: Sendable, Hashable, CustomStringConvertible {
     init(_ message: Message, target: String, delay: Duration, id: EffectID?) {
       self.message = message
       super.init(target: target, logged: nil, delay: delay, id: id)
+    }
+
+    @usableFromInline
+    init(forwarding message: Message, target: String) {
+      self.message = message
+      super.init(target: target, forwarded: true)
     }
 
     @usableFromInline override var payload: any Sendable { message }
@@ -121,6 +138,16 @@ public struct MachineMessage: Sendable, Hashable, CustomStringConvertible {
 
   /// Whether it carries a message to deliver (one read back from a log does not).
   @inlinable var isDeliverable: Bool { content.logged == nil }
+
+  /// A copy of an event its sender took, for the child at `target` that asked for every one
+  /// (SCXML's `autoforward`): it goes to that child only while the child runs, and raises no
+  /// `error.communication` when it does not.
+  init<Message: Sendable>(forwarding message: Message, to target: String) {
+    content = Typed(forwarding: message, target: target)
+  }
+
+  /// Whether it is a forwarded event (see ``init(forwarding:to:)``).
+  @inlinable var isForwarded: Bool { content.extra?.forwarded ?? false }
 
   /// The message as it reads (its `description`; made when asked, not when the message is sent).
   public var text: String { content.logged ?? String(describing: content.payload) }

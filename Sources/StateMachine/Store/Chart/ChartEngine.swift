@@ -338,9 +338,10 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
         // (Sent by the last macrostep too: a chart's last word to another machine, an invoked
         // chart's to its parent, is delivered.)
         core.register(output.command(), owner: owner, into: &work)
-      case .delayedMessage:
-        // (A timer until it is due, as a table's delayed message, cancelled by its id.)
-        guard !halted else { continue }
+      case .delayedMessage(let message):
+        // (A timer until it is due, as a table's delayed message, cancelled by its id. A
+        // forwarded event goes to its child only while the child runs.)
+        guard !halted, !message.isForwarded || core.runsChild(message.target) else { continue }
         core.register(output.command(), owner: owner, into: &work)
       }
     }

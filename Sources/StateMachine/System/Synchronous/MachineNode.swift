@@ -220,6 +220,8 @@ where
       return
     }
     let (result, heard) = try routeDown(payload, to: Substring(message.target), &budget)
+    // (A forwarded event goes to its child only while the child runs, as in a store.)
+    if message.isForwarded, result == .rejected(.unknownTarget) { return }
     if case .rejected(let reason) = result {
       if budget.undelivered == nil { budget.undelivered = "\(Command<Never, Never>.message(message)): \(reason)" }
       // (As a store queues it: SCXML's `error.communication`, for a chart that invokes.)
