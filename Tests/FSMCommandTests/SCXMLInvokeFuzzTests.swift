@@ -18,9 +18,9 @@ struct SCXMLInvokeFuzzTests {
 
   /// Inserts one of `pieces` after a `>` of `base`, one to four times (the document stays XML
   /// more often than not, so most inputs reach the reader and the run).
-  static func mutate(_ base: [UInt8], pieces: [[UInt8]], _ generator: inout SplitMix64) -> [UInt8] {
+  static func mutate(_ base: [UInt8], pieces: [[UInt8]], most: UInt64 = 4, _ generator: inout SplitMix64) -> [UInt8] {
     var bytes = base
-    for _ in 0..<(1 + Int(generator.next() % 4)) {
+    for _ in 0..<(1 + Int(generator.next() % most)) {
       let ends = bytes.indices.filter { bytes[$0] == UInt8(ascii: ">") }
       bytes.insert(contentsOf: pieces[Int(generator.next() % UInt64(pieces.count))], at: ends[Int(generator.next() % UInt64(ends.count))] + 1)
     }
@@ -66,6 +66,58 @@ struct SCXMLInvokeFuzzTests {
       }
     }
     #expect(codes[0, default: 0] > 0 && codes[2, default: 0] > 0, "\(codes)")
+    #expect(slowest < Self.slowest, "the slowest input took \(slowest)")
+  }
+
+  /// Each mutated document that reads as a chart of `Command`s runs in a store, its children as
+  /// child machines, on a manual clock: the run ends (its loops at their bounds), and once the
+  /// store has finished, no child runs.
+  @Test("mutated invoking documents in a store: each run ends, and leaves no child running")
+  func invokingInAStore() async throws {
+    let seeds = [
+      SCXMLInvokeTests.parent(SCXMLInvokeTests.inline), SCXMLInvokeTests.parent("<invoke id=\"w\" src=\"worker.scxml\"/>"),
+      SCXMLInvokeTests.parent("<invoke id=\"w\" autoforward=\"true\" src=\"worker.scxml\"/>"),
+    ].map { Array($0.utf8) }
+    let pieces = [
+      "<invoke id=\"w\" src=\"worker.scxml\"/>", "<invoke id=\"v\" autoforward=\"true\" src=\"worker.scxml\"/>",
+      "<invoke id=\"q\"><content>\(SCXMLInvokeTests.worker)</content></invoke>", "<send target=\"#_parent\" event=\"x\"/>",
+      "<send target=\"#_w\" event=\"ping\"/>", "<send target=\"#_q\" event=\"ping\"/>", "<send target=\"#_nobody\" event=\"z\"/>",
+      "<final id=\"f\"/>", "<transition event=\"*\" target=\"session\"/>", "<raise event=\"go\"/>",
+      "<transition event=\"error.communication\"><send target=\"#_nobody\" event=\"z\"/></transition>",
+      "<onentry><send target=\"#_parent\" event=\"started\"/></onentry>", "<transition event=\"done.invoke.q\" target=\"idle\"/>",
+      "<send target=\"#_w\" event=\"finish\" delay=\"1s\"/>",
+    ].map { Array($0.utf8) }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fsm-invoke-store-fuzz-\(UInt64.random(in: 0...UInt64.max))")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try Data(SCXMLInvokeTests.worker.utf8).write(to: folder.appendingPathComponent("worker.scxml"))
+    let path = folder.appendingPathComponent("parent.scxml")
+    let events = ["started", "go", "ping", "leave", "tock", "nobody", "finish", "x", "z"]
+    var generator = SplitMix64(seed: 0x5_70FE)
+    var (ran, slowest) = (0, Duration.zero)
+    for _ in 0..<Self.count {
+      // (One or two pieces: more leave most documents unreadable, and nothing runs.)
+      let bytes = Self.mutate(seeds[Int(generator.next() % UInt64(seeds.count))], pieces: pieces, most: 2, &generator)
+      try Data(bytes).write(to: path)
+      let chosen = (0..<6).map { _ in events[Int(generator.next() % UInt64(events.count))] }
+      guard let chart = try? SCXMLInvokeStoreTests.chart(at: path.path) else { continue }
+      let started = ContinuousClock.now
+      let clock = ManualClock()
+      guard let store = try? Store(chart, context: NoContext(), clock: clock, handler: { _, _ in }) else { continue }
+      ran += 1
+      store.start()
+      await store.settle()
+      for event in chosen {
+        store.send(event)
+        await store.settle()
+      }
+      await clock.advance(by: .seconds(2))
+      await store.settle()
+      await store.finish()
+      #expect(store.children.isEmpty, "\(String(decoding: bytes, as: UTF8.self))")
+      slowest = max(slowest, ContinuousClock.now - started)
+    }
+    #expect(ran > Self.count / 5, "\(ran) documents ran")
     #expect(slowest < Self.slowest, "the slowest input took \(slowest)")
   }
 }
