@@ -27,12 +27,25 @@ struct SCXMLInvokeFuzzTests {
     return bytes
   }
 
+  /// The documents mutated: a parent invoking the worker inline, by `src`, and forwarding to it.
+  static let seeds = [
+    SCXMLInvokeTests.parent(SCXMLInvokeTests.inline), SCXMLInvokeTests.parent("<invoke id=\"w\" src=\"worker.scxml\"/>"),
+    SCXMLInvokeTests.parent("<invoke id=\"w\" autoforward=\"true\" src=\"worker.scxml\"/>"),
+  ].map { Array($0.utf8) }
+  /// The events each run sends, six of them.
+  static let events = ["started", "go", "ping", "leave", "tock", "nobody", "finish", "x", "z"]
+
+  /// A new folder (named from `prefix`) with the worker in it, and the path of the parent to
+  /// write beside it.
+  static func folder(_ prefix: String) throws -> (folder: URL, parent: URL) {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)\(UInt64.random(in: 0...UInt64.max))")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try Data(SCXMLInvokeTests.worker.utf8).write(to: folder.appendingPathComponent("worker.scxml"))
+    return (folder, folder.appendingPathComponent("parent.scxml"))
+  }
+
   @Test("mutated invoking documents: each run ends with its steps or a typed error, in bounded time")
   func invoking() throws {
-    let seeds = [
-      SCXMLInvokeTests.parent(SCXMLInvokeTests.inline), SCXMLInvokeTests.parent("<invoke id=\"w\" src=\"worker.scxml\"/>"),
-      SCXMLInvokeTests.parent("<invoke id=\"w\" autoforward=\"true\" src=\"worker.scxml\"/>"),
-    ].map { Array($0.utf8) }
     let pieces = [
       "<invoke id=\"w\" src=\"worker.scxml\"/>", "<invoke src=\"parent.scxml\"/>", "<invoke id=\"v\" src=\"./parent.scxml\"/>",
       "<invoke id=\"q\"><content>\(SCXMLInvokeTests.worker)</content></invoke>", "<send target=\"#_parent\" event=\"x\"/>",
@@ -40,18 +53,14 @@ struct SCXMLInvokeFuzzTests {
       "<content/>", "</content>", "<content>", "<final id=\"f\"/>", "<transition event=\"*\" target=\"session\"/>", "<raise event=\"go\"/>",
       "<onentry><send target=\"#_parent\" event=\"started\"/></onentry>", "<transition event=\"done.invoke.q\" target=\"idle\"/>",
     ].map { Array($0.utf8) }
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fsm-invoke-fuzz-\(UInt64.random(in: 0...UInt64.max))")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let (folder, path) = try Self.folder("fsm-invoke-fuzz-")
     defer { try? FileManager.default.removeItem(at: folder) }
-    try Data(SCXMLInvokeTests.worker.utf8).write(to: folder.appendingPathComponent("worker.scxml"))
-    let path = folder.appendingPathComponent("parent.scxml")
-    let events = ["started", "go", "ping", "leave", "tock", "nobody", "finish", "x", "z"]
     var generator = SplitMix64(seed: 0x1_4E0C)
     var (codes, slowest) = ([Int32: Int](), Duration.zero)
     for _ in 0..<Self.count {
-      let bytes = Self.mutate(seeds[Int(generator.next() % UInt64(seeds.count))], pieces: pieces, &generator)
+      let bytes = Self.mutate(Self.seeds[Int(generator.next() % UInt64(Self.seeds.count))], pieces: pieces, &generator)
       try Data(bytes).write(to: path)
-      let chosen = (0..<6).map { _ in events[Int(generator.next() % UInt64(events.count))] }
+      let chosen = (0..<6).map { _ in Self.events[Int(generator.next() % UInt64(Self.events.count))] }
       let started = ContinuousClock.now
       let result = PackageFSM.run(["run", path.path, "--events", chosen.joined(separator: ",")])
       slowest = max(slowest, ContinuousClock.now - started)
@@ -74,10 +83,6 @@ struct SCXMLInvokeFuzzTests {
   /// store has finished, no child runs.
   @Test("mutated invoking documents in a store: each run ends, and leaves no child running")
   func invokingInAStore() async throws {
-    let seeds = [
-      SCXMLInvokeTests.parent(SCXMLInvokeTests.inline), SCXMLInvokeTests.parent("<invoke id=\"w\" src=\"worker.scxml\"/>"),
-      SCXMLInvokeTests.parent("<invoke id=\"w\" autoforward=\"true\" src=\"worker.scxml\"/>"),
-    ].map { Array($0.utf8) }
     let pieces = [
       "<invoke id=\"w\" src=\"worker.scxml\"/>", "<invoke id=\"v\" autoforward=\"true\" src=\"worker.scxml\"/>",
       "<invoke id=\"q\"><content>\(SCXMLInvokeTests.worker)</content></invoke>", "<send target=\"#_parent\" event=\"x\"/>",
@@ -87,19 +92,15 @@ struct SCXMLInvokeFuzzTests {
       "<onentry><send target=\"#_parent\" event=\"started\"/></onentry>", "<transition event=\"done.invoke.q\" target=\"idle\"/>",
       "<send target=\"#_w\" event=\"finish\" delay=\"1s\"/>",
     ].map { Array($0.utf8) }
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fsm-invoke-store-fuzz-\(UInt64.random(in: 0...UInt64.max))")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let (folder, path) = try Self.folder("fsm-invoke-store-fuzz-")
     defer { try? FileManager.default.removeItem(at: folder) }
-    try Data(SCXMLInvokeTests.worker.utf8).write(to: folder.appendingPathComponent("worker.scxml"))
-    let path = folder.appendingPathComponent("parent.scxml")
-    let events = ["started", "go", "ping", "leave", "tock", "nobody", "finish", "x", "z"]
     var generator = SplitMix64(seed: 0x5_70FE)
     var (ran, slowest) = (0, Duration.zero)
     for _ in 0..<Self.count {
       // (One or two pieces: more leave most documents unreadable, and nothing runs.)
-      let bytes = Self.mutate(seeds[Int(generator.next() % UInt64(seeds.count))], pieces: pieces, most: 2, &generator)
+      let bytes = Self.mutate(Self.seeds[Int(generator.next() % UInt64(Self.seeds.count))], pieces: pieces, most: 2, &generator)
       try Data(bytes).write(to: path)
-      let chosen = (0..<6).map { _ in events[Int(generator.next() % UInt64(events.count))] }
+      let chosen = (0..<6).map { _ in Self.events[Int(generator.next() % UInt64(Self.events.count))] }
       guard let chart = try? SCXMLInvokeStoreTests.chart(at: path.path) else { continue }
       let started = ContinuousClock.now
       let clock = ManualClock()
