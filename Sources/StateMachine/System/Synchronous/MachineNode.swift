@@ -280,9 +280,13 @@ where
     // (Over the UTF-8 view: a `/` is one byte, and searching the characters cost more.)
     let slash = path.utf8.firstIndex(of: UInt8(ascii: "/"))
     var id = String(slash.map { path[..<$0] } ?? path)
+    var found = children.scanningIndex(forKey: id)
     // SCXML's `#_<id>` names the child `id` when no child's id is the whole target.
-    if children.scanningIndex(forKey: id) == nil, id.hasPrefix("#_") { id.removeFirst(2) }
-    guard let index = children.scanningIndex(forKey: id) else { return (.rejected(.unknownTarget), ChildSaid()) }
+    if found == nil, id.utf8.first == UInt8(ascii: "#"), id.hasPrefix("#_") {
+      id.removeFirst(2)
+      found = children.scanningIndex(forKey: id)
+    }
+    guard let index = found else { return (.rejected(.unknownTarget), ChildSaid()) }
     // (Found once, and stepped where it is in the map.)
     // (Left again only when the child returns: a step that throws ends the input, and its log.)
     budget.log?.enter(id)
