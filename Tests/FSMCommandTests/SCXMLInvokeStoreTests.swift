@@ -93,6 +93,29 @@ struct SCXMLInvokeStoreTests {
     #expect(throws: SystemRunError.tooManyEvents(limit: 10_000, input: "go")) { try system.step(.root("go")) }
   }
 
+  @Test("a state entered again on what its children say at their start, which starts them again, ends at the loop bound")
+  func restartLoopBounded() async throws {
+    // Two workers, each saying `started` at its start: the first moves `busy` to `running`, and
+    // the second, which `running` does not take, enters `session` again (`*`), starting both again.
+    let document = SCXMLInvokeTests.parent(SCXMLInvokeTests.inline + "<invoke id=\"q\" src=\"worker.scxml\"/>")
+      .replacingOccurrences(of: "<transition event=\"leave\" target=\"idle\"/>", with: "<transition event=\"*\" target=\"session\"/>")
+    let path = try SCXMLInvokeTests.write(document)
+    defer { SCXMLInvokeTests.remove(path) }
+    let store = try Store(try Self.chart(at: path), context: NoContext(), clock: ManualClock(), handler: { _, _ in })
+    store.start()
+    await store.settle()
+    #expect(store.stepCount <= 10_001)
+    #expect(store.stepCount >= 9_000)
+    // Each input from outside begins a new count.
+    let before = store.stepCount
+    #expect(store.send("x") == .accepted)
+    await store.settle()
+    #expect(store.stepCount - before <= 10_001)
+    #expect(store.stepCount - before >= 9_000)
+    await store.finish()
+    #expect(store.children.isEmpty)
+  }
+
   /// The W3C tests of `<invoke>` that need no datamodel, run in a store: each ends in `pass`
   /// once its clock has run 10 s (their timeouts fail them after 5 s at the most).
   @Test("the W3C invoke tests that need no datamodel pass in a store", .enabled(if: SCION.present, "../shared is missing"))

@@ -45,6 +45,9 @@ final class Family {
   @exclusivity(unchecked) @usableFromInline var fed = 0
   /// Where the current cascade began: the store's step count and `fed` then.
   @exclusivity(unchecked) @usableFromInline var cascadeStart = (steps: 0, fed: 0)
+  /// The step count and `fed` when the cascade was last refused as a loop, until a step begins
+  /// a new one.
+  @exclusivity(unchecked) @usableFromInline var refusedAt: (steps: Int, fed: Int)?
   /// The child last found by id: messages to one child come in runs, and comparing a short id
   /// costs less than hashing it. Forgotten whenever a child stops running.
   @exclusivity(unchecked) @usableFromInline var last: (id: String, child: RunningChild)?
@@ -90,11 +93,20 @@ final class Family {
   /// See ``StoreCore/beginFeeding(limit:)``; `steps` is the store's step count.
   @inlinable
   func beginFeeding(atStep steps: Int, limit: Int) -> Bool {
+    if let refused = refusedAt {
+      // The loop's own step refuses all it asks for.
+      if steps == refused.steps { return false }
+      // A later step with nothing fed since the refusal came from outside: a new cascade. (Its
+      // last step fed nothing, so the count below would take this one for the loop's.)
+      if fed == refused.fed { cascadeStart = (steps - 1, fed) }
+      refusedAt = nil
+    }
     let length = steps - cascadeStart.steps
     if length > fed - cascadeStart.fed + 1 {
       // This step is the new cascade's first.
       cascadeStart = (steps - 1, fed)
     } else if length >= limit {
+      refusedAt = (steps, fed)
       return false
     }
     return true
