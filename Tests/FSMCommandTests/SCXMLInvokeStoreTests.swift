@@ -11,10 +11,8 @@ struct SCXMLInvokeStoreTests {
   typealias DocumentChart = Chart<String, String, NoContext, Command<String, String>>
 
   /// The document at `path` read into a chart a store runs: names stand for themselves, and a
-  /// `<log>` is work of its text.
-  static func chart(at path: String) throws -> DocumentChart {
-    try DocumentChart(scxmlContentsOf: path, bindings: SCXMLBindings(state: { $0 }, event: { $0 }, effect: { .perform($0) }))
-  }
+  /// `<log>` is work of its text (as `fsm explore` reads it).
+  static func chart(at path: String) throws -> DocumentChart { try SCXMLDocument.systemChart(contentsOf: path) }
 
   /// Runs `chart` in a store on a manual clock: its start, then each input (an event, or
   /// `after <duration>` to let that much time pass), each followed by the configuration it
