@@ -180,6 +180,9 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
   @usableFromInline let communicationError: Event?
   /// The invocations that take a copy of every external event (see ``ChartMachine/forwardingRun(_:ordinal:)``).
   @usableFromInline let forwards: [Forward]
+  /// Whether `forwards` has any: read by every macrostep's slow lane and every new machine, a
+  /// flag (the array's emptiness, asked there, retained and released it).
+  @usableFromInline let hasForwards: Bool
   /// Whether the context is held by a reference that goes on changing (``KeptByCopy``, a
   /// session): what keeps a context (a step's report, an explorer's position, a detached
   /// machine) keeps a copy. Worked out once per chart.
@@ -277,6 +280,7 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
     // macrostep), and are not declared content: an export writes them as invocations.
     let invocations = Self.invocations(builder, scripted: scripting != nil)
     (invokeRefusal, communicationError, forwards) = (invocations.refusal, invocations.communicationError, invocations.forwards)
+    hasForwards = !invocations.forwards.isEmpty
     entryBlocks = builder.onEntry.indices.map { s in block(builder.onEntry[s] + invocations.entries[s]) }
     exitBlocks = builder.onExit.map(block)
     transitionBlocks = builder.actions.map(block)

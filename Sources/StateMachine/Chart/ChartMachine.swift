@@ -175,7 +175,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     // Every external event is copied to the invocations that forward (see `forwardingRun`):
     // none takes a compiled lane that would pass them by, and every machine knows which
     // states a macrostep exited (a replay's as a store's).
-    if !chart.tables.forwards.isEmpty { (compiles, tracksOwners) = (false, true) }
+    if chart.tables.hasForwards { (compiles, tracksOwners) = (false, true) }
   }
 
   /// The active atomic states (the configuration SCXML traces list), in document order.
@@ -221,7 +221,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   /// Runs one external event's macrostep.
   @inlinable @inline(never)
   mutating func run(_ event: Event, ordinal: Int) throws(ChartRunError) -> ChartStep<Event, Effect> {
-    if !chart.tables.forwards.isEmpty { return try forwardingRun(event, ordinal: ordinal) }
+    if _slowPath(chart.tables.hasForwards) { return try forwardingRun(event, ordinal: ordinal) }
     guard let queued = try selectExternal(event, ordinal: ordinal) else {
       return ChartStep(outcome: halted ? .halted : .unhandled, outputs: [], microsteps: 0)
     }
