@@ -98,7 +98,8 @@ extension StoreRuntime {
     guard reason != .loop else { return }
     let event = core.withLock { core -> Event? in
       guard let event = core.engine.communicationError else { return nil }
-      core.makeFamily().fed += 1
+      _ = core.makeFamily()
+      core.childEventArrived(feeding: true)
       return event
     }
     if let event { _ = enqueue(event, force: true) }

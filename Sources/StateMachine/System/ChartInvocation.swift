@@ -37,7 +37,7 @@ extension Command: ChartInvocationCommand {
     func typed<S: Sendable>(_: S.Type) -> ChartAction<E, C, Effect>? {
       // (The same types, spelled as this command's: `E` is `Event`, `C` is `S`.)
       guard let chart = invoke.chart as? Chart<ID, Event, S, Self>, let doneEvent = done as? Event? else { return nil }
-      return .make("invoke \(id)") { context, _ in
+      return .make(Self.invocationName(id)) { context, _ in
         guard let context = context as? S else { return nil }
         let child = ChildMachine<Event>(invoked: chart, context: context, onDone: { _ in doneEvent })
         return Self.invoke(child, id: EffectID(id), scope: .state) as? Effect
@@ -45,6 +45,12 @@ extension Command: ChartInvocationCommand {
     }
     return typed(sendable)
   }
+}
+
+extension Command {
+  /// The name of the entry content that starts the invocation `id` (by which a restore finds
+  /// it again, see ``ChartEngine/invokedChild(_:owner:)``).
+  static func invocationName(_ id: String) -> String { "invoke \(id)" }
 }
 
 extension ChartTables {

@@ -80,8 +80,7 @@ final class Family {
     }
     guard let found else {
       // SCXML's `#_<id>`: the child `id` (when no child's id is the whole target).
-      guard name.utf8.first == UInt8(ascii: "#"), name.hasPrefix("#_") else { return nil }
-      return child(named: String(name.dropFirst(2)), byID: byID)
+      return MachineMessage.invokedID(in: name).flatMap { child(named: $0, byID: byID) }
     }
     last = (name, found)
     return found

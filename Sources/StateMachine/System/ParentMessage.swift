@@ -4,6 +4,14 @@
 extension MachineMessage {
   /// The target that names a child's parent (SCXML's `#_parent`).
   @usableFromInline static var parentTarget: String { "#_parent" }
+
+  /// The child id that SCXML's `#_<id>` names, or `nil` for a target not of that form. (A
+  /// target is looked up whole first: an id of its own may begin with `#_`.)
+  @inlinable
+  static func invokedID(in target: String) -> String? {
+    guard target.utf8.first == UInt8(ascii: "#"), target.hasPrefix("#_") else { return nil }
+    return String(target.dropFirst(2))
+  }
 }
 
 extension Command {

@@ -229,7 +229,7 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
     guard owner > 0, owner < tables.entryBlocks.count else { return nil }
     let block = tables.entryBlocks[owner]
     for i in Int(block.start)..<Int(block.end) {
-      guard case .make(let name, let make) = tables.content[i], name == "invoke \(id)" else { continue }
+      guard case .make(let name, let make) = tables.content[i], name == Effect.invocationName(id) else { continue }
       if case .invoke(let child, let childID, _)? = make(context, nil), childID.name == id { return child }
     }
     return nil

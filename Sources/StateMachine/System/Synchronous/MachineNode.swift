@@ -282,8 +282,8 @@ where
     var id = String(slash.map { path[..<$0] } ?? path)
     var found = children.scanningIndex(forKey: id)
     // SCXML's `#_<id>` names the child `id` when no child's id is the whole target.
-    if found == nil, id.utf8.first == UInt8(ascii: "#"), id.hasPrefix("#_") {
-      id.removeFirst(2)
+    if found == nil, let invoked = MachineMessage.invokedID(in: id) {
+      id = invoked
       found = children.scanningIndex(forKey: id)
     }
     guard let index = found else { return (.rejected(.unknownTarget), ChildSaid()) }
