@@ -29,8 +29,9 @@ struct HostileCLITests {
     Case(label: "fsm conform: after 1e300", words: ["conform", folder + "/huge-after.scxml"], says: "after 1e+300; expected milliseconds from 0"),
     Case(label: "fsm conform: a negative after", words: ["conform", folder + "/negative-after.scxml"], says: "after -5.0; expected milliseconds from 0"),
     Case(
-      label: "fsm demo --record on a chart file",
-      words: ["demo", folder + "/self-send.scxml", "--record", folder + "/never-written.jsonl"], says: "--record records the shipped machines' demos only"),
+      label: "fsm demo --record on a chart file that invokes nothing",
+      words: ["demo", folder + "/self-send.scxml", "--record", folder + "/never-written.jsonl"],
+      says: "--record records the shipped machines' demos, and chart files that invoke others (which run in a store), only"),
     Case(
       label: "fsm demo --events on a shipped machine, whose demo plays its script",
       words: ["demo", "login", "--events", "submit"], says: "--events is for a spec or chart file; 'login' plays its scripted scenario"),

@@ -54,12 +54,29 @@ struct ReadmeOutputTests {
           tail = Int(command[pipe.upperBound...])
           command = String(command[..<pipe.lowerBound])
         }
-        current = (command.split(separator: " ").map(String.init), tail, n + 1, [])
+        current = (words(command), tail, n + 1, [])
       } else if current != nil {
         current!.expected.append(line)
       }
     }
     return found
+  }
+
+  /// The words of `command` as a shell splits them: at spaces, but not inside double quotes,
+  /// which are dropped (`--events "start,after 1s"` is two words).
+  static func words(_ command: String) -> [String] {
+    var (words, word, quoted, inWord) = ([String](), "", false, false)
+    for character in command {
+      switch character {
+      case "\"": (quoted, inWord) = (!quoted, true)
+      case " " where !quoted:
+        if inWord { words.append(word) }
+        (word, inWord) = ("", false)
+      default: (word, inWord) = (word + String(character), true)
+      }
+    }
+    if inWord { words.append(word) }
+    return words
   }
 
   /// Whether `actual` is `expected`, with each `…` line standing for any lines.
@@ -105,6 +122,13 @@ struct ReadmeOutputTests {
     #expect(
       Self.matches(lines[...], shown.expected[...]),
       "README.md:\(shown.line) shows:\n\(shown.expected.joined(separator: "\n"))\n\nfsm printed:\n\(lines.joined(separator: "\n"))")
+  }
+
+  @Test("a command's words are split as a shell splits them: a double-quoted word keeps its spaces")
+  func quotedWords() {
+    #expect(Self.words(#"demo Specs/sync.scxml --events "start,after 1s""#) == ["demo", "Specs/sync.scxml", "--events", "start,after 1s"])
+    #expect(Self.words("list  --all") == ["list", "--all"])
+    #expect(Self.words(#"run x --events """#) == ["run", "x", "--events", ""])
   }
 
   @Test("a `…` line stands for any lines, and only there")

@@ -14,11 +14,15 @@ enum DemoCommand {
     For a file, plays the events given (for a chart, `after 2s` lets virtual time pass) or a
     seeded random walk over the events the file names, and prints every step the same way. A
     spec's guards are names without code: where several rows may take an event, the walk picks
-    one by its seed and shows the guard it assumed.
+    one by its seed and shows the guard it assumed. A chart that invokes others (<invoke>) runs
+    with them in a store, as one system: each child's steps are printed after its path
+    (`[w] finish`), with its end, and a walk picks among the events but those the system raises
+    itself (done.invoke.*, error.*).
     options:
       --speed N   clock seconds per real second (default 60; 0: as fast as possible)
       --record P  also record the session as an event log at P (a new file), which
-                  `fsm replay <machine> P` replays (shipped machines only: refused for a file)
+                  `fsm replay <machine> P` replays (shipped machines, and chart files that
+                  invoke others; refused for other files)
       --events L  a comma-separated list of events (files only)
       --steps N   events in the random walk (default 12; files only)
       --seed S    the random walk's seed (default 1; files only)
@@ -41,10 +45,7 @@ enum DemoCommand {
     guard let name = arguments.positionals.first else { return .usage("missing argument <machine>", help: help) }
     if arguments.positionals.count > 1 { return .usage("unexpected argument '\(arguments.positionals[1])'", help: help) }
     if FSM.catalog.demo(named: name) == nil, name.hasSuffix(".md") || name.hasSuffix(".scxml") || name.contains("/") {
-      if arguments.options["--record"] != nil {
-        return .usage("--record records the shipped machines' demos only; '\(name)' is a file", help: help)
-      }
-      return fileDemo(name, arguments, emit: emit)
+      return await fileDemo(name, arguments, emit: emit)
     }
     guard let demo = FSM.catalog.demo(named: name) else {
       return .usage("no demo for '\(name)'; expected one of: \(names)", help: help)
@@ -67,7 +68,7 @@ enum DemoCommand {
   }
 
   /// `fsm demo` on a spec or chart file.
-  static func fileDemo(_ path: String, _ arguments: Arguments, emit: @Sendable (String) -> Void) -> CommandResult {
+  static func fileDemo(_ path: String, _ arguments: Arguments, emit: @escaping @Sendable (String) -> Void) async -> CommandResult {
     if arguments.options["--events"] != nil, let walk = ["--steps", "--seed"].first(where: { arguments.options[$0] != nil }) {
       return .usage("--events plays the events given, and \(walk) is for a random walk: give one or the other", help: help)
     }
@@ -83,15 +84,28 @@ enum DemoCommand {
     } catch {
       return .usage(error.description, help: help)
     }
+    let record = arguments.options["--record"]
     let lines: [String]
     switch MachineSource.resolve(path) {
-    case .success(.spec(let spec)): lines = FileDemo.run(spec, script)
     case .success(.chart(let chart, let file)):
+      let system: DocumentSystem?
+      do throws(SCXMLError) { system = try DocumentSystem.of(chart, file: file) } catch { return .failure(error.description) }
+      if let system {
+        // A document that invokes runs in a store, with its children, as a shipped system does.
+        switch await FileDemo.run(system, script, recordingTo: record, emit: emit) {
+        case .success: return .success("")
+        case .failure(let failure): return .failure(failure.message)
+        }
+      }
+      if record != nil { return .usage(recordRefusal(path), help: help) }
       do throws(ChartDriverError) {
         lines = try FileDemo.run(chart, file: file, script)
       } catch {
         return .failure(error.description)
       }
+    case .success(.spec(let spec)):
+      if record != nil { return .usage(recordRefusal(path), help: help) }
+      lines = FileDemo.run(spec, script)
     case .success(.shipped): return .usage("no demo for '\(path)'; expected one of: \(names)", help: help)
     case .success(.scripted(_, let file)):
       return .failure("\(file) uses the ECMAScript datamodel: run it with `fsm run \(file) --events …`, which evaluates its content")
@@ -99,5 +113,11 @@ enum DemoCommand {
     }
     for line in lines { emit(line) }
     return .success("")
+  }
+
+  /// Why `--record` is refused for the file at `path`: only a store's session is a log.
+  static func recordRefusal(_ path: String) -> String {
+    "--record records the shipped machines' demos, and chart files that invoke others (which run in a store), only; '\(path)' is a file "
+      + "that runs without a store"
   }
 }

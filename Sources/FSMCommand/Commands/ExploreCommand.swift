@@ -62,20 +62,17 @@ enum ExploreCommand {
   typealias Walks = (walks: Int, length: Int, seed: UInt64?)
 
   static func exploreChart(
-    _ chart: SCXMLDocument.DocumentChart, file: String, depth: Int, limit: Int, walks: Walks?
+    _ chart: SCXMLDocument.DocumentChart, system: DocumentSystem?, depth: Int, limit: Int, walks: Walks?
   ) -> (lines: [String], failed: Bool) {
     let alphabet = chart.eventNames
-    if chart.declaresInvokes, let system = try? SCXMLDocument.systemChart(contentsOf: file) {
+    if let system {
       // The document and the charts it invokes, explored together (a configuration is the
-      // document's with each running child's), over the document's events but those the
-      // system raises itself: a child's end (`done.invoke.*`) and errors (`error.*`).
-      let names = alphabet.filter { !$0.hasPrefix("done.invoke.") && $0 != "done.invoke" && !$0.hasPrefix("error.") && $0 != "error" }
-      let inputs = names.map { SystemEvent<String>.root($0) }
-      let result = Explorer(MachineSystem(chart: system), context: NoContext(), alphabet: inputs).explore(depth: depth, limit: limit)
-      var (lines, failed) = report(result, alphabet: names)
-      let invoked = chart.declaredInvokes.map { $0.invoke.chart.name }.joined(separator: ", ")
-      lines.insert("system: \(chart.name) and the charts it invokes (\(invoked))", at: 1)
-      return walking(PropertyCheck(MachineSystem(chart: system), context: NoContext(), alphabet: inputs), walks, after: (lines, failed))
+      // document's with each running child's), over the events from outside the system.
+      let result = Explorer(MachineSystem(chart: system.root), context: NoContext(), alphabet: system.systemInputs).explore(depth: depth, limit: limit)
+      var (lines, failed) = report(result, alphabet: system.inputs)
+      lines.insert("system: \(system.title)", at: 1)
+      let check = PropertyCheck(MachineSystem(chart: system.root), context: NoContext(), alphabet: system.systemInputs)
+      return walking(check, walks, after: (lines, failed))
     }
     let result = Explorer(chart: chart, context: NoContext(), alphabet: alphabet).explore(depth: depth, limit: limit)
     return walking(PropertyCheck(chart: chart, context: NoContext(), alphabet: alphabet), walks, after: report(result, alphabet: alphabet))
@@ -136,7 +133,9 @@ enum ExploreCommand {
     if name.hasSuffix(".scxml") || name.hasSuffix(".md") {
       switch MachineSource.resolve(name) {
       case .success(.chart(let chart, let file)):
-        let (lines, failed) = exploreChart(chart, file: file, depth: depth, limit: limit, walks: (walks, length, seed))
+        let system: DocumentSystem?
+        do throws(SCXMLError) { system = try DocumentSystem.of(chart, file: file) } catch { return .failure(error.description) }
+        let (lines, failed) = exploreChart(chart, system: system, depth: depth, limit: limit, walks: (walks, length, seed))
         let text = lines.joined(separator: "\n") + "\n"
         return failed ? .findings(text) : .success(text)
       case .success(.spec(let spec)):

@@ -36,7 +36,14 @@ enum ReplayCommand {
     let all = arguments.flags.contains("--all")
     if name.hasSuffix(".scxml") || name.hasSuffix(".md") {
       switch MachineSource.resolve(name) {
-      case .success(.chart(let chart, _)): return replay(chart, logAt: path, all: all)
+      case .success(.chart(let chart, let file)):
+        // A document that invokes others recorded its children's steps with its own: replayed whole.
+        do throws(SCXMLError) {
+          if let system = try DocumentSystem.of(chart, file: file) { return replay(system.root, logAt: path, all: all) }
+        } catch {
+          return .failure(error.description)
+        }
+        return replay(chart, logAt: path, all: all)
       case .success(.scripted(let chart, _)): return replay(chart, logAt: path, all: all)
       case .success(.spec(let spec)): return SpecReplay.replay(spec, logAt: path, all: all)
       case .success: break

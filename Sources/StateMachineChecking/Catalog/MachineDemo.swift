@@ -70,33 +70,13 @@ public struct MachineDemo: Sendable {
     self.summary = summary
     moveWidth = width
     body = { clock, emit, pace, path throws(LogError) in
-      let children = StartedChildren()
-      let store = makeStore(clock) { report in
-        if case .childStep(let step) = report {
-          // A child machine's step: its path before its event, and no screen of its own.
-          emit(Self.line(
-            time: clock.now.offset, event: "[\(step.path)] \(step.event)", move: "\(step.from) → \(step.to)", effects: step.effects,
-            screen: nil, width: width))
-          return
-        }
-        if let (id, end) = children.end(in: report) {
-          // A child's end: its path and how it ended, and nothing else.
-          emit(Self.pad(Self.seconds(clock.now.offset), 8) + "[\(id)] \(end)")
-          return
-        }
-        guard case .step(let step) = report else { return }
-        children.started(by: step.effects)
-        let response = step.response
-        let outcome = response.isHandled ? "" : response.rejection.map { " (rejected: \($0))" } ?? " (ignored)"
-        emit(Self.line(
-          time: clock.now.offset, event: step.event, move: "\(Self.shown(step.from)) → \(Self.shown(step.to))\(outcome)",
-          effects: Array(step.effects), screen: show(step.to, step.context), width: width))
-      }
+      let printer = DemoPrinter<Definition>(clock: clock, width: width, show: show, emit: emit)
+      let store = makeStore(clock, printer.print)
       let failure = FirstError()
       let close = try path.map { path throws(LogError) in try record(store, path, failure.keep) }
       store.start()
       // The children its start ran (no step tells of them).
-      children.started(paths: store.children)
+      printer.started(paths: store.children)
       await Self.play(script, clock: clock, pace: pace) { store.send($0) }
       emit("")
       let (configuration, context) = (store.configuration, store.context)
@@ -166,55 +146,6 @@ public struct MachineDemo: Sendable {
 
   package static func pad(_ text: String, _ width: Int) -> String {
     text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
-  }
-}
-
-/// The children a demo's store started, so that the end of each is printed as a child's line:
-/// `[a.jpg] (finished)`, `(cancelled)` or `(failed: …)`, worded as `fsm view` draws it
-/// (`ChildLogLine.shownEnd`). A child is
-/// known by its id from the `invoke` command of the step that started it (or, for one its start
-/// ran, from the store's children after it): its store's effects share one namespace of ids, so
-/// an effect that ends with a running child's id is that child.
-final class StartedChildren: Sendable {
-  /// Per id, the commands of the children started under it that have not ended, oldest first, as
-  /// they read (`""`: one its start ran). Two at most: a child started under the id of a running
-  /// one replaces it, and the step that starts it is reported before the old one's end.
-  private let running = Mutex<[String: [String]]>([:])
-
-  /// Notes the children `effects` start.
-  func started<Event, Work>(by effects: [Command<Event, Work>]) {
-    for effect in effects {
-      guard case .invoke(_, let id, _) = effect else { continue }
-      running.withLock { $0[id.name, default: []].append(effect.description) }
-    }
-  }
-
-  /// Notes the children at `paths` (a store's children; its own are those without a `/`).
-  func started(paths: [String]) {
-    running.withLock { running in
-      for path in paths where !path.contains("/") && running[path] == nil { running[path] = [""] }
-    }
-  }
-
-  /// The child whose end `report` is, and how it ended; `nil` for any other report.
-  func end<Event, Step>(in report: StoreReport<Event, Step>) -> (id: String, end: String)? {
-    running.withLock { running in
-      let ended: (id: String, end: String)? =
-        switch report {
-        case .effectFinished(let id?, _): (id.name, ChildLogLine.shownEnd("finished"))
-        case .effectCancelled(let id?, _): (id.name, ChildLogLine.shownEnd("cancelled"))
-        case .effectFailed(let description, let error, _):
-          // (A failure names no id: the child is found by its command.)
-          running.first { $0.value.contains(description) && !description.isEmpty }.map {
-            ($0.key, ChildLogLine.shownEnd("failed", error: error))
-          }
-        default: nil
-        }
-      guard let ended, var commands = running[ended.id] else { return nil }
-      commands.removeFirst()
-      running[ended.id] = commands.isEmpty ? nil : commands
-      return ended
-    }
   }
 }
 

@@ -68,8 +68,14 @@ enum ViewCommand {
         return .failure("machine '\(name)' cannot replay logs (its types are not Codable and Equatable)")
       }
       read = session
-    case .chart(let chart, _):
-      read = MachineDescription.session(of: chart, logAt: path)
+    case .chart(let chart, let file):
+      do throws(SCXMLError) {
+        // A document that invokes others: its log is its system's, its children's steps with its own.
+        read = try DocumentSystem.of(chart, file: file).map { MachineDescription.session(of: $0.root, logAt: path) }
+          ?? MachineDescription.session(of: chart, logAt: path)
+      } catch {
+        return .failure(error.description)
+      }
     case .scripted(let chart, _):
       read = MachineDescription.session(of: chart, logAt: path)
     case .spec(let spec):
@@ -115,8 +121,15 @@ enum ViewCommand {
       }
       simulation = simulate(limit)
     case .chart(let chart, let file):
-      simulation = Simulation.of(chart: chart, context: NoContext(), alphabet: chart.eventNames, limit: limit)
-        .mapError { ViewFailure(message: "\(file): the chart cannot start: \($0)") }
+      let system: DocumentSystem?
+      do throws(SCXMLError) { system = try DocumentSystem.of(chart, file: file) } catch { return .failure(error.description) }
+      if let system {
+        // The document with the charts it invokes, over the events from outside the system.
+        simulation = MachineSystem.simulation(of: MachineSystem(chart: system.root), context: NoContext(), alphabet: system.systemInputs, limit: limit)
+      } else {
+        simulation = Simulation.of(chart: chart, context: NoContext(), alphabet: chart.eventNames, limit: limit)
+          .mapError { ViewFailure(message: "\(file): the chart cannot start: \($0)") }
+      }
     case .spec(let spec):
       simulation = .success(.of(spec: spec, limit: limit))
     case .scripted(let chart, let file):
