@@ -114,6 +114,38 @@ struct SCXMLInvokeStoreTests {
     #expect(store.children.isEmpty)
   }
 
+  @Test("an invoked document's work is performed by its invoker's store's handler, and the events that work sends go to the invoked chart")
+  func invokedWorkPerformed() async throws {
+    let document = """
+      <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="syncing" name="sync">
+        <state id="syncing">
+          <invoke id="fetch"><content><scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="requesting" name="fetch">
+            <state id="requesting">
+              <onentry><log label="fetch" expr="'request'"/></onentry>
+              <transition event="reply" target="done"><send target="#_parent" event="fetched"/></transition>
+            </state>
+            <final id="done"/>
+          </scxml></content></invoke>
+          <transition event="fetched"><log label="sync" expr="'fetched'"/></transition>
+          <transition event="done.invoke.fetch" target="synced"/>
+        </state>
+        <final id="synced"/>
+      </scxml>
+      """
+    let chart = try DocumentChart(scxml: Data(document.utf8), file: "sync.scxml", bindings: SCXMLBindings(state: { $0 }, event: { $0 }, effect: { .perform($0) }))
+    let performed = Mutex<[String]>([])
+    // The network's reply to the fetch's request is the handler's to send, and goes to the fetch.
+    let store = try Store(chart, context: NoContext(), clock: ManualClock()) { work, send in
+      performed.withLock { $0.append(work) }
+      if work == "fetch: request" { send("reply") }
+    }
+    store.start()
+    await store.settle()
+    #expect(store.configuration == ["synced"])
+    #expect(performed.withLock { $0 } == ["fetch: request", "sync: fetched"])
+    await store.finish()
+  }
+
   /// The W3C tests of `<invoke>` that need no datamodel, run in a store: each ends in `pass`
   /// once its clock has run 10 s (their timeouts fail them after 5 s at the most).
   @Test("the W3C invoke tests that need no datamodel pass in a store", .enabled(if: SCION.present, "../shared is missing"))

@@ -138,6 +138,9 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
     _ = core.withLock { $0.family?.stopping.removeValue(forKey: child) }
   }
   @usableFromInline override func route(_ message: any Sendable, to path: Substring) -> SendResult { routeToChild(message, to: path) }
+  @usableFromInline override func performer<E: Sendable, W: Sendable>(of events: E.Type, _ work: W.Type) -> Performer<E, W>? {
+    Performer<Event, Work>(handler: handler, failure: failure) as? Performer<E, W>
+  }
   @usableFromInline override var childPaths: [String] { descendantPaths }
   @usableFromInline override var childStepTotal: Int { descendantSteps }
   @usableFromInline override func childSnapshots() throws(SystemSnapshotError) -> [ChildSnapshot] { try snapshotChildren() }

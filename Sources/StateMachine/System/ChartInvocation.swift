@@ -8,7 +8,8 @@
 ///   macrostep exited the state again; it is cancelled when the state is exited;
 /// - it starts with its invoker's context as it is then (no datamodel gives it anything of
 ///   its invoker's; a Swift context bound by name is the invoker's to share), and its work is
-///   reported and not performed (no handler runs an invoked document's);
+///   performed by its invoker's store's handler (of the same types: an invoked document is read
+///   with its invoker's bindings), the events that work sends going to the invoked chart;
 /// - a message to `#_<id>` reaches it, and its messages to `#_parent` reach its invoker in
 ///   order, each as its step is reported, before the `done.invoke.<id>` it sends when it halts
 ///   (the event the invocation's bindings name so; for `String` events, that name).

@@ -137,7 +137,8 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
   }
 
   /// A child running the chart a chart's state invokes (see ``ChartInvocationCommand``): its
-  /// messages to `#_parent` are said to its parent.
+  /// messages to `#_parent` are said to its parent, and its work is performed by its parent
+  /// store's handler (the invoked chart has its invoker's types), each effect's events sent to it.
   @usableFromInline
   init<ID, Event, Context, Work>(
     invoked chart: Chart<ID, Event, Context, Command<Event, Work>>, context: Context,
@@ -148,8 +149,10 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
       onError: { _ in nil }, inspector: nil, saysParentMessages: true)
   }
 
-  /// A child running `chart` (see the public initializer); `saysParentMessages`: its messages
-  /// to `#_parent` are said to its parent (see ``ChildKind/parentMessages``).
+  /// A child running `chart` (see the public initializer); `saysParentMessages`: an invoked
+  /// chart's, whose messages to `#_parent` are said to its parent (see
+  /// ``ChildKind/parentMessages``), and whose work its parent store's handler performs, when
+  /// that store's work is of its type (see ``ParentLink/performer(of:)``).
   @inlinable
   init<ID, Event, Context, Work>(
     _ chart: Chart<ID, Event, Context, Command<Event, Work>>, context: Context, mailbox: MailboxPolicy,
@@ -176,6 +179,10 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
       let doneAtStart: (AnyObject) -> Context? = { runtime in
         unsafeDowncast(runtime, to: StoreRuntime<ChartEngine<Definition>>.self).core.withLock { $0.engine.halted ? $0.engine.context : nil }
       }
+      // (An invoked chart performs its work as its invoker's store does, when that store's work is
+      // of its type: a store of a chart that another invoked, for one.)
+      let performer: Performer<Event, Work>? = saysParentMessages ? launch.parent.performer(of: Event.self, Work.self) : nil
+      let (handler, failure) = (performer?.handler ?? handler, performer?.failure ?? failure)
       return try Self.running(launch, kind: kind, inspector: inspector, doneAtStart: doneAtStart) { watcher in
         try Self.store(
           of: chart, context: context, launch: launch,

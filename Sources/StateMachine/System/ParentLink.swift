@@ -25,8 +25,24 @@ class ParentLink<Event: Sendable>: @unchecked Sendable {
   /// The task finishing a stopping child's store, for the parent to wait for; nothing when the
   /// child has already stopped (its task ran to its end first).
   @usableFromInline func childStopTask(_ child: ObjectIdentifier, _ task: Task<Void, Never>) { abstract() }
+  /// The parent store's handler and failure mapping, when its events and work are `E` and `W`:
+  /// an invoked chart (of its invoker's types) performs its work with them. `nil` for another
+  /// store's.
+  @usableFromInline func performer<E: Sendable, W: Sendable>(of events: E.Type, _ work: W.Type) -> Performer<E, W>? { abstract() }
 
   private func abstract() -> Never { preconditionFailure("invalid state: ParentLink is abstract; StoreRuntime overrides it") }
+}
+
+/// A store's handler and its failure mapping (see ``ParentLink/performer(of:)``).
+@usableFromInline
+struct Performer<Event: Sendable, Work: Sendable>: Sendable {
+  @usableFromInline let handler: @Sendable (Work, Send<Event>) async throws -> Void
+  @usableFromInline let failure: @Sendable (Work, any Error) -> Event?
+
+  @inlinable
+  init(handler: @escaping @Sendable (Work, Send<Event>) async throws -> Void, failure: @escaping @Sendable (Work, any Error) -> Event?) {
+    (self.handler, self.failure) = (handler, failure)
+  }
 }
 
 /// What names a running child in reports: its machine, its id and its scope.
