@@ -129,4 +129,44 @@ struct SCXMLInvokeCLITests {
       #expect(html.contains(#"child\":\"w\",\"ended\":\"finished\""#), "the simulator's paths carry the child's lines")
     }
   }
+
+  @Test("fsm check finds what is wrong in the charts a document invokes, each finding led by its invocation, and a done.invoke.<id> that never comes")
+  func check() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fsm-check-\(UInt64.random(in: 0...UInt64.max))").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    // The worker never halts (no final state), has a state nothing enters, and a transition its
+    // twin before it always takes.
+    let worker = """
+      <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="a" name="worker">
+        <state id="a"><transition event="x" target="b"/><transition event="x" target="c"/></state>
+        <state id="b"/><state id="c"/><state id="orphan"/>
+      </scxml>
+      """
+    let parent = """
+      <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s" name="parent">
+        <state id="s"><invoke id="k" src="worker.scxml"/><transition event="done.invoke.k" target="f"/></state>
+        <final id="f"/>
+      </scxml>
+      """
+    try Data(worker.utf8).write(to: URL(fileURLWithPath: folder + "/worker.scxml"))
+    try Data(parent.utf8).write(to: URL(fileURLWithPath: folder + "/parent.scxml"))
+    let result = PackageFSM.run(["check", folder + "/parent.scxml"])
+    #expect(result.code == 1, "\(result.output)\(result.errorOutput)")
+    let file = folder + "/parent.scxml"
+    let place = "the chart invoked as 'k' in 's' (worker.scxml)"
+    #expect(
+      result.output.split(separator: "\n").dropFirst(2).map(String.init) == [
+        "\(file): unreachable: \(place): state 'orphan' is not reachable from the start",
+        "\(file): problem: \(place): in 'a', the transition 'x' never fires: 'x' before it always matches first",
+        "\(file): problem: a transition waits for 'done.invoke.k', which never comes: \(place) has no final state at its top level, so it never halts",
+        "3 findings",
+      ], "\(result.output)")
+
+    // With a final state the worker halts, and its done event comes: its own findings remain.
+    try Data(worker.replacingOccurrences(of: #"<state id="c"/>"#, with: #"<final id="c"/>"#).utf8).write(to: URL(fileURLWithPath: folder + "/worker.scxml"))
+    let fixed = PackageFSM.run(["check", file])
+    #expect(fixed.output.hasSuffix("2 findings\n"), "\(fixed.output)")
+    #expect(!fixed.output.contains("never comes"), "\(fixed.output)")
+  }
 }

@@ -40,7 +40,7 @@ extension Chart {
         message: "eventless transitions without guards loop through \(cycle.map { "'\(label($0))'" }.joined(separator: ", ")): the chart can never settle there",
         rows: []))
     }
-    return findings
+    return findings + invokeFindings()
   }
 
   /// Each transition of state `s` that an earlier unguarded transition always takes first,
