@@ -15,6 +15,17 @@ struct SCXMLInvokeCLITests {
     try await body(path, URL(fileURLWithPath: path).deletingLastPathComponent().path)
   }
 
+  /// ``withDocument(_:)``, with the log `fsm demo --record` wrote of the document's `go`
+  /// (the parent messages its worker, which finishes), at `log` in the folder.
+  static func withRecording(_ body: (_ path: String, _ folder: String, _ log: String) async throws -> Void) async throws {
+    try await withDocument { path, folder in
+      let log = folder + "/session.jsonl"
+      let (result, _) = await ExampleMachinesCLITests.demo([path, "--events", "go", "--record", log])
+      try #require(result.code == 0, "\(result.errorOutput)")
+      try await body(path, folder, log)
+    }
+  }
+
   @Test("fsm demo runs the document with its child in a store: each machine's step, the child's after its path, its end, and the events refused once the document halted")
   func demo() async throws {
     try await Self.withDocument { path, _ in
@@ -76,10 +87,7 @@ struct SCXMLInvokeCLITests {
 
   @Test("fsm demo --record writes the system's one log: fsm replay replays it identical, its child's step with it, and fsm view shows the child's lane")
   func recordReplayView() async throws {
-    try await Self.withDocument { path, folder in
-      let log = folder + "/session.jsonl"
-      let (result, _) = await ExampleMachinesCLITests.demo([path, "--events", "go", "--record", log])
-      #expect(result.code == 0, "\(result.errorOutput)")
+    try await Self.withRecording { path, folder, log in
       let replay = PackageFSM.run(["replay", path, log])
       #expect(replay.code == 0, "\(replay.output)\(replay.errorOutput)")
       #expect(replay.output == "\(log): replayed 3 entries and 1 child steps: identical\n")
@@ -95,10 +103,7 @@ struct SCXMLInvokeCLITests {
 
   @Test("a child's step changed in the log is the divergence fsm replay reports, naming the child")
   func replayNamesTheChild() async throws {
-    try await Self.withDocument { path, folder in
-      let log = folder + "/session.jsonl"
-      let (result, _) = await ExampleMachinesCLITests.demo([path, "--events", "go", "--record", log])
-      #expect(result.code == 0, "\(result.errorOutput)")
+    try await Self.withRecording { path, folder, log in
       let text = try String(contentsOfFile: log, encoding: .utf8)
       let changed = text.split(separator: "\n").map { line in
         line.contains(#""child":"w""#) && line.contains(#""event":"finish""#)
