@@ -2,7 +2,10 @@ extension Chart {
   /// What static analysis finds in a chart (structural problems are refused when it is built):
   /// unreachable states, transitions an earlier one of the same state always takes first, and
   /// eventless transitions that loop without a guard (best effort: a cycle of unguarded
-  /// eventless transitions between the leaves they enter; guarded loops are not judged).
+  /// eventless transitions between the leaves they enter; guarded loops are not judged). The
+  /// same is found in every chart it invokes (``ChartInvoke``), each finding led by its
+  /// invocation, with each `done.invoke.<id>` a transition waits for from a chart that never
+  /// halts (it has no final state at its top level).
   public func check() -> [Finding] {
     var findings: [Finding] = []
     let reachable = reachableStates()
