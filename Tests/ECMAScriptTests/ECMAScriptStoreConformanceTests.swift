@@ -10,16 +10,7 @@ import Testing
 /// document runs as a user's store runs it, on a manual clock, with its session for context.
 @Suite("ECMAScript conformance in a store")
 struct ECMAScriptStoreConformanceTests {
-  struct Trace: Decodable {
-    struct Step: Decodable {
-      struct Event: Decodable { let name: String }
-      let event: Event
-      let nextConfiguration: [String]
-      let after: Double?
-    }
-    let initialConfiguration: [String]
-    let events: [Step]
-  }
+  typealias Trace = ConformanceTrace
 
   /// The tests `fsm conform` passes (by path under `folder`, without `.scxml`).
   static func passedByConform(_ folder: String) -> [String] {

@@ -1,3 +1,4 @@
+import FSMCommand
 import Foundation
 import StateMachine
 import Testing
@@ -7,16 +8,7 @@ import Testing
 /// the same configurations, event by event.
 @Suite("SCION conformance in a store")
 struct StoreConformanceTests {
-  struct Trace: Decodable {
-    struct Step: Decodable {
-      struct Event: Decodable { let name: String }
-      let event: Event
-      let nextConfiguration: [String]
-      let after: Double?
-    }
-    let initialConfiguration: [String]
-    let events: [Step]
-  }
+  typealias Trace = ConformanceTrace
 
   /// Every test of the suite: its document and its trace beside it, by path under the folder.
   static func tests() -> [String] {

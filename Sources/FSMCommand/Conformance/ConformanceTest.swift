@@ -19,16 +19,7 @@ struct ConformanceTest {
   /// The longest `after` a trace may ask for, in milliseconds: a year.
   static let maxAfter: Double = 365 * 24 * 3600 * 1000
 
-  struct Trace: Decodable {
-    struct Step: Decodable {
-      struct Event: Decodable { let name: String }
-      let event: Event
-      let nextConfiguration: [String]
-      let after: Double?
-    }
-    let initialConfiguration: [String]
-    let events: [Step]
-  }
+  typealias Trace = ConformanceTrace
 
   /// Every `.scxml` with a `.json` beside it under `paths` (files or folders, searched
   /// recursively), sorted by path; `missing` lists paths that do not exist.
@@ -117,4 +108,18 @@ struct ConformanceTest {
   }
 
   static func show(_ states: [String]) -> String { "[" + states.sorted().joined(separator: ", ") + "]" }
+}
+
+/// A SCION-style trace (`NAME.json` beside `NAME.scxml`): the configuration after the chart's
+/// first macrostep, then each event (after `after` milliseconds of the clock, when given) and
+/// the configuration it leaves. (Package: the tests run the suites through a store with it.)
+package struct ConformanceTrace: Decodable {
+  package struct Step: Decodable {
+    package struct Event: Decodable { package let name: String }
+    package let event: Event
+    package let nextConfiguration: [String]
+    package let after: Double?
+  }
+  package let initialConfiguration: [String]
+  package let events: [Step]
 }
