@@ -133,7 +133,7 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
   ) where Context: Sendable {
     self.init(
       chart, context: context, mailbox: mailbox, handler: handler, failure: failure, toParent: toParent, onDone: onDone,
-      onError: onError, inspector: inspector, saysParentMessages: false)
+      onError: onError, inspector: inspector, invoked: false)
   }
 
   /// A child running the chart a chart's state invokes (see ``ChartInvocationCommand``): its
@@ -146,25 +146,25 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
   ) where Context: Sendable {
     self.init(
       chart, context: context, mailbox: .unbounded, handler: { _, _ in }, failure: { _, _ in nil }, toParent: nil, onDone: onDone,
-      onError: { _ in nil }, inspector: nil, saysParentMessages: true)
+      onError: { _ in nil }, inspector: nil, invoked: true)
   }
 
-  /// A child running `chart` (see the public initializer); `saysParentMessages`: an invoked
-  /// chart's, whose messages to `#_parent` are said to its parent (see
+  /// A child running `chart` (see the public initializer); `invoked`: a chart a chart's state
+  /// invokes, whose messages to `#_parent` are said to its parent (see
   /// ``ChildKind/parentMessages``), and whose work its parent store's handler performs, when
-  /// that store's work is of its type (see ``ParentLink/performer(of:)``).
+  /// that store's work is of its type (see ``ParentLink/performer(of:_:)``).
   @inlinable
   init<ID, Event, Context, Work>(
     _ chart: Chart<ID, Event, Context, Command<Event, Work>>, context: Context, mailbox: MailboxPolicy,
     handler: @escaping @Sendable (Work, Send<Event>) async throws -> Void, failure: @escaping @Sendable (Work, any Error) -> Event?,
     toParent: (@Sendable (StoreStep<Chart<ID, Event, Context, Command<Event, Work>>>) -> ParentEvent?)?,
     onDone: @escaping @Sendable (Context) -> ParentEvent?, onError: @escaping @Sendable (any Error) -> ParentEvent?,
-    inspector: Store<Chart<ID, Event, Context, Command<Event, Work>>>.Inspector?, saysParentMessages: Bool
+    inspector: Store<Chart<ID, Event, Context, Command<Event, Work>>>.Inspector?, invoked: Bool
   ) where Context: Sendable {
     typealias Definition = Chart<ID, Event, Context, Command<Event, Work>>
     let kind = Self.kind(
       chart.name, engine: ChartEngine<Definition>.self, toParent: toParent, onDone: onDone, isDone: { $0.isHalted },
-      saysParentMessages: saysParentMessages)
+      saysParentMessages: invoked)
     typealias Node = MachineNode<ChartEngine<Definition>, ParentEvent>
     let ops = Node.childOps(machine: chart.name)
     let node: @Sendable () throws -> AnyChildNode<ParentEvent> = {
@@ -181,14 +181,14 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
       }
       // (An invoked chart performs its work as its invoker's store does, when that store's work is
       // of its type: a store of a chart that another invoked, for one.)
-      let performer: Performer<Event, Work>? = saysParentMessages ? launch.parent.performer(of: Event.self, Work.self) : nil
+      let performer: Performer<Event, Work>? = invoked ? launch.parent.performer(of: Event.self, Work.self) : nil
       let (handler, failure) = (performer?.handler ?? handler, performer?.failure ?? failure)
       return try Self.running(launch, kind: kind, inspector: inspector, doneAtStart: doneAtStart) { watcher in
         try Self.store(
           of: chart, context: context, launch: launch,
           options: _StoreOptions(
             clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher,
-            forwardsChildEnds: watcher != nil, parentTakesMessages: saysParentMessages)
+            forwardsChildEnds: watcher != nil, parentTakesMessages: invoked)
         ) { error in ChildLaunchError(error: error, event: onError(error)) }
       }
     }

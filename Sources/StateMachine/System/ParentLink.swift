@@ -33,7 +33,7 @@ class ParentLink<Event: Sendable>: @unchecked Sendable {
   private func abstract() -> Never { preconditionFailure("invalid state: ParentLink is abstract; StoreRuntime overrides it") }
 }
 
-/// A store's handler and its failure mapping (see ``ParentLink/performer(of:)``).
+/// A store's handler and its failure mapping (see ``ParentLink/performer(of:_:)``).
 @usableFromInline
 struct Performer<Event: Sendable, Work: Sendable>: Sendable {
   @usableFromInline let handler: @Sendable (Work, Send<Event>) async throws -> Void
