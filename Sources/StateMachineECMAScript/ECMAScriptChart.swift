@@ -13,11 +13,13 @@ public import StateMachine
 /// store.send(SCXMLEvent("tick"))
 /// ```
 ///
-/// A store runs the document as `fsm run` does, but alone: `<send>` without a target (or to
-/// the session itself) is an event for the store, delayed ones on its clock and cancellable by
-/// id; a send to another chart (`#_parent`, `#_<id>`) raises `error.communication`, and a
-/// document with `<invoke>` is refused by the store (``ChartRunError/declaresInvokes(chart:)``;
-/// `fsm run` runs it). Its logs record the session's data after every step, and replay.
+/// A store runs the document as `fsm run` does: `<send>` without a target (or to the session
+/// itself) is an event for the store, delayed ones on its clock and cancellable by id. Each
+/// `<invoke>` runs its document as a child machine of the store, on a session of its own whose
+/// data its params give; its `<log>`s are performed by the store's handler; its sends to
+/// `#_parent` reach this chart with their `invokeid`, through the invocation's `<finalize>`; and
+/// a send to a chart that does not run raises `error.communication`. Its logs record the
+/// session's data (and each child's) after every step, and replay.
 public typealias ECMAScriptChart = Chart<String, SCXMLEvent, SCXMLSession, Command<SCXMLEvent, String>>
 
 extension Chart where ID == String, Event == SCXMLEvent, Context == SCXMLSession, Effect == Command<SCXMLEvent, String> {

@@ -287,17 +287,144 @@ struct ECMAScriptStoreTests {
     #expect(fsm(["view", document, "-o", folder + "/simulator.html"]).output == folder + "/simulator.html: simulator of counter, 7 configurations\n")
   }
 
-  @Test("a store refuses a document that invokes; a send to another chart raises error.communication")
-  func alone() async throws {
-    let invoking = """
-      <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript">
-        <state id="s"><invoke type="http://www.w3.org/TR/scxml/"><content><scxml version="1.0"><final id="f"/></scxml></content></invoke></state>
-      </scxml>
-      """
-    let chart = try Self.chart(invoking)
-    #expect(throws: ChartRunError.declaresInvokes(chart: chart.name)) {
-      try Store(chart, context: SCXMLSession(for: chart), handler: { _, _ in })
+  /// Invokes a worker whose `limit` its param gives, its id at `childID` (`idlocation`): `go`
+  /// steps the worker, which counts, logs, and tells its parent `progress` with its count; the
+  /// parent's `<finalize>` adds each count to `got` before it takes the event; the worker's
+  /// done data (`total`) becomes `result`. A send to a child that does not run raises
+  /// `error.communication`.
+  static let invoking = """
+    <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript" name="boss" initial="working">
+      <datamodel>
+        <data id="limit" expr="3"/><data id="got" expr="0"/><data id="childID" expr="''"/><data id="result" expr="0"/>
+        <data id="lost" expr="0"/>
+      </datamodel>
+      <state id="working">
+        <invoke idlocation="childID">
+          <param name="limit" expr="limit"/>
+          <finalize><assign location="got" expr="got + (_event.data.n || 0)"/></finalize>
+          <content>
+            <scxml datamodel="ecmascript" name="worker" initial="counting">
+              <datamodel><data id="limit" expr="0"/><data id="n" expr="0"/></datamodel>
+              <state id="counting">
+                <transition event="step" cond="n + 1 &lt; limit" target="counting">
+                  <assign location="n" expr="n + 1"/>
+                  <log label="worker" expr="n"/>
+                  <send target="#_parent" event="progress" namelist="n"/>
+                </transition>
+                <transition event="step" target="done"><assign location="n" expr="n + 1"/></transition>
+              </state>
+              <final id="done"><donedata><param name="total" expr="n"/></donedata></final>
+            </scxml>
+          </content>
+        </invoke>
+        <transition event="go"><send targetexpr="'#_' + childID" event="step"/></transition>
+        <transition event="poke"><send target="#_nobody" event="step"/></transition>
+        <transition event="error.communication"><assign location="lost" expr="lost + 1"/></transition>
+        <transition event="progress"><log label="progress" expr="_event.invokeid + ' ' + got"/></transition>
+        <transition event="done.invoke" target="finished"><assign location="result" expr="_event.data.total"/></transition>
+      </state>
+      <final id="finished"/>
+    </scxml>
+    """
+
+  @Test("a store runs a document that invokes: params, idlocation, finalize, #_parent and #_<id>, done data, the child's logs")
+  func invokes() async throws {
+    let (clock, logs) = (ManualClock(), Logs())
+    let chart = try Self.chart(Self.invoking)
+    let store = try Self.store(chart, clock: clock, logs: logs)
+    let recorder = try store.record()
+    store.start()
+    await store.settle()
+    #expect(store.children == ["working.1"])
+    #expect(store.context.data == #"{"limit":3,"got":0,"childID":"working.1","result":0,"lost":0}"#)
+    store.send(SCXMLEvent("poke"))
+    store.send(SCXMLEvent("go"))
+    await store.settle()
+    store.send(SCXMLEvent("go"))
+    await store.settle()
+    #expect(store.configuration == ["working"])
+    #expect(store.context.data == #"{"limit":3,"got":3,"childID":"working.1","result":0,"lost":1}"#)
+    store.send(SCXMLEvent("go"))
+    await store.settle()
+    #expect(store.configuration == ["finished"])
+    #expect(store.context.data == #"{"limit":3,"got":3,"childID":"working.1","result":3,"lost":1}"#)
+    #expect(store.children.isEmpty)
+    // The worker's logs are performed by the store's handler too (each store performs its own
+    // in order; the two stores' lines interleave as they run).
+    #expect(logs.all.filter { $0.hasPrefix("worker") } == ["worker: 1", "worker: 2"])
+    #expect(logs.all.filter { $0.hasPrefix("progress") } == ["progress: working.1 1", "progress: working.1 3"])
+    await store.finish()
+    // The system's one log replays: the worker made again from the parent's session, as it was.
+    let log = recorder.log
+    #expect(log.entries.map(\.event.name) == ["poke", "error.communication", "go", "progress", "go", "progress", "go", "done.invoke.working.1"])
+    #expect(log.entries.map(\.event.invokeid) == [nil, nil, nil, "working.1", nil, "working.1", nil, "working.1"])
+    #expect(log.childLines.count >= 3, "the worker's steps are in the log")
+    let report = chart.replay(log)
+    #expect(report.isIdentical, "\(report)")
+  }
+
+  @Test("a system snapshot of the document keeps the worker's session; the restored system finishes as the first would have")
+  func invokedSnapshot() async throws {
+    let chart = try Self.chart(Self.invoking)
+    let store = try Self.store(chart, clock: ManualClock(), logs: Logs())
+    store.start()
+    store.send(SCXMLEvent("go"))
+    await store.settle()
+    let snapshot = try store.systemSnapshot()
+    await store.finish()
+    #expect(snapshot.children.map(\.id) == ["working.1"])
+    #expect(snapshot.children.first?.snapshot.contains(#"\"n\":1"#) == true, "\(snapshot.children)")
+    // The worker is made again as the document makes it, and continues from its session.
+    let logs = Logs()
+    let restored = try Store(chart, restoring: snapshot, children: { _ in nil }, clock: ManualClock(), handler: { line, _ in logs.add(line) })
+    #expect(restored.children == ["working.1"])
+    restored.send(SCXMLEvent("go"))
+    restored.send(SCXMLEvent("go"))
+    await restored.settle()
+    #expect(restored.configuration == ["finished"])
+    #expect(restored.context.data == #"{"limit":3,"got":3,"childID":"working.1","result":3,"lost":0}"#)
+    #expect(logs.all.filter { $0.hasPrefix("worker") } == ["worker: 2"])
+    await restored.finish()
+  }
+
+  @Test("fsm replay and fsm view read the log of a store of a document that invokes, naming the worker where it diverges")
+  func cliReadsTheSystemLog() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fsm-ecmascript-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let (document, logPath) = (folder + "/boss.scxml", folder + "/boss.jsonl")
+    try Self.invoking.write(toFile: document, atomically: true, encoding: .utf8)
+    let chart = try ECMAScriptChart(ecmascriptContentsOf: document)
+    let store = try Self.store(chart, clock: ManualClock(), logs: Logs())
+    let recorder = try store.record(to: logPath)
+    store.start()
+    for _ in 0..<3 {
+      store.send(SCXMLEvent("go"))
+      await store.settle()
     }
+    await store.finish()
+    try recorder.close()
+    func fsm(_ words: [String]) -> CommandResult {
+      FSM.$ecmascript.withValue(FSM.DatamodelMaker { ECMAScriptDatamodel() }) { FSM.run(words) }
+    }
+    let replayed = fsm(["replay", document, logPath])
+    #expect(replayed.code == 0, "\(replayed.output)\(replayed.errorOutput)")
+    #expect(replayed.output.contains("identical"), "\(replayed.output)")
+    let viewed = fsm(["view", document, logPath, "-o", folder + "/page.html"])
+    #expect(viewed.code == 0, "\(viewed.output)\(viewed.errorOutput)")
+    #expect(try String(contentsOfFile: folder + "/page.html", encoding: .utf8).contains("working.1"), "the page has the worker's lane")
+    // The worker's count changed in its line of the log: the replay diverges there, naming it.
+    let text = try String(contentsOfFile: logPath, encoding: .utf8)
+    let changed = text.replacingOccurrences(of: #"\"n\":2"#, with: #"\"n\":7"#)
+    #expect(changed != text)
+    try changed.write(toFile: logPath, atomically: true, encoding: .utf8)
+    let diverged = fsm(["replay", document, logPath])
+    #expect(diverged.code == 1)
+    #expect(diverged.output.contains("working.1"), "\(diverged.output)")
+  }
+
+  @Test("a send to another chart from a store's document, which has no parent, raises error.communication")
+  func alone() async throws {
     let sending = """
       <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript">
         <state id="s"><onentry><send target="#_parent" event="hello"/></onentry>

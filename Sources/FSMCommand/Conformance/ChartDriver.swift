@@ -40,8 +40,6 @@ struct ChartDriver<Event: DriverEvent, Context> {
     var invoking: (_ parent: Context, _ invoke: Invoke, _ id: String) -> (values: [String: String], chart: DocumentChart?)? = { _, _, _ in
       ([:], nil)
     }
-    /// An event from the invoked chart reaches its invoker, whose context is `parent`.
-    var finalize: (_ parent: Context, _ invoke: Invoke, _ event: Event) -> Void = { _, _, _ in }
     /// The data a halted chart's done event carries (its final state's `<donedata>`).
     var doneData: (_ context: Context) -> String? = { _ in nil }
   }
@@ -63,10 +61,6 @@ struct ChartDriver<Event: DriverEvent, Context> {
     let path: String
     /// The sessions it invoked, by key, in the order they started.
     var children: [Int] = []
-    /// The invocations it started, by invoke id, with the state (an index) that holds each:
-    /// kept while that state stays active, after the invoked chart is done (its
-    /// `done.invoke.<id>` is finalized too).
-    var invocations: [String: (owner: Int, invoke: Invoke)] = [:]
   }
 
   private var sessions: [Int: Session] = [:]
@@ -141,13 +135,9 @@ struct ChartDriver<Event: DriverEvent, Context> {
     guard handled <= maxEventsPerInput + 1 else {
       throw .tooManyEvents(limit: maxEventsPerInput, input: input, states: machine.configuration)
     }
-    // Before the macrostep, as the recommendation's event loop does it when the event is taken
-    // (not when it was queued): the `<finalize>` of the invocation it came from, while its state
-    // is active, with the parent's data as it is now; then a copy for each invoked chart that
-    // asked for every event.
-    if let id = event.invokeID, let invocation = sessions[key]!.invocations[id], sessions[key]!.machine.isActive(at: invocation.owner) {
-      hooks.finalize(sessions[key]!.machine.context, invocation.invoke, event)
-    }
+    // Before the macrostep, a copy for each invoked chart that asked for every event. (The
+    // `<finalize>` of the invocation the event came from is the chart's: its machine runs it
+    // as it takes the event, see `ChartMachine.finalize(_:)`.)
     for child in sessions[key]!.children where sessions[child]?.autoforward == true { sessions[child]!.external.append(event) }
     let step: ChartStep<Event, String>
     do { step = try sessions[key]!.machine.send(event) } catch { throw .run(error) }
@@ -258,9 +248,6 @@ struct ChartDriver<Event: DriverEvent, Context> {
       // Entered again (so exited first), or no longer active: exited.
       if entered.contains(owner) || !machine.isActive(at: owner) { end(child) }
     }
-    if !sessions[key]!.invocations.isEmpty {
-      sessions[key]!.invocations = sessions[key]!.invocations.filter { !entered.contains($0.value.owner) && machine.isActive(at: $0.value.owner) }
-    }
     let chart = machine.steppedChart
     for s in entered.sorted() where machine.isActive(at: s) {
       for (n, invoke) in chart.invokes(of: s).enumerated() {
@@ -283,7 +270,6 @@ struct ChartDriver<Event: DriverEvent, Context> {
       machine: machine, parent: parent, owner: state, invokeID: id, invoke: invoke, autoforward: invoke.autoforward,
       path: parentPath.isEmpty ? id : parentPath + "/" + id)
     sessions[parent]!.children.append(key)
-    sessions[parent]!.invocations[id] = (state, invoke)
     order.append(key)
     let step: ChartStep<Event, String>
     do { step = try sessions[key]!.machine.start() } catch { throw .run(error) }
@@ -357,7 +343,6 @@ extension ChartDriver where Event == SCXMLEvent, Context == SCXMLSession {
         guard let script = invoke.script else { return ([:], nil) }
         return parent.invoking(script, id: id)
       },
-      finalize: { parent, invoke, event in if let script = invoke.script { parent.finalize(script, event: event) } },
       doneData: { $0.takeDoneData() })
     self.init(chart, maxEventsPerInput: maxEventsPerInput, hooks: hooks)
   }

@@ -183,6 +183,11 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
   /// Whether `forwards` has any: read by every macrostep's slow lane and every new machine, a
   /// flag (the array's emptiness, asked there, retained and released it).
   @usableFromInline let hasForwards: Bool
+  /// The invocations with a `<finalize>`, by the state that declares them (see
+  /// ``ChartMachine/finalize(_:)``).
+  let finalizers: [Finalizer]
+  /// Whether `finalizers` has any (a flag, read by every external event, as ``hasForwards``).
+  @usableFromInline let hasFinalizers: Bool
   /// Whether the context is held by a reference that goes on changing (``KeptByCopy``, a
   /// session): what keeps a context (a step's report, an explorer's position, a detached
   /// machine) keeps a copy. Worked out once per chart.
@@ -279,8 +284,11 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
     // A state's invocations start after its own entry content (as SCXML's, after the
     // macrostep), and are not declared content: an export writes them as invocations.
     let invocations = Self.invocations(builder, scripted: scripting != nil)
-    (invokeRefusal, communicationError, forwards) = (invocations.refusal, invocations.communicationError, invocations.forwards)
+    // (A datamodel's chart gets it whether it invokes or not: its sends may name any chart.)
+    (invokeRefusal, forwards) = (invocations.refusal, invocations.forwards)
+    communicationError = invocations.communicationError ?? scripting?.communicationError
     hasForwards = !invocations.forwards.isEmpty
+    (finalizers, hasFinalizers) = (invocations.finalizers, !invocations.finalizers.isEmpty)
     entryBlocks = builder.onEntry.indices.map { s in block(builder.onEntry[s] + invocations.entries[s]) }
     exitBlocks = builder.onExit.map(block)
     transitionBlocks = builder.actions.map(block)

@@ -13,9 +13,9 @@
 /// `#_parent` reach its invoker before the `done.invoke.<id>` it sends when it halts (the
 /// event its bindings name so; for `String` events, that name); `autoforward` copies every
 /// external event its invoker takes to it, as a message among the step's effects; and a message
-/// that reaches no machine raises `error.communication` in its sender. A chart with a
-/// datamodel keeps its invocations for `fsm run` (a store refuses it:
-/// ``ChartRunError/declaresInvokes(chart:)``).
+/// that reaches no machine raises `error.communication` in its sender. A chart with the
+/// ECMAScript datamodel (an `ECMAScriptChart`) runs its invocations in a store so too, each on
+/// a session of its own, with their params, `idlocation` and `<finalize>`.
 ///
 /// ```swift
 /// var waiting = ChartState<String, String, NoContext, String>.atomic("waiting", transitions: [.on("done.invoke.timer", to: "done")])

@@ -252,6 +252,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
     // A step that takes no transition leaves no owners or exits behind it.
     if tracksOwners { noteExits(ofMove: -1) }
     guard !halted else { return nil }
+    if _slowPath(chart.tables.hasFinalizers) { finalize(event) }
     let queued = QueuedEvent(name: eventName(of: event, ordinal: ordinal), value: event, ordinal: ordinal)
     select(for: queued)
     return selected.isEmpty ? nil : queued

@@ -14,13 +14,32 @@ package struct ChartScripting<Event: Sendable, Context, Effect: Sendable>: Senda
   /// forgets it): raises, sends, cancels, messages, effects and errors, in order. Content may
   /// not return updates or makes (they are dropped: content is run by the context itself).
   @usableFromInline package let takeOutputs: @Sendable (inout Context) -> [ChartAction<Event, Context, Effect>]
+  /// The invocation an event came from (SCXML's `invokeid`), if any.
+  package let invokeID: @Sendable (Event) -> String?
+  /// Runs an invocation's `<finalize>` on an event that invocation sent, as the chart takes it
+  /// (see ``ChartMachine/finalize(_:)``).
+  package let finalize: @Sendable (SCXMLInvokeScript, Event, inout Context) -> Void
+  /// The event `error.communication`: what a message the chart sends to no machine raises.
+  package let communicationError: Event?
 
   package init(
     platformEvent: @escaping @Sendable (String, inout Context) -> Event,
-    takeOutputs: @escaping @Sendable (inout Context) -> [ChartAction<Event, Context, Effect>]
+    takeOutputs: @escaping @Sendable (inout Context) -> [ChartAction<Event, Context, Effect>],
+    invokeID: @escaping @Sendable (Event) -> String? = { _ in nil },
+    finalize: @escaping @Sendable (SCXMLInvokeScript, Event, inout Context) -> Void = { _, _, _ in },
+    communicationError: Event? = nil
   ) {
-    (self.platformEvent, self.takeOutputs) = (platformEvent, takeOutputs)
+    (self.platformEvent, self.takeOutputs, self.invokeID, self.finalize) = (platformEvent, takeOutputs, invokeID, finalize)
+    self.communicationError = communicationError
   }
+}
+
+/// An invocation with a `<finalize>` (see ``ChartScripting/finalize``): the state that
+/// declares it, its id, and what it asks of its invoker.
+struct Finalizer: Sendable {
+  let state: Int
+  let id: String
+  let script: SCXMLInvokeScript
 }
 
 extension Chart {
@@ -64,6 +83,19 @@ extension ChartMachine {
       case .raise(let raised): queue(raised)
       default: break
       }
+    }
+  }
+
+  /// An external event as the chart takes it (SCXML's event loop, before it selects
+  /// transitions): when it came from an invocation of an active state that has a
+  /// `<finalize>`, that content runs on it first, on the context as it is now. (What it
+  /// raises is queued by the selection's guard errors.)
+  @usableFromInline
+  mutating func finalize(_ event: Event) {
+    guard let scripting = chart.tables.scripting, let id = scripting.invokeID(event) else { return }
+    for finalizer in chart.tables.finalizers where finalizer.id == id && active[finalizer.state] {
+      scripting.finalize(finalizer.script, event, &storedContext)
+      contextWritten = true
     }
   }
 

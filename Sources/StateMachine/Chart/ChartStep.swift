@@ -98,8 +98,9 @@ public enum ChartRunError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The internal queue held `events` events, more than ``ChartMachine/maxInternalEvents``.
   case queueOverflow(chart: String, events: Int, states: [String])
   /// A ``Store`` (or a ``MachineSystem``) was given a chart whose invocations (``ChartInvoke``)
-  /// it cannot run: those of a chart with a datamodel (an ECMAScript document's), which `fsm
-  /// run` runs. (A chart of ``Command``s runs its invocations as child machines.)
+  /// it cannot run: those of a chart whose effects are not ``Command``s of its own events, which
+  /// `fsm run` runs. (A chart of ``Command``s, an `ECMAScriptChart` among them, runs its
+  /// invocations as child machines.)
   case declaresInvokes(chart: String)
 
   public var description: String {
@@ -109,7 +110,7 @@ public enum ChartRunError: Error, Hashable, Sendable, CustomStringConvertible {
     case .queueOverflow(let chart, let events, let states):
       "chart '\(chart)': \(events) internal events waiting, more than the \(ChartMachine<String, String, NoContext, String>.maxInternalEvents) a macrostep may queue (raised events flood it); active: \(states.joined(separator: ", "))"
     case .declaresInvokes(let chart):
-      "chart '\(chart)' declares <invoke>s a store does not run: a datamodel's invocations run in fsm run alone"
+      "chart '\(chart)' declares <invoke>s a store does not run: its effects are not Commands of its events (fsm run runs them)"
     }
   }
 }

@@ -144,6 +144,7 @@ extension SCXMLReader {
     script.namelist = node.attributes["namelist"].map(SCXMLText.list) ?? []
     script.idlocation = node.attributes["idlocation"]
     (script.srcexpr, script.base) = (node.attributes["srcexpr"], file)
+    script.datamodel = bindings.scripting?.datamodel
     for child in node.children where ours(child) {
       switch child.name {
       case "param": if let param = param(child) { script.params.append(param) }

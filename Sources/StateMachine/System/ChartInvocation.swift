@@ -17,13 +17,17 @@
 /// A state of a chart whose invocations forward (`autoforward`) copies every external event its
 /// invoker takes to them (``ChartMachine/forwardingRun(_:ordinal:)``); a message that reaches no
 /// machine raises `error.communication` in its sender (``StoreEngine/communicationError``).
-/// A chart with a datamodel (whose invocations take `<param>`, `<finalize>` and the rest) keeps
-/// them as declarations only, and a store refuses it (``ChartRunError/declaresInvokes(chart:)``).
+/// A chart whose content a datamodel runs starts each on a session of its own, as
+/// ``SCXMLSession/invocation(_:script:id:)`` says; its `<finalize>` runs as the chart takes an
+/// event the invocation sent (``ChartMachine/finalize(_:)``).
 protocol ChartInvocationCommand {
   /// The entry content that starts `invoke` as the child `id`, in a chart of `E` events over a
   /// `C` context whose effects are `Effect`s; `nil` when `Effect` is not this type, of `E`
   /// events.
   static func invocation<ID, E, C, Effect>(_ invoke: ChartInvoke<ID, E, C, Effect>, id: String) -> ChartAction<E, C, Effect>?
+  /// The same for a chart whose content a datamodel runs (an ``ECMAScriptChart``'s, see
+  /// ``SCXMLSession/invocation(_:id:)``); `nil` for a chart of other types.
+  static func scriptedInvocation<ID, E, C, Effect>(_ invoke: ChartInvoke<ID, E, C, Effect>, id: String) -> ChartAction<E, C, Effect>?
 }
 
 extension Command: ChartInvocationCommand {
@@ -62,20 +66,28 @@ extension ChartTables {
   ) -> Invocations {
     var made = Invocations(entries: builder.invokes.map { _ in [] })
     guard let first = builder.invokes.lazy.flatMap({ $0 }).first else { return made }
-    if scripted {
-      made.refusal = "its datamodel's invocations run in fsm run only"
-      return made
+    let ids = builder.invokes.indices.map { s in
+      let label = builder.ids[s].map { "\($0)" } ?? "(chart)"
+      return builder.invokes[s].enumerated().map { n, invoke in invoke.id ?? "\(label).\(n + 1)" }
+    }
+    // (Whoever runs a datamodel's invocations, a store or `fsm run`, the chart finalizes the
+    // events they send.)
+    for s in builder.invokes.indices {
+      for (n, invoke) in builder.invokes[s].enumerated() {
+        if let script = invoke.script, !script.finalize.isEmpty { made.finalizers.append(Finalizer(state: s, id: ids[s][n], script: script)) }
+      }
     }
     guard let commands = Effect.self as? any ChartInvocationCommand.Type else {
       made.refusal = "its effects are not Commands, which a store runs"
       return made
     }
     for s in builder.invokes.indices {
-      let label = builder.ids[s].map { "\($0)" } ?? "(chart)"
       for (n, invoke) in builder.invokes[s].enumerated() {
-        let id = invoke.id ?? "\(label).\(n + 1)"
-        guard let start = commands.invocation(invoke, id: id) else {
-          made.refusal = "its effects are Commands of events of another type"
+        let id = ids[s][n]
+        guard let start = scripted ? commands.scriptedInvocation(invoke, id: id) : commands.invocation(invoke, id: id) else {
+          made.refusal =
+            scripted
+            ? "its effects are not the Commands an ECMAScriptChart's are" : "its effects are Commands of events of another type"
           return made
         }
         made.entries[s].append(start)
@@ -96,6 +108,8 @@ extension ChartTables {
     var forwards: [Forward] = []
     /// The event `error.communication`, as the invocations name it.
     var communicationError: Event?
+    /// The invocations with a `<finalize>`.
+    var finalizers: [Finalizer] = []
   }
 }
 

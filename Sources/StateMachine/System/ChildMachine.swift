@@ -139,14 +139,15 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
   /// A child running the chart a chart's state invokes (see ``ChartInvocationCommand``): its
   /// messages to `#_parent` are said to its parent, and its work is performed by its parent
   /// store's handler (the invoked chart has its invoker's types), each effect's events sent to it.
+  /// `stamp` marks each event it says to its parent as its (SCXML's `invokeid`).
   @usableFromInline
   init<ID, Event, Context, Work>(
     invoked chart: Chart<ID, Event, Context, Command<Event, Work>>, context: Context,
-    onDone: @escaping @Sendable (Context) -> ParentEvent?
+    onDone: @escaping @Sendable (Context) -> ParentEvent?, stamp: (@Sendable (ParentEvent) -> ParentEvent)? = nil
   ) where Context: Sendable {
     self.init(
       chart, context: context, mailbox: .unbounded, handler: { _, _ in }, failure: { _, _ in nil }, toParent: nil, onDone: onDone,
-      onError: { _ in nil }, inspector: nil, invoked: true)
+      onError: { _ in nil }, inspector: nil, invoked: true, stamp: stamp)
   }
 
   /// A child running `chart` (see the public initializer); `invoked`: a chart a chart's state
@@ -159,12 +160,13 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
     handler: @escaping @Sendable (Work, Send<Event>) async throws -> Void, failure: @escaping @Sendable (Work, any Error) -> Event?,
     toParent: (@Sendable (StoreStep<Chart<ID, Event, Context, Command<Event, Work>>>) -> ParentEvent?)?,
     onDone: @escaping @Sendable (Context) -> ParentEvent?, onError: @escaping @Sendable (any Error) -> ParentEvent?,
-    inspector: Store<Chart<ID, Event, Context, Command<Event, Work>>>.Inspector?, invoked: Bool
+    inspector: Store<Chart<ID, Event, Context, Command<Event, Work>>>.Inspector?, invoked: Bool,
+    stamp: (@Sendable (ParentEvent) -> ParentEvent)? = nil
   ) where Context: Sendable {
     typealias Definition = Chart<ID, Event, Context, Command<Event, Work>>
     let kind = Self.kind(
       chart.name, engine: ChartEngine<Definition>.self, toParent: toParent, onDone: onDone, isDone: { $0.isHalted },
-      saysParentMessages: invoked)
+      saysParentMessages: invoked, stamp: stamp)
     typealias Node = MachineNode<ChartEngine<Definition>, ParentEvent>
     let ops = Node.childOps(machine: chart.name)
     let node: @Sendable () throws -> AnyChildNode<ParentEvent> = {
@@ -200,14 +202,19 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
   static func kind<Definition: StoreDefinition, Engine: StoreEngine>(
     _ name: String, engine: Engine.Type, toParent: (@Sendable (StoreStep<Definition>) -> ParentEvent?)?,
     onDone: @escaping @Sendable (Definition.Context) -> ParentEvent?, isDone: (@Sendable (StoreStep<Definition>) -> Bool)?,
-    saysParentMessages: Bool = false
+    saysParentMessages: Bool = false, stamp: (@Sendable (ParentEvent) -> ParentEvent)? = nil
   ) -> ChildKind<Definition, ParentEvent>
   where Engine.Event == Definition.Event, Definition.Context: Sendable, Definition.Configuration: Sendable {
     typealias Runtime = ChildKind<Definition, ParentEvent>.Runtime
     var parentMessages: (@Sendable (StoreStep<Definition>) -> [ParentEvent])?
-    if saysParentMessages { parentMessages = { step in step.effects.compactMap { $0.parentMessage(as: ParentEvent.self) } } }
+    var parentEvent: (@Sendable (MachineMessage.Content) -> ParentEvent?)?
+    if saysParentMessages {
+      let said: @Sendable (ParentEvent) -> ParentEvent = stamp ?? { $0 }
+      parentMessages = { step in step.effects.compactMap { $0.parentMessage(as: ParentEvent.self).map(said) } }
+      parentEvent = { content in message(of: content, as: ParentEvent.self).map(said) }
+    }
     return ChildKind(
-      name: name, toParent: toParent, onDone: onDone, isDone: isDone, parentMessages: parentMessages,
+      name: name, toParent: toParent, onDone: onDone, isDone: isDone, parentMessages: parentMessages, parentEvent: parentEvent,
       send: { runtime, message in
         cast(message, to: Definition.Event.self).map { Definition._send($0, to: runtime, _StoreOf<Definition>.self) } ?? .rejected(.wrongType)
       },

@@ -127,6 +127,9 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   /// The events a step's messages to `#_parent` carry, said to the parent as the step is
   /// reported (an invoked chart's, see ``ChartInvocationCommand``); `nil` for any other child.
   @usableFromInline let parentMessages: (@Sendable (Step) -> [ParentEvent])?
+  /// The event a message to `#_parent` (its content) says to the parent, as a step's are said
+  /// (``parentMessages``): one its start or a delayed send made; `nil` for another child.
+  @usableFromInline let parentEvent: (@Sendable (MachineMessage.Content) -> ParentEvent?)?
   /// Whether a rule reads the child's steps (`toParent`, `isDone` or `parentMessages`): when
   /// none does (and nobody else watches), a child's store has no inspector, and a synchronous
   /// system builds no step to hand them.
@@ -151,6 +154,7 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   init(
     name: String, toParent: (@Sendable (Step) -> ParentEvent?)?, onDone: @escaping @Sendable (Definition.Context) -> ParentEvent?,
     isDone: (@Sendable (Step) -> Bool)?, parentMessages: (@Sendable (Step) -> [ParentEvent])?,
+    parentEvent: (@Sendable (MachineMessage.Content) -> ParentEvent?)?,
     send: @escaping @Sendable (AnyObject, any Sendable) -> SendResult,
     sendContent: @escaping @Sendable (AnyObject, MachineMessage.Content) -> SendResult,
     start: @escaping @Sendable (AnyObject) -> Void, finishNow: @escaping @Sendable (AnyObject) -> Bool,
@@ -158,7 +162,7 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
     snapshotOf: @escaping @Sendable (AnyObject) throws(SystemSnapshotError) -> (json: String, children: [ChildSnapshot])
   ) {
     (self.name, self.toParent, self.onDone, self.isDone, self.send) = (name, toParent, onDone, isDone, send)
-    self.parentMessages = parentMessages
+    (self.parentMessages, self.parentEvent) = (parentMessages, parentEvent)
     (self.sendContent, self.start, self.finishNow, self.finish, self.snapshotOf) = (sendContent, start, finishNow, finish, snapshotOf)
   }
 }
@@ -218,11 +222,11 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   @inlinable
   func begin(_ runtime: AnyObject, doneAtStart: Definition.Context?) {
     _ = started.storeIfNil(runtime)
-    if kind.parentMessages != nil {
+    if let parentEvent = kind.parentEvent {
       // (Held weakly: the parent holds this run while it runs.)
       unsafeDowncast(runtime, to: ChildKind<Definition, ParentEvent>.Runtime.self).takeParentMessages { [weak self] content in
         guard let self else { return .rejected(.finished) }
-        guard let event = message(of: content, as: ParentEvent.self) else { return .rejected(.wrongType) }
+        guard let event = parentEvent(content) else { return .rejected(.wrongType) }
         self.parent.childSaid(event, token: self.token, label: self.label)
         return .accepted
       }

@@ -49,6 +49,9 @@ package struct SCXMLInvokeScript: Sendable {
   package var contentExpr: String?
   /// The invoking document's path: what a relative `srcexpr` is read against.
   package var base = ""
+  /// What makes the invoking session's datamodel, when it has none yet (a session restored
+  /// from a snapshot, whose invocations are made again before its content runs).
+  package var datamodel: SCXMLDatamodelMaker?
 
   package init() {}
 }

@@ -30,7 +30,10 @@ extension SCXMLDocument {
           platformEvent: { name, session in
             SCXMLEvent(name, type: .platform, data: name.hasPrefix("done.state.") ? session.takeDoneData() : nil)
           },
-          takeOutputs: { session in session.takeOutputs().compactMap(output) }))
+          takeOutputs: { session in session.takeOutputs().compactMap(output) },
+          invokeID: { $0.invokeid },
+          finalize: { script, event, session in session.finalize(script, event: event) },
+          communicationError: SCXMLEvent("error.communication", type: .platform)))
     }
   }
 }
@@ -40,21 +43,25 @@ extension SCXMLDocument {
   /// `<log>` a ``Command/perform(_:id:scope:)`` of its text.
   package typealias StoreScriptedChart = Chart<String, SCXMLEvent, SCXMLSession, Command<SCXMLEvent, String>>
 
-  /// Reads a document whose content a datamodel runs for a store, which runs it alone: a send
-  /// to another chart (`#_parent`, `#_<id>`, delayed or not) raises `error.communication`.
+  /// Reads a document whose content a datamodel runs for a store: a send to another chart
+  /// (`#_parent`, `#_<id>`, delayed or not) is a message to it (``Command/message(_:)``), which
+  /// raises `error.communication` when no such chart runs (a store's document has no parent).
   package static func readStoreScripted(_ data: Data, file: String, datamodel make: @escaping SCXMLDatamodelMaker) throws(SCXMLError)
     -> StoreScriptedChart
   {
-    try readScripted(data, file: file, datamodel: make) { output in
+    try readScripted(data, file: file, datamodel: make) { output -> ChartAction<SCXMLEvent, SCXMLSession, Command<SCXMLEvent, String>>? in
       switch output {
-      case .effect(let log): .effect(.perform(log))
-      case .send(let event, _, _) where event.target != nil: .error("error.communication")
-      case .message, .delayedMessage: .error("error.communication")
-      case .send(let event, let delay, let id): .send(event, after: delay, id: id)
-      case .raise(let event): .raise(event)
-      case .cancel(let id): .cancel(id)
-      case .error(let name): .error(name)
-      case .update, .make: nil
+      case .effect(let log): return .effect(.perform(log))
+      case .send(var event, let delay, let id):
+        guard let target = event.target else { return .send(event, after: delay, id: id) }
+        event.target = nil
+        return .message(event, to: target, after: delay, id: id)
+      case .message(let event, let target): return .message(event, to: target)
+      case .delayedMessage(let message): return .delayedMessage(message)
+      case .raise(let event): return .raise(event)
+      case .cancel(let id): return .cancel(id)
+      case .error(let name): return .error(name)
+      case .update, .make: return nil
       }
     }
   }

@@ -13,6 +13,8 @@ struct SCXMLScriptingHooks<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   /// The document's start: its data (all of it, or the root's only when binding is late), then
   /// its global scripts.
   let start: @Sendable (_ data: [SCXMLData], _ scripts: [String]) -> ChartAction<Event, Context, Effect>
+  /// What makes each session's datamodel.
+  var datamodel: SCXMLDatamodelMaker? = nil
 }
 
 extension SCXMLBindings where ID == String, Event == SCXMLEvent, Context == SCXMLSession {
@@ -53,7 +55,7 @@ extension SCXMLBindings where ID == String, Event == SCXMLEvent, Context == SCXM
           session.declare(data)
           for script in scripts { session.run([.script(script)], event: nil) }
         }
-      })
+      }, datamodel: make)
     return bindings
   }
 }

@@ -94,7 +94,11 @@ extension SCXMLSession: KeptByCopy {
   /// content runs on it): what a log kept in memory holds for each step.
   @usableFromInline
   func keptCopy() -> SCXMLSession {
-    SCXMLSession(sessionID: sessionID, name: name, restoring: locked { state })
+    // (With the data its last `<donedata>` gave: a child's copy is what says it is done.)
+    let (state, doneData): (SCXMLSessionState, String?) = locked { (self.state, self.doneData) }
+    let copy = SCXMLSession(sessionID: sessionID, name: name, restoring: state)
+    copy.doneData = doneData
+    return copy
   }
 }
 

@@ -233,46 +233,6 @@ public final class SCXMLSession: @unchecked Sendable {
     }
   }
 
-  /// An invocation `id` starts: its id is assigned to its `idlocation`, the values its
-  /// namelist and params give the invoked chart's data are evaluated (one that cannot be is
-  /// left out, and raises `error.execution`), and a chart named at run time (`srcexpr`,
-  /// `<content expr>`) is read. `nil`: that chart cannot be read; the invocation does not
-  /// start, and `error.execution` is raised.
-  package func invoking(_ script: SCXMLInvokeScript, id: String) -> (values: [String: String], chart: SCXMLDocument.ScriptedChart?)? {
-    locked {
-      var values: [String: String] = [:]
-      do {
-        if let location = script.idlocation { try model.assign(location, json: SCXMLValueText.quoted(id)) }
-        for name in script.namelist { values[name] = try model.evaluate(name) ?? "null" }
-        for (name, expression) in script.params { values[name] = try model.evaluate(expression) ?? "null" }
-      } catch {
-        failed(error)
-      }
-      do {
-        guard let make, script.srcexpr != nil || script.contentExpr != nil else { return (values, nil) }
-        if let expression = script.srcexpr {
-          let src = try model.text(of: expression)
-          let written = src.hasPrefix("file:") ? String(src.dropFirst("file:".count)) : src
-          let path = written.hasPrefix("/") ? written : URL(fileURLWithPath: script.base).deletingLastPathComponent().appendingPathComponent(written).path
-          return (values, try SCXMLDocument.loadScripted(contentsOf: path, datamodel: make))
-        }
-        if let expression = script.contentExpr {
-          return (values, try SCXMLDocument.parseScripted(Data(try model.text(of: expression).utf8), file: script.base, datamodel: make))
-        }
-      } catch {
-        failed(SCXMLContentError(message: "the invoked document: \(error)"))
-        return nil
-      }
-      return (values, nil)
-    }
-  }
-
-  /// An event from an invoked chart arrives: the invocation's `<finalize>` runs on it.
-  package func finalize(_ script: SCXMLInvokeScript, event: SCXMLEvent) {
-    guard !script.finalize.isEmpty else { return }
-    run(script.finalize, event: event)
-  }
-
   /// The state `id` was entered or exited (for `In()`).
   package func setActive(_ id: String, _ isActive: Bool) {
     locked {

@@ -211,8 +211,8 @@ where
   ) throws(SystemRunError) {
     guard let payload = message.payload else { return }
     // An invoked chart's message to its parent is said to it, before the chart's end.
-    if kind?.parentMessages != nil, message.target == MachineMessage.parentTarget {
-      if let event = cast(payload, to: ParentEvent.self) {
+    if let parentEvent = kind?.parentEvent, message.target == MachineMessage.parentTarget {
+      if let event = parentEvent(message.content) {
         said.events.append(event)
       } else if budget.undelivered == nil {
         budget.undelivered = "\(Command<Never, Never>.message(message)): \(SendRejection.wrongType)"

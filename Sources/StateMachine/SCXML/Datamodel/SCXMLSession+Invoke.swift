@@ -1,0 +1,91 @@
+import Foundation
+
+/// What a session does for its `<invoke>`s (SCXML §6.4 with a datamodel): evaluates what each
+/// asks of it when it starts, and runs its `<finalize>` on each event it sends back.
+extension SCXMLSession {
+  /// An invocation `id` starts: its id is assigned to its `idlocation`, the values its
+  /// namelist and params give the invoked chart's data are evaluated (one that cannot be is
+  /// left out, and raises `error.execution`), and a chart named at run time (`srcexpr`,
+  /// `<content expr>`) is read by `read` (its data, the file it names, and the datamodel of
+  /// this session). `nil`: that chart cannot be read; the invocation does not start, and
+  /// `error.execution` is raised.
+  package func invoking<Invoked>(
+    _ script: SCXMLInvokeScript, id: String,
+    read: (Data, String, @escaping SCXMLDatamodelMaker) throws(SCXMLError) -> Invoked
+  ) -> (values: [String: String], chart: Invoked?)? {
+    if let make = script.datamodel { attach(make) }
+    return locked {
+      var values: [String: String] = [:]
+      do {
+        if let location = script.idlocation { try model.assign(location, json: SCXMLValueText.quoted(id)) }
+        for name in script.namelist { values[name] = try model.evaluate(name) ?? "null" }
+        for (name, expression) in script.params { values[name] = try model.evaluate(expression) ?? "null" }
+      } catch {
+        failed(error)
+      }
+      do {
+        guard let make, script.srcexpr != nil || script.contentExpr != nil else { return (values, nil) }
+        if let expression = script.srcexpr {
+          let src = try model.text(of: expression)
+          let written = src.hasPrefix("file:") ? String(src.dropFirst("file:".count)) : src
+          let path = written.hasPrefix("/") ? written : URL(fileURLWithPath: script.base).deletingLastPathComponent().appendingPathComponent(written).path
+          return (values, try read(Data(SCXMLDocument.contents(of: path)), path, make))
+        }
+        if let expression = script.contentExpr {
+          return (values, try read(Data(try model.text(of: expression).utf8), script.base, make))
+        }
+      } catch {
+        failed(SCXMLContentError(message: "the invoked document: \(error)"))
+        return nil
+      }
+      return (values, nil)
+    }
+  }
+
+  /// ``invoking(_:id:read:)`` of a chart as `fsm run` runs it.
+  package func invoking(_ script: SCXMLInvokeScript, id: String) -> (values: [String: String], chart: SCXMLDocument.ScriptedChart?)? {
+    invoking(script, id: id, read: SCXMLDocument.parseScripted)
+  }
+
+  /// An event from an invoked chart arrives: the invocation's `<finalize>` runs on it.
+  package func finalize(_ script: SCXMLInvokeScript, event: SCXMLEvent) {
+    guard !script.finalize.isEmpty else { return }
+    run(script.finalize, event: event)
+  }
+}
+
+extension SCXMLSession {
+  /// The entry content that starts the invocation `id` of `chart` in a store (see
+  /// ``ChartInvocationCommand``), as the last entry content of its state: what the invocation
+  /// asks of this session is evaluated (``invoking(_:id:read:)``), and the chart it names (or
+  /// `chart`) runs as a child machine on a session of its own, its data given the values
+  /// evaluated. Each event it sends to `#_parent` carries `id` as its `invokeid`, and so does
+  /// the `done.invoke.<id>` it sends when it halts, with the data its last final state's
+  /// `<donedata>` gave.
+  static func invocation(
+    _ chart: SCXMLDocument.StoreScriptedChart, script: SCXMLInvokeScript, id: String
+  ) -> ChartAction<SCXMLEvent, SCXMLSession, Command<SCXMLEvent, String>> {
+    .make(Command<SCXMLEvent, String>.invocationName(id)) { session, _ in
+      guard let started = session.invoking(script, id: id, read: SCXMLDocument.readStoreScripted) else { return nil }
+      let invoked = started.chart ?? chart
+      let context = SCXMLSession(sessionID: "\(session.sessionID).\(id)", name: invoked.name, values: started.values)
+      let child = ChildMachine<SCXMLEvent>(
+        invoked: invoked, context: context,
+        onDone: { session in SCXMLEvent("done.invoke.\(id)", type: .platform, invokeid: id, data: session.takeDoneData()) },
+        stamp: { event in
+          var event = event
+          event.invokeid = id
+          return event
+        })
+      return .invoke(child, id: EffectID(id), scope: .state)
+    }
+  }
+}
+
+extension Command {
+  static func scriptedInvocation<ID, E, C, Effect>(_ invoke: ChartInvoke<ID, E, C, Effect>, id: String) -> ChartAction<E, C, Effect>? {
+    typealias Invoke = ChartInvoke<String, SCXMLEvent, SCXMLSession, Command<SCXMLEvent, String>>
+    guard let invoke = invoke as? Invoke, let script = invoke.script else { return nil }
+    return SCXMLSession.invocation(invoke.chart, script: script, id: id) as? ChartAction<E, C, Effect>
+  }
+}
