@@ -363,6 +363,36 @@ struct ECMAScriptStoreTests {
     #expect(report.isIdentical, "\(report)")
   }
 
+  @Test("an invocation's params are evaluated when it starts, at the end of the macrostep that entered its state, as fsm run does")
+  func paramsAtStart() async throws {
+    // `s1`, entered after `s` in the same macrostep, sets `v` to 2 before `c` starts with it.
+    let text = """
+      <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript" name="p" initial="s">
+        <datamodel><data id="v" expr="1"/></datamodel>
+        <state id="s" initial="s1">
+          <invoke id="c"><param name="x" expr="v"/><content><scxml datamodel="ecmascript" name="c">
+            <datamodel><data id="x" expr="0"/></datamodel>
+            <state id="c0"><onentry><send target="#_parent" event="x"><param name="x" expr="x"/></send></onentry></state>
+          </scxml></content></invoke>
+          <state id="s1"><onentry><assign location="v" expr="2"/></onentry>
+            <transition event="x" cond="_event.data.x == 2" target="two"/><transition event="x" target="one"/></state>
+          <state id="two"/><state id="one"/>
+        </state>
+      </scxml>
+      """
+    let chart = try Self.chart(text)
+    let store = try Self.store(chart, clock: ManualClock(), logs: Logs())
+    store.start()
+    await store.settle()
+    #expect(store.configuration == ["two"])
+    await store.finish()
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("params-\(UUID().uuidString).scxml").path
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let run = FSM.$ecmascript.withValue(FSM.DatamodelMaker { ECMAScriptDatamodel() }) { FSM.run(["run", path, "--events", ""]) }
+    #expect(run.output == "start -> [two]\n", "\(run.output)\(run.errorOutput)")
+  }
+
   @Test("a system snapshot of the document keeps the worker's session; the restored system finishes as the first would have")
   func invokedSnapshot() async throws {
     let chart = try Self.chart(Self.invoking)

@@ -150,6 +150,25 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
       onError: { _ in nil }, inspector: nil, invoked: true, stamp: stamp)
   }
 
+  /// A child whose machine `make` makes only as it starts, not when the command that starts it
+  /// is made (an SCXML invocation's: its params are evaluated as it starts, at the end of the
+  /// macrostep that entered its state, see ``SCXMLSession/invocation(_:script:id:)``), in a
+  /// store, a synchronous system and a replay alike. `nil` from `make`: it cannot start (its
+  /// invoker was told why), and fails.
+  init(named name: String, madeAtStart make: @escaping @Sendable () -> ChildMachine?) {
+    let unmade = ChildNotStarted(name: name)
+    self.init(
+      name: name, replay: { make()?.parts.replay?() ?? UnrunnableChildReplay(name: name) },
+      node: {
+        guard let node = make()?.parts.node else { throw ChildLaunchError<ParentEvent>(error: unmade, event: nil) }
+        return try node()
+      },
+      launch: { launch in
+        guard let start = make()?.launch else { throw ChildLaunchError<ParentEvent>(error: unmade, event: nil) }
+        return try start(launch)
+      })
+  }
+
   /// A child running `chart` (see the public initializer); `invoked`: a chart a chart's state
   /// invokes, whose messages to `#_parent` are said to its parent (see
   /// ``ChildKind/parentMessages``), and whose work its parent store's handler performs, when

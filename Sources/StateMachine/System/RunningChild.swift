@@ -92,6 +92,13 @@ struct ChildNotRunnable: Error, CustomStringConvertible {
   @usableFromInline var description: String { "the child machine \(name) was read from a log and cannot run" }
 }
 
+/// A child whose machine could not be made as it started (an SCXML invocation whose document
+/// could not be read; its invoker raised `error.execution`).
+struct ChildNotStarted: Error, CustomStringConvertible {
+  let name: String
+  var description: String { "the child machine \(name) could not be made as it started" }
+}
+
 /// A child not started because its id holds a `/`, which separates the ids of a path: no path
 /// could reach it.
 @usableFromInline

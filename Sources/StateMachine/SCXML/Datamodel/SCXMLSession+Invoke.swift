@@ -3,21 +3,41 @@ import Foundation
 /// What a session does for its `<invoke>`s (SCXML §6.4 with a datamodel): evaluates what each
 /// asks of it when it starts, and runs its `<finalize>` on each event it sends back.
 extension SCXMLSession {
-  /// An invocation `id` starts: its id is assigned to its `idlocation`, the values its
-  /// namelist and params give the invoked chart's data are evaluated (one that cannot be is
-  /// left out, and raises `error.execution`), and a chart named at run time (`srcexpr`,
-  /// `<content expr>`) is read by `read` (its data, the file it names, and the datamodel of
-  /// this session). `nil`: that chart cannot be read; the invocation does not start, and
-  /// `error.execution` is raised.
+  /// An invocation `id` starts: its id is assigned to its `idlocation` (``assignID(of:id:)``),
+  /// and what it gives the invoked chart is evaluated (``evaluating(_:read:)``). `nil`: that
+  /// chart cannot be read; the invocation does not start, and `error.execution` is raised.
   package func invoking<Invoked>(
     _ script: SCXMLInvokeScript, id: String,
     read: (Data, String, @escaping SCXMLDatamodelMaker) throws(SCXMLError) -> Invoked
+  ) -> (values: [String: String], chart: Invoked?)? {
+    assignID(of: script, id: id)
+    return evaluating(script, read: read)
+  }
+
+  /// The invocation `id`'s id goes to its `idlocation`, if it has one (one that cannot be
+  /// assigned raises `error.execution`). The one change an invocation makes to its invoker's
+  /// data: a store makes it as the invoking state is entered, in the step it logs, and leaves
+  /// the rest to the invocation's start.
+  package func assignID(of script: SCXMLInvokeScript, id: String) {
+    guard let location = script.idlocation else { return }
+    if let make = script.datamodel { attach(make) }
+    locked {
+      do { try model.assign(location, json: SCXMLValueText.quoted(id)) } catch { failed(error) }
+    }
+  }
+
+  /// What an invocation gives the chart it invokes, evaluated now, changing nothing of this
+  /// session's data: the values its namelist and params give the invoked chart's data (one
+  /// that cannot be evaluated is left out, and raises `error.execution`), and a chart named at
+  /// run time (`srcexpr`, `<content expr>`), read by `read` (its data, the file it names, and
+  /// the datamodel of this session). `nil`: that chart cannot be read (`error.execution`).
+  package func evaluating<Invoked>(
+    _ script: SCXMLInvokeScript, read: (Data, String, @escaping SCXMLDatamodelMaker) throws(SCXMLError) -> Invoked
   ) -> (values: [String: String], chart: Invoked?)? {
     if let make = script.datamodel { attach(make) }
     return locked {
       var values: [String: String] = [:]
       do {
-        if let location = script.idlocation { try model.assign(location, json: SCXMLValueText.quoted(id)) }
         for name in script.namelist { values[name] = try model.evaluate(name) ?? "null" }
         for (name, expression) in script.params { values[name] = try model.evaluate(expression) ?? "null" }
       } catch {
@@ -56,27 +76,31 @@ extension SCXMLSession {
 
 extension SCXMLSession {
   /// The entry content that starts the invocation `id` of `chart` in a store (see
-  /// ``ChartInvocationCommand``), as the last entry content of its state: what the invocation
-  /// asks of this session is evaluated (``invoking(_:id:read:)``), and the chart it names (or
-  /// `chart`) runs as a child machine on a session of its own, its data given the values
-  /// evaluated. Each event it sends to `#_parent` carries `id` as its `invokeid`, and so does
+  /// ``ChartInvocationCommand``), as the last entry content of its state: a child machine made
+  /// as it starts, at the end of the macrostep (``ChildMachine/init(named:madeAtStart:)``). Its
+  /// id goes to its `idlocation` now, in the step that entered the state; as it starts, what
+  /// it gives the invoked chart is evaluated (``evaluating(_:read:)``), and the chart it names
+  /// (or `chart`) runs on a session of its own, its data given the values evaluated. Each event it sends to `#_parent` carries `id` as its `invokeid`, and so does
   /// the `done.invoke.<id>` it sends when it halts, with the data its last final state's
   /// `<donedata>` gave.
   static func invocation(
     _ chart: SCXMLDocument.StoreScriptedChart, script: SCXMLInvokeScript, id: String
   ) -> ChartAction<SCXMLEvent, SCXMLSession, Command<SCXMLEvent, String>> {
     .make(Command<SCXMLEvent, String>.invocationName(id)) { session, _ in
-      guard let started = session.invoking(script, id: id, read: SCXMLDocument.readStoreScripted) else { return nil }
-      let invoked = started.chart ?? chart
-      let context = SCXMLSession(sessionID: "\(session.sessionID).\(id)", name: invoked.name, values: started.values)
-      let child = ChildMachine<SCXMLEvent>(
-        invoked: invoked, context: context,
-        onDone: { session in SCXMLEvent("done.invoke.\(id)", type: .platform, invokeid: id, data: session.takeDoneData()) },
-        stamp: { event in
-          var event = event
-          event.invokeid = id
-          return event
-        })
+      session.assignID(of: script, id: id)
+      let child = ChildMachine<SCXMLEvent>(named: chart.name) {
+        guard let started = session.evaluating(script, read: SCXMLDocument.readStoreScripted) else { return nil }
+        let invoked = started.chart ?? chart
+        let context = SCXMLSession(sessionID: "\(session.sessionID).\(id)", name: invoked.name, values: started.values)
+        return ChildMachine<SCXMLEvent>(
+          invoked: invoked, context: context,
+          onDone: { session in SCXMLEvent("done.invoke.\(id)", type: .platform, invokeid: id, data: session.takeDoneData()) },
+          stamp: { event in
+            var event = event
+            event.invokeid = id
+            return event
+          })
+      }
       return .invoke(child, id: EffectID(id), scope: .state)
     }
   }
