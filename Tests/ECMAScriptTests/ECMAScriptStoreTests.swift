@@ -453,6 +453,28 @@ struct ECMAScriptStoreTests {
     #expect(diverged.output.contains("working.1"), "\(diverged.output)")
   }
 
+  @Test("fsm check of a document finds no names its content shares (a datamodel's content is not bound by name), and finds what is wrong")
+  func check() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fsm-ecmascript-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    func fsm(_ words: [String]) -> CommandResult {
+      FSM.$ecmascript.withValue(FSM.DatamodelMaker { ECMAScriptDatamodel() }) { FSM.run(words) }
+    }
+    for (name, text) in [("counter", Self.counter), ("boss", Self.invoking)] {
+      try text.write(toFile: "\(folder)/\(name).scxml", atomically: true, encoding: .utf8)
+      let checked = fsm(["check", "\(folder)/\(name).scxml"])
+      #expect(checked.code == 0 && checked.output.hasSuffix("clean: no findings\n"), "\(name): \(checked.output)\(checked.errorOutput)")
+    }
+    // The worker's `counting` made unreachable: its initial state is another.
+    let broken = Self.invoking.replacingOccurrences(of: #"name="worker" initial="counting""#, with: #"name="worker" initial="done""#)
+    try broken.write(toFile: folder + "/broken.scxml", atomically: true, encoding: .utf8)
+    let checked = fsm(["check", folder + "/broken.scxml"])
+    #expect(checked.output.contains("the chart invoked as 'working.1' in 'working'"), "\(checked.output)")
+    #expect(checked.output.contains("state 'counting' is not reachable from the start"), "\(checked.output)")
+    #expect(!checked.output.contains("given to different code"), "\(checked.output)")
+  }
+
   @Test("a send to another chart from a store's document, which has no parent, raises error.communication")
   func alone() async throws {
     let sending = """

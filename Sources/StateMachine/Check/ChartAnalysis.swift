@@ -31,7 +31,9 @@ extension Chart {
         message: "in '\(label(source))', the external transition '\(transitionLabel(t))' starts and ends inside the parallel state '\(label(parallel))' but exits and re-enters it: \(fix)",
         rows: []))
     }
-    for (kind, name, places) in sharedCodeNames() {
+    // (A datamodel's content is not bound by name: its names are the reader's, one for all of
+    // its blocks, and the content itself is what the document holds.)
+    for (kind, name, places) in tables.scripting == nil ? sharedCodeNames() : [] {
       findings.append(Finding(
         kind: .problem,
         message: "the \(kind) name '\(name)' is given to different code (\(places.joined(separator: "; "))): SCXML binds a name to one piece of code, so the chart read back from its export runs one of them everywhere; give different code different names",
