@@ -475,6 +475,44 @@ struct ECMAScriptStoreTests {
     #expect(!checked.output.contains("given to different code"), "\(checked.output)")
   }
 
+  @Test("fsm explore explores a document that invokes with its worker, as one system told apart by each session's data")
+  func exploresTheSystem() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("boss-\(UUID().uuidString).scxml").path
+    try Self.invoking.write(toFile: path, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    func fsm(_ words: [String]) -> CommandResult {
+      FSM.$ecmascript.withValue(FSM.DatamodelMaker { ECMAScriptDatamodel() }) { FSM.run(words) }
+    }
+    // Over the events from outside (not done.invoke or error.communication, which the system
+    // raises): `finished` is reached by three `go`s, each message stepping the worker; each
+    // `poke` counts one more message lost, a configuration of its own.
+    let explored = fsm(["explore", path, "--depth", "4"])
+    #expect(
+      explored.output == """
+        alphabet: go, poke, progress
+        system: boss and the charts it invokes (worker)
+        configurations: 14 (depth 4)
+        coverage: transitions (not counted in a system) 0/0, states 2/2
+        states reached, with a shortest path:
+          working: (start)
+          finished: go, go, go
+
+        """, "\(explored.output)\(explored.errorOutput)")
+    // Each walk starts from the document's start, not where the last one left its session.
+    let walked = fsm(["explore", path, "--depth", "4", "--walks", "3", "--length", "10", "--seed", "1"])
+    #expect(walked.output.hasSuffix("walks: 3 walks, 30 steps, seed 1: no failure\n"), "\(walked.output)\(walked.errorOutput)")
+    // A system that keeps a copy and steps another leaves the copy's session as it was.
+    let chart = try Self.chart(Self.invoking)
+    let session = SCXMLSession(for: chart, sessionID: "kept")
+    var system = SystemMachine(MachineSystem(chart: chart), context: session)
+    try system.begin()
+    let kept = system
+    _ = try system.step(.root(SCXMLEvent("poke")))
+    #expect(system.context.data.contains(#""lost":1"#))
+    #expect(kept.context.data.contains(#""lost":0"#))
+    #expect(session.data == "{}", "the session given is not stepped: each system starts from a copy of it")
+  }
+
   @Test("a send to another chart from a store's document, which has no parent, raises error.communication")
   func alone() async throws {
     let sending = """

@@ -24,15 +24,21 @@ struct DocumentSystem {
 
   /// The events from outside the system: the document's, but those the system raises itself (a
   /// child's end, `done.invoke.*`, and errors, `error.*`), in the document's order.
-  var inputs: [String] {
-    document.eventNames.filter { !$0.hasPrefix("done.invoke.") && $0 != "done.invoke" && !$0.hasPrefix("error.") && $0 != "error" }
+  var inputs: [String] { Self.inputs(of: document.eventNames) }
+
+  /// Of a document's event `names`, those from outside its system (see ``inputs``).
+  static func inputs(of names: [String]) -> [String] {
+    names.filter { !$0.hasPrefix("done.invoke.") && $0 != "done.invoke" && !$0.hasPrefix("error.") && $0 != "error" }
   }
 
   /// ``inputs`` as the system's events: each for the root.
   var systemInputs: [SystemEvent<String>] { inputs.map { .root($0) } }
 
   /// `parent and the charts it invokes (worker)`.
-  var title: String {
-    "\(document.name) and the charts it invokes (\(document.declaredInvokes.map { $0.invoke.chart.name }.joined(separator: ", ")))"
+  var title: String { Self.title(of: document) }
+
+  /// `parent and the charts it invokes (worker)`, of any chart that invokes.
+  static func title<ID, Event, Context, Effect>(of chart: Chart<ID, Event, Context, Effect>) -> String {
+    "\(chart.name) and the charts it invokes (\(chart.declaredInvokes.map { $0.invoke.chart.name }.joined(separator: ", ")))"
   }
 }

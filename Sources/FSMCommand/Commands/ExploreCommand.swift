@@ -148,6 +148,17 @@ enum ExploreCommand {
         // Each event as a name alone, without data.
         let names = chart.eventNames
         let (context, alphabet) = (SCXMLSession(for: chart, sessionID: "explore"), names.map { SCXMLEvent($0) })
+        if chart.declaresInvokes {
+          // With the charts it invokes, as one system, over the events from outside it.
+          let inputs = DocumentSystem.inputs(of: names)
+          let events = inputs.map { SystemEvent<SCXMLEvent>.root(SCXMLEvent($0)) }
+          let result = Explorer(MachineSystem(chart: chart), context: context, alphabet: events).explore(depth: depth, limit: limit)
+          var (lines, failed) = report(result, alphabet: inputs)
+          lines.insert("system: \(DocumentSystem.title(of: chart))", at: 1)
+          let (walked, walkFailed) = walking(PropertyCheck(MachineSystem(chart: chart), context: context, alphabet: events), (walks, length, seed), after: (lines, failed))
+          let text = walked.joined(separator: "\n") + "\n"
+          return walkFailed ? .findings(text) : .success(text)
+        }
         let result = Explorer(chart: chart, context: context, alphabet: alphabet).explore(depth: depth, limit: limit)
         let (lines, failed) = walking(
           PropertyCheck(chart: chart, context: context, alphabet: alphabet), (walks, length, seed), after: report(result, alphabet: names))

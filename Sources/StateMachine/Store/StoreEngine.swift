@@ -102,6 +102,11 @@ protocol StoreEngine: Sendable {
   /// a chart unless a datamodel runs its content (``ChartScripting``: the datamodel keeps every
   /// event as `_event`).
   var unhandledStepsChangeNothing: Bool { get }
+  /// Makes the engine's context its own when a copy of the engine is made to step apart from
+  /// the original (a system's node, whose copies a checker keeps): a context held by a
+  /// reference that goes on changing (``KeptByCopy``, a session) is replaced by a copy of it;
+  /// any other is left as it is.
+  mutating func detachContext()
   /// The event the machine gets when a message it sent reaches no machine (SCXML's
   /// `error.communication`, for a chart that invokes; `nil`: none, the message's failure is
   /// reported alone).
@@ -199,6 +204,10 @@ struct TableEngine<Definition: _TableStoreDefinition>: StoreEngine where Definit
 
   @inlinable
   var unhandledStepsChangeNothing: Bool { true }
+
+  /// (A table's context is a value: a table of ``KeptByCopy`` contexts is not made.)
+  @inlinable
+  mutating func detachContext() {}
 
   @inlinable
   var communicationError: Event? { nil }

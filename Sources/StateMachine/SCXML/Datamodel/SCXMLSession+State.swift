@@ -96,7 +96,7 @@ extension SCXMLSession: KeptByCopy {
   func keptCopy() -> SCXMLSession {
     // (With the data its last `<donedata>` gave: a child's copy is what says it is done.)
     let (state, doneData): (SCXMLSessionState, String?) = locked { (self.state, self.doneData) }
-    let copy = SCXMLSession(sessionID: sessionID, name: name, restoring: state)
+    let copy = SCXMLSession(sessionID: sessionID, name: name, values: values, restoring: state)
     copy.doneData = doneData
     return copy
   }

@@ -216,6 +216,11 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   var unhandledStepsChangeNothing: Bool { pool.chart.tables.scripting == nil }
 
   @inlinable
+  mutating func detachContext() {
+    if pool.chart.tables.copiesContexts { context = keptContext(context) }
+  }
+
+  @inlinable
   var communicationError: Event? { pool.chart.tables.communicationError }
 
   @inlinable

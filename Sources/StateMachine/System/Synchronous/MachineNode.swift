@@ -26,7 +26,13 @@ where
   var core: StoreCore<Engine> {
     _read { yield coreBox.core }
     _modify {
-      if !isKnownUniquelyReferenced(&coreBox) { coreBox = CoreBox(coreBox.core) }
+      if !isKnownUniquelyReferenced(&coreBox) {
+        // (A context held by reference, a session, is copied too: the copy that steps must not
+        // change the one a checker keeps.)
+        var core = coreBox.core
+        core.engine.detachContext()
+        coreBox = CoreBox(core)
+      }
       yield &coreBox.core
     }
   }

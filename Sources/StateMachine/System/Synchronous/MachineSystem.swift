@@ -102,7 +102,9 @@ public struct SystemMachine<Root: StoreDefinition>: MachineInstance where Root.C
   public init(_ definition: MachineSystem<Root>, context: Root.Context) {
     limit = definition.maxStepsPerInput
     do {
-      root = try definition.makeRoot(context)
+      // (A context held by reference, a session, as a copy: each system made of it, each of a
+      // checker's walks, starts from it as it is now.)
+      root = try definition.makeRoot(keptContext(context))
     } catch {
       failedStart = error
     }
