@@ -25,8 +25,8 @@ protocol ChartInvocationCommand {
   /// `C` context whose effects are `Effect`s; `nil` when `Effect` is not this type, of `E`
   /// events.
   static func invocation<ID, E, C, Effect>(_ invoke: ChartInvoke<ID, E, C, Effect>, id: String) -> ChartAction<E, C, Effect>?
-  /// The same for a chart whose content a datamodel runs (an ``ECMAScriptChart``'s, see
-  /// ``SCXMLSession/invocation(_:id:)``); `nil` for a chart of other types.
+  /// The same for a chart whose content a datamodel runs (an `ECMAScriptChart`'s, see
+  /// ``SCXMLSession/invocation(_:script:id:)``); `nil` for a chart of other types.
   static func scriptedInvocation<ID, E, C, Effect>(_ invoke: ChartInvoke<ID, E, C, Effect>, id: String) -> ChartAction<E, C, Effect>?
 }
 
