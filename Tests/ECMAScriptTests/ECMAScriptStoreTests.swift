@@ -475,7 +475,7 @@ struct ECMAScriptStoreTests {
     #expect(!checked.output.contains("given to different code"), "\(checked.output)")
   }
 
-  @Test("fsm explore explores a document that invokes with its worker, as one system told apart by each session's data")
+  @Test("fsm explore and the simulator explore a document that invokes with its worker, as one system told apart by each session's data")
   func exploresTheSystem() throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("boss-\(UUID().uuidString).scxml").path
     try Self.invoking.write(toFile: path, atomically: true, encoding: .utf8)
@@ -501,6 +501,12 @@ struct ECMAScriptStoreTests {
     // Each walk starts from the document's start, not where the last one left its session.
     let walked = fsm(["explore", path, "--depth", "4", "--walks", "3", "--length", "10", "--seed", "1"])
     #expect(walked.output.hasSuffix("walks: 3 walks, 30 steps, seed 1: no failure\n"), "\(walked.output)\(walked.errorOutput)")
+    // The simulator steps the same system.
+    let page = path + ".simulator.html"
+    defer { try? FileManager.default.removeItem(atPath: page) }
+    let simulated = fsm(["view", path, "-o", page, "--limit", "14"])
+    #expect(simulated.output == page + ": simulator of boss, 14 configurations (limit reached)\n", "\(simulated.output)\(simulated.errorOutput)")
+    #expect(try String(contentsOfFile: page, encoding: .utf8).contains("working.1"), "the simulator's paths carry the worker's lines")
     // A system that keeps a copy and steps another leaves the copy's session as it was.
     let chart = try Self.chart(Self.invoking)
     let session = SCXMLSession(for: chart, sessionID: "kept")

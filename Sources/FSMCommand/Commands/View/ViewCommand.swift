@@ -132,6 +132,11 @@ enum ViewCommand {
       }
     case .spec(let spec):
       simulation = .success(.of(spec: spec, limit: limit))
+    case .scripted(let chart, _) where chart.declaresInvokes:
+      // The document with the charts it invokes, as `fsm explore` explores it.
+      simulation = MachineSystem.simulation(
+        of: MachineSystem(chart: chart), context: SCXMLSession(for: chart, sessionID: "simulator"),
+        alphabet: DocumentSystem.inputs(of: chart.eventNames).map { .root(SCXMLEvent($0)) }, limit: limit)
     case .scripted(let chart, let file):
       simulation = Simulation.of(
         chart: chart, context: SCXMLSession(for: chart, sessionID: "simulator"), alphabet: chart.eventNames.map { SCXMLEvent($0) }, limit: limit
