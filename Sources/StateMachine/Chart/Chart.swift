@@ -169,6 +169,8 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
   let invokes: [[ChartInvoke<ID, Event, Context, Effect>]]
   /// A datamodel's hooks, when one runs the chart's content (see ``ChartScripting``).
   @usableFromInline let scripting: ChartScripting<Event, Context, Effect>?
+  /// Whether `scripting` is set (a flag, read after every make).
+  @usableFromInline let isScripted: Bool
   /// Whether any state invokes a chart (read by every store made of the chart: worked out
   /// once, as the unspecialised walk over `invokes` was a fifth of a chart store's making).
   let declaresInvokes: Bool
@@ -249,6 +251,7 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
     eventOrdinal: (@Sendable (Event) -> Int?)?, scripting: ChartScripting<Event, Context, Effect>?
   ) {
     (self.name, self.eventName, self.eventOrdinal, self.scripting) = (name, eventName, eventOrdinal, scripting)
+    isScripted = scripting != nil
     (ids, kinds, parents, ends, children, histories) =
       (builder.ids, builder.kinds, builder.parents, builder.ends, builder.children, builder.histories)
     (onEntry, onExit, defaultTransition, stateTransitions, index) =

@@ -275,8 +275,9 @@ extension ChartMachine {
         // (Moved into the run, not copied: a copy was a retain and a release of whatever the
         // effect holds, twice, on every step that makes one: a message's object, for one.)
         if !discardsOutputs, let effect = make(storedContext, value) { run.output(.effect(consume effect), owner: owner) }
-        // (A datamodel's make may leave something to do: an invocation's errors.)
-        if let scripting = chart.tables.scripting { takeScriptOutputs(scripting, owner: owner, &run) }
+        // (A datamodel's make may leave something to do: an invocation's errors. Asked by a
+        // flag: binding the hooks copies them, and makes are most charts' common content.)
+        if _slowPath(chart.tables.isScripted), let scripting = chart.tables.scripting { takeScriptOutputs(scripting, owner: owner, &run) }
         continue
       }
       switch chart.tables.content[i] {
