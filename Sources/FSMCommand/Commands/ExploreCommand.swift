@@ -61,18 +61,28 @@ enum ExploreCommand {
   /// The random walks asked for: how many, how long, and their seed (`nil`: a random one).
   typealias Walks = (walks: Int, length: Int, seed: UInt64?)
 
+  /// The document `root` and the charts it invokes, explored (and walked) together from
+  /// `context`, a configuration being the document's with each running child's, over `inputs`,
+  /// the events from outside the system (each the event `named` makes of it).
+  static func exploreSystem<ID, Event, Context: Hashable & Sendable, Work>(
+    of root: Chart<ID, Event, Context, Command<Event, Work>>, context: Context, inputs: [String], named: (String) -> Event,
+    title: String, depth: Int, limit: Int, walks: Walks?
+  ) -> (lines: [String], failed: Bool) {
+    let events = inputs.map { SystemEvent<Event>.root(named($0)) }
+    let result = Explorer(MachineSystem(chart: root), context: context, alphabet: events).explore(depth: depth, limit: limit)
+    var (lines, failed) = report(result, alphabet: inputs)
+    lines.insert("system: \(title)", at: 1)
+    return walking(PropertyCheck(MachineSystem(chart: root), context: context, alphabet: events), walks, after: (lines, failed))
+  }
+
   static func exploreChart(
     _ chart: SCXMLDocument.DocumentChart, system: DocumentSystem?, depth: Int, limit: Int, walks: Walks?
   ) -> (lines: [String], failed: Bool) {
     let alphabet = chart.eventNames
     if let system {
-      // The document and the charts it invokes, explored together (a configuration is the
-      // document's with each running child's), over the events from outside the system.
-      let result = Explorer(MachineSystem(chart: system.root), context: NoContext(), alphabet: system.systemInputs).explore(depth: depth, limit: limit)
-      var (lines, failed) = report(result, alphabet: system.inputs)
-      lines.insert("system: \(system.title)", at: 1)
-      let check = PropertyCheck(MachineSystem(chart: system.root), context: NoContext(), alphabet: system.systemInputs)
-      return walking(check, walks, after: (lines, failed))
+      return exploreSystem(
+        of: system.root, context: NoContext(), inputs: system.inputs, named: { $0 }, title: system.title, depth: depth, limit: limit,
+        walks: walks)
     }
     let result = Explorer(chart: chart, context: NoContext(), alphabet: alphabet).explore(depth: depth, limit: limit)
     return walking(PropertyCheck(chart: chart, context: NoContext(), alphabet: alphabet), walks, after: report(result, alphabet: alphabet))
@@ -148,20 +158,15 @@ enum ExploreCommand {
         // Each event as a name alone, without data.
         let names = chart.eventNames
         let (context, alphabet) = (SCXMLSession(for: chart, sessionID: "explore"), names.map { SCXMLEvent($0) })
-        if chart.declaresInvokes {
+        let (lines, failed) =
+          chart.declaresInvokes
           // With the charts it invokes, as one system, over the events from outside it.
-          let inputs = DocumentSystem.inputs(of: names)
-          let events = inputs.map { SystemEvent<SCXMLEvent>.root(SCXMLEvent($0)) }
-          let result = Explorer(MachineSystem(chart: chart), context: context, alphabet: events).explore(depth: depth, limit: limit)
-          var (lines, failed) = report(result, alphabet: inputs)
-          lines.insert("system: \(DocumentSystem.title(of: chart))", at: 1)
-          let (walked, walkFailed) = walking(PropertyCheck(MachineSystem(chart: chart), context: context, alphabet: events), (walks, length, seed), after: (lines, failed))
-          let text = walked.joined(separator: "\n") + "\n"
-          return walkFailed ? .findings(text) : .success(text)
-        }
-        let result = Explorer(chart: chart, context: context, alphabet: alphabet).explore(depth: depth, limit: limit)
-        let (lines, failed) = walking(
-          PropertyCheck(chart: chart, context: context, alphabet: alphabet), (walks, length, seed), after: report(result, alphabet: names))
+          ? exploreSystem(
+            of: chart, context: context, inputs: DocumentSystem.inputs(of: names), named: { SCXMLEvent($0) },
+            title: DocumentSystem.title(of: chart), depth: depth, limit: limit, walks: (walks, length, seed))
+          : walking(
+            PropertyCheck(chart: chart, context: context, alphabet: alphabet), (walks, length, seed),
+            after: report(Explorer(chart: chart, context: context, alphabet: alphabet).explore(depth: depth, limit: limit), alphabet: names))
         let text = lines.joined(separator: "\n") + "\n"
         return failed ? .findings(text) : .success(text)
       case .success: break

@@ -251,7 +251,7 @@ struct ChartDriver<Event: DriverEvent, Context> {
     let chart = machine.steppedChart
     for s in entered.sorted() where machine.isActive(at: s) {
       for (n, invoke) in chart.invokes(of: s).enumerated() {
-        try start(invoke, id: invoke.id ?? "\(chart.stateLabel(s)).\(n + 1)", state: s, parent: key)
+        try start(invoke, id: invoke.invocationID(inState: chart.stateLabel(s), at: n), state: s, parent: key)
       }
     }
   }

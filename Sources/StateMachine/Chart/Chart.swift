@@ -287,9 +287,10 @@ final class ChartTables<ID: Hashable & Sendable, Event: Sendable, Context, Effec
     // A state's invocations start after its own entry content (as SCXML's, after the
     // macrostep), and are not declared content: an export writes them as invocations.
     let invocations = Self.invocations(builder, scripted: scripting != nil)
-    // (A datamodel's chart gets it whether it invokes or not: its sends may name any chart.)
+    // (A datamodel's chart has its own, a platform event, whether it invokes or not: its sends
+    // may name any chart.)
     (invokeRefusal, forwards) = (invocations.refusal, invocations.forwards)
-    communicationError = invocations.communicationError ?? scripting?.communicationError
+    communicationError = scripting?.communicationError ?? invocations.communicationError
     hasForwards = !invocations.forwards.isEmpty
     (finalizers, hasFinalizers) = (invocations.finalizers, !invocations.finalizers.isEmpty)
     entryBlocks = builder.onEntry.indices.map { s in block(builder.onEntry[s] + invocations.entries[s]) }

@@ -198,7 +198,7 @@ struct ChartBuilder<ID: Hashable & Sendable, Event: Sendable, Context, Effect: S
     for s in invokes.indices {
       for (n, invoke) in invokes[s].enumerated() {
         let label = ids[s].map { "\($0)" } ?? "(chart)"
-        let id = invoke.id ?? "\(label).\(n + 1)"
+        let id = invoke.invocationID(inState: label, at: n)
         if let other = last[id], together(other.state, s) {
           let otherLabel = ids[other.state].map { "\($0)" } ?? "(chart)"
           let by = other.state == s ? "this state" : "state '\(otherLabel)'"

@@ -43,6 +43,11 @@ public struct ChartInvoke<ID: Hashable & Sendable, Event: Sendable, Context, Eff
   /// `done.invoke.<id>` for the invoker. `nil`: an event that is a `String` is its name.
   package var eventNamed: (@Sendable (String) -> Event?)?
 
+  /// Its id (SCXML's `invokeid`): its own, or the one made for it from the id of the state
+  /// that declares it, `label`, and its place among that state's invocations, `n` (from 0):
+  /// `<state>.<n + 1>`.
+  package func invocationID(inState label: String, at n: Int) -> String { id ?? "\(label).\(n + 1)" }
+
   /// An invocation of `chart`.
   public init(id: String? = nil, chart: Chart<ID, Event, Context, Effect>, source: String? = nil, autoforward: Bool = false) {
     (self.id, self.chart, self.source, self.autoforward) = (id, chart, source, autoforward)

@@ -9,7 +9,7 @@ extension Chart {
     let named = Set(eventNames)
     for s in 1..<count {
       for (n, invoke) in tables.invokes[s].enumerated() {
-        let id = invoke.id ?? "\(label(s)).\(n + 1)"
+        let id = invoke.invocationID(inState: label(s), at: n)
         let place = "the chart invoked as '\(id)' in '\(label(s))'" + (invoke.source.map { " (\($0))" } ?? "")
         for finding in invoke.chart.check() {
           findings.append(Finding(kind: finding.kind, message: "\(place): \(finding.message)", rows: []))

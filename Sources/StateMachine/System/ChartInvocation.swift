@@ -66,34 +66,27 @@ extension ChartTables {
   ) -> Invocations {
     var made = Invocations(entries: builder.invokes.map { _ in [] })
     guard let first = builder.invokes.lazy.flatMap({ $0 }).first else { return made }
-    let ids = builder.invokes.indices.map { s in
+    let commands = Effect.self as? any ChartInvocationCommand.Type
+    if commands == nil { made.refusal = "its effects are not Commands, which a store runs" }
+    for s in builder.invokes.indices {
       let label = builder.ids[s].map { "\($0)" } ?? "(chart)"
-      return builder.invokes[s].enumerated().map { n, invoke in invoke.id ?? "\(label).\(n + 1)" }
-    }
-    // (Whoever runs a datamodel's invocations, a store or `fsm run`, the chart finalizes the
-    // events they send.)
-    for s in builder.invokes.indices {
       for (n, invoke) in builder.invokes[s].enumerated() {
-        if let script = invoke.script, !script.finalize.isEmpty { made.finalizers.append(Finalizer(state: s, id: ids[s][n], script: script)) }
-      }
-    }
-    guard let commands = Effect.self as? any ChartInvocationCommand.Type else {
-      made.refusal = "its effects are not Commands, which a store runs"
-      return made
-    }
-    for s in builder.invokes.indices {
-      for (n, invoke) in builder.invokes[s].enumerated() {
-        let id = ids[s][n]
+        let id = invoke.invocationID(inState: label, at: n)
+        // (Whoever runs a datamodel's invocations, a store or `fsm run`, the chart finalizes the
+        // events they send.)
+        if let script = invoke.script, !script.finalize.isEmpty { made.finalizers.append(Finalizer(state: s, id: id, script: script)) }
+        guard let commands, made.refusal == nil else { continue }
         guard let start = scripted ? commands.scriptedInvocation(invoke, id: id) : commands.invocation(invoke, id: id) else {
           made.refusal =
             scripted
             ? "its effects are not the Commands an ECMAScriptChart's are" : "its effects are Commands of events of another type"
-          return made
+          continue
         }
         made.entries[s].append(start)
         if invoke.autoforward { made.forwards.append(Forward(state: s, target: "#_\(id)")) }
       }
     }
+    guard made.refusal == nil else { return made }
     made.communicationError = first.named("error.communication")
     return made
   }

@@ -3,17 +3,6 @@ import Foundation
 /// What a session does for its `<invoke>`s (SCXML §6.4 with a datamodel): evaluates what each
 /// asks of it when it starts, and runs its `<finalize>` on each event it sends back.
 extension SCXMLSession {
-  /// An invocation `id` starts: its id is assigned to its `idlocation` (``assignID(of:id:)``),
-  /// and what it gives the invoked chart is evaluated (``evaluating(_:read:)``). `nil`: that
-  /// chart cannot be read; the invocation does not start, and `error.execution` is raised.
-  package func invoking<Invoked>(
-    _ script: SCXMLInvokeScript, id: String,
-    read: (Data, String, @escaping SCXMLDatamodelMaker) throws(SCXMLError) -> Invoked
-  ) -> (values: [String: String], chart: Invoked?)? {
-    assignID(of: script, id: id)
-    return evaluating(script, read: read)
-  }
-
   /// The invocation `id`'s id goes to its `idlocation`, if it has one (one that cannot be
   /// assigned raises `error.execution`). The one change an invocation makes to its invoker's
   /// data: a store makes it as the invoking state is entered, in the step it logs, and leaves
@@ -62,9 +51,12 @@ extension SCXMLSession {
     }
   }
 
-  /// ``invoking(_:id:read:)`` of a chart as `fsm run` runs it.
+  /// An invocation `id` starts, as `fsm run` starts it: its id goes to its `idlocation`
+  /// (``assignID(of:id:)``), and what it gives the invoked chart is evaluated
+  /// (``evaluating(_:read:)``). `nil`: the chart it names cannot be read.
   package func invoking(_ script: SCXMLInvokeScript, id: String) -> (values: [String: String], chart: SCXMLDocument.ScriptedChart?)? {
-    invoking(script, id: id, read: SCXMLDocument.parseScripted)
+    assignID(of: script, id: id)
+    return evaluating(script, read: SCXMLDocument.parseScripted)
   }
 
   /// An event from an invoked chart arrives: the invocation's `<finalize>` runs on it.
