@@ -116,6 +116,69 @@ struct ECMAScriptInvokeStoreTests {
     #expect(run.output == "start -> [two]\n", "\(run.output)\(run.errorOutput)")
   }
 
+  /// An invocation whose document cannot be read (its `srcexpr` names no file): it fails, and
+  /// its invoker takes the `error.execution` at once.
+  static let unreadable = """
+    <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript" name="u" initial="s0">
+      <datamodel><data id="errors" expr="0"/></datamodel>
+      <state id="s0">
+        <invoke id="lost" srcexpr="'file:no-such-' + 'document.scxml'"/>
+        <transition event="error.execution" target="failed"><assign location="errors" expr="errors + 1"/></transition>
+        <transition event="go" target="other"/>
+      </state>
+      <final id="failed"/><final id="other"/>
+    </scxml>
+    """
+
+  /// An invocation one of whose params cannot be evaluated: the child starts without it, and
+  /// its invoker takes the `error.execution` before the child's first message.
+  static let badParam = """
+    <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript" name="b" initial="s0">
+      <datamodel><data id="errors" expr="0"/></datamodel>
+      <state id="s0">
+        <invoke id="c"><param name="x" expr="nothing.here"/><content><scxml datamodel="ecmascript" name="c">
+          <state id="c0"><onentry><send target="#_parent" event="hello"/></onentry></state>
+        </scxml></content></invoke>
+        <transition event="error.execution"><assign location="errors" expr="errors + 1"/></transition>
+        <transition event="hello" cond="errors == 1" target="pass"/>
+        <transition event="hello" target="fail"/>
+      </state>
+      <final id="pass"/><final id="fail"/>
+    </scxml>
+    """
+
+  @Test(
+    "what an invocation's start raises (error.execution) its invoker takes at once, in a store, fsm run and a system alike",
+    arguments: [
+      (name: "unreadable document", text: Self.unreadable, end: "failed", events: ["error.execution"]),
+      (name: "param not evaluated", text: Self.badParam, end: "pass", events: ["error.execution", "hello"]),
+    ])
+  func raisedAtStart(_ example: (name: String, text: String, end: String, events: [String])) async throws {
+    let chart = try ECMAScriptStoreTests.chart(example.text)
+    let store = try ECMAScriptStoreTests.store(chart, clock: ManualClock(), logs: ECMAScriptStoreTests.Logs())
+    let recorder = try store.record()
+    store.start()
+    await store.settle()
+    #expect(store.configuration == [example.end], "\(example.name)")
+    #expect(store.context.data == #"{"errors":1}"#, "\(example.name)")
+    await store.finish()
+    #expect(recorder.log.entries.map(\.event.name) == example.events, "\(example.name)")
+    let report = chart.replay(recorder.log)
+    #expect(report.isIdentical, "\(example.name): \(report)")
+    // fsm run: ahead of anything queued, before any input.
+    try await ECMAScriptStoreTests.inFolder { folder in
+      let path = folder + "/doc.scxml"
+      try example.text.write(toFile: path, atomically: true, encoding: .utf8)
+      let run = ECMAScriptStoreTests.fsm(["run", path, "--events", ""])
+      #expect(run.output == "start -> [\(example.end)] (halted)\n", "\(example.name): \(run.output)\(run.errorOutput)")
+    }
+    // A system run on the caller's thread, as the checkers step it.
+    var system = SystemMachine(MachineSystem(chart: chart), context: SCXMLSession(for: chart, sessionID: "system"))
+    try system.begin()
+    #expect(system.context.data == #"{"errors":1}"#, "\(example.name)")
+    #expect(system.configuration.description == example.end, "\(example.name): \(system.configuration)")
+  }
+
   @Test("a system snapshot of the document keeps the worker's session; the restored system finishes as the first would have")
   func invokedSnapshot() async throws {
     let chart = try ECMAScriptStoreTests.chart(Self.invoking)

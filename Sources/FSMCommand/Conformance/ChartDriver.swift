@@ -42,6 +42,10 @@ struct ChartDriver<Event: DriverEvent, Context> {
     }
     /// The data a halted chart's done event carries (its final state's `<donedata>`).
     var doneData: (_ context: Context) -> String? = { _ in nil }
+    /// The events an invocation's start raised in its invoker's context (`error.execution`),
+    /// taken from it: the invoker takes them next, before its queued events, as the internal
+    /// events they are.
+    var raised: (_ context: Context) -> [Event] = { _ in [] }
   }
 
   /// One running chart: the document (key 0) or one it invoked.
@@ -249,18 +253,27 @@ struct ChartDriver<Event: DriverEvent, Context> {
       if entered.contains(owner) || !machine.isActive(at: owner) { end(child) }
     }
     let chart = machine.steppedChart
+    var raised: [Event] = []
     for s in entered.sorted() where machine.isActive(at: s) {
       for (n, invoke) in chart.invokes(of: s).enumerated() {
-        try start(invoke, id: invoke.invocationID(inState: chart.stateLabel(s), at: n), state: s, parent: key)
+        raised += try start(invoke, id: invoke.invocationID(inState: chart.stateLabel(s), at: n), state: s, parent: key)
       }
     }
+    // (Ahead of the queue, as `error.communication` is: SCXML's internal queue, which the
+    // invoker takes before any external event.)
+    if !raised.isEmpty { sessions[key]?.external.insert(contentsOf: raised, at: 0) }
   }
 
-  /// Starts `invoke` as a session invoked by session `parent` from its state `state`.
-  private mutating func start(_ invoke: ChartInvoke<String, Event, Context, String>, id: String, state: Int, parent: Int) throws(ChartDriverError) {
+  /// Starts `invoke` as a session invoked by session `parent` from its state `state`; returns
+  /// the events its start raised in the parent (see ``Hooks/raised``).
+  private mutating func start(_ invoke: ChartInvoke<String, Event, Context, String>, id: String, state: Int, parent: Int) throws(ChartDriverError)
+    -> [Event]
+  {
     guard sessions.count < Self.maxSessions else { throw .tooManyInvocations(limit: Self.maxSessions, input: input) }
     let key = nextKey
-    guard let started = hooks.invoking(sessions[parent]!.machine.context, invoke, id) else { return }
+    let invoking = hooks.invoking(sessions[parent]!.machine.context, invoke, id)
+    let raised = hooks.raised(sessions[parent]!.machine.context)
+    guard let started = invoking else { return raised }
     let chart = started.chart ?? invoke.chart
     var machine = Machine(chart, context: hooks.makeContext(chart, key, started.values))
     machine.reportsTransitions = true
@@ -274,6 +287,7 @@ struct ChartDriver<Event: DriverEvent, Context> {
     let step: ChartStep<Event, String>
     do { step = try sessions[key]!.machine.start() } catch { throw .run(error) }
     try take(step, in: key)
+    return raised
   }
 
   /// Delivers a message from session `key` to `target` (`#_parent` or `#_<invokeid>` of one it
@@ -343,7 +357,7 @@ extension ChartDriver where Event == SCXMLEvent, Context == SCXMLSession {
         guard let script = invoke.script else { return ([:], nil) }
         return parent.invoking(script, id: id)
       },
-      doneData: { $0.takeDoneData() })
+      doneData: { $0.takeDoneData() }, raised: { $0.takeRaised() })
     self.init(chart, maxEventsPerInput: maxEventsPerInput, hooks: hooks)
   }
 }

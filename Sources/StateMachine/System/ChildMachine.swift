@@ -153,18 +153,27 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
   /// A child whose machine `make` makes only as it starts, not when the command that starts it
   /// is made (an SCXML invocation's: its params are evaluated as it starts, at the end of the
   /// macrostep that entered its state, see ``SCXMLSession/invocation(_:script:id:)``), in a
-  /// store, a synchronous system and a replay alike. `nil` from `make`: it cannot start (its
-  /// invoker was told why), and fails.
-  init(named name: String, madeAtStart make: @escaping @Sendable () -> ChildMachine?) {
+  /// store, a synchronous system and a replay alike. `make` gives the machine, and the events
+  /// making it raised for its parent (an invocation's `error.execution`), which the parent
+  /// takes as the child starts, ahead of anything the child says (a replay has them in its
+  /// log). No machine: it cannot start, and fails.
+  init(named name: String, madeAtStart make: @escaping @Sendable () -> (child: ChildMachine?, raised: [ParentEvent])) {
     let unmade = ChildNotStarted(name: name)
     self.init(
-      name: name, replay: { make()?.parts.replay?() ?? UnrunnableChildReplay(name: name) },
+      name: name, replay: { make().child?.parts.replay?() ?? UnrunnableChildReplay(name: name) },
       node: {
-        guard let node = make()?.parts.node else { throw ChildLaunchError<ParentEvent>(error: unmade, event: nil) }
-        return try node()
+        let (made, raised) = make()
+        guard let node = made?.parts.node else { throw ChildLaunchError<ParentEvent>(error: unmade, event: nil, raised: raised) }
+        do {
+          return try node().saying(raised)
+        } catch let failure as ChildLaunchError<ParentEvent> {
+          throw ChildLaunchError(error: failure.error, event: failure.event, raised: raised + failure.raised)
+        }
       },
       launch: { launch in
-        guard let start = make()?.launch else { throw ChildLaunchError<ParentEvent>(error: unmade, event: nil) }
+        let (made, raised) = make()
+        for event in raised { launch.parent.childSaid(event, token: launch.token, label: launch.label) }
+        guard let start = made?.launch else { throw ChildLaunchError<ParentEvent>(error: unmade, event: nil) }
         return try start(launch)
       })
   }

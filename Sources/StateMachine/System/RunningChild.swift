@@ -73,14 +73,16 @@ struct ChildLaunch<ParentEvent: Sendable>: Sendable {
   }
 }
 
-/// A child that could not start, and the event its `onError` made of why.
+/// A child that could not start, and the event its `onError` made of why; `raised`: the events
+/// for its parent that making it raised first (see ``ChildMachine/init(named:madeAtStart:)``).
 @usableFromInline
 struct ChildLaunchError<ParentEvent: Sendable>: Error {
   @usableFromInline let error: any Error
   @usableFromInline let event: ParentEvent?
+  @usableFromInline let raised: [ParentEvent]
 
   @inlinable
-  init(error: any Error, event: ParentEvent?) { (self.error, self.event) = (error, event) }
+  init(error: any Error, event: ParentEvent?, raised: [ParentEvent] = []) { (self.error, self.event, self.raised) = (error, event, raised) }
 }
 
 /// A child read back from a log, which has no machine to run.

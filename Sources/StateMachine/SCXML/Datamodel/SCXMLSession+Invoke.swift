@@ -59,6 +59,24 @@ extension SCXMLSession {
     return evaluating(script, read: SCXMLDocument.parseScripted)
   }
 
+  /// The events the evaluations since the machine last took this session's outputs raised
+  /// (`error.execution`), taken out of them: what an invocation's start raised, outside any
+  /// macrostep, for its invoker to take now, not with the content its next event runs.
+  package func takeRaised() -> [SCXMLEvent] {
+    locked {
+      var raised: [SCXMLEvent] = []
+      outputs.removeAll { output in
+        switch output {
+        case .raise(let event): raised.append(event)
+        case .error(let name): raised.append(SCXMLEvent(name, type: .platform))
+        default: return false
+        }
+        return true
+      }
+      return raised
+    }
+  }
+
   /// An event from an invoked chart arrives: the invocation's `<finalize>` runs on it.
   package func finalize(_ script: SCXMLInvokeScript, event: SCXMLEvent) {
     guard !script.finalize.isEmpty else { return }
@@ -72,8 +90,11 @@ extension SCXMLSession {
   /// as it starts, at the end of the macrostep (``ChildMachine/init(named:madeAtStart:)``). Its
   /// id goes to its `idlocation` now, in the step that entered the state; as it starts, what
   /// it gives the invoked chart is evaluated (``evaluating(_:read:)``), and the chart it names
-  /// (or `chart`) runs on a session of its own, its data given the values evaluated. Each event it sends to `#_parent` carries `id` as its `invokeid`, and so does
-  /// the `done.invoke.<id>` it sends when it halts, with the data its last final state's
+  /// (or `chart`) runs on a session of its own, its data given the values evaluated. What the
+  /// evaluation raises (`error.execution`: a param that cannot be evaluated, a document that
+  /// cannot be read) goes to the invoker as it starts, ahead of what the invoked chart says.
+  /// Each event it sends to `#_parent` carries `id` as its `invokeid`, and so does the
+  /// `done.invoke.<id>` it sends when it halts, with the data its last final state's
   /// `<donedata>` gave.
   static func invocation(
     _ chart: SCXMLDocument.StoreScriptedChart, script: SCXMLInvokeScript, id: String
@@ -81,10 +102,14 @@ extension SCXMLSession {
     .make(Command<SCXMLEvent, String>.invocationName(id)) { session, _ in
       session.assignID(of: script, id: id)
       let child = ChildMachine<SCXMLEvent>(named: chart.name) {
-        guard let started = session.evaluating(script, read: SCXMLDocument.readStoreScripted) else { return nil }
+        let started = session.evaluating(script, read: SCXMLDocument.readStoreScripted)
+        // (What the evaluation raised goes to the invoker now: left in the session, it waited
+        // for the invoker's next event.)
+        let raised = session.takeRaised()
+        guard let started else { return (nil, raised) }
         let invoked = started.chart ?? chart
         let context = SCXMLSession(sessionID: "\(session.sessionID).\(id)", name: invoked.name, values: started.values)
-        return ChildMachine<SCXMLEvent>(
+        let made = ChildMachine<SCXMLEvent>(
           invoked: invoked, context: context,
           onDone: { session in SCXMLEvent("done.invoke.\(id)", type: .platform, invokeid: id, data: session.takeDoneData()) },
           stamp: { event in
@@ -92,6 +117,7 @@ extension SCXMLSession {
             event.invokeid = id
             return event
           })
+        return (made, raised)
       }
       return .invoke(child, id: EffectID(id), scope: .state)
     }

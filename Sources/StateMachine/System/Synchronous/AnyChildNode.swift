@@ -75,6 +75,21 @@ struct AnyChildNode<ParentEvent> {
   /// Adds the child's place at `path`, and its descendants'.
   @inlinable
   func describe(at path: String, into places: inout [PlacedChild]) { ops.describe(ops, box, path, &places) }
+
+  /// The child, saying `raised` to its parent as it starts, ahead of what its start says (see
+  /// ``ChildMachine/init(named:madeAtStart:)``). (Its ops are made anew only when there is
+  /// something to say: an invocation whose evaluation failed in part.)
+  func saying(_ raised: [ParentEvent]) -> AnyChildNode where ParentEvent: Sendable {
+    guard !raised.isEmpty else { return self }
+    let ops = self.ops
+    let start: @Sendable (NodeBoxBase, inout SystemBudget) throws(SystemRunError) -> ChildSaid<ParentEvent> = { box, budget throws(SystemRunError) in
+      var said = try ops.start(box, &budget)
+      said.events.insert(contentsOf: raised, at: 0)
+      return said
+    }
+    return AnyChildNode(
+      box: box, ops: ChildNodeOps(machine: ops.machine, start: start, deliver: ops.deliver, route: ops.route, describe: ops.describe))
+  }
 }
 
 extension MachineNode {

@@ -264,6 +264,7 @@ where
     } catch let failure as ChildLaunchError<Event> {
       heard.done = true
       end = ChildEnd(.failed, error: "\(failure.error)")
+      heard.events += failure.raised
       if let event = failure.event { heard.events.append(event) }
     } catch {
       heard.done = true
