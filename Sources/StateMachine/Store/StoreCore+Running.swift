@@ -87,6 +87,8 @@ extension StoreCore {
     for (token, child) in family?.children ?? [:] where child.run.effectScope == .state {
       expected[child.owner, default: []].insert(token)
     }
-    precondition(owned == expected, "owned \(owned) is not the running state-scoped effects \(expected)")
+    for tokens in owned.values { precondition(tokens.all == tokens.all.sorted(), "owned tokens \(tokens.all) are not in the order they started") }
+    let owns = owned.mapValues { Set($0.all) }
+    precondition(owns == expected, "owned \(owns) is not the running state-scoped effects \(expected)")
   }
 }

@@ -58,7 +58,7 @@ struct StoreCore<Engine: StoreEngine> {
   @usableFromInline var byID: [EffectID: UInt64] = [:]
   /// The running state-scoped effects of each owner, so leaving a state looks at its own
   /// effects only (not at every effect in flight).
-  @usableFromInline var owned: [Int: Set<UInt64>] = [:]
+  @usableFromInline var owned: [Int: OwnedTokens] = [:]
   /// Those waiting on the store, effects whose end is deferred, and its children, once it has
   /// any.
   @usableFromInline var rare: Rare?
@@ -160,7 +160,9 @@ struct StoreCore<Engine: StoreEngine> {
   @inlinable
   mutating func left(_ owner: Int, into work: inout StepWork) {
     guard !owned.isEmpty, let tokens = owned.removeValue(forKey: owner) else { return }
-    for token in tokens.sorted() { work.cancelled.append(remove(token)) }
+    // (In the order they started; each is no longer owned: removed without looking it up.)
+    work.cancelled.append(remove(tokens.first, owned: false))
+    for token in tokens.more { work.cancelled.append(remove(token, owned: false)) }
   }
 
   /// The engine halted: every running effect and timer is cancelled, and no event is accepted.
@@ -220,13 +222,16 @@ struct StoreCore<Engine: StoreEngine> {
     nextToken += 1
     running[nextToken] = Entry(owner: owner, command: command, handle: .pending)
     if let id { byID[id] = nextToken }
-    if scope == .state { owned[owner, default: []].insert(nextToken) }
+    if scope == .state {
+      if let index = owned.index(forKey: owner) { owned.values[index].append(nextToken) } else { owned[owner] = OwnedTokens(nextToken) }
+    }
     return (nextToken, replaced)
   }
 
-  /// Forgets a running effect and returns it, so the caller can cancel its handle.
+  /// Forgets a running effect and returns it, so the caller can cancel its handle. `owned`:
+  /// its state may still own it (not when that state's effects were taken already).
   @inlinable
-  mutating func remove(_ token: UInt64) -> Running {
+  mutating func remove(_ token: UInt64, owned isOwned: Bool = true) -> Running {
     let effect: Running
     if let entry = running.removeValue(forKey: token) {
       effect = Running(token: token, entry: entry)
@@ -238,9 +243,8 @@ struct StoreCore<Engine: StoreEngine> {
     // (Removed where it was found: found, then removed by its id, it was looked up twice.)
     if let id = effect.id, let index = byID.scanningIndex(forKey: id), byID.values[index] == token { byID.remove(at: index) }
     if case .child = effect.handle, let family { family.last = nil }
-    if effect.scope == .state, var tokens = owned.removeValue(forKey: effect.owner) {
-      tokens.remove(token)
-      if !tokens.isEmpty { owned[effect.owner] = tokens }
+    if isOwned, effect.scope == .state, let index = owned.index(forKey: effect.owner), !owned.values[index].remove(token) {
+      owned.remove(at: index)
     }
     return effect
   }
