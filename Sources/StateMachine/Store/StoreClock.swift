@@ -9,8 +9,10 @@ protocol StoreClock: Sendable {
   var manual: ManualClock? { get }
   /// Sleeps on the clock.
   func sleep(for duration: Duration) async throws
-  /// The clock itself (a child machine's store runs on its parent's).
+  /// The clock itself.
   var base: any Clock<Duration> { get }
+  /// The same clock, started now (a child machine's store runs on its parent's clock).
+  func restarted() -> any StoreClock
 }
 
 /// A ``StoreClock`` over any clock.
@@ -28,6 +30,7 @@ struct ClockSinceStart<C: Clock<Duration>>: StoreClock {
   @usableFromInline var manual: ManualClock? { C.self == ManualClock.self ? clock as? ManualClock : nil }
   @usableFromInline func sleep(for duration: Duration) async throws { try await clock.sleep(for: duration) }
   @usableFromInline var base: any Clock<Duration> { clock }
+  @usableFromInline func restarted() -> any StoreClock { ClockSinceStart(clock) }
 }
 
 /// The store clock of `clock` (opened from the existential the stores take).

@@ -64,7 +64,8 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {}
 /// inspector. Not API (``Store``'s initializers take them one by one).
 public struct _StoreOptions<Definition: StoreDefinition>: Sendable
 where Definition.Context: Sendable, Definition.Configuration: Sendable {
-  @usableFromInline let clock: any Clock<Duration>
+  /// The injected clock, started when the options were made (the store's time begins then).
+  @usableFromInline let clock: any StoreClock
   @usableFromInline let mailbox: MailboxPolicy
   @usableFromInline let handler: Store<Definition>.Handler
   @usableFromInline let failure: Store<Definition>.Failure
@@ -79,6 +80,17 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   @inlinable
   init(
     clock: any Clock<Duration>, mailbox: MailboxPolicy, handler: @escaping Store<Definition>.Handler,
+    failure: @escaping Store<Definition>.Failure, inspector: Store<Definition>.Inspector?
+  ) {
+    self.init(started: storeClock(clock), mailbox: mailbox, handler: handler, failure: failure, inspector: inspector)
+  }
+
+  /// Options on `started`, a clock started now: a child's, its parent's clock restarted
+  /// (``StoreClock/restarted()``, which makes it without opening the clock's existential and
+  /// looking up the generic type it makes, as ``storeClock(_:)`` does: a child's start does so).
+  @inlinable
+  init(
+    started clock: any StoreClock, mailbox: MailboxPolicy, handler: @escaping Store<Definition>.Handler,
     failure: @escaping Store<Definition>.Failure, inspector: Store<Definition>.Inspector?, forwardsChildEnds: Bool = false,
     parentTakesMessages: Bool = false
   ) {

@@ -31,7 +31,7 @@ extension StoreRuntime {
     feeding.store(true, ordering: .relaxed)
     defer { feeding.store(false, ordering: .relaxed) }
     do {
-      running = try make(ChildLaunch(clock: clock.base, parent: self, token: token, label: label))
+      running = try make(ChildLaunch(clock: clock, parent: self, token: token, label: label))
     } catch let failure as ChildLaunchError<Event> {
       childFailed(token, error: failure.error, event: failure.event)
       return
@@ -184,7 +184,7 @@ extension StoreRuntime {
     inspector?(.effectStarted(id: id, description: command.description))
     let label = ChildLabel(machine: child.name, id: id, scope: snapshot.scope)
     do {
-      let running = try make(ChildLaunch(clock: clock.base, parent: self, token: token, label: label, restoring: (snapshot, resolve)))
+      let running = try make(ChildLaunch(clock: clock, parent: self, token: token, label: label, restoring: (snapshot, resolve)))
       if !core.withLock({ $0.attach(child: running, to: token) }) { stopChild(running) }
     } catch {
       let removed = core.withLock { $0.remove(token) }

@@ -156,7 +156,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   /// specialised, without looking up the generic types it is built of.)
   @inlinable
   init(
-    engine: Engine, clock: any Clock<Duration>, mailbox: MailboxPolicy, handler: @escaping Handler, failure: @escaping Failure,
+    engine: Engine, clock: any StoreClock, mailbox: MailboxPolicy, handler: @escaping Handler, failure: @escaping Failure,
     inspector: Inspector?, forwardsChildEnds: Bool = false, parentTakesMessages: Bool = false
   ) {
     let capacity = if case .bounded(let c) = mailbox { max(1, c) } else { Int.max }
@@ -166,7 +166,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
     self.failure = failure
     self.inspector = inspector
     (self.forwardsChildEnds, self.parentTakesMessages) = (forwardsChildEnds, parentTakesMessages)
-    self.clock = storeClock(clock)
+    self.clock = clock
     super.init()
     // The stepper lives as long as the store: it may keep what it leases between drains.
     Engine.keepLeases(core.side)

@@ -109,7 +109,7 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
         try Self.store(
           of: table, context: context, launch: launch,
           options: _StoreOptions(
-            clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher,
+            started: launch.clock.restarted(), mailbox: mailbox, handler: handler, failure: failure, inspector: watcher,
             forwardsChildEnds: watcher != nil))
       }
     }
@@ -217,7 +217,7 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
         try Self.store(
           of: chart, context: context, launch: launch,
           options: _StoreOptions(
-            clock: launch.clock, mailbox: mailbox, handler: handler, failure: failure, inspector: watcher,
+            started: launch.clock.restarted(), mailbox: mailbox, handler: handler, failure: failure, inspector: watcher,
             forwardsChildEnds: watcher != nil, parentTakesMessages: invoked)
         ) { error in ChildLaunchError(error: error, event: onError(error)) }
       }

@@ -55,8 +55,8 @@ class RunningChild: @unchecked Sendable {
 /// for the child.
 @usableFromInline
 struct ChildLaunch<ParentEvent: Sendable>: Sendable {
-  /// The parent's clock: the child's timers run on it.
-  @usableFromInline let clock: any Clock<Duration>
+  /// The parent's clock: the child's timers run on it (``StoreClock/restarted()``).
+  @usableFromInline let clock: any StoreClock
   @usableFromInline let parent: ParentLink<ParentEvent>
   @usableFromInline let token: UInt64
   @usableFromInline let label: ChildLabel
@@ -66,7 +66,7 @@ struct ChildLaunch<ParentEvent: Sendable>: Sendable {
 
   @usableFromInline
   init(
-    clock: any Clock<Duration>, parent: ParentLink<ParentEvent>, token: UInt64, label: ChildLabel,
+    clock: any StoreClock, parent: ParentLink<ParentEvent>, token: UInt64, label: ChildLabel,
     restoring: (snapshot: ChildSnapshot, resolve: ChildResolver)? = nil
   ) {
     (self.clock, self.parent, self.token, self.label, self.restoring) = (clock, parent, token, label, restoring)
