@@ -179,6 +179,41 @@ struct ECMAScriptInvokeStoreTests {
     #expect(system.configuration.description == example.end, "\(example.name): \(system.configuration)")
   }
 
+  @Test("a state that is entered again on its invocation's error.execution loops within the bounds: a store's, fsm run's, a system's")
+  func raisedAtStartLoopBounded() async throws {
+    let text = """
+      <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript" name="again" initial="s0">
+        <datamodel><data id="n" expr="0"/></datamodel>
+        <state id="s0">
+          <invoke srcexpr="'file:no-such-document.scxml'"/>
+          <transition event="error.execution" target="s0"><assign location="n" expr="n + 1"/></transition>
+        </state>
+      </scxml>
+      """
+    let chart = try ECMAScriptChart(ecmascript: Data(text.utf8), file: "again.scxml")
+    let failures = ECMAScriptStoreTests.Logs()
+    let store = try Store(
+      chart, context: SCXMLSession(for: chart, sessionID: "s1"), clock: ManualClock(), handler: { _, _ in },
+      inspector: { report in if case .effectFailed(_, let error, _) = report { failures.add(error) } })
+    store.start()
+    await store.settle()
+    // The store's bound on steps its children fed it (10,000): the invocation that would go on
+    // is refused as a loop, and the store waits in `s0` for an event from outside.
+    #expect(store.configuration == ["s0"])
+    #expect(store.context.data == #"{"n":10000}"#)
+    #expect(failures.all.last == SendRejection.loop.description, "\(failures.all.suffix(2))")
+    await store.finish()
+    try await ECMAScriptStoreTests.inFolder { folder in
+      let path = folder + "/again.scxml"
+      try text.write(toFile: path, atomically: true, encoding: .utf8)
+      let run = ECMAScriptStoreTests.fsm(["run", path, "--events", ""])
+      #expect(run.code == 2)
+      #expect(run.errorOutput.contains("caused more than 10000 events"), "\(run.output)\(run.errorOutput)")
+    }
+    var system = SystemMachine(MachineSystem(chart: chart), context: SCXMLSession(for: chart, sessionID: "system"))
+    #expect(throws: SystemRunError.self) { try system.begin() }
+  }
+
   @Test("a system snapshot of the document keeps the worker's session; the restored system finishes as the first would have")
   func invokedSnapshot() async throws {
     let chart = try ECMAScriptStoreTests.chart(Self.invoking)
