@@ -179,6 +179,36 @@ struct ECMAScriptInvokeStoreTests {
     #expect(system.configuration.description == example.end, "\(example.name): \(system.configuration)")
   }
 
+  @Test("a child restored from a system snapshot does not raise its start's error.execution in its invoker again")
+  func raisedAtStartNotAgainOnRestore() async throws {
+    let text = """
+      <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript" name="r" initial="s0">
+        <datamodel><data id="errors" expr="0"/><data id="pongs" expr="0"/></datamodel>
+        <state id="s0">
+          <invoke id="c"><param name="x" expr="nothing.here"/><content><scxml datamodel="ecmascript" name="c">
+            <state id="c0"><transition event="ping"><send target="#_parent" event="pong"/></transition></state>
+          </scxml></content></invoke>
+          <transition event="error.execution"><assign location="errors" expr="errors + 1"/></transition>
+          <transition event="go"><send target="#_c" event="ping"/></transition>
+          <transition event="pong"><assign location="pongs" expr="pongs + 1"/></transition>
+        </state>
+      </scxml>
+      """
+    let chart = try ECMAScriptStoreTests.chart(text)
+    let store = try ECMAScriptStoreTests.store(chart, clock: ManualClock(), logs: ECMAScriptStoreTests.Logs())
+    store.start()
+    await store.settle()
+    #expect(store.context.data == #"{"errors":1,"pongs":0}"#)
+    let snapshot = try store.systemSnapshot()
+    await store.finish()
+    let restored = try Store(chart, restoring: snapshot, children: { _ in nil }, clock: ManualClock(), handler: { _, _ in })
+    #expect(restored.children == ["c"])
+    restored.send(SCXMLEvent("go"))
+    await restored.settle()
+    #expect(restored.context.data == #"{"errors":1,"pongs":1}"#)
+    await restored.finish()
+  }
+
   @Test("a state that is entered again on its invocation's error.execution loops within the bounds: a store's, fsm run's, a system's")
   func raisedAtStartLoopBounded() async throws {
     let text = """

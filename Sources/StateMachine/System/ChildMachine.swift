@@ -156,7 +156,8 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
   /// store, a synchronous system and a replay alike. `make` gives the machine, and the events
   /// making it raised for its parent (an invocation's `error.execution`), which the parent
   /// takes as the child starts, ahead of anything the child says (a replay has them in its
-  /// log). No machine: it cannot start, and fails.
+  /// log; a child restored from a snapshot started before, and its parent took them then). No
+  /// machine: it cannot start, and fails.
   init(named name: String, madeAtStart make: @escaping @Sendable () -> (child: ChildMachine?, raised: [ParentEvent])) {
     let unmade = ChildNotStarted(name: name)
     self.init(
@@ -172,7 +173,8 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
       },
       launch: { launch in
         let (made, raised) = make()
-        for event in raised { launch.parent.childSaid(event, token: launch.token, label: launch.label) }
+        // (A child restored from a snapshot started before: its parent took these then.)
+        if launch.restoring == nil { for event in raised { launch.parent.childSaid(event, token: launch.token, label: launch.label) } }
         guard let start = made?.launch else { throw ChildLaunchError<ParentEvent>(error: unmade, event: nil) }
         return try start(launch)
       })
