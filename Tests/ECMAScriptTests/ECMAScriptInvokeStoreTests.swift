@@ -50,6 +50,15 @@ struct ECMAScriptInvokeStoreTests {
     </scxml>
     """
 
+  /// A store of the document `text` (its handler keeps nothing), started and settled.
+  static func started(_ text: String) async throws -> (chart: ECMAScriptChart, store: Store<ECMAScriptChart>) {
+    let chart = try ECMAScriptStoreTests.chart(text)
+    let store = try ECMAScriptStoreTests.store(chart, clock: ManualClock(), logs: ECMAScriptStoreTests.Logs())
+    store.start()
+    await store.settle()
+    return (chart, store)
+  }
+
   @Test("a store runs a document that invokes: params, idlocation, finalize, #_parent and #_<id>, done data, the child's logs")
   func invokes() async throws {
     let (clock, logs) = (ManualClock(), ECMAScriptStoreTests.Logs())
@@ -103,10 +112,7 @@ struct ECMAScriptInvokeStoreTests {
         </state>
       </scxml>
       """
-    let chart = try ECMAScriptStoreTests.chart(text)
-    let store = try ECMAScriptStoreTests.store(chart, clock: ManualClock(), logs: ECMAScriptStoreTests.Logs())
-    store.start()
-    await store.settle()
+    let store = try await Self.started(text).store
     #expect(store.configuration == ["two"])
     await store.finish()
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("params-\(UUID().uuidString).scxml").path
@@ -194,10 +200,7 @@ struct ECMAScriptInvokeStoreTests {
         </state>
       </scxml>
       """
-    let chart = try ECMAScriptStoreTests.chart(text)
-    let store = try ECMAScriptStoreTests.store(chart, clock: ManualClock(), logs: ECMAScriptStoreTests.Logs())
-    store.start()
-    await store.settle()
+    let (chart, store) = try await Self.started(text)
     #expect(store.context.data == #"{"errors":1,"pongs":0}"#)
     let snapshot = try store.systemSnapshot()
     await store.finish()
