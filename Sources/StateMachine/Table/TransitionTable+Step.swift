@@ -209,6 +209,12 @@ extension TransitionTable.Storage {
     return unhandled(guardFailed: guardFailed)
   }
 
+  /// Runs the update of compiled row `i` (which has one) on `context`.
+  @inlinable @inline(__always)
+  func apply(update i: Int, _ context: inout Context, _ event: Event) {
+    update[i].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.update(&context, event) }
+  }
+
   /// Whether the guard of compiled row `i` (which has one) holds.
   @inlinable @inline(__always)
   func holds(_ i: Int, _ context: Context, _ event: Event) -> Bool {
@@ -230,14 +236,14 @@ extension TransitionTable.Storage {
     let i = Int(hot.compiled)
     let target = Int(hot.target)
     if target >= 0 {
-      if hot.flags & Self.hasUpdate != 0 { update[i]!(&context, event) }
+      if hot.flags & Self.hasUpdate != 0 { apply(update: i, &context, event) }
       let from = state
       state = targetStates[i]
       position = target
       return .transitioned(from: from, to: state, effects: effects(hot, context, event))
     }
     if target == Self.stay {
-      if hot.flags & Self.hasUpdate != 0 { update[i]!(&context, event) }
+      if hot.flags & Self.hasUpdate != 0 { apply(update: i, &context, event) }
       return .stayed(effects: effects(hot, context, event))
     }
     if target == Self.ignore { return .ignored }
@@ -252,7 +258,7 @@ extension TransitionTable.Storage {
     let i = Int(hot.compiled)
     guard let (target, expected, make) = maker[i] else { return .rejected(.unknownTarget) }
     var updated = context
-    update[i]?(&updated, event)
+    if update[i] != nil { apply(update: i, &updated, event) }
     let made = make(updated, event)
     guard made.discriminant == expected else { return .rejected(.unknownTarget) }
     context = updated
@@ -275,7 +281,9 @@ extension TransitionTable.Storage {
     // A row whose one effect is made (most rows that make one): its closure alone. (Calling it
     // through its item copied and destroyed the item through its value witness, about a fifth
     // of a step that messages a child.)
-    if let make = singleMaker[Int(hot.compiled)] { return Effects(single: make(context, event)) }
+    if let make = singleMaker[Int(hot.compiled)] {
+      return Effects(single: make._withUnsafeGuaranteedRef { $0.make(context, event) })
+    }
     let items = items[Int(hot.compiled)] ?? []
     // A row's one effect (most rows that make one) is kept as it is, with no array made for it.
     if items.count == 1 { return Effects(single: items[0].effect(context, event)) }
