@@ -153,11 +153,31 @@ struct ECMAScriptInvokeStoreTests {
     </scxml>
     """
 
+  /// An invocation whose param cannot be evaluated, in a state whose entry sent its chart an
+  /// event first: the `error.execution` goes on the internal queue, which the invoker takes
+  /// before that external event.
+  static let sentBefore = """
+    <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript" name="e" initial="s0">
+      <datamodel><data id="errors" expr="0"/></datamodel>
+      <state id="s0">
+        <onentry><send event="early"/></onentry>
+        <invoke id="c"><param name="x" expr="nothing.here"/><content><scxml datamodel="ecmascript" name="c">
+          <state id="c0"/>
+        </scxml></content></invoke>
+        <transition event="error.execution"><assign location="errors" expr="errors + 1"/></transition>
+        <transition event="early" cond="errors == 1" target="pass"/>
+        <transition event="early" target="fail"/>
+      </state>
+      <final id="pass"/><final id="fail"/>
+    </scxml>
+    """
+
   @Test(
     "what an invocation's start raises (error.execution) its invoker takes at once, in a store, fsm run and a system alike",
     arguments: [
       (name: "unreadable document", text: Self.unreadable, end: "failed", events: ["error.execution"]),
       (name: "param not evaluated", text: Self.badParam, end: "pass", events: ["error.execution", "hello"]),
+      (name: "an event the state's entry sent first", text: Self.sentBefore, end: "pass", events: ["error.execution", "early"]),
     ])
   func raisedAtStart(_ example: (name: String, text: String, end: String, events: [String])) async throws {
     let chart = try ECMAScriptStoreTests.chart(example.text)

@@ -58,6 +58,22 @@ struct SCXMLInvokeTests {
     var testDescription: String { label }
   }
 
+  /// A parent whose `go` sends itself `later`, then messages no child: SCXML puts the
+  /// `error.communication` on the internal queue, which it takes before the external `later`.
+  static let communicationAhead = """
+    <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s" name="parent">
+      <state id="s">
+        <invoke id="w"><content><scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0"><state id="k"/></scxml></content></invoke>
+        <transition event="go" target="t"><send event="later"/><send target="#_nobody" event="x"/></transition>
+      </state>
+      <state id="t">
+        <transition event="error.communication" target="pass"/>
+        <transition event="later" target="fail"/>
+      </state>
+      <final id="pass"/><final id="fail"/>
+    </scxml>
+    """
+
   static let inline = "<invoke id=\"w\" type=\"http://www.w3.org/TR/scxml/\"><content>\(worker)</content></invoke>"
   static let cases: [Case] = [
     Case(label: "an inline child's #_parent message moves its parent; #_<id> finishes it: done.invoke.<id>", document: parent(inline),
@@ -127,6 +143,8 @@ struct SCXMLInvokeTests {
              <state id="lost"/>
            </scxml>
            """, events: ["stop", "x", "y"], lines: ["stop -> [s]", "x -> [s]", "y -> [s]"]),
+    Case(label: "error.communication is taken before an event the same macrostep sent itself earlier (SCXML's internal queue)",
+         document: communicationAhead, events: ["go"], lines: ["go -> [pass] (halted)"]),
   ]
 
   /// Writes the documents into a new folder; returns the parent's path.

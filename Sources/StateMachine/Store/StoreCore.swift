@@ -101,6 +101,22 @@ struct StoreCore<Engine: StoreEngine> {
     return .drain(event)
   }
 
+  /// An event the store raises for its own machine (an undelivered message's
+  /// ``StoreEngine/communicationError``, the events an invocation raised as it started): queued
+  /// ahead of every event queued, after those raised before it (SCXML's internal queue, which
+  /// the machine takes before any external event). When it makes its caller the drainer, the
+  /// caller drains, starting with it.
+  @usableFromInline
+  mutating func eventRaised(_ event: Event, stepper: UnsafeMutablePointer<Engine.Stepper>) -> Enqueued {
+    if finished { return .rejected(.finished) }
+    if halted { return .rejected(.halted) }
+    mailbox.insertRaised(event)
+    if draining { return .queued }
+    draining = true
+    engine.lease(stepper)
+    return .drain(mailbox.pop().unsafelyUnwrapped)
+  }
+
   /// Whether the drainer may take the whole mailbox at once and step quiet events
   /// (``StoreEngine/isQuiet(_:)``) without committing each: nothing bounds the mailbox (a
   /// batch in hand would not count against it), no state-scoped effect runs (only the drainer

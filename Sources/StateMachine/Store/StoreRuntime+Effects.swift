@@ -100,6 +100,8 @@ extension StoreRuntime {
       perform(work)
       // (Consumed: delivered from where the lock put it, not copied out and destroyed twice.)
       if let message = consume message { deliver(message.0, to: message.to) }
+      // What the step's work raised (an undelivered message's error) goes before what was taken.
+      if _slowPath(raisedAhead.load(ordering: .relaxed)) { next = takeRaised(holding: next, batch: &batch) }
       if next == nil {
         // Those waiting for the store to settle resume only once the step has been reported.
         let settled = core.withLock { core in

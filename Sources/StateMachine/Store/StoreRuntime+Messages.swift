@@ -88,21 +88,21 @@ extension StoreRuntime {
   }
 
   /// A message this store's machine sent reached no machine, refused for `reason`: its
-  /// ``StoreEngine/communicationError``, if it has one, is queued for it (SCXML's
-  /// `error.communication`). The error counts toward a loop as an event a child said while the
-  /// store delivered (``StoreCore/beginFeeding(limit:)``): a chart that answers it with the same
-  /// message again has that message refused as ``SendRejection/loop`` after
-  /// ``cascadeLimit`` steps, which raises no error, and the loop ends.
+  /// ``StoreEngine/communicationError``, if it has one, is raised for it, ahead of the queue
+  /// (SCXML's `error.communication`, on the internal queue: see ``raise(_:)``). The error
+  /// counts toward a loop as an event a child said while the store delivered
+  /// (``StoreCore/beginFeeding(limit:)``): a chart that answers it with the same message again
+  /// has that message refused as ``SendRejection/loop`` after ``cascadeLimit`` steps, which
+  /// raises no error, and the loop ends.
   @inlinable @inline(never)
   func communicationFailed(_ reason: SendRejection) {
     guard reason != .loop else { return }
-    let event = core.withLock { core -> Event? in
+    raise { core in
       guard let event = core.engine.communicationError else { return nil }
       _ = core.makeFamily()
       core.childEventArrived(feeding: true)
       return event
     }
-    if let event { _ = enqueue(event, force: true) }
   }
 
   /// A delayed message (``MachineMessage/init(_:to:after:id:)``) fell due: delivered (and

@@ -47,6 +47,10 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   /// reported (see ``ChildKind/parentMessages``), and are delivered so. (Another byte of the
   /// flags' padding.)
   @usableFromInline let parentTakesMessages: Bool
+  /// Set when an event was raised ahead of the queue while the store was draining (see
+  /// ``raise(_:)``): the drainer puts the events it took before it back behind it. (Another
+  /// byte of the flags' padding.)
+  @usableFromInline let raisedAhead = Atomic<Bool>(false)
   /// The engine's ``StoreEngine/publishedWord``, stored under the lock whenever a step is
   /// kept, so a reader of a small state needs no lock.
   @usableFromInline let published: Atomic<UInt64>
@@ -122,6 +126,18 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   @usableFromInline override func finishNow() -> Bool { finishIfIdle() }
   @usableFromInline override func childSaid(_ event: Event, token: UInt64, label: ChildLabel) {
     if !deliver(event, from: token, child: true) { inspector?(.lateEventDropped(event, effect: label.description)) }
+  }
+  @usableFromInline override func childRaised(_ event: Event, token: UInt64, label: ChildLabel) {
+    var late = false
+    raise { core in
+      guard core.isActive(token) else {
+        late = true
+        return nil
+      }
+      core.childEventArrived(feeding: feeding.load(ordering: .relaxed))
+      return event
+    }
+    if late { inspector?(.lateEventDropped(event, effect: label.description)) }
   }
   @usableFromInline override func childFinished(token: UInt64, event: Event?) { finishedChild(token, event: event) }
   @usableFromInline override var watchesChildren: Bool { inspector != nil || recording }
@@ -239,7 +255,13 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
     guard let started else { return }
     perform(started.work, starting: true)
     guard started.drains else { return }
-    if let first = started.first { return drain(first) }
+    var first = started.first
+    // What the start's work raised goes before what was taken (see `drain(_:)`).
+    if _slowPath(raisedAhead.load(ordering: .relaxed)) {
+      var batch = Mailbox<Event>()
+      first = takeRaised(holding: first, batch: &batch)
+    }
+    if let first { return drain(first) }
     let (next, waiters) = core.withLock { core in
       let next = core.takeNext(stepper: side)
       return (next, next == nil ? core.waitersToResume() : [])

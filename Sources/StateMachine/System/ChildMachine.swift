@@ -155,7 +155,8 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
   /// macrostep that entered its state, see ``SCXMLSession/invocation(_:script:id:)``), in a
   /// store, a synchronous system and a replay alike. `make` gives the machine, and the events
   /// making it raised for its parent (an invocation's `error.execution`), which the parent
-  /// takes as the child starts, ahead of anything the child says (a replay has them in its
+  /// takes next, ahead of the events queued for it (SCXML's internal queue) and of anything the
+  /// child says (a replay has them in its
   /// log; a child restored from a snapshot started before, and its parent took them then). No
   /// machine: it cannot start, and fails.
   init(named name: String, madeAtStart make: @escaping @Sendable () -> (child: ChildMachine?, raised: [ParentEvent])) {
@@ -174,7 +175,7 @@ public struct ChildMachine<ParentEvent: Sendable>: Sendable, Hashable, CustomStr
       launch: { launch in
         let (made, raised) = make()
         // (A child restored from a snapshot started before: its parent took these then.)
-        if launch.restoring == nil { for event in raised { launch.parent.childSaid(event, token: launch.token, label: launch.label) } }
+        if launch.restoring == nil { for event in raised { launch.parent.childRaised(event, token: launch.token, label: launch.label) } }
         guard let start = made?.launch else { throw ChildLaunchError<ParentEvent>(error: unmade, event: nil) }
         return try start(launch)
       })

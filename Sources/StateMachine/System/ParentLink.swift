@@ -12,6 +12,11 @@ class ParentLink<Event: Sendable>: @unchecked Sendable {
   /// The child `token` said `event` (its `toParent`): queued unless the child has ended, when it
   /// is reported dropped as late, from the effect `label` describes.
   @usableFromInline func childSaid(_ event: Event, token: UInt64, label: ChildLabel) { abstract() }
+  /// Starting the child `token` raised `event` for its parent (an invocation's `error.execution`):
+  /// queued ahead of the parent's queue, as SCXML's internal queue (see
+  /// ``StoreCore/eventRaised(_:stepper:)``), unless the child has ended, when it is reported
+  /// dropped as late, from the effect `label` describes.
+  @usableFromInline func childRaised(_ event: Event, token: UInt64, label: ChildLabel) { abstract() }
   /// The child `token` is done: reported finished, and `event` queued as its last.
   @usableFromInline func childFinished(token: UInt64, event: Event?) { abstract() }
   /// Whether the parent's inspector wants its children's steps.

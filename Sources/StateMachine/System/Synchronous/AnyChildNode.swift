@@ -76,7 +76,8 @@ struct AnyChildNode<ParentEvent> {
   @inlinable
   func describe(at path: String, into places: inout [PlacedChild]) { ops.describe(ops, box, path, &places) }
 
-  /// The child, saying `raised` to its parent as it starts, ahead of what its start says (see
+  /// The child, raising `raised` for its parent as it starts, ahead of the parent's queue and of
+  /// what its start says (see
   /// ``ChildMachine/init(named:madeAtStart:)``). (Its ops are made anew only when there is
   /// something to say: an invocation whose evaluation failed in part.)
   func saying(_ raised: [ParentEvent]) -> AnyChildNode where ParentEvent: Sendable {
@@ -85,6 +86,7 @@ struct AnyChildNode<ParentEvent> {
     let start: @Sendable (NodeBoxBase, inout SystemBudget) throws(SystemRunError) -> ChildSaid<ParentEvent> = { box, budget throws(SystemRunError) in
       var said = try ops.start(box, &budget)
       said.events.insert(contentsOf: raised, at: 0)
+      said.raised += raised.count
       return said
     }
     return AnyChildNode(

@@ -73,8 +73,14 @@ where
   mutating func begin(_ budget: inout SystemBudget) throws(SystemRunError) -> ChildSaid<ParentEvent> {
     var said = ChildSaid<ParentEvent>()
     let started = try Self.withStepper(core.engine.stepper) { stepper throws(SystemRunError) -> Bool in
-      guard let (work, first) = core.started(stepper: stepper) else { return false }
+      guard let (work, taken) = core.started(stepper: stepper) else { return false }
+      var first = taken
       try perform(work, stepper: stepper, &budget, &said)
+      // What the start's work raised goes before the event it took (as a store's start does).
+      if let held = first, core.mailbox.raised != 0 {
+        core.mailbox.putBack([held])
+        first = core.mailbox.pop()
+      }
       if let first { _ = try drain(first, stepper: stepper, &budget, &said) }
       return true
     }
@@ -234,6 +240,7 @@ where
       if Engine.mayRaiseCommunicationErrors, let event = core.engine.communicationError {
         var failed = ChildSaid<Event>()
         failed.events = [event]
+        failed.raised = 1
         try queue(failed, stepper: stepper, &budget, &said)
       }
     }
@@ -264,7 +271,9 @@ where
     } catch let failure as ChildLaunchError<Event> {
       heard.done = true
       end = ChildEnd(.failed, error: "\(failure.error)")
-      heard.events += failure.raised
+      // (What making it raised goes ahead of the queue; its failure's event behind it.)
+      heard.events = failure.raised
+      heard.raised = failure.raised.count
       if let event = failure.event { heard.events.append(event) }
     } catch {
       heard.done = true
@@ -314,14 +323,18 @@ where
     return (result, heard)
   }
 
-  /// Queues what a child said (handled now when nothing is draining).
+  /// Queues what a child said (handled now when nothing is draining): the events raised for
+  /// this machine ahead of its queue (see ``StoreCore/eventRaised(_:stepper:)``), the others
+  /// behind it.
   @inlinable
   mutating func queue(
     _ heard: ChildSaid<Event>, stepper: UnsafeMutablePointer<Engine.Stepper>, _ budget: inout SystemBudget,
     _ said: inout ChildSaid<ParentEvent>
   ) throws(SystemRunError) {
-    for event in heard.events {
-      switch core.eventArrived(event, force: true, stepper: stepper) {
+    for (index, event) in heard.events.enumerated() {
+      let enqueued =
+        index < heard.raised ? core.eventRaised(event, stepper: stepper) : core.eventArrived(event, force: true, stepper: stepper)
+      switch enqueued {
       case .drain(let first): _ = try drain(first, stepper: stepper, &budget, &said)
       case .queued, .rejected: continue
       }
@@ -352,6 +365,10 @@ final class CoreBox<Engine: StoreEngine> {
 @usableFromInline
 struct ChildSaid<ParentEvent> {
   @usableFromInline var events: [ParentEvent] = []
+  /// How many of `events`, from the first, were raised for the parent ahead of its queue (an
+  /// undelivered message's `error.communication`, an invocation's `error.execution`: SCXML's
+  /// internal queue).
+  @usableFromInline var raised = 0
   @usableFromInline var done = false
 
   @inlinable
