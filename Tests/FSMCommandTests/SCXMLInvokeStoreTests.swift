@@ -91,6 +91,50 @@ struct SCXMLInvokeStoreTests {
     #expect(throws: SystemRunError.tooManyEvents(limit: 10_000, input: "go")) { try system.step(.root("go")) }
   }
 
+  @Test("8 producers: each lost message's error.communication is the step right after it, however many events wait")
+  func communicationErrorsAheadUnderProducers() async throws {
+    let document = """
+      <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s" name="parent">
+        <state id="s">
+          <invoke id="w"><content><scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0"><state id="k"/></scxml></content></invoke>
+          <transition event="lost"><send target="#_nobody" event="x"/></transition>
+          <transition event="tick"/>
+          <transition event="error.communication"/>
+        </state>
+      </scxml>
+      """
+    let chart = try DocumentChart(scxml: Data(document.utf8), file: "parent.scxml", bindings: SCXMLBindings(state: { $0 }, event: { $0 }))
+    let taken = Mutex<[String]>([])
+    let store = try Store(
+      chart, context: NoContext(), handler: { _, _ in },
+      inspector: { report in
+        if case .step(let step) = report { taken.withLock { $0.append(step.event) } }
+      })
+    store.start()
+    await store.settle()
+    let perProducer = 500
+    await withTaskGroup(of: Void.self) { group in
+      for p in 0..<8 {
+        group.addTask {
+          for s in 0..<perProducer {
+            store.send(s % 2 == 0 ? "lost" : "tick")
+            if s % 8 == p { usleep(20) }  // let the mailbox run dry now and then
+          }
+        }
+      }
+    }
+    await store.settle()
+    let events = taken.withLock { $0 }
+    let lost = events.indices.filter { events[$0] == "lost" }
+    #expect(lost.count == 8 * perProducer / 2)
+    #expect(events.filter { $0 == "tick" }.count == 8 * perProducer / 2)
+    #expect(events.filter { $0 == "error.communication" }.count == lost.count)
+    // The error is raised ahead of whatever other producers queued meanwhile.
+    let notNext = lost.filter { $0 + 1 >= events.count || events[$0 + 1] != "error.communication" }
+    #expect(notNext.isEmpty, "\(notNext.count) lost messages whose error was not the next step")
+    await store.finish()
+  }
+
   @Test("a state entered again on what its children say at their start, which starts them again, ends at the loop bound")
   func restartLoopBounded() async throws {
     // Two workers, each saying `started` at its start: the first moves `busy` to `running`, and
