@@ -232,6 +232,43 @@ struct ECMAScriptInvokeStoreTests {
     await restored.finish()
   }
 
+  @Test("errors one macrostep raises are taken in the order they were raised: a send's error.communication, then an invocation's error.execution, in a store, fsm run and a system alike")
+  func raisedInOrder() async throws {
+    let text = """
+      <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript" name="o" initial="s0">
+        <datamodel><data id="seen" expr="''"/></datamodel>
+        <state id="s0"><transition event="go" target="s1"><send target="#_nobody" event="x"/></transition></state>
+        <state id="s1">
+          <invoke id="c"><param name="x" expr="nothing.here"/><content><scxml datamodel="ecmascript" name="c">
+            <state id="c0"/>
+          </scxml></content></invoke>
+          <transition event="error.communication"><assign location="seen" expr="seen + 'c'"/></transition>
+          <transition event="error.execution" cond="seen == 'c'" target="pass"/>
+          <transition event="error.execution" target="fail"/>
+        </state>
+        <final id="pass"/><final id="fail"/>
+      </scxml>
+      """
+    let chart = try ECMAScriptStoreTests.chart(text)
+    let store = try ECMAScriptStoreTests.store(chart, clock: ManualClock(), logs: ECMAScriptStoreTests.Logs())
+    store.start()
+    await store.settle()
+    store.send(SCXMLEvent("go"))
+    await store.settle()
+    #expect(store.configuration == ["pass"])
+    await store.finish()
+    try await ECMAScriptStoreTests.inFolder { folder in
+      let path = folder + "/order.scxml"
+      try text.write(toFile: path, atomically: true, encoding: .utf8)
+      let run = ECMAScriptStoreTests.fsm(["run", path, "--events", "go"])
+      #expect(run.output == "start -> [s0]\ngo -> [pass] (halted)\n", "\(run.output)\(run.errorOutput)")
+    }
+    var system = SystemMachine(MachineSystem(chart: chart), context: SCXMLSession(for: chart, sessionID: "system"))
+    try system.begin()
+    _ = try system.step(.root(SCXMLEvent("go")))
+    #expect(system.configuration.description == "pass", "\(system.configuration)")
+  }
+
   @Test("a state that is entered again on its invocation's error.execution loops within the bounds: a store's, fsm run's, a system's")
   func raisedAtStartLoopBounded() async throws {
     let text = """

@@ -51,8 +51,10 @@ struct ChartDriver<Event: DriverEvent, Context> {
   /// One running chart: the document (key 0) or one it invoked.
   struct Session {
     var machine: Machine
-    /// Events waiting for it, in order.
+    /// Events waiting for it, in order: first those it raised for itself (see ``raise(_:)``).
     var external: [Event] = []
+    /// How many of the first events of `external` were raised.
+    var raised = 0
     /// The invoking session's key (`nil`: the document).
     let parent: Int?
     /// The invoking session's state (an index) whose invocation this is.
@@ -65,6 +67,20 @@ struct ChartDriver<Event: DriverEvent, Context> {
     let path: String
     /// The sessions it invoked, by key, in the order they started.
     var children: [Int] = []
+
+    /// Queues `events`, raised for the chart (`error.communication`, an invocation's
+    /// `error.execution`: SCXML's internal events), ahead of every event waiting and after those
+    /// raised before them, as a store's mailbox does.
+    mutating func raise(_ events: [Event]) {
+      external.insert(contentsOf: events, at: raised)
+      raised += events.count
+    }
+
+    /// The next event waiting.
+    mutating func takeNext() -> Event {
+      if raised > 0 { raised -= 1 }
+      return external.removeFirst()
+    }
   }
 
   private var sessions: [Int: Session] = [:]
@@ -159,9 +175,10 @@ struct ChartDriver<Event: DriverEvent, Context> {
         guard let session = sessions[key], !session.external.isEmpty else { continue }
         if session.machine.isHalted {
           sessions[key]!.external.removeAll()
+          sessions[key]!.raised = 0
           continue
         }
-        let event = sessions[key]!.external.removeFirst()
+        let event = sessions[key]!.takeNext()
         try handle(event, in: key)
         progressed = true
       }
@@ -261,7 +278,7 @@ struct ChartDriver<Event: DriverEvent, Context> {
     }
     // (Ahead of the queue, as `error.communication` is: SCXML's internal queue, which the
     // invoker takes before any external event.)
-    if !raised.isEmpty { sessions[key]?.external.insert(contentsOf: raised, at: 0) }
+    if !raised.isEmpty { sessions[key]?.raise(raised) }
   }
 
   /// Starts `invoke` as a session invoked by session `parent` from its state `state`; returns
@@ -302,7 +319,7 @@ struct ChartDriver<Event: DriverEvent, Context> {
       sessions[child]!.external.append(event)
       return
     }
-    sessions[key]!.external.insert(.platform("error.communication", invokeid: nil, data: nil), at: 0)
+    sessions[key]!.raise([.platform("error.communication", invokeid: nil, data: nil)])
   }
 
   /// Cancels session `key` and what it invoked: their queues and pending sends are dropped.
