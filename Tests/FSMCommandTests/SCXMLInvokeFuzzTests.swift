@@ -123,4 +123,40 @@ struct SCXMLInvokeFuzzTests {
     }
     #expect(ran > Self.count / 5, "\(ran) documents ran")
   }
+
+  /// Each mutated document `fsm run` runs without an error runs in a store too, on a manual
+  /// clock, on the same inputs: the store leaves the same configuration as `fsm run` after the
+  /// start and after every input (one model of `<invoke>`, whichever runs it).
+  @Test("mutated invoking documents: a store takes the configurations fsm run takes, input by input")
+  func storeAgreesWithRun() async throws {
+    let pieces = [
+      "<invoke id=\"w\" src=\"worker.scxml\"/>", "<invoke id=\"v\" autoforward=\"true\" src=\"worker.scxml\"/>",
+      "<invoke id=\"q\"><content>\(SCXMLInvokeTests.worker)</content></invoke>", "<send target=\"#_parent\" event=\"x\"/>",
+      "<send target=\"#_w\" event=\"ping\"/>", "<send target=\"#_q\" event=\"ping\"/>", "<send target=\"#_nobody\" event=\"z\"/>",
+      "<send event=\"x\"/>", "<final id=\"f\"/>", "<raise event=\"go\"/>", "<transition event=\"error.communication\" target=\"idle\"/>",
+      "<transition event=\"z\" target=\"unreachable\"/>", "<onentry><send target=\"#_parent\" event=\"started\"/></onentry>",
+      "<transition event=\"done.invoke.q\" target=\"idle\"/>", "<send target=\"#_w\" event=\"finish\" delay=\"1s\"/>",
+    ].map { Array($0.utf8) }
+    let (folder, path) = try Self.folder("fsm-invoke-agree-fuzz-")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var generator = SplitMix64(seed: 0xA6_1EE5)
+    var compared = 0
+    for _ in 0..<Self.count {
+      let bytes = Self.mutate(Self.seeds[Int(generator.next() % UInt64(Self.seeds.count))], pieces: pieces, most: 2, &generator)
+      try Data(bytes).write(to: path)
+      var inputs = (0..<5).map { _ in Self.events[Int(generator.next() % UInt64(Self.events.count))] }
+      inputs.insert("after 1s", at: Int(generator.next() % 6))
+      let run = PackageFSM.run(["run", path.path, "--events", inputs.joined(separator: ",")])
+      guard run.code == 0, let chart = try? SCXMLInvokeStoreTests.chart(at: path.path) else { continue }
+      compared += 1
+      // (Its configurations: not its effects, indented, nor its notes of inputs nothing took.)
+      let expected = run.output.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("  ") && $0.contains(" -> [") }
+      let lines = try await SCXMLInvokeStoreTests.run(chart, inputs: inputs)
+      if lines != expected {
+        Issue.record("a store and fsm run differ on \(inputs):\nfsm run:\n\(expected.joined(separator: "\n"))\nstore:\n\(lines.joined(separator: "\n"))\n\(String(decoding: bytes, as: UTF8.self))")
+        return
+      }
+    }
+    #expect(compared > Self.count / 5, "\(compared) documents compared")
+  }
 }

@@ -91,6 +91,27 @@ struct SCXMLInvokeStoreTests {
     #expect(throws: SystemRunError.tooManyEvents(limit: 10_000, input: "go")) { try system.step(.root("go")) }
   }
 
+  @Test("a macrostep's message to a child its earlier message finished is reported failed, and raises no error.communication")
+  func messageToChildEndedInStep() async throws {
+    let path = try SCXMLInvokeTests.write(SCXMLInvokeTests.sentWhileRunning)
+    defer { SCXMLInvokeTests.remove(path) }
+    let failures = Mutex<[String]>([])
+    let store = try Store(
+      try Self.chart(at: path), context: NoContext(), clock: ManualClock(), handler: { _, _ in },
+      inspector: { report in
+        if case .effectFailed(let description, let error, _) = report { failures.withLock { $0.append("\(description): \(error)") } }
+      })
+    store.start()
+    await store.settle()
+    #expect(store.children == ["w"])
+    store.send("both")
+    await store.settle()
+    #expect(store.configuration == ["s"])
+    #expect(store.children.isEmpty)
+    #expect(failures.withLock { $0 } == ["send ping to #_w: \(SendRejection.finished)"])
+    await store.finish()
+  }
+
   @Test("8 producers: each lost message's error.communication is the step right after it, however many events wait")
   func communicationErrorsAheadUnderProducers() async throws {
     let document = """

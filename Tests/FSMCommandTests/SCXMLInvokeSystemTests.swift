@@ -100,6 +100,20 @@ struct SCXMLInvokeSystemTests {
     #expect(system.configuration.root == ["pass"])
   }
 
+  @Test("in a system, a child that a macrostep's first message finishes drops the macrostep's next, as in a store: no error.communication")
+  func sentWhileRunningInSystem() throws {
+    let path = try SCXMLInvokeTests.write(SCXMLInvokeTests.sentWhileRunning)
+    defer { SCXMLInvokeTests.remove(path) }
+    var system = SystemMachine(MachineSystem(chart: try SCXMLInvokeStoreTests.chart(at: path)), context: NoContext())
+    try system.begin()
+    #expect(system.configuration.children == ["w": "working"])
+    _ = try system.step(.root("both"))
+    #expect(system.configuration.root == ["s"])
+    #expect(system.configuration.children.isEmpty)
+    // Not delivered, and noted so, as a store reports it failed.
+    #expect(system.undeliveredMessage?.hasSuffix(": \(SendRejection.finished)") == true, "\(String(describing: system.undeliveredMessage))")
+  }
+
   @Test("in a system, a child's last step that only messages its parent is delivered, before its done.invoke.<id>")
   func lastMessageInSystem() throws {
     let document = """

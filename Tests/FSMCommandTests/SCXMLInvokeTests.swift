@@ -74,6 +74,21 @@ struct SCXMLInvokeTests {
     </scxml>
     """
 
+  /// A parent whose `both` finishes its worker, then pings it, in one macrostep: both sends go
+  /// out while the worker runs, and the finished worker drops the ping, so no
+  /// `error.communication` is raised (a store delivers the first at once, and its worker ends
+  /// on it before the second).
+  static let sentWhileRunning = """
+    <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s" name="parent">
+      <state id="s">
+        <invoke id="w" src="worker.scxml"/>
+        <transition event="both"><send target="#_w" event="finish"/><send target="#_w" event="ping"/></transition>
+        <transition event="error.communication" target="lost"/>
+      </state>
+      <state id="lost"/>
+    </scxml>
+    """
+
   static let inline = "<invoke id=\"w\" type=\"http://www.w3.org/TR/scxml/\"><content>\(worker)</content></invoke>"
   static let cases: [Case] = [
     Case(label: "an inline child's #_parent message moves its parent; #_<id> finishes it: done.invoke.<id>", document: parent(inline),
@@ -145,6 +160,8 @@ struct SCXMLInvokeTests {
            """, events: ["stop", "x", "y"], lines: ["stop -> [s]", "x -> [s]", "y -> [s]"]),
     Case(label: "error.communication is taken before an event the same macrostep sent itself earlier (SCXML's internal queue)",
          document: communicationAhead, events: ["go"], lines: ["go -> [pass] (halted)"]),
+    Case(label: "a child that a macrostep's first message finishes drops the macrostep's next: no error.communication",
+         document: sentWhileRunning, events: ["both"], lines: ["start -> [s]", "both -> [s]"]),
   ]
 
   /// Writes the documents into a new folder; returns the parent's path.

@@ -46,6 +46,7 @@ extension StoreRuntime {
       case .child(let child, nested: false): send(message.content, to: child)
       case .child(let child, nested: true):
         send(message.content.payload, along: Substring(message.target), to: child, feeding: true)
+      case .ended: .rejected(.finished)
       case .refused(let reason): saidToParent(message, starting: false) ?? .rejected(reason)
       }
     report(result, of: message, as: .message(message))
@@ -76,10 +77,14 @@ extension StoreRuntime {
   }
 
   /// Tells the inspector how a message's delivery ended: finished when the child accepted it,
-  /// failed otherwise.
+  /// failed otherwise. A failed one raises the machine's communication error, unless its child
+  /// had ended (``SendRejection/finished``: sent while the child ran, see
+  /// ``Family/endedDuring(_:step:)``) or it was a forwarded copy.
   @inlinable
   func report(_ result: SendResult, of message: MachineMessage, as command: @autoclosure () -> Effect) {
-    if case .rejected(let reason) = result, Engine.mayRaiseCommunicationErrors, !message.isForwarded { communicationFailed(reason) }
+    if case .rejected(let reason) = result, reason != .finished, Engine.mayRaiseCommunicationErrors, !message.isForwarded {
+      communicationFailed(reason)
+    }
     guard let inspector else { return }
     switch result {
     case .accepted: inspector(.effectFinished(id: message.id, description: command().description))
@@ -125,6 +130,7 @@ extension StoreRuntime {
   func routeToChild(_ message: any Sendable, to path: Substring, feeding: Bool = false) -> SendResult {
     switch core.withLock({ $0.receiver(ofPath: path, feeding: feeding, limit: Self.cascadeLimit) }) {
     case .child(let child, _): send(message, along: path, to: child, feeding: feeding)
+    case .ended: .rejected(.finished)
     case .refused(let reason): .rejected(reason)
     }
   }

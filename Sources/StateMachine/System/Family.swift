@@ -51,6 +51,9 @@ final class Family {
   /// The child last found by id: messages to one child come in runs, and comparing a short id
   /// costs less than hashing it. Forgotten whenever a child stops running.
   @exclusivity(unchecked) @usableFromInline var last: (id: String, child: RunningChild)?
+  /// The ids of the children that ended on their own, and the store's step count then: those
+  /// that ended while the store delivered that step's work (see ``endedDuring(_:step:)``).
+  @exclusivity(unchecked) @usableFromInline var ended: (step: Int, ids: [String]) = (0, [])
 
   /// The running child `id` (attached: its store started); `byID` is the store's index of
   /// running effects by id.
@@ -88,6 +91,27 @@ final class Family {
 
   @inlinable
   init() {}
+
+  /// The child `id` ended on its own (done, or failed) when the store's step count was `steps`.
+  @usableFromInline
+  func noteEnded(_ id: String, atStep steps: Int) {
+    if ended.step != steps { ended = (steps, []) }
+    ended.ids.append(id)
+  }
+
+  /// Whether the child `target` names (its id, or SCXML's `#_<id>`) ended on its own while the
+  /// store delivered its step `steps`' work: a message that step sent it was sent while it ran,
+  /// as SCXML sends each one of a macrostep before the child takes any, and an SCXML session
+  /// that ended drops what was queued for it. The message is refused as sent to a store that
+  /// has finished (``SendRejection/finished``, reported failed) and raises no
+  /// `error.communication`. (A store delivers each message at once, and its child steps on it
+  /// at once: a child the step's first message finished is gone by its second.)
+  @usableFromInline
+  func endedDuring(_ target: some StringProtocol, step steps: Int) -> Bool {
+    guard ended.step == steps, !ended.ids.isEmpty else { return false }
+    let name = String(target)
+    return ended.ids.contains(name) || MachineMessage.invokedID(in: name).map(ended.ids.contains) == true
+  }
 
   /// See ``StoreCore/beginFeeding(limit:)``; `steps` is the store's step count.
   @inlinable
@@ -174,7 +198,10 @@ extension StoreCore {
     let slash = path.utf8.firstIndex(of: UInt8(ascii: "/"))
     let child = family.child(slash.map { path[..<$0] } ?? path, byID: byID)
     if feeding, !family.beginFeeding(atStep: steps, limit: limit) { return .refused(.loop) }
-    guard let child else { return .refused(.unknownTarget) }
+    guard let child else {
+      // (Only a step's message: one from outside is not sent while the child ran.)
+      return feeding && slash == nil && family.endedDuring(path, step: steps) ? .ended : .refused(.unknownTarget)
+    }
     return .child(child, nested: slash != nil)
   }
 
@@ -211,7 +238,8 @@ extension StoreCore {
       return family.beginFeeding(atStep: steps, limit: limit) ? .child(child, nested: false) : .refused(.loop)
     }
     guard target.utf8.contains(UInt8(ascii: "/")) else {
-      return family.beginFeeding(atStep: steps, limit: limit) ? .refused(.unknownTarget) : .refused(.loop)
+      guard family.beginFeeding(atStep: steps, limit: limit) else { return .refused(.loop) }
+      return family.endedDuring(target, step: steps) ? .ended : .refused(.unknownTarget)
     }
     return receiver(ofPath: Substring(target), in: family, feeding: true, limit: limit)
   }
@@ -243,5 +271,9 @@ extension StoreCore {
 enum MessageReceiver {
   /// The child the path's first id names; `nested`: the path goes on below it.
   case child(RunningChild, nested: Bool)
+  /// The child the path names ended on its own while the store delivered this step's work: the
+  /// message is refused as sent to a store that finished, and raises no communication error
+  /// (see ``Family/endedDuring(_:step:)``).
+  case ended
   case refused(SendRejection)
 }

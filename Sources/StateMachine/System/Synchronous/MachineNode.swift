@@ -45,6 +45,9 @@ where
   @usableFromInline let doneAtStart: Bool
   /// Set when the child is done: it takes nothing more.
   @usableFromInline var done = false
+  /// The ids of the children that ended on their own, and the step count then (see
+  /// ``Family/endedDuring(_:step:)``, which a store keeps the same way).
+  @usableFromInline var ended: (step: Int, ids: [String]) = (0, [])
 
   @inlinable
   init(engine: Engine, kind: ChildKind<Engine.Definition, ParentEvent>?, doneAtStart: Bool = false) {
@@ -234,6 +237,11 @@ where
     let (result, heard) = try routeDown(payload, to: Substring(message.target), &budget)
     // (A forwarded event goes to its child only while the child runs, as in a store.)
     if message.isForwarded, result == .rejected(.unknownTarget) { return }
+    // A child this step's work ended: refused as its store's would be, and no error (as in a store).
+    if result == .rejected(.unknownTarget), endedDuringStep(message.target) {
+      if budget.undelivered == nil { budget.undelivered = "\(Command<Never, Never>.message(message)): \(SendRejection.finished)" }
+      return
+    }
     if case .rejected(let reason) = result {
       if budget.undelivered == nil { budget.undelivered = "\(Command<Never, Never>.message(message)): \(reason)" }
       // (As a store queues it: SCXML's `error.communication`, for a chart that invokes.)
@@ -245,6 +253,14 @@ where
       }
     }
     try queue(heard, stepper: stepper, &budget, &said)
+  }
+
+  /// Whether the child `target` names (its id, or SCXML's `#_<id>`) ended on its own while this
+  /// machine's current step's work was delivered (see ``Family/endedDuring(_:step:)``).
+  @inlinable
+  func endedDuringStep(_ target: String) -> Bool {
+    guard ended.step == core.steps, !ended.ids.isEmpty else { return false }
+    return ended.ids.contains(target) || MachineMessage.invokedID(in: target).map(ended.ids.contains) == true
   }
 
   /// Starts `child` as the effect `token` (``Command/invoke(_:id:scope:)``).
@@ -314,6 +330,8 @@ where
       }
     budget.log?.leave()
     if heard.done {
+      if ended.step != core.steps { ended = (core.steps, []) }
+      ended.ids.append(id)
       let child = children.removeValue(forKey: id)
       if let token = core.token(of: EffectID(id)), core.isActive(token) {
         _ = core.remove(token)
