@@ -124,25 +124,28 @@ struct SCXMLInvokeFuzzTests {
     #expect(ran > Self.count / 5, "\(ran) documents ran")
   }
 
+  /// The pieces the runners' agreement is fuzzed with: invocations, messages to children and
+  /// to no one, sends to itself, and transitions on what they raise.
+  static let agreeing = [
+    "<invoke id=\"w\" src=\"worker.scxml\"/>", "<invoke id=\"v\" autoforward=\"true\" src=\"worker.scxml\"/>",
+    "<invoke id=\"q\"><content>\(SCXMLInvokeTests.worker)</content></invoke>", "<send target=\"#_parent\" event=\"x\"/>",
+    "<send target=\"#_w\" event=\"ping\"/>", "<send target=\"#_q\" event=\"ping\"/>", "<send target=\"#_nobody\" event=\"z\"/>",
+    "<send event=\"x\"/>", "<final id=\"f\"/>", "<raise event=\"go\"/>", "<transition event=\"error.communication\" target=\"idle\"/>",
+    "<transition event=\"z\" target=\"unreachable\"/>", "<onentry><send target=\"#_parent\" event=\"started\"/></onentry>",
+    "<transition event=\"done.invoke.q\" target=\"idle\"/>", "<send target=\"#_w\" event=\"finish\" delay=\"1s\"/>",
+  ].map { Array($0.utf8) }
+
   /// Each mutated document `fsm run` runs without an error runs in a store too, on a manual
   /// clock, on the same inputs: the store leaves the same configuration as `fsm run` after the
   /// start and after every input (one model of `<invoke>`, whichever runs it).
   @Test("mutated invoking documents: a store takes the configurations fsm run takes, input by input")
   func storeAgreesWithRun() async throws {
-    let pieces = [
-      "<invoke id=\"w\" src=\"worker.scxml\"/>", "<invoke id=\"v\" autoforward=\"true\" src=\"worker.scxml\"/>",
-      "<invoke id=\"q\"><content>\(SCXMLInvokeTests.worker)</content></invoke>", "<send target=\"#_parent\" event=\"x\"/>",
-      "<send target=\"#_w\" event=\"ping\"/>", "<send target=\"#_q\" event=\"ping\"/>", "<send target=\"#_nobody\" event=\"z\"/>",
-      "<send event=\"x\"/>", "<final id=\"f\"/>", "<raise event=\"go\"/>", "<transition event=\"error.communication\" target=\"idle\"/>",
-      "<transition event=\"z\" target=\"unreachable\"/>", "<onentry><send target=\"#_parent\" event=\"started\"/></onentry>",
-      "<transition event=\"done.invoke.q\" target=\"idle\"/>", "<send target=\"#_w\" event=\"finish\" delay=\"1s\"/>",
-    ].map { Array($0.utf8) }
     let (folder, path) = try Self.folder("fsm-invoke-agree-fuzz-")
     defer { try? FileManager.default.removeItem(at: folder) }
     var generator = SplitMix64(seed: 0xA6_1EE5)
     var compared = 0
     for _ in 0..<Self.count {
-      let bytes = Self.mutate(Self.seeds[Int(generator.next() % UInt64(Self.seeds.count))], pieces: pieces, most: 2, &generator)
+      let bytes = Self.mutate(Self.seeds[Int(generator.next() % UInt64(Self.seeds.count))], pieces: Self.agreeing, most: 2, &generator)
       try Data(bytes).write(to: path)
       var inputs = (0..<5).map { _ in Self.events[Int(generator.next() % UInt64(Self.events.count))] }
       inputs.insert("after 1s", at: Int(generator.next() % 6))
@@ -154,6 +157,46 @@ struct SCXMLInvokeFuzzTests {
       let lines = try await SCXMLInvokeStoreTests.run(chart, inputs: inputs)
       if lines != expected {
         Issue.record("a store and fsm run differ on \(inputs):\nfsm run:\n\(expected.joined(separator: "\n"))\nstore:\n\(lines.joined(separator: "\n"))\n\(String(decoding: bytes, as: UTF8.self))")
+        return
+      }
+    }
+    #expect(compared > Self.count / 5, "\(compared) documents compared")
+  }
+
+  /// The same, for a synchronous system (`fsm explore`'s and the property checks' runner): no
+  /// time passes there, so the inputs are events alone, and a delayed send never fires in
+  /// either.
+  @Test("mutated invoking documents: a system takes the configurations fsm run takes, input by input")
+  func systemAgreesWithRun() throws {
+    let (folder, path) = try Self.folder("fsm-invoke-system-agree-fuzz-")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var generator = SplitMix64(seed: 0x5_A6EE)
+    var compared = 0
+    for _ in 0..<Self.count {
+      let bytes = Self.mutate(Self.seeds[Int(generator.next() % UInt64(Self.seeds.count))], pieces: Self.agreeing, most: 2, &generator)
+      try Data(bytes).write(to: path)
+      let inputs = (0..<6).map { _ in Self.events[Int(generator.next() % UInt64(Self.events.count))] }
+      let run = PackageFSM.run(["run", path.path, "--events", inputs.joined(separator: ",")])
+      guard run.code == 0, let chart = try? SCXMLInvokeStoreTests.chart(at: path.path) else { continue }
+      // (Each configuration `fsm run` printed, without its mark of a halt.)
+      let expected = run.output.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("  ") && $0.contains(" -> [") }
+        .map { $0.replacingOccurrences(of: " (halted)", with: "") }
+      var system = SystemMachine(MachineSystem(chart: chart), context: NoContext())
+      var lines: [String] = []
+      do {
+        try system.begin()
+        lines.append("start -> [\(system.configuration.root.sorted().joined(separator: ", "))]")
+        for input in inputs {
+          _ = try system.step(.root(input))
+          lines.append("\(input) -> [\(system.configuration.root.sorted().joined(separator: ", "))]")
+        }
+      } catch {
+        Issue.record("the system failed where fsm run did not: \(error)\n\(String(decoding: bytes, as: UTF8.self))")
+        return
+      }
+      compared += 1
+      if lines != expected {
+        Issue.record("a system and fsm run differ on \(inputs):\nfsm run:\n\(expected.joined(separator: "\n"))\nsystem:\n\(lines.joined(separator: "\n"))\n\(String(decoding: bytes, as: UTF8.self))")
         return
       }
     }

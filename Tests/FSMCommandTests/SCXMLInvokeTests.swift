@@ -89,6 +89,24 @@ struct SCXMLInvokeTests {
     </scxml>
     """
 
+  /// A parent whose start invokes its worker (which says `started` at its start), then, in the
+  /// state it enters, messages no child: the start's `error.communication` is taken first (in
+  /// `busy`, which ignores it), then `started`, as a store takes what its start's work says
+  /// after that work.
+  static let startSaysAfterItsWork = """
+    <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="session" name="parent">
+      <state id="session" initial="busy">
+        <invoke id="w" src="worker.scxml"/>
+        <state id="busy">
+          <onentry><send target="#_nobody" event="x"/></onentry>
+          <transition event="started" target="running"/>
+        </state>
+        <state id="running"><transition event="error.communication" target="unreachable"/></state>
+      </state>
+      <state id="unreachable"/>
+    </scxml>
+    """
+
   static let inline = "<invoke id=\"w\" type=\"http://www.w3.org/TR/scxml/\"><content>\(worker)</content></invoke>"
   static let cases: [Case] = [
     Case(label: "an inline child's #_parent message moves its parent; #_<id> finishes it: done.invoke.<id>", document: parent(inline),
@@ -162,6 +180,8 @@ struct SCXMLInvokeTests {
          document: communicationAhead, events: ["go"], lines: ["go -> [pass] (halted)"]),
     Case(label: "a child that a macrostep's first message finishes drops the macrostep's next: no error.communication",
          document: sentWhileRunning, events: ["both"], lines: ["start -> [s]", "both -> [s]"]),
+    Case(label: "what a child says at its start is taken after the start's work, and after what that work raised",
+         document: startSaysAfterItsWork, events: [], lines: ["start -> [running]"]),
   ]
 
   /// Writes the documents into a new folder; returns the parent's path.

@@ -215,6 +215,9 @@ extension StoreRuntime {
       inspector?(.effectStarted(id: id, description: command.description))
       launch(child, id: id, token: token, command: command)
     case .message(let message):
+      // A forwarded event goes to its child only while the child runs: to one that does not, it
+      // is not an effect at all (out of line: forwarding is rare).
+      if message.isForwarded, !forwardsTo(message.target) { return }
       inspector?(.effectStarted(id: message.id, description: command.description))
       if message.isDelayed {
         startTimer(token: token, delay: message.delay, repeating: false) { [self] in messageDue(token, message, command: command) }

@@ -64,6 +64,11 @@ extension StoreRuntime {
     report(result, of: message, as: command)
   }
 
+  /// Whether a child runs at `target`, for a forwarded event (SCXML's `autoforward`), which goes
+  /// only to a child that runs.
+  @usableFromInline @inline(never)
+  func forwardsTo(_ target: String) -> Bool { core.withLock { $0.runsChild(target) } }
+
   /// How an invoked chart's message to `#_parent` reached its parent (`nil` for any other
   /// message): one its step made went as the step was reported, before the chart's end (see
   /// ``ChildKind/parentMessages``); one its start made (no step reports it, `starting`), or a

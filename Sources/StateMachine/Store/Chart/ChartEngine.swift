@@ -343,10 +343,11 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
         // (Sent by the last macrostep too: a chart's last word to another machine, an invoked
         // chart's to its parent, is delivered.)
         core.register(output.command(), owner: owner, into: &work)
-      case .delayedMessage(let message):
+      case .delayedMessage:
         // (A timer until it is due, as a table's delayed message, cancelled by its id. A
-        // forwarded event goes to its child only while the child runs.)
-        guard !halted, !message.isForwarded || core.runsChild(message.target) else { continue }
+        // forwarded event goes to its child only while the child runs: asked as it is delivered,
+        // where the runner knows its children, a store's and a synchronous system's alike.)
+        guard !halted else { continue }
         core.register(output.command(), owner: owner, into: &work)
       }
     }

@@ -78,12 +78,20 @@ where
     let started = try Self.withStepper(core.engine.stepper) { stepper throws(SystemRunError) -> Bool in
       guard let (work, taken) = core.started(stepper: stepper) else { return false }
       var first = taken
+      // As a store's start: the machine drains while its start's work runs, so what that work
+      // says meanwhile (a child at its start) is queued and taken after it all, not inside it.
+      let drains = first != nil || (!core.draining && !work.starts.isEmpty)
+      if first == nil, drains {
+        core.draining = true
+        core.engine.lease(stepper)
+      }
       try perform(work, stepper: stepper, &budget, &said)
       // What the start's work raised goes before the event it took (as a store's start does).
       if let held = first, core.mailbox.raised != 0 {
         core.mailbox.putBack([held])
         first = core.mailbox.pop()
       }
+      if drains, first == nil { first = core.takeNext(stepper: stepper) }
       if let first { _ = try drain(first, stepper: stepper, &budget, &said) }
       return true
     }
