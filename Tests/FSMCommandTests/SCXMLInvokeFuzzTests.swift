@@ -133,6 +133,7 @@ struct SCXMLInvokeFuzzTests {
     "<send event=\"x\"/>", "<final id=\"f\"/>", "<raise event=\"go\"/>", "<transition event=\"error.communication\" target=\"idle\"/>",
     "<transition event=\"z\" target=\"unreachable\"/>", "<onentry><send target=\"#_parent\" event=\"started\"/></onentry>",
     "<transition event=\"done.invoke.q\" target=\"idle\"/>", "<send target=\"#_w\" event=\"finish\" delay=\"1s\"/>",
+    "<onexit><send target=\"#_w\" event=\"ping\"/></onexit>", "<transition event=\"x\" target=\"idle\"><send target=\"#_q\" event=\"ping\"/></transition>",
   ].map { Array($0.utf8) }
 
   /// Each mutated document `fsm run` runs without an error runs in a store too, on a manual

@@ -107,6 +107,24 @@ struct SCXMLInvokeTests {
     </scxml>
     """
 
+  /// A parent that tells its worker `ping` as it leaves the worker's state: sent while the
+  /// worker runs (its state's `<onexit>` runs before the invocation is cancelled), then dropped
+  /// with the cancelled worker, so no `pong` comes back and no `error.communication` is raised.
+  static let toldOnExit = """
+    <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s" name="parent">
+      <state id="s">
+        <invoke id="w" src="worker.scxml"/>
+        <onexit><send target="#_w" event="ping"/></onexit>
+        <transition event="leave" target="t"/>
+      </state>
+      <state id="t">
+        <transition event="pong" target="ponged"/>
+        <transition event="error.communication" target="lost"/>
+      </state>
+      <state id="ponged"/><state id="lost"/>
+    </scxml>
+    """
+
   static let inline = "<invoke id=\"w\" type=\"http://www.w3.org/TR/scxml/\"><content>\(worker)</content></invoke>"
   static let cases: [Case] = [
     Case(label: "an inline child's #_parent message moves its parent; #_<id> finishes it: done.invoke.<id>", document: parent(inline),
@@ -182,6 +200,8 @@ struct SCXMLInvokeTests {
          document: sentWhileRunning, events: ["both"], lines: ["start -> [s]", "both -> [s]"]),
     Case(label: "what a child says at its start is taken after the start's work, and after what that work raised",
          document: startSaysAfterItsWork, events: [], lines: ["start -> [running]"]),
+    Case(label: "a message as the child's state is left is dropped with the child: no error.communication",
+         document: toldOnExit, events: ["leave"], lines: ["start -> [s]", "leave -> [t]"]),
   ]
 
   /// Writes the documents into a new folder; returns the parent's path.

@@ -258,7 +258,11 @@ struct StoreCore<Engine: StoreEngine> {
     }
     // (Removed where it was found: found, then removed by its id, it was looked up twice.)
     if let id = effect.id, let index = byID.scanningIndex(forKey: id), byID.values[index] == token { byID.remove(at: index) }
-    if case .child = effect.handle, let family { family.last = nil }
+    if case .child = effect.handle, let family {
+      family.last = nil
+      // (Its step's later messages to it are refused as to a store that finished, with no error.)
+      if let id = effect.id { family.noteEnded(id.name, atStep: steps) }
+    }
     if isOwned, effect.scope == .state, let index = owned.index(forKey: effect.owner), !owned.values[index].remove(token) {
       owned.remove(at: index)
     }

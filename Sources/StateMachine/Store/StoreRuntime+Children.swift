@@ -100,7 +100,6 @@ extension StoreRuntime {
     let ended = core.withLock { core -> (effect: StoreCore<Engine>.Running, enqueued: StoreCore<Engine>.Enqueued?)? in
       guard core.isActive(token) else { return nil }
       let effect = core.remove(token)
-      if let id = effect.id { core.makeFamily().noteEnded(id.name, atStep: core.steps) }
       if event != nil { core.childEventArrived(feeding: feeding.load(ordering: .relaxed)) }
       return (effect, event.map { core.eventArrived($0, force: true, stepper: side) })
     }

@@ -51,9 +51,9 @@ final class Family {
   /// The child last found by id: messages to one child come in runs, and comparing a short id
   /// costs less than hashing it. Forgotten whenever a child stops running.
   @exclusivity(unchecked) @usableFromInline var last: (id: String, child: RunningChild)?
-  /// The ids of the children that ended on their own, and the store's step count then: those
-  /// that ended while the store delivered that step's work (see ``endedDuring(_:step:)``).
-  @exclusivity(unchecked) @usableFromInline var ended: (step: Int, ids: [String]) = (0, [])
+  /// The ids of the children that ended (on their own, or cancelled), and the store's step
+  /// count then: those that ended in that step (see ``endedDuring(_:step:)``).
+  @exclusivity(unchecked) @usableFromInline var ended = EndedChildren()
 
   /// The running child `id` (attached: its store started); `byID` is the store's index of
   /// running effects by id.
@@ -92,26 +92,20 @@ final class Family {
   @inlinable
   init() {}
 
-  /// The child `id` ended on its own (done, or failed) when the store's step count was `steps`.
+  /// The child `id` ended (done, failed, or cancelled) when the store's step count was `steps`.
   @usableFromInline
-  func noteEnded(_ id: String, atStep steps: Int) {
-    if ended.step != steps { ended = (steps, []) }
-    ended.ids.append(id)
-  }
+  func noteEnded(_ id: String, atStep steps: Int) { ended.note(id, atStep: steps) }
 
-  /// Whether the child `target` names (its id, or SCXML's `#_<id>`) ended on its own while the
-  /// store delivered its step `steps`' work: a message that step sent it was sent while it ran,
-  /// as SCXML sends each one of a macrostep before the child takes any, and an SCXML session
-  /// that ended drops what was queued for it. The message is refused as sent to a store that
-  /// has finished (``SendRejection/finished``, reported failed) and raises no
-  /// `error.communication`. (A store delivers each message at once, and its child steps on it
-  /// at once: a child the step's first message finished is gone by its second.)
+  /// Whether the child `target` names (its id, or SCXML's `#_<id>`) ended in the store's step
+  /// `steps`: a message that step sent it was sent while it ran, as SCXML sends each one of a
+  /// macrostep before the child takes any (and a state's `<onexit>` before its invocations are
+  /// cancelled), and an SCXML session that ended drops what was queued for it. The message is
+  /// refused as sent to a store that has finished (``SendRejection/finished``, reported failed)
+  /// and raises no `error.communication`. (A store delivers each message at once, and its child
+  /// steps on it at once, after the step's cancellations: a child the step's first message
+  /// finished, or whose state it left, is gone by then.)
   @usableFromInline
-  func endedDuring(_ target: some StringProtocol, step steps: Int) -> Bool {
-    guard ended.step == steps, !ended.ids.isEmpty else { return false }
-    let name = String(target)
-    return ended.ids.contains(name) || MachineMessage.invokedID(in: name).map(ended.ids.contains) == true
-  }
+  func endedDuring(_ target: some StringProtocol, step steps: Int) -> Bool { ended.contain(String(target), atStep: steps) }
 
   /// See ``StoreCore/beginFeeding(limit:)``; `steps` is the store's step count.
   @inlinable
@@ -271,7 +265,7 @@ extension StoreCore {
 enum MessageReceiver {
   /// The child the path's first id names; `nested`: the path goes on below it.
   case child(RunningChild, nested: Bool)
-  /// The child the path names ended on its own while the store delivered this step's work: the
+  /// The child the path names ended in this step (on its own, or its state left): the
   /// message is refused as sent to a store that finished, and raises no communication error
   /// (see ``Family/endedDuring(_:step:)``).
   case ended

@@ -114,11 +114,12 @@ struct StepMessageTests {
         "start send ball to echo", "finished send ball to echo",
         "start send ball to nobody", "failed send ball to nobody: \(SendRejection.unknownTarget)",
       ], childSteps: 1),
-    // (Sent, as a chart's last word to another machine is; but the halt cancelled the child first.)
+    // (Sent, as a chart's last word to another machine is; but the halt cancelled the child first:
+    // refused as by the child's finished store.)
     Case(
       label: "from the macrostep that halts the chart: sent after the halt ended the child, so it fails", kinds: [.chart],
       events: ["quit"], wait: .zero,
-      reports: ["start send ball to echo", "failed send ball to echo: \(SendRejection.unknownTarget)"], childSteps: 0),
+      reports: ["start send ball to echo", "failed send ball to echo: \(SendRejection.finished)"], childSteps: 0),
   ]
 
   static let runs: [(HostKind, Case)] = cases.flatMap { c in c.kinds.map { ($0, c) } }
@@ -159,9 +160,10 @@ struct StepMessageTests {
     }
   }
 
-  /// The step's exit ends the child before its message goes out (SCXML: the state's invocations
-  /// are cancelled as it is exited, before the transition's content runs), so the message finds
-  /// no child: it is refused, and reported failed after the child's cancel.
+  /// The step's exit ends the child before its message goes out (the state's invocations are
+  /// cancelled as it is exited), so the message finds the child's store finished: it is refused
+  /// (``SendRejection/finished``: the child ended in this step, see `Family.endedDuring`), and
+  /// reported failed after the child's cancel.
   @Test("a message from the step that leaves its receiver's state: the child is cancelled, then the message fails", arguments: HostKind.allCases)
   func toTheChildItsStepEnds(_ kind: HostKind) async throws {
     let run = try Self.leaving(kind)
@@ -169,9 +171,9 @@ struct StepMessageTests {
     await run.store.settle()
     let reports = run.ledger.all
     let cancelled = try #require(reports.firstIndex { $0.hasPrefix("cancelled") && $0.contains("echo") })
-    let failed = try #require(reports.firstIndex(of: "failed send ball to echo: \(SendRejection.unknownTarget)"))
+    let failed = try #require(reports.firstIndex(of: "failed send ball to echo: \(SendRejection.finished)"))
     #expect(cancelled < failed)
-    #expect(reports.filter { $0.contains("send ball") } == ["start send ball to echo", "failed send ball to echo: \(SendRejection.unknownTarget)"])
+    #expect(reports.filter { $0.contains("send ball") } == ["start send ball to echo", "failed send ball to echo: \(SendRejection.finished)"])
     #expect(run.ledger.childSteps.isEmpty)
     await run.store.finish()
   }

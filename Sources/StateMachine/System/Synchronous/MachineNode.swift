@@ -45,9 +45,9 @@ where
   @usableFromInline let doneAtStart: Bool
   /// Set when the child is done: it takes nothing more.
   @usableFromInline var done = false
-  /// The ids of the children that ended on their own, and the step count then (see
+  /// The ids of the children that ended, and the step count then (see
   /// ``Family/endedDuring(_:step:)``, which a store keeps the same way).
-  @usableFromInline var ended: (step: Int, ids: [String]) = (0, [])
+  @usableFromInline var ended = EndedChildren()
 
   @inlinable
   init(engine: Engine, kind: ChildKind<Engine.Definition, ParentEvent>?, doneAtStart: Bool = false) {
@@ -196,7 +196,9 @@ where
   ) throws(SystemRunError) {
     for effect in work.cancelled {
       guard case .invoke = effect.command, let id = effect.id else { continue }
-      logEnd(of: id.name, children.removeValue(forKey: id.name), ChildEnd(.cancelled), budget)
+      let child = children.removeValue(forKey: id.name)
+      if child != nil { noteEnded(id.name) }
+      logEnd(of: id.name, child, ChildEnd(.cancelled), budget)
     }
     for start in work.starts {
       switch start.command {
@@ -263,13 +265,15 @@ where
     try queue(heard, stepper: stepper, &budget, &said)
   }
 
-  /// Whether the child `target` names (its id, or SCXML's `#_<id>`) ended on its own while this
-  /// machine's current step's work was delivered (see ``Family/endedDuring(_:step:)``).
+  /// The running child `id` ended (on its own, or cancelled) in the current step (see
+  /// ``Family/noteEnded(_:atStep:)``).
   @inlinable
-  func endedDuringStep(_ target: String) -> Bool {
-    guard ended.step == core.steps, !ended.ids.isEmpty else { return false }
-    return ended.ids.contains(target) || MachineMessage.invokedID(in: target).map(ended.ids.contains) == true
-  }
+  mutating func noteEnded(_ id: String) { ended.note(id, atStep: core.steps) }
+
+  /// Whether the child `target` names (its id, or SCXML's `#_<id>`) ended while this machine's
+  /// current step's work was delivered (see ``Family/endedDuring(_:step:)``).
+  @inlinable
+  func endedDuringStep(_ target: String) -> Bool { ended.contain(target, atStep: core.steps) }
 
   /// Starts `child` as the effect `token` (``Command/invoke(_:id:scope:)``).
   @inlinable
@@ -306,6 +310,7 @@ where
     // Done (or failed) at its start: its effect ends, and what it said is queued.
     if heard.done, core.isActive(token) {
       _ = core.remove(token)
+      if started != nil { noteEnded(id.name) }
       logEnd(of: id.name, started, end, budget)
     }
     try queue(heard, stepper: stepper, &budget, &said)
@@ -338,8 +343,7 @@ where
       }
     budget.log?.leave()
     if heard.done {
-      if ended.step != core.steps { ended = (core.steps, []) }
-      ended.ids.append(id)
+      noteEnded(id)
       let child = children.removeValue(forKey: id)
       if let token = core.token(of: EffectID(id)), core.isActive(token) {
         _ = core.remove(token)
