@@ -136,71 +136,56 @@ struct SCXMLInvokeFuzzTests {
     "<onexit><send target=\"#_w\" event=\"ping\"/></onexit>", "<transition event=\"x\" target=\"idle\"><send target=\"#_q\" event=\"ping\"/></transition>",
   ].map { Array($0.utf8) }
 
-  /// Each mutated document `fsm run` runs without an error runs in a store too, on a manual
-  /// clock, on the same inputs: the store leaves the same configuration as `fsm run` after the
-  /// start and after every input (one model of `<invoke>`, whichever runs it).
-  @Test("mutated invoking documents: a store takes the configurations fsm run takes, input by input")
-  func storeAgreesWithRun() async throws {
-    let (folder, path) = try Self.folder("fsm-invoke-agree-fuzz-")
+  /// Runs `fsm run` on mutated documents (with random events and, `time`, a second passing
+  /// among them), and `runner` (`name`) on each that `fsm run` ran without an error: after the
+  /// start and after every input, `runner` must leave the configuration `fsm run` left (its
+  /// lines read as `fsm run`'s, `input -> [configuration]`; without the marks of a halt unless
+  /// `marksHalts`). One model of `<invoke>`, whichever runs it.
+  static func agree(
+    _ name: String, seed: UInt64, time: Bool, marksHalts: Bool,
+    runner: (SCXMLInvokeStoreTests.DocumentChart, [String]) async throws -> [String]
+  ) async throws {
+    let (folder, path) = try folder("fsm-invoke-\(name)-agree-fuzz-")
     defer { try? FileManager.default.removeItem(at: folder) }
-    var generator = SplitMix64(seed: 0xA6_1EE5)
+    var generator = SplitMix64(seed: seed)
     var compared = 0
-    for _ in 0..<Self.count {
-      let bytes = Self.mutate(Self.seeds[Int(generator.next() % UInt64(Self.seeds.count))], pieces: Self.agreeing, most: 2, &generator)
+    for _ in 0..<count {
+      let bytes = mutate(seeds[Int(generator.next() % UInt64(seeds.count))], pieces: agreeing, most: 2, &generator)
       try Data(bytes).write(to: path)
-      var inputs = (0..<5).map { _ in Self.events[Int(generator.next() % UInt64(Self.events.count))] }
-      inputs.insert("after 1s", at: Int(generator.next() % 6))
+      var inputs = (0..<(time ? 5 : 6)).map { _ in events[Int(generator.next() % UInt64(events.count))] }
+      if time { inputs.insert("after 1s", at: Int(generator.next() % 6)) }
       let run = PackageFSM.run(["run", path.path, "--events", inputs.joined(separator: ",")])
       guard run.code == 0, let chart = try? SCXMLInvokeStoreTests.chart(at: path.path) else { continue }
       compared += 1
       // (Its configurations: not its effects, indented, nor its notes of inputs nothing took.)
       let expected = run.output.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("  ") && $0.contains(" -> [") }
-      let lines = try await SCXMLInvokeStoreTests.run(chart, inputs: inputs)
+        .map { marksHalts ? $0 : $0.replacingOccurrences(of: " (halted)", with: "") }
+      let document = String(decoding: bytes, as: UTF8.self)
+      let lines: [String]
+      do {
+        lines = try await runner(chart, inputs)
+      } catch {
+        Issue.record("the \(name) failed where fsm run did not: \(error)\n\(document)")
+        return
+      }
       if lines != expected {
-        Issue.record("a store and fsm run differ on \(inputs):\nfsm run:\n\(expected.joined(separator: "\n"))\nstore:\n\(lines.joined(separator: "\n"))\n\(String(decoding: bytes, as: UTF8.self))")
+        Issue.record("the \(name) and fsm run differ on \(inputs):\nfsm run:\n\(expected.joined(separator: "\n"))\n\(name):\n\(lines.joined(separator: "\n"))\n\(document)")
         return
       }
     }
-    #expect(compared > Self.count / 5, "\(compared) documents compared")
+    #expect(compared > count / 5, "\(compared) documents compared")
   }
 
-  /// The same, for a synchronous system (`fsm explore`'s and the property checks' runner): no
-  /// time passes there, so the inputs are events alone, and a delayed send never fires in
-  /// either.
+  /// A store, on a manual clock: the time passes there as in `fsm run`.
+  @Test("mutated invoking documents: a store takes the configurations fsm run takes, input by input")
+  func storeAgreesWithRun() async throws {
+    try await Self.agree("store", seed: 0xA6_1EE5, time: true, marksHalts: true) { try await SCXMLInvokeStoreTests.run($0, inputs: $1) }
+  }
+
+  /// A synchronous system (`fsm explore`'s and the property checks' runner): no time passes
+  /// there, so the inputs are events alone, and a delayed send never fires in either.
   @Test("mutated invoking documents: a system takes the configurations fsm run takes, input by input")
-  func systemAgreesWithRun() throws {
-    let (folder, path) = try Self.folder("fsm-invoke-system-agree-fuzz-")
-    defer { try? FileManager.default.removeItem(at: folder) }
-    var generator = SplitMix64(seed: 0x5_A6EE)
-    var compared = 0
-    for _ in 0..<Self.count {
-      let bytes = Self.mutate(Self.seeds[Int(generator.next() % UInt64(Self.seeds.count))], pieces: Self.agreeing, most: 2, &generator)
-      try Data(bytes).write(to: path)
-      let inputs = (0..<6).map { _ in Self.events[Int(generator.next() % UInt64(Self.events.count))] }
-      let run = PackageFSM.run(["run", path.path, "--events", inputs.joined(separator: ",")])
-      guard run.code == 0, let chart = try? SCXMLInvokeStoreTests.chart(at: path.path) else { continue }
-      // (Each configuration `fsm run` printed, without its mark of a halt.)
-      let expected = run.output.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("  ") && $0.contains(" -> [") }
-        .map { $0.replacingOccurrences(of: " (halted)", with: "") }
-      var system = SystemMachine(MachineSystem(chart: chart), context: NoContext())
-      var lines: [String] = []
-      do {
-        try system.begin()
-        lines.append("start -> [\(system.configuration.root.sorted().joined(separator: ", "))]")
-        for input in inputs {
-          _ = try system.step(.root(input))
-          lines.append("\(input) -> [\(system.configuration.root.sorted().joined(separator: ", "))]")
-        }
-      } catch {
-        Issue.record("the system failed where fsm run did not: \(error)\n\(String(decoding: bytes, as: UTF8.self))")
-        return
-      }
-      compared += 1
-      if lines != expected {
-        Issue.record("a system and fsm run differ on \(inputs):\nfsm run:\n\(expected.joined(separator: "\n"))\nsystem:\n\(lines.joined(separator: "\n"))\n\(String(decoding: bytes, as: UTF8.self))")
-        return
-      }
-    }
-    #expect(compared > Self.count / 5, "\(compared) documents compared")
+  func systemAgreesWithRun() async throws {
+    try await Self.agree("system", seed: 0x5_A6EE, time: false, marksHalts: false) { try SCXMLInvokeSystemTests.run($0, inputs: $1) }
   }
 }

@@ -90,19 +90,26 @@ struct SCXMLInvokeSystemTests {
     await restored.finish()
   }
 
+  /// Runs `chart` as a system: its start, then each input, each followed by the root's
+  /// configuration it leaves, as `fsm run` prints it without the mark of a halt (`go -> [done]`).
+  static func run(_ chart: DocumentChart, inputs: [String]) throws -> [String] {
+    var system = SystemMachine(MachineSystem(chart: chart), context: NoContext())
+    try system.begin()
+    var lines = ["start -> [\(system.configuration.root.sorted().joined(separator: ", "))]"]
+    for input in inputs {
+      _ = try system.step(.root(input))
+      lines.append("\(input) -> [\(system.configuration.root.sorted().joined(separator: ", "))]")
+    }
+    return lines
+  }
+
   /// `fsm run`'s cases in a synchronous system (those where time passes aside: it does not
   /// pass there): the same configurations, input by input.
   @Test(arguments: SCXMLInvokeTests.cases.filter { !$0.events.contains { $0.hasPrefix("after ") } })
   func runs(_ c: SCXMLInvokeTests.Case) throws {
     let path = try SCXMLInvokeTests.write(c.document)
     defer { SCXMLInvokeTests.remove(path) }
-    var system = SystemMachine(MachineSystem(chart: try SCXMLInvokeStoreTests.chart(at: path)), context: NoContext())
-    try system.begin()
-    var lines = ["start -> [\(system.configuration.root.sorted().joined(separator: ", "))]"]
-    for input in c.events {
-      _ = try system.step(.root(input))
-      lines.append("\(input) -> [\(system.configuration.root.sorted().joined(separator: ", "))]")
-    }
+    let lines = try Self.run(try SCXMLInvokeStoreTests.chart(at: path), inputs: c.events)
     // (Configurations alone: effects are `fsm run`'s to print, and a system marks no halt.)
     var at = 0
     for expected in c.lines where !expected.hasPrefix("  ") {
