@@ -310,7 +310,6 @@ where
     // Done (or failed) at its start: its effect ends, and what it said is queued.
     if heard.done, core.isActive(token) {
       _ = core.remove(token)
-      if started != nil { noteEnded(id.name) }
       logEnd(of: id.name, started, end, budget)
     }
     try queue(heard, stepper: stepper, &budget, &said)
