@@ -375,25 +375,6 @@ extension StoreRuntime {
   }
 }
 
-extension StoreRuntime: ManualClockParticipant {
-  @usableFromInline
-  func sleeperStarted() {
-    let waiters = core.withLock { core in
-      core.sleeping += 1
-      return core.waitersToResume()
-    }
-    for waiter in waiters { waiter.resume() }
-  }
-
-  @usableFromInline
-  func sleeperWoke() {
-    core.withLock { $0.sleeping -= 1 }
-  }
-
-  @usableFromInline
-  func waitUntilIdle() async { await settle() }
-}
-
 /// The perform effect whose `send` is draining the mailbox on this task, if any: a step it
 /// causes that cancels that very effect defers the report to the effect's end.
 enum DeliveryContext {
