@@ -134,6 +134,7 @@ struct SCXMLInvokeFuzzTests {
     "<transition event=\"z\" target=\"unreachable\"/>", "<onentry><send target=\"#_parent\" event=\"started\"/></onentry>",
     "<transition event=\"done.invoke.q\" target=\"idle\"/>", "<send target=\"#_w\" event=\"finish\" delay=\"1s\"/>",
     "<onexit><send target=\"#_w\" event=\"ping\"/></onexit>", "<transition event=\"x\" target=\"idle\"><send target=\"#_q\" event=\"ping\"/></transition>",
+    "<onentry><send target=\"#_w\" event=\"ping\"/></onentry>",
   ].map { Array($0.utf8) }
 
   /// Runs `fsm run` on mutated documents (with random events and, `time`, a second passing

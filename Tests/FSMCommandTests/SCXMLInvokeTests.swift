@@ -202,6 +202,20 @@ struct SCXMLInvokeTests {
          document: startSaysAfterItsWork, events: [], lines: ["start -> [running]"]),
     Case(label: "a message as the child's state is left is dropped with the child: no error.communication",
          document: toldOnExit, events: ["leave"], lines: ["start -> [s]", "leave -> [t]"]),
+    Case(label: "a message in the macrostep that enters an invoking state goes out before the invocation starts: error.communication",
+         document: """
+           <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s" name="parent">
+             <state id="s" initial="s2">
+               <invoke id="w" src="worker.scxml"/>
+               <state id="s2">
+                 <onentry><send target="#_w" event="ping"/></onentry>
+                 <transition event="pong" target="ponged"/>
+                 <transition event="error.communication" target="lost"/>
+               </state>
+             </state>
+             <state id="ponged"/><state id="lost"/>
+           </scxml>
+           """, events: [], lines: ["start -> [lost]"]),
     Case(label: "a message to a child that its start ends at once, sent in the same macrostep, raises error.communication",
          document: """
            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s" name="parent">

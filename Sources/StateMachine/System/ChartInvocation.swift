@@ -4,8 +4,9 @@
 /// with the invocation's id. Stores, systems, logs and replays run and record it as any child:
 ///
 /// - it starts when the macrostep that entered its state has ended (a store starts a step's
-///   effects then, in order: the states' in document order), and not at all when that
-///   macrostep exited the state again; it is cancelled when the state is exited;
+///   effects then, in order: the states' in document order; an invocation after the step's
+///   messages, which went out during the macrostep), and not at all when that macrostep exited
+///   the state again; it is cancelled when the state is exited;
 /// - it starts with its invoker's context as it is then (no datamodel gives it anything of
 ///   its invoker's; a Swift context bound by name is the invoker's to share), and its work is
 ///   performed by its invoker's store's handler (of the same types: an invoked document is read

@@ -326,6 +326,8 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
       for exit in exits { core.left(exit.state, into: &work) }
     }
     guard !skippingMessage else { return }
+    // Invocations the step's later messages would otherwise find started, started after them.
+    var invocations: [(Effect, owner: Int)] = []
     for (position, output) in step.outputs.enumerated() {
       let owner = owners[position]
       switch output {
@@ -333,6 +335,10 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
         // After a halt only work starts (its events are dropped as late); timers never could fire.
         if halted, !command.isPerform { continue }
         if case .state = command.scope, exits.contains(where: { $0.state == owner && $0.output > position }) { continue }
+        if case .invoke = command, messages(after: position, in: step.outputs) {
+          invocations.append((command, owner))
+          continue
+        }
         core.register(command, owner: owner, into: &work)
       case .send(let event, let delay, _):
         guard !halted else { continue }
@@ -349,6 +355,22 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
         // where the runner knows its children, a store's and a synchronous system's alike.)
         guard !halted else { continue }
         core.register(output.command(), owner: owner, into: &work)
+      }
+    }
+    for (command, owner) in invocations { core.register(command, owner: owner, into: &work) }
+  }
+
+  /// Whether an output after `position` is a message to deliver now. A state's invocations
+  /// start when the macrostep that entered it has ended, and its messages went out during it
+  /// (SCXML's `<send>`, and `fsm run`): an invocation with messages after it starts after them,
+  /// so that one to the child it starts finds it not started yet.
+  @inlinable
+  static func messages(after position: Int, in outputs: [ChartOutput<Event, Effect>]) -> Bool {
+    outputs[(position + 1)...].contains { output in
+      switch output {
+      case .message: true
+      case .effect(.message(let message)), .delayedMessage(let message): !message.isDelayed
+      default: false
       }
     }
   }
