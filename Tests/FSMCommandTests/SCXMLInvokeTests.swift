@@ -216,6 +216,22 @@ struct SCXMLInvokeTests {
              <state id="ponged"/><state id="lost"/>
            </scxml>
            """, events: [], lines: ["start -> [lost]"]),
+    Case(label: "invocations start in document order, also when a message goes out between them",
+         document: """
+           <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s" name="parent">
+             <state id="s" initial="s2">
+               <invoke id="a"><content><scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0"><state id="k"><onentry><send target="#_parent" event="one"/></onentry></state></scxml></content></invoke>
+               <state id="s2">
+                 <onentry><send target="#_nobody" event="x"/></onentry>
+                 <invoke id="b"><content><scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0"><state id="k"><onentry><send target="#_parent" event="two"/></onentry></state></scxml></content></invoke>
+                 <transition event="one" target="s3"/>
+                 <transition event="two" target="fail"/>
+               </state>
+               <state id="s3"><transition event="two" target="pass"/></state>
+             </state>
+             <state id="pass"/><state id="fail"/>
+           </scxml>
+           """, events: [], lines: ["start -> [pass]"]),
     Case(label: "a message to a child that its start ends at once, sent in the same macrostep, raises error.communication",
          document: """
            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s" name="parent">

@@ -335,7 +335,8 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
         // After a halt only work starts (its events are dropped as late); timers never could fire.
         if halted, !command.isPerform { continue }
         if case .state = command.scope, exits.contains(where: { $0.state == owner && $0.output > position }) { continue }
-        if case .invoke = command, messages(after: position, in: step.outputs) {
+        // (Once one waits, the later ones wait too: invocations start in document order.)
+        if case .invoke = command, !invocations.isEmpty || messages(after: position, in: step.outputs) {
           invocations.append((command, owner))
           continue
         }
