@@ -316,9 +316,9 @@ extension StoreRuntime {
 
   /// Queues `event` from the running effect `token` (and drains, unless another caller does);
   /// `false` when that effect no longer runs, and the event is dropped. `child`: the effect is
-  /// a child machine, which said it.
+  /// a child machine, which said it. `raised`: ahead of the queue (``raised(_:in:stepper:)``).
   @usableFromInline
-  func deliver(_ event: Event, from token: UInt64, child: Bool = false) -> Bool {
+  func deliver(_ event: Event, from token: UInt64, child: Bool = false, raised: Bool = false) -> Bool {
     let side = core.side
     let enqueued = core.withLock { core -> StoreCore<Engine>.Enqueued? in
       guard core.isActive(token) else {
@@ -326,7 +326,7 @@ extension StoreRuntime {
         return nil
       }
       if child { core.childEventArrived(feeding: feeding.load(ordering: .relaxed)) }
-      return core.eventArrived(event, force: true, stepper: side)
+      return raised ? self.raised(event, in: &core, stepper: side) : core.eventArrived(event, force: true, stepper: side)
     }
     switch enqueued {
     case nil: return false

@@ -15,11 +15,18 @@ extension StoreRuntime {
     let side = core.side
     let enqueued = core.withLock { core -> StoreCore<Engine>.Enqueued? in
       guard let event = make(&core) else { return nil }
-      let enqueued = core.eventRaised(event, stepper: side)
-      if case .queued = enqueued { raisedAhead.store(true, ordering: .relaxed) }
-      return enqueued
+      return raised(event, in: &core, stepper: side)
     }
     if case .drain(let first)? = enqueued { drain(first) }
+  }
+
+  /// `event` raised ahead of the queue, under the lock (``StoreCore/eventRaised(_:stepper:)``);
+  /// queued while another drains, it marks ``raisedAhead`` for the drainer.
+  @usableFromInline
+  func raised(_ event: Event, in core: inout StoreCore<Engine>, stepper: UnsafeMutablePointer<Engine.Stepper>) -> StoreCore<Engine>.Enqueued {
+    let enqueued = core.eventRaised(event, stepper: stepper)
+    if case .queued = enqueued { raisedAhead.store(true, ordering: .relaxed) }
+    return enqueued
   }
 
   /// The next event for a drainer that holds `next` and `batch`, taken from the queue before

@@ -128,16 +128,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
     if !deliver(event, from: token, child: true) { inspector?(.lateEventDropped(event, effect: label.description)) }
   }
   @usableFromInline override func childRaised(_ event: Event, token: UInt64, label: ChildLabel) {
-    var late = false
-    raise { core in
-      guard core.isActive(token) else {
-        late = true
-        return nil
-      }
-      core.childEventArrived(feeding: feeding.load(ordering: .relaxed))
-      return event
-    }
-    if late { inspector?(.lateEventDropped(event, effect: label.description)) }
+    if !deliver(event, from: token, child: true, raised: true) { inspector?(.lateEventDropped(event, effect: label.description)) }
   }
   @usableFromInline override func childFinished(token: UInt64, event: Event?) { finishedChild(token, event: event) }
   @usableFromInline override var watchesChildren: Bool { inspector != nil || recording }

@@ -258,7 +258,7 @@ extension TransitionTable.Storage {
     let i = Int(hot.compiled)
     guard let (target, expected, make) = maker[i] else { return .rejected(.unknownTarget) }
     var updated = context
-    if update[i] != nil { apply(update: i, &updated, event) }
+    if hot.flags & Self.hasUpdate != 0 { apply(update: i, &updated, event) }
     let made = make(updated, event)
     guard made.discriminant == expected else { return .rejected(.unknownTarget) }
     context = updated

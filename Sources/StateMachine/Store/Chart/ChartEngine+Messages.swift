@@ -42,4 +42,19 @@ extension ChartEngine {
   static func commitMessage(_ message: consuming MachineMessage, to core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork) -> MachineMessage? {
     message
   }
+
+  /// Whether an output after `position` is a message to deliver now. A state's invocations
+  /// start when the macrostep that entered it has ended, and its messages went out during it
+  /// (SCXML's `<send>`, and `fsm run`): an invocation with messages after it starts after them,
+  /// so that one to the child it starts finds it not started yet.
+  @inlinable
+  static func messages(after position: Int, in outputs: [ChartOutput<Event, Effect>]) -> Bool {
+    outputs[(position + 1)...].contains { output in
+      switch output {
+      case .message: true
+      case .effect(.message(let message)), .delayedMessage(let message): !message.isDelayed
+      default: false
+      }
+    }
+  }
 }
