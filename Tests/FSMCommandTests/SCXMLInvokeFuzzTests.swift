@@ -125,7 +125,8 @@ struct SCXMLInvokeFuzzTests {
   }
 
   /// The pieces the runners' agreement is fuzzed with: invocations, messages to children and
-  /// to no one, sends to itself, and transitions on what they raise.
+  /// to no one (also as a state is left, and after), sends to itself, and transitions on what
+  /// they raise.
   static let agreeing = [
     "<invoke id=\"w\" src=\"worker.scxml\"/>", "<invoke id=\"v\" autoforward=\"true\" src=\"worker.scxml\"/>",
     "<invoke id=\"q\"><content>\(SCXMLInvokeTests.worker)</content></invoke>", "<send target=\"#_parent\" event=\"x\"/>",
@@ -135,6 +136,9 @@ struct SCXMLInvokeFuzzTests {
     "<transition event=\"done.invoke.q\" target=\"idle\"/>", "<send target=\"#_w\" event=\"finish\" delay=\"1s\"/>",
     "<onexit><send target=\"#_w\" event=\"ping\"/></onexit>", "<transition event=\"x\" target=\"idle\"><send target=\"#_q\" event=\"ping\"/></transition>",
     "<onentry><send target=\"#_w\" event=\"ping\"/></onentry>",
+    // (In `session`, these leave it and enter it again: their messages go after its children were cancelled.)
+    "<transition event=\"x\" target=\"running\"><send target=\"#_w\" event=\"ping\"/></transition>",
+    "<transition event=\"z\" target=\"busy\"><send event=\"started\"/><send target=\"#_q\" event=\"ping\"/></transition>",
   ].map { Array($0.utf8) }
 
   /// Runs `fsm run` on mutated documents (with random events and, `time`, a second passing

@@ -125,6 +125,28 @@ struct SCXMLInvokeTests {
     </scxml>
     """
 
+  /// A parent whose `leave` leaves its worker's state `s` for `t`: `transition` is the
+  /// transition's content, `entering` `t`'s entry content, `onExit` `s`'s exit content. SCXML
+  /// cancels the worker as `s` is exited, after `s`'s exit content and before the transition's:
+  /// a message to it after that finds no worker, and raises `error.communication` (`lost`).
+  static func toldAfterExit(_ transition: String, entering: String = "", onExit: String = "") -> String {
+    """
+    <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s" name="parent">
+      <state id="s">
+        <invoke id="w" src="worker.scxml"/>
+        <onexit>\(onExit)</onexit>
+        <transition event="leave" target="t">\(transition)</transition>
+      </state>
+      <state id="t">
+        <onentry>\(entering)</onentry>
+        <transition event="pong" target="ponged"/>
+        <transition event="error.communication" target="lost"/>
+      </state>
+      <state id="ponged"/><state id="lost"/>
+    </scxml>
+    """
+  }
+
   static let inline = "<invoke id=\"w\" type=\"http://www.w3.org/TR/scxml/\"><content>\(worker)</content></invoke>"
   static let cases: [Case] = [
     Case(label: "an inline child's #_parent message moves its parent; #_<id> finishes it: done.invoke.<id>", document: parent(inline),
@@ -202,6 +224,28 @@ struct SCXMLInvokeTests {
          document: startSaysAfterItsWork, events: [], lines: ["start -> [running]"]),
     Case(label: "a message as the child's state is left is dropped with the child: no error.communication",
          document: toldOnExit, events: ["leave"], lines: ["start -> [s]", "leave -> [t]"]),
+    Case(label: "a message in the transition that leaves the child's state goes out after the child is cancelled: error.communication",
+         document: toldAfterExit("<send target=\"#_w\" event=\"ping\"/>"), events: ["leave"], lines: ["start -> [s]", "leave -> [lost]"]),
+    Case(label: "the same, with an output before the message in the transition",
+         document: toldAfterExit("<send event=\"later\"/><send target=\"#_w\" event=\"ping\"/>"), events: ["leave"],
+         lines: ["start -> [s]", "leave -> [lost]"]),
+    Case(label: "a message in the state the transition enters, after the child's state was left: error.communication",
+         document: toldAfterExit("", entering: "<send target=\"#_w\" event=\"ping\"/>"), events: ["leave"], lines: ["start -> [s]", "leave -> [lost]"]),
+    Case(label: "a message as the child's state is left, and another after it: only the one after raises error.communication",
+         document: toldAfterExit("<send target=\"#_w\" event=\"ping\"/>", onExit: "<send target=\"#_w\" event=\"ping\"/>"), events: ["leave"],
+         lines: ["start -> [s]", "leave -> [lost]"]),
+    Case(label: "a message in a transition that leaves and enters the child's state again: the old child is gone, the new one not started",
+         document: """
+           <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s" name="parent">
+             <state id="s">
+               <invoke id="w" src="worker.scxml"/>
+               <transition event="again" target="s"><send target="#_w" event="ping"/></transition>
+               <transition event="error.communication" target="lost"/>
+               <transition event="pong" target="ponged"/>
+             </state>
+             <state id="lost"/><state id="ponged"/>
+           </scxml>
+           """, events: ["again"], lines: ["start -> [s]", "again -> [lost]"]),
     Case(label: "a message in the macrostep that enters an invoking state goes out before the invocation starts: error.communication",
          document: """
            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s" name="parent">

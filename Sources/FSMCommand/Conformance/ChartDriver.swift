@@ -112,6 +112,8 @@ struct ChartDriver<Event: DriverEvent, Context> {
     self.hooks = hooks
     var machine = Machine(chart, context: hooks.makeContext(chart, 0, [:]))
     machine.reportsTransitions = true
+    // (Its steps list the states they exit, and where among their outputs: see `take`.)
+    machine.tracksOwners = true
     sessions[0] = Session(machine: machine, parent: nil, owner: 0, invokeID: "", invoke: nil, autoforward: false, path: "")
     self.maxEventsPerInput = maxEventsPerInput
   }
@@ -220,9 +222,19 @@ struct ChartDriver<Event: DriverEvent, Context> {
   }
 
   /// What session `key`'s macrostep asked for, then its invocations, then its end if it halted.
+  /// A state's invocations are cancelled as it is exited, after its exit content and before
+  /// the outputs after that (SCXML's `exitStates`): a message to one of them from there on
+  /// finds no session, and raises `error.communication`. (Those of a chart that halted end
+  /// after all its outputs, as a store's do.)
   private mutating func take(_ step: ChartStep<Event, String>, in key: Int) throws(ChartDriverError) {
     let path = sessions[key]!.path
-    for output in step.outputs {
+    let exits = sessions[key]!.machine.isHalted ? [] : sessions[key]!.machine.lastExits
+    var exited = 0
+    for (position, output) in step.outputs.enumerated() {
+      while exited < exits.count, exits[exited].output <= position {
+        endInvocations(of: exits[exited].state, in: key)
+        exited += 1
+      }
       switch output {
       case .effect(let effect): effects.append(path.isEmpty ? effect : "[\(path)] \(effect)")
       case .send(let event, let delay, let id):
@@ -294,6 +306,8 @@ struct ChartDriver<Event: DriverEvent, Context> {
     let chart = started.chart ?? invoke.chart
     var machine = Machine(chart, context: hooks.makeContext(chart, key, started.values))
     machine.reportsTransitions = true
+    // (Its steps list the states they exit, and where among their outputs: see `take`.)
+    machine.tracksOwners = true
     nextKey += 1
     let parentPath = sessions[parent]!.path
     sessions[key] = Session(
@@ -320,6 +334,11 @@ struct ChartDriver<Event: DriverEvent, Context> {
       return
     }
     sessions[key]!.raise([.platform("error.communication", invokeid: nil, data: nil)])
+  }
+
+  /// Cancels the sessions that session `key` invoked in its state `state`.
+  private mutating func endInvocations(of state: Int, in key: Int) {
+    for child in sessions[key]!.children where sessions[child]?.owner == state { end(child) }
   }
 
   /// Cancels session `key` and what it invoked: their queues and pending sends are dropped.

@@ -66,7 +66,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   @usableFromInline var quickExits: Int32 = -1
   /// When the machine tracks owners: the states the last step exited, in order.
   @inlinable
-  var lastExits: [ChartExit] { quickExits >= 0 ? exits(ofMove: quickExits) : exitBuffer }
+  package var lastExits: [ChartExit] { quickExits >= 0 ? exits(ofMove: quickExits) : exitBuffer }
   /// The node of the current configuration in `compiled`, or -1 when not known.
   @usableFromInline var node: Int32 = -1
   /// Whether steps go through the compiled steps (on by default); off, the SCXML algorithm runs
@@ -103,7 +103,7 @@ public struct ChartMachine<ID: Hashable & Sendable, Event: Sendable, Context, Ef
   @usableFromInline var reporting = false
   /// When on, each step keeps which state each output belongs to and which states were exited
   /// (``lastOwners``, ``lastExits``: for a store's state-scoped effects). Off by default.
-  @usableFromInline var tracksOwners = false {
+  @usableFromInline package var tracksOwners = false {
     didSet { quickNotes = tracksOwners || coverage != nil }
   }
   /// Whether a quick step has anything to note (owners and exits, or coverage): one flag for

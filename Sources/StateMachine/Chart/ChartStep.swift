@@ -59,9 +59,9 @@ final class ChartTrace: Sendable {
 /// A state exited during a macrostep, and how many of the macrostep's outputs came before it:
 /// a state-scoped effect output earlier by that state never starts.
 @usableFromInline
-struct ChartExit: Hashable, Sendable {
-  @usableFromInline let state: Int
-  @usableFromInline let output: Int
+package struct ChartExit: Hashable, Sendable {
+  @usableFromInline package let state: Int
+  @usableFromInline package let output: Int
 
   @inlinable
   init(state: Int, output: Int) { (self.state, self.output) = (state, output) }

@@ -23,6 +23,18 @@ struct StoreCore<Engine: StoreEngine> {
 
     @usableFromInline
     init(token: UInt64, command: Effect) { (self.token, self.command) = (token, command) }
+
+    /// A message its step sent after that step had cancelled its child (a chart's message
+    /// after the exit of the state that invoked the child: SCXML cancels a state's invocations
+    /// as it is exited): refused as sent to no child, as SCXML's `error.communication` says.
+    /// Its token is 0, which no running effect has (tokens count from 1).
+    @inlinable
+    init(messageAfterItsChild command: Effect) { (token, self.command) = (0, command) }
+
+    /// Whether it is a message sent after its step cancelled its child (see
+    /// ``init(messageAfterItsChild:)``).
+    @inlinable
+    var isMessageAfterItsChild: Bool { token == 0 }
   }
 
   /// What the caller does after one step: cancel and start effects.
@@ -32,6 +44,10 @@ struct StoreCore<Engine: StoreEngine> {
     @usableFromInline var sequence: Int
     @usableFromInline var starts: [Start] = []
     @usableFromInline var cancelled: [Running] = []
+    /// A messaging step's one message (``StoreEngine/isMessaging(_:)``) was sent after the step
+    /// cancelled its child: it is refused as sent to no child (see
+    /// ``Start/init(messageAfterItsChild:)``).
+    @usableFromInline var messageAfterItsChild = false
 
     @inlinable
     init(sequence: Int) { self.sequence = sequence }

@@ -219,7 +219,10 @@ extension StoreRuntime {
       // is not an effect at all (out of line: forwarding is rare).
       if message.isForwarded, !forwardsTo(message.target) { return }
       inspector?(.effectStarted(id: message.id, description: command.description))
-      if message.isDelayed {
+      if token == 0 {
+        // Sent after its step cancelled its child (``StoreCore/Start/init(messageAfterItsChild:)``).
+        report(.rejected(.unknownTarget), of: message, as: command)
+      } else if message.isDelayed {
         startTimer(token: token, delay: message.delay, repeating: false) { [self] in messageDue(token, message, command: command) }
       } else {
         deliver(message, command: command, starting: starting)

@@ -24,7 +24,9 @@ extension StoreRuntime {
     // was a retain and a release.)
     var delivery: (MachineMessage, to: MessageReceiver)?
     if !core.pointee.finished, let message = Engine.commitMessage(consume sent, to: &core.pointee, &work) {
-      let receiver = core.pointee.receiver(of: message, limit: Self.cascadeLimit)
+      // (One sent after the step cancelled its child finds none, whatever runs by its id now.)
+      let receiver =
+        work.messageAfterItsChild ? MessageReceiver.refused(.unknownTarget) : core.pointee.receiver(of: message, limit: Self.cascadeLimit)
       delivery = (consume message, to: receiver)
     }
     if let word = core.pointee.engine.publishedWord { published.store(word, ordering: .releasing) }

@@ -57,4 +57,45 @@ extension ChartEngine {
       }
     }
   }
+
+  /// Ends the effects and children of the states `exits` left, as
+  /// ``commit(_:owners:exits:skippingMessage:to:_:)`` does; returns the children among them
+  /// (their ids), each with how many of the step's outputs came before its state's exit.
+  @inlinable
+  static func leave(
+    _ exits: [ChartExit], core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork
+  ) -> [(id: String, output: Int)] {
+    var children: [(id: String, output: Int)] = []
+    for exit in exits {
+      let before = work.cancelled.count
+      core.left(exit.state, into: &work)
+      for effect in work.cancelled[before...] {
+        guard let id = effect.id else { continue }
+        // (A child that had started, or one still starting: its command is its invocation.)
+        if effect.child != nil { children.append((id.name, exit.output)) } else if case .invoke? = effect.command { children.append((id.name, exit.output)) }
+      }
+    }
+    return children
+  }
+
+  /// Whether `output`, at `position` among its step's outputs, is a message to deliver now to
+  /// one of the children `cancelled` (see ``leave(_:core:_:)``) after its state's exit had
+  /// cancelled it. SCXML cancels a state's invocations as it exits the state, after the
+  /// state's exit content and before anything the macrostep does later: such a message finds
+  /// no child, and raises `error.communication` (one in the exit content went out while the
+  /// child ran, and is dropped with it). `fsm run` does the same.
+  @inlinable
+  static func sentAfterItsChild(_ output: ChartOutput<Event, Effect>, at position: Int, _ cancelled: [(id: String, output: Int)]) -> Bool {
+    let target: String
+    switch output {
+    case .message(_, let to): target = to
+    case .effect(.message(let message)), .delayedMessage(let message):
+      // (A forwarded copy goes only to a child that runs, and raises nothing when none does.)
+      guard !message.isDelayed, !message.isForwarded else { return false }
+      target = message.target
+    default: return false
+    }
+    let invoked = MachineMessage.invokedID(in: target)
+    return cancelled.contains { $0.output <= position && ($0.id == target || $0.id == invoked) }
+  }
 }

@@ -4,13 +4,16 @@ extension MachineNode {
   /// Delivers an immediate message; queues what the children said. A message to no running
   /// child, or of another type, is refused and goes no further (the store reports it to its
   /// inspector as a failed effect; the system notes the input's first, see
-  /// ``SystemMachine/undeliveredMessage``).
+  /// ``SystemMachine/undeliveredMessage``). `findsNoChild`: its step sent it after cancelling
+  /// its child (see ``StoreCore/Start/init(messageAfterItsChild:)``), and it is refused as sent
+  /// to no child.
   @inlinable
   mutating func deliver(
-    _ message: MachineMessage, stepper: UnsafeMutablePointer<Engine.Stepper>, _ budget: inout SystemBudget,
+    _ message: MachineMessage, findsNoChild: Bool = false, stepper: UnsafeMutablePointer<Engine.Stepper>, _ budget: inout SystemBudget,
     _ said: inout ChildSaid<ParentEvent>
   ) throws(SystemRunError) {
     guard let payload = message.payload else { return }
+    if findsNoChild { return try refused(message, .unknownTarget, stepper: stepper, &budget, &said) }
     // An invoked chart's message to its parent is said to it, before the chart's end.
     if let parentEvent = kind?.parentEvent, message.target == MachineMessage.parentTarget {
       if let event = parentEvent(message.content) {
@@ -28,17 +31,24 @@ extension MachineNode {
       if budget.undelivered == nil { budget.undelivered = "\(Command<Never, Never>.message(message)): \(SendRejection.finished)" }
       return
     }
-    if case .rejected(let reason) = result {
-      if budget.undelivered == nil { budget.undelivered = "\(Command<Never, Never>.message(message)): \(reason)" }
-      // (As a store queues it: SCXML's `error.communication`, for a chart that invokes.)
-      if Engine.mayRaiseCommunicationErrors, let event = core.engine.communicationError {
-        var failed = ChildSaid<Event>()
-        failed.events = [event]
-        failed.raised = 1
-        try queue(failed, stepper: stepper, &budget, &said)
-      }
-    }
+    if case .rejected(let reason) = result { try refused(message, reason, stepper: stepper, &budget, &said) }
     try queue(heard, stepper: stepper, &budget, &said)
+  }
+
+  /// `message` reached no machine, refused for `reason`: noted as the input's first undelivered
+  /// message if it is, and the machine's communication error raised for it, as a store does.
+  @inlinable
+  mutating func refused(
+    _ message: MachineMessage, _ reason: SendRejection, stepper: UnsafeMutablePointer<Engine.Stepper>, _ budget: inout SystemBudget,
+    _ said: inout ChildSaid<ParentEvent>
+  ) throws(SystemRunError) {
+    if budget.undelivered == nil { budget.undelivered = "\(Command<Never, Never>.message(message)): \(reason)" }
+    // (As a store queues it: SCXML's `error.communication`, for a chart that invokes.)
+    guard Engine.mayRaiseCommunicationErrors, let event = core.engine.communicationError else { return }
+    var failed = ChildSaid<Event>()
+    failed.events = [event]
+    failed.raised = 1
+    try queue(failed, stepper: stepper, &budget, &said)
   }
 
   /// The running child `id` ended (on its own, or cancelled) in the current step (see

@@ -163,7 +163,7 @@ where
           }
         }
         try perform(work, stepper: stepper, &budget, &said)
-        if let message { try deliver(message, stepper: stepper, &budget, &said) }
+        if let message { try deliver(message, findsNoChild: work.messageAfterItsChild, stepper: stepper, &budget, &said) }
         // (After what the step's effects said: an invoked chart's messages to its parent.)
         if let event = doneEvent.take() { said.events.append(event) }
         // A child that is done takes nothing more: what it still had queued is dropped.
@@ -206,7 +206,7 @@ where
         try launch(child, id: id, token: start.token, stepper: stepper, &budget, &said)
       case .message(let message) where !message.isDelayed:
         // (A delayed one waits, as a timer does: time does not pass here.)
-        try deliver(message, stepper: stepper, &budget, &said)
+        try deliver(message, findsNoChild: start.isMessageAfterItsChild, stepper: stepper, &budget, &said)
       default:
         // Work is not performed and timers do not fire: what they would send comes as input.
         continue
