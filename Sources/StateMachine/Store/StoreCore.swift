@@ -27,14 +27,19 @@ struct StoreCore<Engine: StoreEngine> {
     /// A message its step sent after that step had cancelled its child (a chart's message
     /// after the exit of the state that invoked the child: SCXML cancels a state's invocations
     /// as it is exited): refused as sent to no child, as SCXML's `error.communication` says.
-    /// Its token is 0, which no running effect has (tokens count from 1).
+    /// Its token is ``afterItsChild``.
     @inlinable
-    init(messageAfterItsChild command: Effect) { (token, self.command) = (0, command) }
+    init(messageAfterItsChild command: Effect) { (token, self.command) = (Self.afterItsChild, command) }
+
+    /// The token of a message sent after its step cancelled its child: 0, which no running
+    /// effect has (tokens count from 1).
+    @inlinable
+    static var afterItsChild: UInt64 { 0 }
 
     /// Whether it is a message sent after its step cancelled its child (see
     /// ``init(messageAfterItsChild:)``).
     @inlinable
-    var isMessageAfterItsChild: Bool { token == 0 }
+    var isMessageAfterItsChild: Bool { token == Self.afterItsChild }
   }
 
   /// What the caller does after one step: cancel and start effects.

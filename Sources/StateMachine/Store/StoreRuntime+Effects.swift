@@ -219,7 +219,7 @@ extension StoreRuntime {
       // is not an effect at all (out of line: forwarding is rare).
       if message.isForwarded, !forwardsTo(message.target) { return }
       inspector?(.effectStarted(id: message.id, description: command.description))
-      if token == 0 {
+      if token == StoreCore<Engine>.Start.afterItsChild {
         // Sent after its step cancelled its child (``StoreCore/Start/init(messageAfterItsChild:)``).
         report(.rejected(.unknownTarget), of: message, as: command)
       } else if message.isDelayed {
