@@ -72,7 +72,9 @@ extension ChartEngine {
       for effect in work.cancelled[before...] {
         guard let id = effect.id else { continue }
         // (A child that had started, or one still starting: its command is its invocation.)
-        if effect.child != nil { children.append((id.name, exit.output)) } else if case .invoke? = effect.command { children.append((id.name, exit.output)) }
+        var invoked = effect.child != nil
+        if case .invoke? = effect.command { invoked = true }
+        if invoked { children.append((id.name, exit.output)) }
       }
     }
     return children
