@@ -58,36 +58,19 @@ extension ChartEngine {
     }
   }
 
-  /// Ends the effects and children of the states `exits` left, as
-  /// ``commit(_:owners:exits:skippingMessage:to:_:)`` does; returns the children among them
-  /// (their ids), each with how many of the step's outputs came before its state's exit.
-  @inlinable
-  static func leave(
-    _ exits: [ChartExit], core: inout StoreCore<Self>, _ work: inout StoreCore<Self>.StepWork
-  ) -> [(id: String, output: Int)] {
-    var children: [(id: String, output: Int)] = []
-    for exit in exits {
-      let before = work.cancelled.count
-      core.left(exit.state, into: &work)
-      for effect in work.cancelled[before...] {
-        guard let id = effect.id else { continue }
-        // (A child that had started, or one still starting: its command is its invocation.)
-        var invoked = effect.child != nil
-        if case .invoke? = effect.command { invoked = true }
-        if invoked { children.append((id.name, exit.output)) }
-      }
-    }
-    return children
-  }
-
   /// Whether `output`, at `position` among its step's outputs, is a message to deliver now to
-  /// one of the children `cancelled` (see ``leave(_:core:_:)``) after its state's exit had
-  /// cancelled it. SCXML cancels a state's invocations as it exits the state, after the
-  /// state's exit content and before anything the macrostep does later: such a message finds
-  /// no child, and raises `error.communication` (one in the exit content went out while the
-  /// child ran, and is dropped with it). `fsm run` does the same.
+  /// a child that the exit of its state had cancelled earlier in the step (among `cancelled`,
+  /// the step's cancelled effects; `exits`, its exits). SCXML cancels a state's invocations as
+  /// it exits the state, after the state's exit content and before anything the macrostep does
+  /// later: such a message finds no child, and raises `error.communication` (one in the exit
+  /// content went out while the child ran, and is dropped with it). `fsm run` does the same.
+  /// (Asked only of a step that exited states and cancelled something: the children are found
+  /// among the cancelled effects only for a message, so that a step that cancels work as it
+  /// leaves a state looks at nothing more.)
   @inlinable
-  static func sentAfterItsChild(_ output: ChartOutput<Event, Effect>, at position: Int, _ cancelled: [(id: String, output: Int)]) -> Bool {
+  static func sentAfterItsChild(
+    _ output: ChartOutput<Event, Effect>, at position: Int, exits: [ChartExit], cancelled: [StoreCore<Self>.Running]
+  ) -> Bool {
     let target: String
     switch output {
     case .message(_, let to): target = to
@@ -98,6 +81,15 @@ extension ChartEngine {
     default: return false
     }
     let invoked = MachineMessage.invokedID(in: target)
-    return cancelled.contains { $0.output <= position && ($0.id == target || $0.id == invoked) }
+    for exit in exits where exit.output <= position {
+      // (What an exit cancelled belonged to the state it left.)
+      for effect in cancelled where effect.owner == exit.state {
+        guard let id = effect.id?.name, id == target || id == invoked else { continue }
+        // A child that had started, or one still starting: its command is its invocation.
+        if effect.child != nil { return true }
+        if case .invoke? = effect.command { return true }
+      }
+    }
+    return false
   }
 }

@@ -320,22 +320,24 @@ struct ChartEngine<Definition: _ChartStoreDefinition>: StoreEngine where Definit
   ) {
     if step.outputs.isEmpty || skippingMessage, exits.isEmpty || core.nothingRuns, !core.engine.halted { return }
     let halted = core.engine.halted
-    // The children the exits cancelled, each with where its state's exit came among the outputs.
-    var cancelled: [(id: String, output: Int)] = []
     if halted {
       core.halt(into: &work)
     } else {
-      cancelled = leave(exits, core: &core, &work)
+      for exit in exits { core.left(exit.state, into: &work) }
     }
+    // Whether a message may have been sent after its child was cancelled (see `sentAfterItsChild`).
+    let mayFindNoChild = !halted && !exits.isEmpty && !work.cancelled.isEmpty
     guard !skippingMessage else {
-      if !cancelled.isEmpty, sentAfterItsChild(step.outputs[0], at: 0, cancelled) { work.messageAfterItsChild = true }
+      if mayFindNoChild, sentAfterItsChild(step.outputs[0], at: 0, exits: exits, cancelled: work.cancelled) {
+        work.messageAfterItsChild = true
+      }
       return
     }
     // Invocations the step's later messages would otherwise find started, started after them.
     var invocations: [(Effect, owner: Int)] = []
     for (position, output) in step.outputs.enumerated() {
       let owner = owners[position]
-      if !cancelled.isEmpty, sentAfterItsChild(output, at: position, cancelled) {
+      if mayFindNoChild, sentAfterItsChild(output, at: position, exits: exits, cancelled: work.cancelled) {
         work.starts.append(StoreCore<Self>.Start(messageAfterItsChild: output.command()))
         continue
       }
