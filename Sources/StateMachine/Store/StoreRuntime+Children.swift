@@ -100,14 +100,33 @@ extension StoreRuntime {
     let ended = core.withLock { core -> (effect: StoreCore<Engine>.Running, enqueued: StoreCore<Engine>.Enqueued?)? in
       guard core.isActive(token) else { return nil }
       let effect = core.remove(token)
+      // Its store is stopped below, outside the lock (and outside the drain, which `finish()`
+      // waits for): counted until then, so that `finish()` waits for it too.
+      if effect.child != nil { core.childEnding() }
       if event != nil { core.childEventArrived(feeding: feeding.load(ordering: .relaxed)) }
       return (effect, event.map { core.eventArrived($0, force: true, stepper: side) })
     }
     guard let ended else { return }
     inspector?(report(ended.effect))
     noteEnd(of: ended.effect, end)
-    if case .child(let child) = ended.effect.handle { stopChild(child) }
+    if case .child(let child) = ended.effect.handle {
+      stopChild(child)
+      for waiter in core.withLock({ $0.childEndStopped() }) { waiter.resume(returning: true) }
+    }
     if case .drain(let first)? = ended.enqueued { drain(first) }
+  }
+
+  /// Waits until no child's store is finishing: those stopping (``Family/stopping``), and those
+  /// that ended on their own on another thread and are still to be stopped there
+  /// (``Family/ending``), which may then join the stopping ones.
+  func childrenStopped() async {
+    while true {
+      for task in core.withLock({ $0.stoppingTasks }) { await task.value }
+      let waited = await withCheckedContinuation { (waiter: CheckedContinuation<Bool, Never>) in
+        if !core.withLock({ $0.waitsForEndingChildren(waiter) }) { waiter.resume(returning: false) }
+      }
+      guard waited else { return }
+    }
   }
 
   /// The running children, by id.
@@ -202,7 +221,7 @@ extension StoreRuntime {
     for _ in 0..<Self.settleRounds {
       await settleOwn()
       let children = runningChildren.map(\.child)
-      for task in core.withLock({ $0.stoppingTasks }) { await task.value }
+      await childrenStopped()
       if children.isEmpty { return }
       let before = (core.withLock { $0.steps }, children.reduce(0) { $0 + $1.stepTotal })
       for child in children { await child.settle() }

@@ -294,7 +294,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   func finishIfIdle() -> Bool {
     let waiters = core.withLock { core -> [CheckedContinuation<Void, Never>]? in
       guard !core.finished, !core.draining, core.mailbox.isEmpty, core.nothingRuns, core.rare?.deferred.isEmpty ?? true,
-        core.family?.stopping.isEmpty ?? true
+        core.family.map({ $0.stopping.isEmpty && $0.ending == 0 }) ?? true
       else { return nil }
       core.finished = true
       return core.drainWaiters()
@@ -348,8 +348,9 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
     }
     for waiter in waiters { waiter.resume() }
     for task in tasks { await task.value }
-    // Children cancelled here or before, whose stores are still finishing.
-    for task in core.withLock({ $0.stoppingTasks }) { await task.value }
+    // Children cancelled here or before, or ended on their own meanwhile, whose stores are
+    // still finishing.
+    await childrenStopped()
     leaveClockAndObservers()
   }
 }

@@ -41,6 +41,12 @@ final class Family {
   @exclusivity(unchecked) @usableFromInline var children: [UInt64: Child] = [:]
   /// Children cancelled or done whose stores are still finishing.
   @exclusivity(unchecked) @usableFromInline var stopping: [ObjectIdentifier: Stopping] = [:]
+  /// Children that ended on their own (done, or failed as they started) outside the drain,
+  /// forgotten here, whose stores the thread that ended them has yet to stop: until it has,
+  /// they are in neither `children` nor `stopping`, and ``StoreRuntime/childrenStopped()``
+  /// waits for them with `endingWaiters`.
+  @exclusivity(unchecked) @usableFromInline var ending = 0
+  @exclusivity(unchecked) @usableFromInline var endingWaiters: [CheckedContinuation<Bool, Never>] = []
   /// How many events the store's children fed it so.
   @exclusivity(unchecked) @usableFromInline var fed = 0
   /// Where the current cascade began: the store's step count and `fed` then.
@@ -257,6 +263,31 @@ extension StoreCore {
   /// The tasks finishing the stopping children's stores, known so far.
   @inlinable
   var stoppingTasks: [Task<Void, Never>] { family?.stopping.values.compactMap(\.task) ?? [] }
+
+  /// A child that ended on its own was forgotten, and its store is about to be stopped (see
+  /// ``Family/ending``).
+  @usableFromInline
+  mutating func childEnding() { makeFamily().ending += 1 }
+
+  /// A child counted by ``childEnding()`` has been stopped (its store finished, or among the
+  /// stopping ones with its task): the waiters to resume once none is left.
+  @usableFromInline
+  mutating func childEndStopped() -> [CheckedContinuation<Bool, Never>] {
+    guard let family else { preconditionFailure("invalid state: a child ended with no family to count it") }
+    family.ending -= 1
+    guard family.ending == 0, !family.endingWaiters.isEmpty else { return [] }
+    defer { family.endingWaiters = [] }
+    return family.endingWaiters
+  }
+
+  /// Whether a child that ended on its own is still to be stopped; if one is, `waiter` is
+  /// resumed once none is.
+  @usableFromInline
+  mutating func waitsForEndingChildren(_ waiter: CheckedContinuation<Bool, Never>) -> Bool {
+    guard let family, family.ending > 0 else { return false }
+    family.endingWaiters.append(waiter)
+    return true
+  }
 }
 
 /// Where a message goes, found before it is delivered: the running child its path begins

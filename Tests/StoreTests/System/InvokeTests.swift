@@ -186,6 +186,44 @@ struct InvokeTests {
     #expect(store.children.isEmpty)
   }
 
+  @Test("finishing the parent waits for a child that ended on its own on another thread, whose store is still finishing")
+  func finishWaitsForAChildEndedMeanwhile() async throws {
+    // A child done in `done` with a global ticker still running: its store cannot finish at
+    // once, and its parent is told nothing when it is done (no `onDone` event). Its end is
+    // decided on the thread that sent it `complete`; the parent's inspector, told of that end
+    // before the child's store is stopped, holds that thread there while the parent finishes.
+    let table = try SystemMachines.Job(
+      name: "job", initial: "working",
+      states: [.state("working", entry: [.every(.seconds(1), send: "tick", id: "ticker", scope: .global)]), .final("done")],
+      rows: [.transition(from: "working", on: "complete", to: "done"), .stayInAny(on: "tick")])
+    let childLedger = SystemLedger()
+    let child = ChildMachine<String>(
+      table, context: [], doneWhen: { $0 == "done" }, onDone: { _ in nil }, inspector: { childLedger.record($0) })
+    let (ended, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+    let store = try Store(
+      SystemMachines.parent(child: child, scope: .global), context: .init(), clock: ManualClock(), handler: { _, _ in },
+      inspector: { report in
+        guard case .effectFinished(_, let description) = report, description.hasPrefix("invoke job") else { return }
+        ended.signal()
+        // Long enough for `finish()` to return here if it does not wait for the child.
+        _ = release.wait(timeout: .now() + .milliseconds(300))
+      })
+    store.start()
+    store.send("start")
+    let sender = Thread { _ = store.send("complete", to: "job") }
+    sender.start()
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      DispatchQueue.global().async {
+        ended.wait()
+        done.resume()
+      }
+    }
+    await store.finish()
+    // The child's store had finished when `finish()` returned: its ticker was cancelled.
+    #expect(childLedger.all == ["start every 1 s: tick", "cancelled every 1 s: tick"])
+    release.signal()
+  }
+
   @Test("messages from one sender arrive in the order sent")
   func ordered() async throws {
     let (clock, heard) = (ManualClock(), Guarded<[String]>([]))
