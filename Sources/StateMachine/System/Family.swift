@@ -41,10 +41,10 @@ final class Family {
   @exclusivity(unchecked) @usableFromInline var children: [UInt64: Child] = [:]
   /// Children cancelled or done whose stores are still finishing.
   @exclusivity(unchecked) @usableFromInline var stopping: [ObjectIdentifier: Stopping] = [:]
-  /// Children that ended on their own (done, or failed as they started) outside the drain,
-  /// forgotten here, whose stores the thread that ended them has yet to stop: until it has,
-  /// they are in neither `children` nor `stopping`, and ``StoreRuntime/childrenStopped()``
-  /// waits for them with `endingWaiters`.
+  /// Started children that ended on their own (done) outside the drain, forgotten here, whose
+  /// stores the thread that ended them has yet to stop (a child that failed as it started has
+  /// no store to stop, and is not counted): until it has, they are in neither `children` nor
+  /// `stopping`, and ``StoreRuntime/childrenStopped()`` waits for them with `endingWaiters`.
   @exclusivity(unchecked) @usableFromInline var ending = 0
   @exclusivity(unchecked) @usableFromInline var endingWaiters: [CheckedContinuation<Bool, Never>] = []
   /// How many events the store's children fed it so.
