@@ -21,6 +21,12 @@ final class Rare {
   /// An invoked chart's store: what takes its messages to `#_parent` that no step reports, those
   /// of its start and the delayed ones (see ``StoreRuntime/saidToParent(_:starting:)``).
   @exclusivity(unchecked) @usableFromInline var parentSink: (@Sendable (MachineMessage.Content) -> SendResult)?
+  /// Effects that ended on their own, forgotten under the lock, whose end is still being told
+  /// outside it (see ``StoreCore/endPending()``): the store is not idle, nor has it finished,
+  /// until they have been.
+  @exclusivity(unchecked) @usableFromInline var pendingEnds = 0
+  /// ``Store/finish()`` calls waiting for those ends to be told.
+  @exclusivity(unchecked) @usableFromInline var endsTold: [CheckedContinuation<Void, Never>] = []
 
   @inlinable
   init() {}
@@ -47,6 +53,33 @@ extension StoreCore {
   mutating func makeRare() -> Rare {
     if rare == nil { rare = Rare() }
     return rare!
+  }
+
+  /// An effect that ended on its own is forgotten now, and its end is told outside the lock
+  /// (reported to the inspector, or a delayed message delivered): until ``endTold()``, the
+  /// store is not idle, and `finish()` waits for it.
+  @inlinable
+  mutating func endPending() { makeRare().pendingEnds += 1 }
+
+  /// The end of ``endPending()`` has been told: the waiters to resume, if it was the last.
+  @inlinable
+  mutating func endTold() -> [CheckedContinuation<Void, Never>] {
+    guard let rare, rare.pendingEnds > 0 else { preconditionFailure("invalid state: an end told that was not pending") }
+    rare.pendingEnds -= 1
+    guard rare.pendingEnds == 0 else { return [] }
+    defer { rare.endsTold = [] }
+    return rare.endsTold + waitersToResume()
+  }
+
+  /// Whether an ended effect's end is still being told (see ``endPending()``).
+  @inlinable var endsPending: Bool { (rare?.pendingEnds ?? 0) > 0 }
+
+  /// Registers `waiter` to resume once every pending end is told; `false` when none is.
+  @inlinable
+  mutating func waitsForEndsTold(_ waiter: CheckedContinuation<Void, Never>) -> Bool {
+    guard let rare, rare.pendingEnds > 0 else { return false }
+    rare.endsTold.append(waiter)
+    return true
   }
 
   /// The store's children, once it has started one.

@@ -94,7 +94,9 @@ struct StoreCore<Engine: StoreEngine> {
 
   /// The mailbox's capacity (`Int.max`: unbounded).
   @inlinable var capacity: Int { bound == .max ? .max : Int(bound) }
-  @inlinable var isIdle: Bool { !draining && mailbox.isEmpty && activeTasks == sleeping }
+  /// Nothing drains, nothing is queued, every perform task sleeps on a manual clock (or none
+  /// runs), and no ended effect's end is still being told (``endPending()``).
+  @inlinable var isIdle: Bool { !draining && mailbox.isEmpty && activeTasks == sleeping && !endsPending }
   @inlinable var isFull: Bool { mailbox.count >= capacity }
 
   @usableFromInline

@@ -300,13 +300,19 @@ extension StoreRuntime {
   @usableFromInline
   func timerFired(_ token: UInt64, event: Event, keep: Bool) -> Bool {
     let side = core.side
+    let told = !keep && inspector != nil
     let fired = core.withLock { core -> (StoreCore<Engine>.Enqueued, ended: StoreCore<Engine>.Running?)? in
       guard core.isActive(token) else { return nil }
       let ended = keep ? nil : core.remove(token)
+      // (Its event may be queued for another drainer, who may stop draining before it is told.)
+      if told { core.endPending() }
       return (core.eventArrived(event, force: true, stepper: side), ended)
     }
     guard let fired else { return false }
-    if let ended = fired.ended { inspector?(.effectFinished(id: ended.id, description: ended.description)) }
+    if let ended = fired.ended, let inspector {
+      inspector(.effectFinished(id: ended.id, description: ended.description))
+      for waiter in core.withLock({ $0.endTold() }) { waiter.resume() }
+    }
     if case .drain(let first) = fired.0 { drain(first) }
     return true
   }
@@ -359,8 +365,11 @@ extension StoreRuntime {
       mapped = failure(work, error)
     }
     let side = core.side
-    let (end, enqueued, waiters) = core.withLock { core -> (Core.TaskEnd, Core.Enqueued?, [CheckedContinuation<Void, Never>]) in
+    let inspected = inspector != nil
+    var (end, enqueued, waiters) = core.withLock { core -> (Core.TaskEnd, Core.Enqueued?, [CheckedContinuation<Void, Never>]) in
       let end = core.taskEnded(token, ending)
+      // Forgotten now, and told below: `finish()` and `settle()` wait for that.
+      if inspected, end != .nothing { core.endPending() }
       let enqueued = end == .failed ? mapped.map { core.eventArrived($0, force: true, stepper: side) } : nil
       return (end, enqueued, core.waitersToResume())
     }
@@ -373,6 +382,7 @@ extension StoreRuntime {
         inspector?(.effectFailed(description: command.description, error: String(describing: error), event: mapped))
       }
     }
+    if inspected, end != .nothing { waiters += core.withLock { $0.endTold() } }
     for waiter in waiters { waiter.resume() }
     if case .drain(let first)? = enqueued { drain(first) }
   }

@@ -124,10 +124,14 @@ extension StoreRuntime {
     let due = core.withLock { core -> Bool in
       guard core.isActive(token) else { return false }
       _ = core.remove(token)
+      // Delivered and reported outside the lock: `finish()` and `settle()` wait for that.
+      core.endPending()
       return true
     }
-    if due { deliver(message, command: command, fromDrain: false) }
-    return due
+    guard due else { return false }
+    deliver(message, command: command, fromDrain: false)
+    for waiter in core.withLock({ $0.endTold() }) { waiter.resume() }
+    return true
   }
 
   /// Sends `message` to the running child at `path` (see ``StoreRuntimeBase/route(_:to:)``).

@@ -293,7 +293,8 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   @inlinable
   func finishIfIdle() -> Bool {
     let waiters = core.withLock { core -> [CheckedContinuation<Void, Never>]? in
-      guard !core.finished, !core.draining, core.mailbox.isEmpty, core.nothingRuns, core.rare?.deferred.isEmpty ?? true,
+      guard !core.finished, !core.draining, core.mailbox.isEmpty, core.nothingRuns,
+        core.rare.map({ $0.deferred.isEmpty && $0.pendingEnds == 0 }) ?? true,
         core.family.map({ $0.stopping.isEmpty && $0.ending == 0 }) ?? true
       else { return nil }
       core.finished = true
@@ -348,6 +349,10 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
     }
     for waiter in waiters { waiter.resume() }
     for task in tasks { await task.value }
+    // Effects that ended on their own before, whose ends are still being told.
+    await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+      if !core.withLock({ $0.waitsForEndsTold(waiter) }) { waiter.resume() }
+    }
     // Children cancelled here or before, or ended on their own meanwhile, whose stores are
     // still finishing.
     await childrenStopped()
