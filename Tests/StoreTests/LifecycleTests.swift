@@ -110,6 +110,59 @@ struct LifecycleTests {
     #expect(reports.withLock { $0.count } == 3, "nothing is reported after finish() returned")
   }
 
+  /// A call the store's own effect work awaits, and whether a step cancelled that effect before.
+  struct OwnWorkCase: Sendable, CustomTestStringConvertible {
+    let label: String
+    let finishes: Bool
+    let cancelledBefore: Bool
+    var testDescription: String { label }
+  }
+
+  static let ownWorkCases = [
+    OwnWorkCase(label: "finish() from a running effect's work", finishes: true, cancelledBefore: false),
+    OwnWorkCase(label: "finish() from the work of an effect a step cancelled", finishes: true, cancelledBefore: true),
+    OwnWorkCase(label: "settle() from a running effect's work", finishes: false, cancelledBefore: false),
+  ]
+
+  /// (`settle()` from the work of an effect a step cancelled still waits for that work: the
+  /// store does not keep the tasks of cancelled effects, so it cannot tell it is one.)
+  @Test("finish() and settle() awaited from the store's own effect work return (they do not wait for that work)", arguments: ownWorkCases)
+  func awaitedFromItsOwnWork(_ test: OwnWorkCase) async throws {
+    // The work calls its own store after a suspension (so its task is attached), while its
+    // effect still runs, or after a step cancelled it (`reset` leaves `requesting`).
+    let box = Guarded<Store<TransitionTable<Countdown.State, Countdown.Event, Countdown.Context, Countdown.Effect>>?>(nil)
+    let (started, proceed) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+    let (returned, ledger) = (ManagedFlag(), EffectLedger())
+    let store = Store(Countdown.table, context: .init(), clock: ContinuousClock()) { _, _ in
+      started.signal()
+      try? await Task.sleep(for: .milliseconds(1))
+      await Self.wait(for: proceed)
+      guard let store = box.withLock({ $0 }) else { return }
+      if test.finishes { await store.finish() } else { await store.settle() }
+      returned.set()
+    } inspector: { ledger.record($0) }
+    box.withLock { $0 = store }
+    store.send(.tap)
+    started.wait()
+    if test.cancelledBefore { store.send(.reset) }
+    proceed.signal()
+    for _ in 0..<200 where !returned.get() { try await Task.sleep(for: .milliseconds(10)) }
+    #expect(returned.get(), "\(test.label) did not return within 2 s")
+    #expect(store.send(.reset) == (test.finishes ? .rejected(.finished) : .accepted))
+    await store.finish()
+    #expect(ledger.unbalanced.isEmpty, "\(ledger.unbalanced)")
+  }
+
+  /// Waits for `semaphore` without holding a thread of the pool.
+  static func wait(for semaphore: DispatchSemaphore) async {
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      DispatchQueue.global().async {
+        semaphore.wait()
+        done.resume()
+      }
+    }
+  }
+
   @Test("8 producers, finish() mid-stream: every accepted event was handled or reported dropped", arguments: [1, 2, 3])
   func finishUnderLoad(_ round: Int) async {
     let counts = Guarded([String: Int]())

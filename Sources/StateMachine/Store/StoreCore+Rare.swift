@@ -7,8 +7,9 @@
 /// check at run time.)
 @usableFromInline
 final class Rare {
-  /// ``Store/settle()`` calls waiting for the store to be idle.
-  @exclusivity(unchecked) @usableFromInline var idle: [CheckedContinuation<Void, Never>] = []
+  /// ``Store/settle()`` calls waiting for the store to be idle, but for `besides` perform tasks
+  /// (the work that waits, if it is one: see ``StoreCore/isIdle(besides:)``).
+  @exclusivity(unchecked) @usableFromInline var idle: [(continuation: CheckedContinuation<Void, Never>, besides: Int32)] = []
   /// ``Store/finish()`` calls waiting for the drainer's last step to be reported.
   @exclusivity(unchecked) @usableFromInline var finish: [CheckedContinuation<Void, Never>] = []
   /// Senders waiting for room in a bounded mailbox.
@@ -80,6 +81,15 @@ extension StoreCore {
     guard let rare, rare.pendingEnds > 0 else { return false }
     rare.endsTold.append(waiter)
     return true
+  }
+
+  /// Whether the task whose hash is `task` (``StoreRuntime/currentTask``) is the work of one of
+  /// the store's running perform effects, or of one whose end is deferred.
+  @inlinable
+  func runsTask(_ task: Int?) -> Bool {
+    guard let task else { return false }
+    for entry in running.values { if case .task(let running) = entry.handle, running.hashValue == task { return true } }
+    return rare?.deferred.values.contains { $0.task?.hashValue == task } ?? false
   }
 
   /// The store's children, once it has started one.

@@ -95,8 +95,10 @@ struct StoreCore<Engine: StoreEngine> {
   /// The mailbox's capacity (`Int.max`: unbounded).
   @inlinable var capacity: Int { bound == .max ? .max : Int(bound) }
   /// Nothing drains, nothing is queued, every perform task sleeps on a manual clock (or none
-  /// runs), and no ended effect's end is still being told (``endPending()``).
-  @inlinable var isIdle: Bool { !draining && mailbox.isEmpty && activeTasks == sleeping && !endsPending }
+  /// runs) but `besides` of them (the work that asks, if it is one), and no ended effect's end
+  /// is still being told (``endPending()``).
+  @inlinable
+  func isIdle(besides: Int32 = 0) -> Bool { !draining && mailbox.isEmpty && activeTasks - besides <= sleeping && !endsPending }
   @inlinable var isFull: Bool { mailbox.count >= capacity }
 
   @usableFromInline
@@ -350,9 +352,11 @@ struct StoreCore<Engine: StoreEngine> {
       resume += rare.finish
       rare.finish = []
     }
-    if isIdle {
-      resume += rare.idle
-      rare.idle = []
+    if !rare.idle.isEmpty {
+      for (index, waiter) in rare.idle.enumerated().reversed() where isIdle(besides: waiter.besides) {
+        resume.append(waiter.continuation)
+        rare.idle.remove(at: index)
+      }
     }
     while !rare.space.isEmpty, !isFull || finished {
       resume.append(rare.space.removeFirst())
@@ -366,7 +370,7 @@ struct StoreCore<Engine: StoreEngine> {
   mutating func drainWaiters() -> [CheckedContinuation<Void, Never>] {
     guard let rare else { return [] }
     defer { (rare.idle, rare.space) = ([], []) }
-    return rare.idle + rare.space
+    return rare.idle.map(\.continuation) + rare.space
   }
 
   /// No event is accepted any more; returns the events still queued, which will never be handled.

@@ -225,7 +225,8 @@ extension StoreRuntime {
       if children.isEmpty { return }
       let before = (core.withLock { $0.steps }, children.reduce(0) { $0 + $1.stepTotal })
       for child in children { await child.settle() }
-      let idle = core.withLock { $0.isIdle }
+      let current = Self.currentTask
+      let idle = core.withLock { $0.isIdle(besides: $0.runsTask(current) ? 1 : 0) }
       if idle, before == (core.withLock { $0.steps }, children.reduce(0) { $0 + $1.stepTotal }) { return }
     }
   }
