@@ -127,9 +127,9 @@ struct EffectEndReportTests {
       triggered.signal()
     }.start()
     // The end is being reported: the held step (if any) goes on, and its thread stops draining.
-    await Self.wait(for: ended)
+    await waitOffThePool(for: ended)
     stepHeld.signal()
-    await Self.wait(for: triggered)
+    await waitOffThePool(for: triggered)
     switch test.waiting {
     case .finish: await store.finish()
     case .settle: await store.settle()
@@ -137,16 +137,5 @@ struct EffectEndReportTests {
     #expect(lines.withLock { $0 }.contains(awaited), "\(test.waiting)() returned before the end was reported")
     release.signal()
     if test.waiting == .settle { await store.finish() }
-  }
-
-  /// Waits for `semaphore` without holding a thread of the pool (which the held report holds
-  /// one of already).
-  static func wait(for semaphore: DispatchSemaphore) async {
-    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-      DispatchQueue.global().async {
-        semaphore.wait()
-        done.resume()
-      }
-    }
   }
 }

@@ -38,6 +38,17 @@ final class Guarded<Value>: @unchecked Sendable {  // safe: `value` is only touc
   func withLock<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
 }
 
+/// Waits for `semaphore` on a thread of Dispatch's, not of the concurrency pool (which a test
+/// may hold threads of).
+func waitOffThePool(for semaphore: DispatchSemaphore) async {
+  await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+    DispatchQueue.global().async {
+      semaphore.wait()
+      done.resume()
+    }
+  }
+}
+
 /// Every effect start and end an inspector saw, to check each start ends exactly once.
 final class EffectLedger: Sendable {
   private let entries = Guarded<[String]>([])
@@ -136,7 +147,7 @@ struct LifecycleTests {
     let store = Store(Countdown.table, context: .init(), clock: ContinuousClock()) { _, _ in
       started.signal()
       try? await Task.sleep(for: .milliseconds(1))
-      await Self.wait(for: proceed)
+      await waitOffThePool(for: proceed)
       guard let store = box.withLock({ $0 }) else { return }
       if test.finishes { await store.finish() } else { await store.settle() }
       returned.set()
@@ -151,16 +162,6 @@ struct LifecycleTests {
     #expect(store.send(.reset) == (test.finishes ? .rejected(.finished) : .accepted))
     await store.finish()
     #expect(ledger.unbalanced.isEmpty, "\(ledger.unbalanced)")
-  }
-
-  /// Waits for `semaphore` without holding a thread of the pool.
-  static func wait(for semaphore: DispatchSemaphore) async {
-    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-      DispatchQueue.global().async {
-        semaphore.wait()
-        done.resume()
-      }
-    }
   }
 
   @Test("8 producers, finish() mid-stream: every accepted event was handled or reported dropped", arguments: [1, 2, 3])

@@ -212,12 +212,7 @@ struct InvokeTests {
     store.send("start")
     let sender = Thread { _ = store.send("complete", to: "job") }
     sender.start()
-    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-      DispatchQueue.global().async {
-        ended.wait()
-        done.resume()
-      }
-    }
+    await waitOffThePool(for: ended)
     await store.finish()
     // The child's store had finished when `finish()` returned: its ticker was cancelled.
     #expect(childLedger.all == ["start every 1 s: tick", "cancelled every 1 s: tick"])
