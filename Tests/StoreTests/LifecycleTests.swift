@@ -121,6 +121,47 @@ struct LifecycleTests {
     #expect(reports.withLock { $0.count } == 3, "nothing is reported after finish() returned")
   }
 
+  @Test("finish() waits for the work of an effect a step cancelled before, and reports what it sends late")
+  func finishWaitsForWorkCancelledBefore() async {
+    // The work waits on a gate that does not heed cancellation, then sends: its effect was
+    // cancelled by `reset` (it leaves `requesting`), so what it sends is dropped, and reported.
+    let gate = Guarded<(open: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+    let lines = Guarded<[String]>([])
+    let store = Store(Countdown.table, context: .init(), clock: ContinuousClock()) { _, send in
+      await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+        let open = gate.withLock { gate -> Bool in
+          if !gate.open { gate.waiter = waiter }
+          return gate.open
+        }
+        if open { waiter.resume() }
+      }
+      send(.codeSent)
+    } inspector: { report in
+      switch report {
+      case .effectCancelled(_, let d): lines.withLock { $0.append("cancelled \(d)") }
+      case .lateEventDropped(let event, let effect): lines.withLock { $0.append("late \(event) from \(effect)") }
+      default: break
+      }
+    }
+    store.send(.tap)
+    store.send(.reset)
+    let finished = ManagedFlag()
+    let finishing = Task {
+      await store.finish()
+      finished.set()
+    }
+    try? await Task.sleep(for: .milliseconds(50))
+    #expect(!finished.get(), "finish() does not return while the work of a cancelled effect runs")
+    gate.withLock { gate in
+      gate.open = true
+      gate.waiter?.resume()
+    }
+    await finishing.value
+    #expect(lines.withLock { $0 } == [
+      "cancelled requestCode (in state)", "cancelled after 5 s: timeout (in state)", "late codeSent from requestCode (in state)",
+    ])
+  }
+
   /// A call the store's own effect work awaits, and whether a step cancelled that effect before.
   struct OwnWorkCase: Sendable, CustomTestStringConvertible {
     let label: String
@@ -133,10 +174,9 @@ struct LifecycleTests {
     OwnWorkCase(label: "finish() from a running effect's work", finishes: true, cancelledBefore: false),
     OwnWorkCase(label: "finish() from the work of an effect a step cancelled", finishes: true, cancelledBefore: true),
     OwnWorkCase(label: "settle() from a running effect's work", finishes: false, cancelledBefore: false),
+    OwnWorkCase(label: "settle() from the work of an effect a step cancelled", finishes: false, cancelledBefore: true),
   ]
 
-  /// (`settle()` from the work of an effect a step cancelled still waits for that work: the
-  /// store does not keep the tasks of cancelled effects, so it cannot tell it is one.)
   @Test("finish() and settle() awaited from the store's own effect work return (they do not wait for that work)", arguments: ownWorkCases)
   func awaitedFromItsOwnWork(_ test: OwnWorkCase) async throws {
     // The work calls its own store after a suspension (so its task is attached), while its

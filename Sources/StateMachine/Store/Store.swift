@@ -138,8 +138,8 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   public func send(waitingForRoom event: Event) async -> SendResult { await runtime.sendWaitingForRoom(event) }
 
   /// Waits until no event is queued and every running effect is done or asleep on the
-  /// ``ManualClock``. With another clock, until every effect is done. Awaited from a running
-  /// effect's own work, it does not wait for that work.
+  /// ``ManualClock``. With another clock, until every effect is done. Awaited from an effect's
+  /// own work, it does not wait for that work.
   public func settle() async { await runtime.settleStore() }
 
   /// Stops the store. When it returns:
@@ -150,9 +150,10 @@ where Definition.Context: Sendable, Definition.Configuration: Sendable {
   ///   ``StoreReport/queuedEventDropped(_:)``, in the order it was sent: an accepted event is
   ///   either handled or reported dropped, never lost silently;
   /// - every effect and timer has been cancelled (each reported once) and all of their tasks
-  ///   have ended, and every effect that ended on its own has been reported ended. Awaited from
-  ///   an effect's own work, it does not wait for that work, which goes on after `finish()`
-  ///   returns, cancelled;
+  ///   have ended, as has the work of every effect a step cancelled before (what it sent since
+  ///   was reported ``StoreReport/lateEventDropped(_:effect:)``), and every effect that ended on
+  ///   its own has been reported ended. Awaited from an effect's own work, it does not wait for
+  ///   that work, which goes on after `finish()` returns, cancelled;
   /// - the observation sequences have finished.
   public func finish() async { await runtime.finishStore() }
 }

@@ -28,6 +28,9 @@ final class Rare {
   @exclusivity(unchecked) @usableFromInline var pendingEnds = 0
   /// ``Store/finish()`` calls waiting for those ends to be told.
   @exclusivity(unchecked) @usableFromInline var endsTold: [CheckedContinuation<Void, Never>] = []
+  /// The tasks of perform effects a step cancelled whose work has not returned yet, by token:
+  /// `finish()` waits for them, and knows its caller among them (see ``StoreCore/runsTask(_:)``).
+  @exclusivity(unchecked) @usableFromInline var cancelledTasks: [UInt64: Task<Void, Never>] = [:]
 
   @inlinable
   init() {}
@@ -84,12 +87,30 @@ extension StoreCore {
   }
 
   /// Whether the task whose hash is `task` (``StoreRuntime/currentTask``) is the work of one of
-  /// the store's running perform effects, or of one whose end is deferred.
+  /// the store's perform effects: running, cancelled by a step, or with its end deferred.
   @inlinable
   func runsTask(_ task: Int?) -> Bool {
     guard let task else { return false }
     for entry in running.values { if case .task(let running) = entry.handle, running.hashValue == task { return true } }
-    return rare?.deferred.values.contains { $0.task?.hashValue == task } ?? false
+    guard let rare else { return false }
+    return rare.deferred.values.contains { $0.task?.hashValue == task } || rare.cancelledTasks.values.contains { $0.hashValue == task }
+  }
+
+  /// Files the tasks of the perform effects a step cancelled (``Rare/cancelledTasks``), in the
+  /// lock that forgot them: none has ended yet (its end would have forgotten it first), and its
+  /// end takes it out again. (A timer's task is not filed: it ends with no word to the store.)
+  /// One whose task was not attached yet is not filed.
+  @inlinable @inline(__always)
+  mutating func fileCancelledTasks(of work: StepWork) {
+    if _slowPath(!work.cancelled.isEmpty) { fileCancelledTasks(work.cancelled) }
+  }
+
+  @usableFromInline
+  mutating func fileCancelledTasks(_ cancelled: [Running]) {
+    for effect in cancelled {
+      guard case .task(let task) = effect.handle, case .perform? = effect.command else { continue }
+      makeRare().cancelledTasks[effect.token] = task
+    }
   }
 
   /// The store's children, once it has started one.

@@ -179,6 +179,7 @@ struct StoreCore<Engine: StoreEngine> {
     // A step that was running when the store finished completes, but starts nothing.
     guard !finished else { return work }
     Engine.commit(outcome, stepped: stepped, to: &self, &work)
+    fileCancelledTasks(of: work)
     return work
   }
 
@@ -190,7 +191,10 @@ struct StoreCore<Engine: StoreEngine> {
     hasStarted = true
     var work = StepWork(sequence: 0)
     // (A store restored from a snapshot asks for no start effects: it is not entering a state.)
-    if committingStart { Engine.commitStart(to: &self, &work) }
+    if committingStart {
+      Engine.commitStart(to: &self, &work)
+      fileCancelledTasks(of: work)
+    }
     guard !draining, let first = mailbox.pop() else { return (work, nil) }
     draining = true
     engine.lease(stepper)
@@ -327,6 +331,7 @@ struct StoreCore<Engine: StoreEngine> {
   @inlinable
   mutating func taskEnded(_ token: UInt64, _ ending: Ending) -> TaskEnd {
     activeTasks -= 1
+    if let rare, !rare.cancelledTasks.isEmpty { rare.cancelledTasks.removeValue(forKey: token) }
     if let rare, let late = rare.deferred.removeValue(forKey: token) {
       if case .returned = ending, !late.dropped { return .finished }
       return .cancelled
@@ -382,7 +387,9 @@ struct StoreCore<Engine: StoreEngine> {
     return dropped
   }
 
-  /// Every running effect, to cancel, and the tasks of those whose end is still to be reported.
+  /// Every running effect, to cancel, and the tasks to wait for besides theirs: those of the
+  /// effects whose end is still to be reported, and those of effects a step cancelled whose
+  /// work has not returned.
   mutating func cancelAll() -> (cancelled: [Running], awaited: [Task<Void, Never>]) {
     (byID, owned) = ([:], [:])
     family?.last = nil
@@ -393,6 +400,7 @@ struct StoreCore<Engine: StoreEngine> {
       family.children = [:]
     }
     cancelled.sort { $0.token < $1.token }
-    return (cancelled, rare?.deferred.values.compactMap(\.task) ?? [])
+    guard let rare else { return (cancelled, []) }
+    return (cancelled, rare.deferred.values.compactMap(\.task) + rare.cancelledTasks.values)
   }
 }

@@ -303,7 +303,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   func finishIfIdle() -> Bool {
     let waiters = core.withLock { core -> [CheckedContinuation<Void, Never>]? in
       guard !core.finished, !core.draining, core.mailbox.isEmpty, core.nothingRuns,
-        core.rare.map({ $0.deferred.isEmpty && $0.pendingEnds == 0 }) ?? true,
+        core.rare.map({ $0.deferred.isEmpty && $0.pendingEnds == 0 && $0.cancelledTasks.isEmpty }) ?? true,
         core.family.map({ $0.stopping.isEmpty && $0.ending == 0 }) ?? true
       else { return nil }
       core.finished = true
