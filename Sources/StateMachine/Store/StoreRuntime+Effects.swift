@@ -93,7 +93,7 @@ extension StoreRuntime {
         if !waiters.isEmpty { for waiter in waiters { waiter.resume() } }
         return
       }
-      if Engine.changesObserved(outcome), observesStates { subscriptions.load()?.states.yield(Engine.observed(stepper)) }
+      if Engine.changesObserved(outcome), observesStates { subscriptions?.states.yield(Engine.observed(stepper)) }
       if observesSteps || inspector != nil || recording {
         report(Engine.report(outcome, of: stepper, event: event, sequence: work.sequence, time: elapsed()))
       }
@@ -138,7 +138,7 @@ extension StoreRuntime {
   /// store's types, as the drain loop that calls it does).
   @inlinable
   func report(_ step: Engine.Step) {
-    let made = subscriptions.load()
+    let made = subscriptions
     made?.steps.yield(step)
     inspector?(.step(step))
     made?.recorder.load()?.record(step)

@@ -28,9 +28,15 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   @usableFromInline let inspector: Inspector?
   /// The injected clock and the instant the store was made on it.
   @usableFromInline let clock: any StoreClock
-  /// The `states` and `steps` subscriptions, made on the first subscription: a store nobody
-  /// observes does not carry them (an idle store's size is most of what it costs).
-  @usableFromInline let subscriptions = OnceReference<Subscriptions>()
+  /// The `states` and `steps` subscriptions (``subscriptions``), made on the first
+  /// subscription: a store nobody observes does not carry them (an idle store's size is most of
+  /// what it costs). (Kept as any object: the unspecialised `deinit` then destroys a reference
+  /// of a type it knows, where one to `Subscriptions` looked up two generic types each time,
+  /// about 4% of a child's start and stop.)
+  @usableFromInline let madeSubscriptions = OnceReference<AnyObject>()
+
+  /// The subscriptions, once made.
+  @inlinable var subscriptions: Subscriptions? { madeSubscriptions.load().map { unsafeDowncast($0, to: Subscriptions.self) } }
   /// Set once `subscriptions` is made: the hot path reads this flag, not the reference.
   @usableFromInline let subscribed = Atomic<Bool>(false)
   /// Set when ``finish()`` begins: a drainer stepping a batch of queued events stops before the
@@ -71,7 +77,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   /// recorder lives with the subscriptions, so a store that nobody observes or records pays
   /// one flag load here, and no memory.
   @inlinable var recording: Bool {
-    subscribed.load(ordering: .acquiring) && subscriptions.load()?.recorder.load() != nil
+    subscribed.load(ordering: .acquiring) && subscriptions?.recorder.load() != nil
   }
 
   @usableFromInline
@@ -93,17 +99,17 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
 
   /// Whether anyone listens to states.
   @inlinable var observesStates: Bool {
-    subscribed.load(ordering: .acquiring) && subscriptions.load()?.states.hasSubscribers ?? false
+    subscribed.load(ordering: .acquiring) && subscriptions?.states.hasSubscribers ?? false
   }
   /// Whether anyone listens to steps.
   @inlinable var observesSteps: Bool {
-    subscribed.load(ordering: .acquiring) && subscriptions.load()?.steps.hasSubscribers ?? false
+    subscribed.load(ordering: .acquiring) && subscriptions?.steps.hasSubscribers ?? false
   }
 
   /// The subscriptions, made now if needed; finished at once when the store has finished.
   func subscribing() -> Subscriptions {
-    if let made = subscriptions.load() { return made }
-    let made = subscriptions.storeIfNil(Subscriptions())
+    if let made = subscriptions { return made }
+    let made = unsafeDowncast(madeSubscriptions.storeIfNil(Subscriptions()), to: Subscriptions.self)
     subscribed.store(true, ordering: .releasing)
     // `finish()` marks the core finished before it finishes the subscriptions it finds: seeing
     // the mark unset here means it will find these.
@@ -135,7 +141,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   @usableFromInline override func childStepped(_ step: ChildStep) {
     // (A descendant's end is not a step: only a child's store passes it on, to its watcher.)
     if step.ended == nil || forwardsChildEnds { inspector?(.childStep(step)) }
-    if subscribed.load(ordering: .acquiring), let recorder = subscriptions.load()?.recorder.load() { recorder.recordChild?(step) }
+    if subscribed.load(ordering: .acquiring), let recorder = subscriptions?.recorder.load() { recorder.recordChild?(step) }
   }
   @usableFromInline override func childStopping(_ child: RunningChild) { core.withLock { $0.stopping(child) } }
   @usableFromInline override func childStopTask(_ child: ObjectIdentifier, _ task: Task<Void, Never>) {
@@ -328,7 +334,7 @@ final class StoreRuntime<Engine: StoreEngine>: StoreRuntimeBase<Engine.Event, En
   @inlinable
   func leaveClockAndObservers() {
     manualClock?.unregister(self)
-    if let made = subscriptions.load() {
+    if let made = subscriptions {
       made.states.finish()
       made.steps.finish()
     }
