@@ -19,7 +19,7 @@ protocol StoreClock: Sendable {
 @usableFromInline
 struct ClockSinceStart<C: Clock<Duration>>: StoreClock {
   @usableFromInline let clock: C
-  @usableFromInline let start: C.Instant
+  @usableFromInline var start: C.Instant
 
   @inlinable
   init(_ clock: C) { (self.clock, start) = (clock, clock.now) }
@@ -30,7 +30,13 @@ struct ClockSinceStart<C: Clock<Duration>>: StoreClock {
   @usableFromInline var manual: ManualClock? { C.self == ManualClock.self ? clock as? ManualClock : nil }
   @usableFromInline func sleep(for duration: Duration) async throws { try await clock.sleep(for: duration) }
   @usableFromInline var base: any Clock<Duration> { clock }
-  @usableFromInline func restarted() -> any StoreClock { ClockSinceStart(clock) }
+  /// (A copy with its start set anew: it runs unspecialised, and made with `init`, it looked the
+  /// generic type up on every child's start to find where the start goes.)
+  @usableFromInline func restarted() -> any StoreClock {
+    var restarted = self
+    restarted.start = clock.now
+    return restarted
+  }
 }
 
 /// The store clock of `clock` (opened from the existential the stores take).
