@@ -51,6 +51,9 @@ extension StoreRuntime {
       case .ended: .rejected(.finished)
       case .refused(let reason): saidToParent(message, starting: false) ?? .rejected(reason)
       }
+    // (A message taken with nobody to tell has nothing to report: the command made for the
+    // report retained and released the message's content on every message.)
+    if case .accepted = result, inspector == nil { return }
     report(result, of: message, as: .message(message))
   }
 
