@@ -143,7 +143,10 @@ extension StoreRuntime {
   @inlinable
   func routeToChild(_ message: any Sendable, to path: Substring, feeding: Bool = false) -> SendResult {
     switch core.withLock({ $0.receiver(ofPath: path, feeding: feeding, limit: Self.cascadeLimit) }) {
-    case .child(let child, _): send(message, along: path, to: child, feeding: feeding)
+    // (To the child itself when the path is its id alone: the lookup found no `/` in it, and
+    // is not asked again.)
+    case .child(let child, nested: false): send(message, along: nil, to: child, feeding: feeding)
+    case .child(let child, nested: true): send(message, along: path, to: child, feeding: feeding)
     case .ended: .rejected(.finished)
     case .refused(let reason): .rejected(reason)
     }
@@ -158,13 +161,14 @@ extension StoreRuntime {
     return child.deliver(content)
   }
 
-  /// Sends `message` to `child`, the receiver of `path`'s first id: to it, or on down the rest
-  /// of the path. `feeding`: the store is marked feeding meanwhile (``feeding``).
+  /// Sends `message` to `child`, the receiver of `path`'s first id: on down the rest of the
+  /// path, or to it (`nil`: the path is its id). `feeding`: the store is marked feeding
+  /// meanwhile (``feeding``).
   @inlinable
-  func send(_ message: any Sendable, along path: Substring, to child: RunningChild, feeding: Bool) -> SendResult {
+  func send(_ message: any Sendable, along path: Substring?, to child: RunningChild, feeding: Bool) -> SendResult {
     if feeding { self.feeding.store(true, ordering: .relaxed) }
     defer { if feeding { self.feeding.store(false, ordering: .relaxed) } }
-    guard let slash = path.utf8.firstIndex(of: UInt8(ascii: "/")) else { return child.deliver(message) }
+    guard let path, let slash = path.utf8.firstIndex(of: UInt8(ascii: "/")) else { return child.deliver(message) }
     return child.route(message, to: path[path.utf8.index(after: slash)...])
   }
 }
